@@ -1,0 +1,212 @@
+//! The lowered form: straight-line SSA code over a flat register file, and the
+//! interpreter that runs it.
+//!
+//! Registers `0..inputs` hold the inputs, the next `constants.len()` the constants,
+//! and every instruction writes a fresh register after those (two for
+//! [`Op::SinCos`]), in increasing order. The form is kept this simple on purpose:
+//! each [`Op`] is one WebAssembly instruction or one call of an imported function,
+//! so a later step can emit it as a wasm module at run time.
+
+use alloc::vec::Vec;
+
+use crate::math;
+
+/// Index of a register.
+pub type Reg = u32;
+
+/// An operation: binary ones read `a` and `b`, unary ones only `a`.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Neg,
+    Recip,
+    Sqrt,
+    /// Integer power by repeated squaring. (A payload-free 16-byte encoding with the
+    /// exponent in `b` measured slower here: wall time is layout-sensitive.)
+    Powi(i32),
+    Powf,
+    Atan2,
+    Sin,
+    Cos,
+    /// Sine into `dst` and cosine into `dst + 1`, in one call: mechanics models take
+    /// both of the same angle all the time.
+    SinCos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Exp,
+    Ln,
+    Abs,
+    Sign,
+}
+
+impl Op {
+    /// Whether the operation reads register `b`.
+    pub fn is_binary(self) -> bool {
+        matches!(self, Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Powf | Op::Atan2)
+    }
+
+    /// Whether `a op b = b op a`.
+    pub fn is_commutative(self) -> bool {
+        matches!(self, Op::Add | Op::Mul)
+    }
+}
+
+/// One instruction: `dst = op(a, b)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Instr {
+    /// The operation.
+    pub op: Op,
+    /// Where the result goes.
+    pub dst: Reg,
+    /// First operand.
+    pub a: Reg,
+    /// Second operand (ignored by unary operations).
+    pub b: Reg,
+}
+
+/// Compiled straight-line code for several outputs at once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub(crate) inputs: usize,
+    pub(crate) constants: Vec<f64>,
+    pub(crate) code: Vec<Instr>,
+    pub(crate) outputs: Vec<Reg>,
+    pub(crate) registers: usize,
+}
+
+/// Input or output slices of the wrong length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the compiled function takes {expected_inputs} inputs and {expected_outputs} outputs, got {inputs} and {outputs}")]
+pub struct ShapeError {
+    /// Inputs expected.
+    pub expected_inputs: usize,
+    /// Outputs expected.
+    pub expected_outputs: usize,
+    /// Inputs given.
+    pub inputs: usize,
+    /// Outputs given.
+    pub outputs: usize,
+}
+
+impl Program {
+    /// Number of inputs.
+    pub fn input_count(&self) -> usize {
+        self.inputs
+    }
+
+    /// Number of outputs.
+    pub fn output_count(&self) -> usize {
+        self.outputs.len()
+    }
+
+    /// The instructions.
+    pub fn code(&self) -> &[Instr] {
+        &self.code
+    }
+
+    /// The constants, in register order after the inputs.
+    pub fn constants(&self) -> &[f64] {
+        &self.constants
+    }
+
+    /// The registers holding the outputs, in order.
+    pub fn output_registers(&self) -> &[Reg] {
+        &self.outputs
+    }
+
+    /// Size of the register file.
+    pub fn register_count(&self) -> usize {
+        self.registers
+    }
+
+    /// A ready-to-run evaluator owning its register file.
+    pub fn evaluator(&self) -> Evaluator<'_> {
+        let mut registers = alloc::vec![0.0; self.register_count()];
+        registers[self.inputs..self.inputs + self.constants.len()].copy_from_slice(&self.constants);
+        Evaluator { program: self, registers }
+    }
+
+    #[inline(always)]
+    fn run(&self, r: &mut [f64]) {
+        for ins in &self.code {
+            let a = r[ins.a as usize];
+            let v = match ins.op {
+                Op::Add => a + r[ins.b as usize],
+                Op::Sub => a - r[ins.b as usize],
+                Op::Mul => a * r[ins.b as usize],
+                Op::Div => a / r[ins.b as usize],
+                Op::Neg => -a,
+                Op::Recip => 1.0 / a,
+                Op::Sqrt => math::sqrt(a),
+                Op::Powi(n) => powi_cold(a, n),
+                Op::Powf => math::powf(a, r[ins.b as usize]),
+                Op::Atan2 => math::atan2(a, r[ins.b as usize]),
+                Op::Sin => math::sin(a),
+                Op::Cos => math::cos(a),
+                Op::SinCos => {
+                    let (s, c) = math::sin_cos(a);
+                    r[ins.dst as usize + 1] = c;
+                    s
+                }
+                Op::Tan => math::tan(a),
+                Op::Asin => math::asin(a),
+                Op::Acos => math::acos(a),
+                Op::Atan => math::atan(a),
+                Op::Sinh => math::sinh(a),
+                Op::Cosh => math::cosh(a),
+                Op::Tanh => math::tanh(a),
+                Op::Exp => math::exp(a),
+                Op::Ln => math::ln(a),
+                Op::Abs => math::abs(a),
+                Op::Sign => math::sign(a),
+            };
+            r[ins.dst as usize] = v;
+        }
+    }
+}
+
+/// Kept out of line so that the dispatch loop stays small.
+#[inline(never)]
+fn powi_cold(x: f64, n: i32) -> f64 {
+    math::powi(x, n)
+}
+
+/// Runs a [`Program`] with no allocation per call.
+#[derive(Clone, Debug)]
+pub struct Evaluator<'p> {
+    program: &'p Program,
+    registers: Vec<f64>,
+}
+
+impl Evaluator<'_> {
+    /// Evaluates every output at `inputs` into `out`. Values are not checked: a
+    /// caller that needs finite numbers checks `out` (NaN and infinities pass
+    /// through as IEEE arithmetic makes them).
+    #[inline]
+    pub fn eval(&mut self, inputs: &[f64], out: &mut [f64]) -> Result<(), ShapeError> {
+        let p = self.program;
+        if inputs.len() != p.inputs || out.len() != p.outputs.len() {
+            return Err(ShapeError {
+                expected_inputs: p.inputs,
+                expected_outputs: p.outputs.len(),
+                inputs: inputs.len(),
+                outputs: out.len(),
+            });
+        }
+        self.registers[..p.inputs].copy_from_slice(inputs);
+        p.run(&mut self.registers);
+        for (o, &r) in out.iter_mut().zip(&p.outputs) {
+            *o = self.registers[r as usize];
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,243 @@
+//! Differentiation: partial derivatives, directional derivatives along given symbol
+//! rates, and the total time derivative along `(q, v, a)`.
+//!
+//! One recursive routine serves all three: the derivative of a symbol is its "rate"
+//! (1 for the variable of a partial derivative; `v_i` for `q_i`, `a_i` for `v_i` and 1
+//! for `t` in a time derivative). It memoises per call, so shared subexpressions
+//! and definitions are differentiated once.
+//!
+//! Non-smooth points are handled honestly: `d|u| = sign(u) du` (0 at the kink, the
+//! value a central difference gives); `d sqrt(u)` is `du / (2 sqrt(u))`, which is
+//! infinite or NaN at `u = 0` and is reported as such by the evaluator; `atan2`'s
+//! derivative `(x dy − y dx)/(x² + y²)` is undefined only at the origin.
+
+use alloc::vec::Vec;
+use hashbrown::HashMap;
+
+use super::graph::{ExprGraph, ExprId, Function, Node};
+use super::symbols::{SymbolId, SymbolKind};
+
+/// Why a time derivative cannot be taken.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DiffError {
+    /// The expression contains a symbol whose rate of change is unknown (an
+    /// acceleration: jerks are not modelled; or an auxiliary unknown).
+    #[error("cannot take the time derivative of `{name}`: its rate of change is not a symbol of the model")]
+    NoRate {
+        /// The symbol's name.
+        name: alloc::string::String,
+    },
+}
+
+impl ExprGraph {
+    /// The partial derivative `∂e/∂s`.
+    pub fn diff(&mut self, e: ExprId, s: SymbolId) -> ExprId {
+        let one = self.one();
+        self.derivative_along(e, &|sym| (sym == s).then_some(one))
+    }
+
+    /// The directional derivative `Σ_s ∂e/∂s · rate(s)`; `rate` returns `None` for
+    /// symbols that do not change.
+    pub fn derivative_along(&mut self, e: ExprId, rate: &dyn Fn(SymbolId) -> Option<ExprId>) -> ExprId {
+        let mut memo = HashMap::new();
+        self.derive(e, rate, &mut memo)
+    }
+
+    /// The total time derivative `∂e/∂t + Σ v_i ∂e/∂q_i + Σ a_i ∂e/∂v_i`; parameters
+    /// are constant. Fails on symbols with no rate (accelerations, auxiliaries): use
+    /// [`derivative_along`](Self::derivative_along) with their rates instead.
+    pub fn time_derivative(&mut self, e: ExprId) -> Result<ExprId, DiffError> {
+        for s in self.free_symbols(e) {
+            if matches!(self.symbol(s).kind, SymbolKind::Acceleration(_) | SymbolKind::Auxiliary(_)) {
+                return Err(DiffError::NoRate { name: self.display_symbol(s) });
+            }
+        }
+        let one = self.one();
+        let time = self.time();
+        let rates: Vec<Option<ExprId>> = self
+            .symbols()
+            .map(|(id, _)| match self.time_derivative_of(id) {
+                Some(next) => Some(self.symbol_expr(next)),
+                None => (id == time).then_some(one),
+            })
+            .collect();
+        Ok(self.derivative_along(e, &|s| rates[s.index()]))
+    }
+
+    fn derive(
+        &mut self,
+        e: ExprId,
+        rate: &dyn Fn(SymbolId) -> Option<ExprId>,
+        memo: &mut HashMap<ExprId, ExprId>,
+    ) -> ExprId {
+        if let Some(&d) = memo.get(&e) {
+            return d;
+        }
+        let d = match self.node(e).clone() {
+            Node::Number(_) => self.zero(),
+            Node::Symbol(s) => rate(s).unwrap_or_else(|| self.zero()),
+            Node::Definition(id) => match self.definition(id).body {
+                Some(body) => self.derive(body, rate, memo),
+                None => self.zero(),
+            },
+            Node::Add(terms) => {
+                let ds: Vec<ExprId> = terms.iter().map(|&t| self.derive(t, rate, memo)).collect();
+                self.add(&ds)
+            }
+            Node::Mul(factors) => {
+                let mut terms = Vec::new();
+                for i in 0..factors.len() {
+                    let di = self.derive(factors[i], rate, memo);
+                    if self.as_number(di).is_some_and(|n| n.is_zero()) {
+                        continue;
+                    }
+                    let mut product: Vec<ExprId> = factors.to_vec();
+                    product[i] = di;
+                    terms.push(self.mul(&product));
+                }
+                self.add(&terms)
+            }
+            Node::Pow(b, x) => self.derive_pow(e, b, x, rate, memo),
+            Node::Call(f, u) => {
+                let du = self.derive(u, rate, memo);
+                if self.is_zero(du) {
+                    du
+                } else {
+                    let outer = self.derivative_of_function(f, u, e);
+                    self.mul2(outer, du)
+                }
+            }
+            Node::Atan2(y, x) => {
+                let dy = self.derive(y, rate, memo);
+                let dx = self.derive(x, rate, memo);
+                let x_dy = self.mul2(x, dy);
+                let y_dx = self.mul2(y, dx);
+                let num = self.sub(x_dy, y_dx);
+                let x2 = self.powi(x, 2);
+                let y2 = self.powi(y, 2);
+                let den = self.add2(x2, y2);
+                self.div(num, den)
+            }
+        };
+        memo.insert(e, d);
+        d
+    }
+
+    fn derive_pow(
+        &mut self,
+        e: ExprId,
+        b: ExprId,
+        x: ExprId,
+        rate: &dyn Fn(SymbolId) -> Option<ExprId>,
+        memo: &mut HashMap<ExprId, ExprId>,
+    ) -> ExprId {
+        let db = self.derive(b, rate, memo);
+        let dx = self.derive(x, rate, memo);
+        match (self.is_zero(db), self.is_zero(dx)) {
+            (true, true) => db,
+            // Power rule: x b^(x-1) db.
+            (false, true) => {
+                let m1 = self.integer(-1);
+                let xm1 = self.add2(x, m1);
+                let p = self.pow(b, xm1);
+                self.mul(&[x, p, db])
+            }
+            // Exponential rule: b^x ln(b) dx.
+            (true, false) => {
+                let ln_b = self.call(Function::Ln, b);
+                self.mul(&[e, ln_b, dx])
+            }
+            // General: b^x (dx ln b + x db / b).
+            (false, false) => {
+                let ln_b = self.call(Function::Ln, b);
+                let t1 = self.mul2(dx, ln_b);
+                let m1 = self.integer(-1);
+                let inv_b = self.pow(b, m1);
+                let t2 = self.mul(&[x, db, inv_b]);
+                let s = self.add2(t1, t2);
+                self.mul2(e, s)
+            }
+        }
+    }
+
+    /// `f'(u)`, given `fu = f(u)` for the functions whose derivative reuses it.
+    fn derivative_of_function(&mut self, f: Function, u: ExprId, fu: ExprId) -> ExprId {
+        let one = self.one();
+        match f {
+            Function::Sin => self.call(Function::Cos, u),
+            Function::Cos => {
+                let s = self.call(Function::Sin, u);
+                self.neg(s)
+            }
+            Function::Tan => {
+                let t2 = self.powi(fu, 2);
+                self.add2(one, t2)
+            }
+            Function::Asin | Function::Acos => {
+                let u2 = self.powi(u, 2);
+                let r = self.sub(one, u2);
+                let m_half = self.rational(-1, 2);
+                let d = self.pow(r, m_half);
+                if f == Function::Asin {
+                    d
+                } else {
+                    self.neg(d)
+                }
+            }
+            Function::Atan => {
+                let u2 = self.powi(u, 2);
+                let r = self.add2(one, u2);
+                self.powi(r, -1)
+            }
+            Function::Sinh => self.call(Function::Cosh, u),
+            Function::Cosh => self.call(Function::Sinh, u),
+            Function::Tanh => {
+                let t2 = self.powi(fu, 2);
+                self.sub(one, t2)
+            }
+            Function::Exp => fu,
+            Function::Ln => self.powi(u, -1),
+            Function::Abs => self.call(Function::Sign, u),
+            Function::Sign => self.zero(),
+        }
+    }
+
+    /// Whether the expression is the constant 0.
+    pub fn is_zero(&self, e: ExprId) -> bool {
+        self.as_number(e).is_some_and(|n| n.is_zero())
+    }
+
+    /// The symbols an expression depends on (through definitions too), sorted.
+    pub fn free_symbols(&self, e: ExprId) -> Vec<SymbolId> {
+        let mut seen = hashbrown::HashSet::new();
+        let mut out = Vec::new();
+        let mut stack = alloc::vec![e];
+        while let Some(x) = stack.pop() {
+            if !seen.insert(x) {
+                continue;
+            }
+            match self.node(x) {
+                Node::Number(_) => {}
+                Node::Symbol(s) => out.push(*s),
+                Node::Definition(id) => stack.extend(self.definition(*id).body),
+                Node::Add(cs) | Node::Mul(cs) => stack.extend_from_slice(cs),
+                Node::Pow(a, b) | Node::Atan2(a, b) => stack.extend([*a, *b]),
+                Node::Call(_, a) => stack.push(*a),
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// A symbol as written: `x`, `x'` or `x''`.
+    pub fn display_symbol(&self, s: SymbolId) -> alloc::string::String {
+        let sym = self.symbol(s);
+        let primes = match sym.kind {
+            SymbolKind::Velocity(_) => "'",
+            SymbolKind::Acceleration(_) => "''",
+            _ => "",
+        };
+        alloc::format!("{}{}", sym.name, primes)
+    }
+}

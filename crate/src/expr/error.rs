@@ -1,0 +1,187 @@
+//! Parse errors: each says where (a byte span), what was expected and what was found,
+//! and for unknown names which known names are nearest.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+/// A byte range `start..end` in the parsed text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// The span `start..end`.
+    pub const fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+}
+
+/// The 1-based line and column (in characters) of byte `offset` in `source`; an
+/// offset past the end points just after the last character.
+pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(source.len());
+    while !source.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &source[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+/// A parse error: what went wrong and where.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{kind}")]
+pub struct ParseError {
+    /// Where, in bytes of the parsed text.
+    pub span: Span,
+    /// What.
+    pub kind: ParseErrorKind,
+}
+
+/// The kinds of parse error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseErrorKind {
+    /// Nothing but whitespace.
+    Empty,
+    /// More text than an expression may have.
+    TooLong {
+        /// Length in bytes.
+        length: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// Parentheses, powers or signs nested too deeply.
+    TooDeep {
+        /// The limit.
+        limit: usize,
+    },
+    /// A character that is not part of the grammar.
+    UnexpectedCharacter(char),
+    /// A malformed number such as `1e`.
+    InvalidNumber(String),
+    /// A number too large or too small for a double.
+    NumberOutOfRange(String),
+    /// Something other than what the grammar allows here.
+    Expected {
+        /// What the grammar allows.
+        expected: &'static str,
+        /// What the text has (`end of input` at the end).
+        found: String,
+    },
+    /// Two operands with no operator between them, as in `2x`.
+    MissingOperator {
+        /// The second operand.
+        found: String,
+    },
+    /// A `(` with no matching `)`.
+    UnclosedParenthesis,
+    /// A name that is not declared.
+    UnknownName {
+        /// The name.
+        name: String,
+        /// Declared names that are close, nearest first.
+        suggestions: Vec<String>,
+    },
+    /// A call of something that is not a function.
+    UnknownFunction {
+        /// The name.
+        name: String,
+        /// Functions with close names.
+        suggestions: Vec<String>,
+    },
+    /// A declared name used as a function, as in `x(2)`.
+    NotAFunction {
+        /// The name.
+        name: String,
+    },
+    /// A function name without its parenthesised argument.
+    MissingArguments {
+        /// The function.
+        function: &'static str,
+    },
+    /// A function called with the wrong number of arguments.
+    WrongArity {
+        /// The function.
+        function: &'static str,
+        /// How many it takes.
+        expected: usize,
+        /// How many were given.
+        found: usize,
+    },
+    /// `x''` where accelerations are not allowed (in a model).
+    AccelerationNotAllowed {
+        /// The coordinate.
+        name: String,
+    },
+    /// A prime on something that is not a coordinate, or three or more primes.
+    InvalidPrime {
+        /// The name as written, with its primes.
+        name: String,
+        /// Why it is invalid.
+        reason: &'static str,
+    },
+}
+
+fn list(names: &[String]) -> String {
+    let mut out = String::new();
+    for (i, n) in names.iter().enumerate() {
+        if i > 0 {
+            out.push_str(if i + 1 == names.len() { " or " } else { ", " });
+        }
+        out.push('`');
+        out.push_str(n);
+        out.push('`');
+    }
+    out
+}
+
+impl fmt::Display for ParseErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ParseErrorKind::*;
+        match self {
+            Empty => write!(f, "the expression is empty"),
+            TooLong { length, limit } => write!(f, "the expression is too long ({length} bytes; the limit is {limit})"),
+            TooDeep { limit } => write!(f, "the expression is nested too deeply (more than {limit} levels)"),
+            UnexpectedCharacter('*') => write!(f, "unexpected `*`: write `^` for a power"),
+            UnexpectedCharacter(c) => write!(f, "unexpected character `{}`", c.escape_debug()),
+            InvalidNumber(s) => write!(f, "`{s}` is not a valid number"),
+            NumberOutOfRange(s) => write!(f, "the number `{s}` is out of range for a double"),
+            Expected { expected, found } => write!(f, "expected {expected}, found {found}"),
+            MissingOperator { found } => {
+                write!(f, "expected an operator before {found}: write `2*x` for a product, not `2x`")
+            }
+            UnclosedParenthesis => write!(f, "this `(` is never closed"),
+            UnknownName { name, suggestions } if suggestions.is_empty() => write!(f, "unknown name `{name}`"),
+            UnknownName { name, suggestions } => {
+                write!(f, "unknown name `{name}`; did you mean {}?", list(suggestions))
+            }
+            UnknownFunction { name, suggestions } if suggestions.is_empty() => {
+                write!(f, "unknown function `{name}`")
+            }
+            UnknownFunction { name, suggestions } => {
+                write!(f, "unknown function `{name}`; did you mean {}?", list(suggestions))
+            }
+            NotAFunction { name } => {
+                write!(f, "`{name}` is not a function: write `{name}*(…)` for a product")
+            }
+            MissingArguments { function } => {
+                write!(f, "`{function}` needs its argument in parentheses, as in `{function}(x)`")
+            }
+            WrongArity { function, expected, found } => {
+                let s = if *expected == 1 { "" } else { "s" };
+                write!(f, "`{function}` takes {expected} argument{s}, found {found}")
+            }
+            AccelerationNotAllowed { name } => write!(
+                f,
+                "accelerations such as `{name}''` are not allowed in a model: use coordinates and velocities (`{name}'`)"
+            ),
+            InvalidPrime { name, reason } => write!(f, "`{name}`: {reason}"),
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! Expansion: products of sums distributed and small integer powers of sums
+//! multiplied out, so that terms which cancel only after distribution do cancel
+//! (`m*(x' - a*φ'*sin φ)*cos φ + …`). Canonical construction does not expand by
+//! itself, because expansion can grow an expression a lot; derivations call this
+//! where they want a normal form, and a size limit keeps it from blowing up.
+
+use alloc::vec::Vec;
+use hashbrown::HashMap;
+
+use super::graph::{ExprGraph, ExprId, Node};
+
+/// Most terms one product may expand into; larger products stay factored.
+pub const MAX_EXPANDED_TERMS: usize = 256;
+/// Highest integer power of a sum that is multiplied out.
+pub const MAX_EXPANDED_POWER: i64 = 4;
+
+impl ExprGraph {
+    /// `e` with products distributed over sums (within [`MAX_EXPANDED_TERMS`]) and
+    /// powers of sums up to [`MAX_EXPANDED_POWER`] multiplied out, everywhere
+    /// including inside function arguments. Definitions stay as they are.
+    pub fn expand(&mut self, e: ExprId) -> ExprId {
+        let mut memo = HashMap::new();
+        self.expand_memo(e, &mut memo)
+    }
+
+    fn expand_memo(&mut self, e: ExprId, memo: &mut HashMap<ExprId, ExprId>) -> ExprId {
+        if let Some(&x) = memo.get(&e) {
+            return x;
+        }
+        let x = match self.node(e).clone() {
+            Node::Number(_) | Node::Symbol(_) | Node::Definition(_) => e,
+            Node::Add(terms) => {
+                let terms: Vec<ExprId> = terms.iter().map(|&t| self.expand_memo(t, memo)).collect();
+                self.add(&terms)
+            }
+            Node::Mul(factors) => {
+                let factors: Vec<ExprId> = factors.iter().map(|&f| self.expand_memo(f, memo)).collect();
+                self.distribute(&factors)
+            }
+            Node::Pow(b, x) => {
+                let (b, x) = (self.expand_memo(b, memo), self.expand_memo(x, memo));
+                match (self.as_number(x).and_then(|n| n.as_integer()), self.node(b)) {
+                    (Some(n), Node::Add(_)) if (2..=MAX_EXPANDED_POWER).contains(&n) => {
+                        let copies = alloc::vec![b; n as usize];
+                        self.distribute(&copies)
+                    }
+                    _ => self.pow(b, x),
+                }
+            }
+            Node::Call(f, u) => {
+                let u = self.expand_memo(u, memo);
+                self.call(f, u)
+            }
+            Node::Atan2(y, x) => {
+                let (y, x) = (self.expand_memo(y, memo), self.expand_memo(x, memo));
+                self.atan2(y, x)
+            }
+        };
+        memo.insert(e, x);
+        x
+    }
+
+    /// The product of already expanded factors, distributed over the sums among
+    /// them when the result stays within [`MAX_EXPANDED_TERMS`].
+    fn distribute(&mut self, factors: &[ExprId]) -> ExprId {
+        let mut terms: Vec<Vec<ExprId>> = alloc::vec![Vec::new()];
+        let mut plain: Vec<ExprId> = Vec::new();
+        let mut count = 1usize;
+        for &f in factors {
+            match self.node(f) {
+                Node::Add(ts) if count.saturating_mul(ts.len()) <= MAX_EXPANDED_TERMS => {
+                    let ts = ts.to_vec();
+                    count *= ts.len();
+                    terms = terms
+                        .iter()
+                        .flat_map(|prefix| {
+                            ts.iter().map(move |&t| {
+                                let mut p = prefix.clone();
+                                p.push(t);
+                                p
+                            })
+                        })
+                        .collect();
+                }
+                _ => plain.push(f),
+            }
+        }
+        let products: Vec<ExprId> = terms
+            .into_iter()
+            .map(|mut p| {
+                p.extend_from_slice(&plain);
+                self.mul(&p)
+            })
+            .collect();
+        self.add(&products)
+    }
+}

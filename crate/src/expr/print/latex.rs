@@ -1,0 +1,156 @@
+//! LaTeX: `\dot{x}`, `\varphi`, `\frac`, `\sin^{2}\left(\varphi\right)`.
+
+use alloc::string::String;
+
+use super::names::{escape_latex, latex_stem, split_subscript};
+use super::Layout;
+use crate::expr::graph::ExprGraph;
+use crate::expr::number::Number;
+use crate::expr::symbols::SymbolKind;
+
+pub(super) fn render(g: &ExprGraph, l: &Layout) -> String {
+    let mut out = String::new();
+    write(g, l, &mut out);
+    out
+}
+
+fn write_at(g: &ExprGraph, l: &Layout, min: u8, out: &mut String) {
+    if l.precedence() < min {
+        out.push_str("\\left(");
+        write(g, l, out);
+        out.push_str("\\right)");
+    } else {
+        write(g, l, out);
+    }
+}
+
+/// A name with a subscript and, for velocities and accelerations, dots.
+fn name(name: &str, dots: usize, out: &mut String) {
+    let (stem, sub) = split_subscript(name);
+    let mut s = latex_stem(stem);
+    if dots > 0 {
+        s = alloc::format!("\\{}{{{}}}", if dots == 1 { "dot" } else { "ddot" }, s);
+    }
+    out.push_str(&s);
+    if !sub.is_empty() {
+        out.push_str(&alloc::format!("_{{{}}}", escape_latex(sub)));
+    }
+}
+
+fn number(n: &Number, out: &mut String) {
+    match n {
+        Number::Float(x) => {
+            let text = alloc::format!("{x:e}");
+            match text.split_once('e') {
+                Some((m, "0")) => out.push_str(m),
+                Some((m, e)) => out.push_str(&alloc::format!("{m} \\times 10^{{{e}}}")),
+                None => out.push_str(&text),
+            }
+        }
+        n => out.push_str(&alloc::format!("{}", n.as_integer().unwrap_or(0))),
+    }
+}
+
+fn function(name: &str) -> &'static str {
+    match name {
+        "sin" => "\\sin",
+        "cos" => "\\cos",
+        "tan" => "\\tan",
+        "asin" => "\\arcsin",
+        "acos" => "\\arccos",
+        "atan" => "\\arctan",
+        "sinh" => "\\sinh",
+        "cosh" => "\\cosh",
+        "tanh" => "\\tanh",
+        "exp" => "\\exp",
+        "ln" => "\\ln",
+        "sign" => "\\operatorname{sgn}",
+        _ => "\\operatorname{atan2}",
+    }
+}
+
+fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
+    match l {
+        Layout::Number(n) => number(n, out),
+        Layout::Symbol(s) => {
+            let sym = g.symbol(*s);
+            match sym.kind {
+                SymbolKind::Pi => out.push_str("\\pi"),
+                SymbolKind::Velocity(_) => name(&sym.name, 1, out),
+                SymbolKind::Acceleration(_) => name(&sym.name, 2, out),
+                _ => name(&sym.name, 0, out),
+            }
+        }
+        Layout::Name(n) => name(n, 0, out),
+        Layout::Sum(terms) => {
+            for (i, (negative, t)) in terms.iter().enumerate() {
+                match (i, negative) {
+                    (0, true) => out.push('-'),
+                    (0, false) => {}
+                    (_, true) => out.push_str(" - "),
+                    (_, false) => out.push_str(" + "),
+                }
+                write_at(g, t, 2, out);
+            }
+        }
+        Layout::Negative(x) => {
+            out.push('-');
+            write_at(g, x, 2, out);
+        }
+        Layout::Product(factors) => {
+            for (i, f) in factors.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(if matches!(f, Layout::Number(_)) { " \\cdot " } else { " \\, " });
+                }
+                write_at(g, f, 3, out);
+            }
+        }
+        Layout::Fraction(n, d) => {
+            out.push_str("\\frac{");
+            write(g, n, out);
+            out.push_str("}{");
+            write(g, d, out);
+            out.push('}');
+        }
+        Layout::Power(b, e) => {
+            // sin²(φ) as mechanics texts print it.
+            if let (Layout::Call(f, args), Layout::Number(n)) = (&**b, &**e) {
+                if matches!(*f, "sin" | "cos" | "tan" | "sinh" | "cosh" | "tanh") && args.len() == 1 && n.as_integer().is_some() {
+                    out.push_str(function(f));
+                    out.push_str("^{");
+                    number(n, out);
+                    out.push_str("}\\left(");
+                    write(g, &args[0], out);
+                    out.push_str("\\right)");
+                    return;
+                }
+            }
+            out.push('{');
+            write_at(g, b, 5, out);
+            out.push_str("}^{");
+            write(g, e, out);
+            out.push('}');
+        }
+        Layout::Sqrt(x) => {
+            out.push_str("\\sqrt{");
+            write(g, x, out);
+            out.push('}');
+        }
+        Layout::Call(f, args) => {
+            out.push_str(function(f));
+            out.push_str("\\left(");
+            for (i, a) in args.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write(g, a, out);
+            }
+            out.push_str("\\right)");
+        }
+        Layout::Abs(x) => {
+            out.push_str("\\left|");
+            write(g, x, out);
+            out.push_str("\\right|");
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! Printing: plain text (parses back to the same expression), LaTeX and MathML Core.
+//!
+//! A canonical expression is first laid out as a [`Layout`] tree — signs pulled to
+//! the front of terms, negative powers moved into a denominator, `x^(1/2)` shown as
+//! a square root — and the three renderers only decide spelling and parentheses, so
+//! the readable arrangement is decided once.
+
+mod latex;
+mod mathml;
+mod names;
+mod text;
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::graph::{ExprGraph, ExprId, Function, Node};
+use super::number::Number;
+use super::symbols::{SymbolId, SymbolKind};
+
+/// How an expression is shown, independent of the output language.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Layout {
+    /// A non-negative number.
+    Number(Number),
+    /// A symbol.
+    Symbol(SymbolId),
+    /// A definition, by name.
+    Name(String),
+    /// Terms with their signs (`true` = subtracted); the first is never subtracted
+    /// unless all are.
+    Sum(Vec<(bool, Layout)>),
+    /// `-x`.
+    Negative(Box<Layout>),
+    /// Juxtaposed factors (at least two).
+    Product(Vec<Layout>),
+    /// Numerator over denominator.
+    Fraction(Box<Layout>, Box<Layout>),
+    /// Base and exponent.
+    Power(Box<Layout>, Box<Layout>),
+    /// `sqrt(x)`.
+    Sqrt(Box<Layout>),
+    /// A function and its arguments (`atan2` has two).
+    Call(&'static str, Vec<Layout>),
+    /// `|x|`.
+    Abs(Box<Layout>),
+}
+
+impl Layout {
+    /// Binding strength, for parentheses: 1 sum, 2 product / fraction / negative,
+    /// 4 power, 5 atom.
+    fn precedence(&self) -> u8 {
+        match self {
+            Layout::Sum(_) => 1,
+            Layout::Negative(_) | Layout::Product(_) | Layout::Fraction(..) => 2,
+            Layout::Power(..) => 4,
+            Layout::Number(Number::Float(x)) if *x != libm::trunc(*x) || x.abs() >= 1e16 => 3,
+            _ => 5,
+        }
+    }
+}
+
+impl ExprGraph {
+    /// The expression as plain text in the input grammar; it parses back to the same
+    /// expression (with accelerations allowed, if it has any).
+    pub fn to_text(&self, e: ExprId) -> String {
+        text::render(self, &self.layout(e))
+    }
+
+    /// The expression as LaTeX (math mode, without delimiters).
+    pub fn to_latex(&self, e: ExprId) -> String {
+        latex::render(self, &self.layout(e))
+    }
+
+    /// The expression as a MathML Core `<math>` element; every name is escaped.
+    pub fn to_mathml(&self, e: ExprId) -> String {
+        let mut out = String::from("<math xmlns=\"http://www.w3.org/1998/Math/MathML\">");
+        out.push_str(&mathml::render(self, &self.layout(e)));
+        out.push_str("</math>");
+        out
+    }
+
+    /// An equation `lhs = rhs` as a MathML Core `<math display="block">` element.
+    pub fn equation_to_mathml(&self, lhs: ExprId, rhs: ExprId) -> String {
+        let mut out = String::from("<math xmlns=\"http://www.w3.org/1998/Math/MathML\" display=\"block\"><mrow>");
+        out.push_str(&mathml::render(self, &self.layout(lhs)));
+        out.push_str("<mo>=</mo>");
+        out.push_str(&mathml::render(self, &self.layout(rhs)));
+        out.push_str("</mrow></math>");
+        out
+    }
+
+    pub(crate) fn layout(&self, e: ExprId) -> Layout {
+        let (negative, l) = self.signed_layout(e);
+        if negative {
+            Layout::Negative(Box::new(l))
+        } else {
+            l
+        }
+    }
+
+    /// The layout of `|e|` and whether `e` carries a minus sign.
+    fn signed_layout(&self, e: ExprId) -> (bool, Layout) {
+        match self.node(e) {
+            Node::Number(n) => (n.is_negative(), number_layout(n.abs())),
+            Node::Mul(factors) => {
+                let (coefficient, rest) = match self.node(factors[0]) {
+                    Node::Number(c) => (*c, &factors[1..]),
+                    _ => (Number::ONE, &factors[..]),
+                };
+                (coefficient.is_negative(), self.product_layout(coefficient.abs(), rest))
+            }
+            Node::Pow(..) => (false, self.product_layout(Number::ONE, &[e])),
+            Node::Symbol(s) => (false, Layout::Symbol(*s)),
+            Node::Definition(d) => (false, Layout::Name(self.definition(*d).name.clone())),
+            Node::Add(terms) => (false, self.sum_layout(terms)),
+            Node::Call(Function::Abs, u) => (false, Layout::Abs(Box::new(self.layout(*u)))),
+            Node::Call(f, u) => (false, Layout::Call(f.name(), alloc::vec![self.layout(*u)])),
+            Node::Atan2(y, x) => (false, Layout::Call("atan2", alloc::vec![self.layout(*y), self.layout(*x)])),
+        }
+    }
+
+    /// Terms in canonical order, except that the constant goes last and the first
+    /// shown term is a positive one when there is one (`x - y`, not `-y + x`).
+    fn sum_layout(&self, terms: &[ExprId]) -> Layout {
+        let mut shown: Vec<(bool, Layout)> = Vec::with_capacity(terms.len());
+        let mut constant = None;
+        for &t in terms {
+            let signed = self.signed_layout(t);
+            if self.as_number(t).is_some() {
+                constant = Some(signed);
+            } else {
+                shown.push(signed);
+            }
+        }
+        shown.extend(constant);
+        if let Some(k) = shown.iter().position(|(negative, _)| !negative) {
+            let first = shown.remove(k);
+            shown.insert(0, first);
+        }
+        Layout::Sum(shown)
+    }
+
+    /// `coefficient * Π factors` as a fraction when there are negative powers.
+    fn product_layout(&self, coefficient: Number, factors: &[ExprId]) -> Layout {
+        let mut numerator = Vec::new();
+        let mut denominator = Vec::new();
+        if let Some(r) = coefficient.as_rational() {
+            if r.numer() != 1 {
+                numerator.push(Layout::Number(Number::from(r.numer())));
+            }
+            if r.denom() != 1 {
+                denominator.push(Layout::Number(Number::from(r.denom())));
+            }
+        } else {
+            numerator.push(number_layout(coefficient));
+        }
+        let mut ordered: Vec<ExprId> = factors.to_vec();
+        ordered.sort_by_key(|&f| (self.display_rank(f), f));
+        for f in ordered {
+            match self.node(f) {
+                Node::Pow(b, x) => match self.as_number(*x) {
+                    Some(e) if e.is_negative() => denominator.push(self.power_layout(*b, e.neg())),
+                    Some(e) => numerator.push(self.power_layout(*b, e)),
+                    None => numerator.push(Layout::Power(Box::new(self.layout(*b)), Box::new(self.layout(*x)))),
+                },
+                _ => numerator.push(self.layout(f)),
+            }
+        }
+        let join = |mut parts: Vec<Layout>| match parts.len() {
+            0 => Layout::Number(Number::ONE),
+            1 => parts.pop().unwrap_or(Layout::Number(Number::ONE)),
+            _ => Layout::Product(parts),
+        };
+        if denominator.is_empty() {
+            join(numerator)
+        } else {
+            Layout::Fraction(Box::new(join(numerator)), Box::new(join(denominator)))
+        }
+    }
+
+    /// Where a factor goes in a displayed product: `2*m*a*x'*sin(φ)*(x + y)` —
+    /// numbers, parameters, time, definitions, coordinates, velocities,
+    /// accelerations, functions, sums; a power ranks as its base.
+    fn display_rank(&self, f: ExprId) -> u8 {
+        match self.node(f) {
+            Node::Number(_) => 0,
+            Node::Symbol(s) => match self.symbol(*s).kind {
+                SymbolKind::Parameter(_) | SymbolKind::Pi => 1,
+                SymbolKind::Time => 2,
+                SymbolKind::Coordinate(_) => 4,
+                SymbolKind::Velocity(_) => 5,
+                SymbolKind::Acceleration(_) => 6,
+                SymbolKind::Auxiliary(_) => 7,
+            },
+            Node::Definition(_) => 3,
+            Node::Pow(b, _) => self.display_rank(*b),
+            Node::Call(..) | Node::Atan2(..) => 8,
+            Node::Add(_) | Node::Mul(_) => 9,
+        }
+    }
+
+    /// `b^e` for a positive number `e`.
+    fn power_layout(&self, b: ExprId, e: Number) -> Layout {
+        let base = self.layout(b);
+        if e.is_one() {
+            base
+        } else if e == Number::HALF {
+            Layout::Sqrt(Box::new(base))
+        } else {
+            Layout::Power(Box::new(base), Box::new(number_layout(e)))
+        }
+    }
+}
+
+/// A non-negative number: a fraction for a non-integer rational.
+fn number_layout(n: Number) -> Layout {
+    match n.as_rational() {
+        Some(r) if r.denom() != 1 => Layout::Fraction(
+            Box::new(Layout::Number(Number::from(r.numer()))),
+            Box::new(Layout::Number(Number::from(r.denom()))),
+        ),
+        _ => Layout::Number(n),
+    }
+}
+
+/// Shortest text of a float that reads back to the same double.
+pub(crate) fn float_text(x: f64) -> String {
+    alloc::format!("{x:?}")
+}

@@ -1,0 +1,81 @@
+//! Plain text in the input grammar.
+
+use alloc::string::String;
+
+use super::{float_text, Layout};
+use crate::expr::graph::ExprGraph;
+use crate::expr::number::Number;
+
+pub(super) fn render(g: &ExprGraph, l: &Layout) -> String {
+    let mut out = String::new();
+    write(g, l, &mut out);
+    out
+}
+
+/// Writes `l`, in parentheses when it binds less tightly than `min`.
+fn write_at(g: &ExprGraph, l: &Layout, min: u8, out: &mut String) {
+    if l.precedence() < min {
+        out.push('(');
+        write(g, l, out);
+        out.push(')');
+    } else {
+        write(g, l, out);
+    }
+}
+
+fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
+    match l {
+        Layout::Number(Number::Float(x)) => out.push_str(&float_text(*x)),
+        Layout::Number(n) => out.push_str(&alloc::format!("{}", n.as_integer().unwrap_or(0))),
+        Layout::Symbol(s) => out.push_str(&g.display_symbol(*s)),
+        Layout::Name(n) => out.push_str(n),
+        Layout::Sum(terms) => {
+            for (i, (negative, t)) in terms.iter().enumerate() {
+                match (i, negative) {
+                    (0, true) => out.push('-'),
+                    (0, false) => {}
+                    (_, true) => out.push_str(" - "),
+                    (_, false) => out.push_str(" + "),
+                }
+                write_at(g, t, 2, out);
+            }
+        }
+        Layout::Negative(x) => {
+            out.push('-');
+            write_at(g, x, 2, out);
+        }
+        Layout::Product(factors) => {
+            for (i, f) in factors.iter().enumerate() {
+                if i > 0 {
+                    out.push('*');
+                }
+                write_at(g, f, 3, out);
+            }
+        }
+        Layout::Fraction(n, d) => {
+            write_at(g, n, 2, out);
+            out.push('/');
+            write_at(g, d, 4, out);
+        }
+        Layout::Power(b, e) => {
+            write_at(g, b, 5, out);
+            out.push('^');
+            write_at(g, e, 5, out);
+        }
+        Layout::Sqrt(x) => call(g, "sqrt", core::slice::from_ref(&**x), out),
+        Layout::Call(name, args) => call(g, name, args, out),
+        Layout::Abs(x) => call(g, "abs", core::slice::from_ref(&**x), out),
+    }
+}
+
+fn call(g: &ExprGraph, name: &str, args: &[Layout], out: &mut String) {
+    out.push_str(name);
+    out.push('(');
+    for (i, a) in args.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write(g, a, out);
+    }
+    out.push(')');
+}

@@ -1,0 +1,26 @@
+//! # nhlab — solver core
+//!
+//! The core of nhlab, a lab for constrained and nonholonomic analytical mechanics.
+//! It turns what a person types (coordinates, kinetic energy, constraints) into exact
+//! symbolic derivatives, readable equations and fast compiled evaluators.
+//!
+//! Layers, each depending only on the ones before it:
+//!
+//! 1. [`expr`] — the expression engine: parsing, a hash-consed expression graph kept
+//!    in canonical form, differentiation, printing (text, LaTeX, MathML) and
+//!    compilation to straight-line code run by a small interpreter.
+//!
+//! The crate is `#![no_std]` with `alloc` so that it builds for
+//! `wasm32-unknown-unknown`; the default `std` feature only makes the float functions
+//! use the platform's implementations instead of `libm`.
+#![no_std]
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod expr;
+pub mod math;

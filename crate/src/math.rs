@@ -1,0 +1,116 @@
+//! Float functions for the core, from the platform with `std` and from `libm` without.
+//!
+//! Why not `num-traits` or nalgebra's `RealField`: the evaluator only needs these
+//! scalar functions, and a thin module keeps the choice of implementation in one
+//! visible place (the browser build enables `std`, which is faster than libm).
+
+macro_rules! unary {
+    ($($(#[$doc:meta])* $name:ident => $std:ident, $libm:ident;)*) => {$(
+        $(#[$doc])*
+        #[inline]
+        pub fn $name(x: f64) -> f64 {
+            #[cfg(feature = "std")]
+            { f64::$std(x) }
+            #[cfg(not(feature = "std"))]
+            { libm::$libm(x) }
+        }
+    )*};
+}
+
+unary! {
+    /// Sine.
+    sin => sin, sin;
+    /// Cosine.
+    cos => cos, cos;
+    /// Tangent.
+    tan => tan, tan;
+    /// Arc sine (NaN outside [-1, 1]).
+    asin => asin, asin;
+    /// Arc cosine (NaN outside [-1, 1]).
+    acos => acos, acos;
+    /// Arc tangent.
+    atan => atan, atan;
+    /// Hyperbolic sine.
+    sinh => sinh, sinh;
+    /// Hyperbolic cosine.
+    cosh => cosh, cosh;
+    /// Hyperbolic tangent.
+    tanh => tanh, tanh;
+    /// Exponential.
+    exp => exp, exp;
+    /// Natural logarithm (NaN for negative arguments, -inf at 0).
+    ln => ln, log;
+    /// Square root (NaN for negative arguments).
+    sqrt => sqrt, sqrt;
+    /// Absolute value.
+    abs => abs, fabs;
+}
+
+/// Sine and cosine of the same angle, in one call where the platform has one.
+#[inline]
+pub fn sin_cos(x: f64) -> (f64, f64) {
+    #[cfg(feature = "std")]
+    {
+        f64::sin_cos(x)
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        libm::sincos(x)
+    }
+}
+
+/// Four-quadrant arc tangent of `y / x`.
+#[inline]
+pub fn atan2(y: f64, x: f64) -> f64 {
+    #[cfg(feature = "std")]
+    {
+        f64::atan2(y, x)
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        libm::atan2(y, x)
+    }
+}
+
+/// `x` raised to a real power.
+#[inline]
+pub fn powf(x: f64, y: f64) -> f64 {
+    #[cfg(feature = "std")]
+    {
+        f64::powf(x, y)
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        libm::pow(x, y)
+    }
+}
+
+/// `x` raised to an integer power by repeated squaring: the same rounding natively
+/// and in wasm, and no libm call for the common small powers.
+#[inline]
+pub fn powi(x: f64, n: i32) -> f64 {
+    let mut base = if n < 0 { 1.0 / x } else { x };
+    let mut k = n.unsigned_abs();
+    let mut acc = 1.0;
+    while k > 0 {
+        if k & 1 == 1 {
+            acc *= base;
+        }
+        base *= base;
+        k >>= 1;
+    }
+    acc
+}
+
+/// The sign of `x`: -1, 0 or 1 (0 at ±0; NaN stays NaN). This is the derivative of
+/// `abs`, with the symmetric choice 0 at the kink.
+#[inline]
+pub fn sign(x: f64) -> f64 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        x * 0.0
+    }
+}
