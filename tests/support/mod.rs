@@ -1,1 +1,53 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests: a graph with the usual names, a seeded
+//! random generator, random expressions with an evaluator of their own (independent
+//! of the engine's), and finite differences.
+
+pub mod random;
+
+use nhlab::expr::{ExprGraph, ExprId, ParseOptions, SymbolId};
+
+/// Coordinates `x y phi`, parameters `m a k`.
+pub fn graph() -> ExprGraph {
+    let mut g = ExprGraph::new();
+    for q in ["x", "y", "phi"] {
+        g.declare_coordinate(q).unwrap();
+    }
+    for p in ["m", "a", "k"] {
+        g.declare_parameter(p).unwrap();
+    }
+    g
+}
+
+/// Parses, allowing accelerations, and panics with the message on error.
+pub fn parse(g: &mut ExprGraph, s: &str) -> ExprId {
+    g.parse_with(s, ParseOptions { allow_accelerations: true }).unwrap_or_else(|e| panic!("`{s}` does not parse: {e}"))
+}
+
+/// The symbol written `name` (`x`, `x'`, `x''`, `m`, `t`).
+pub fn sym(g: &ExprGraph, name: &str) -> SymbolId {
+    let primes = name.len() - name.trim_end_matches('\'').len();
+    let base = g.lookup_symbol(name.trim_end_matches('\'')).unwrap_or_else(|| panic!("no symbol {name}"));
+    if primes == 0 {
+        return base;
+    }
+    let i = (0..g.coordinate_count()).find(|&i| g.coordinate(i)[0] == base).expect("a coordinate");
+    g.coordinate(i)[primes]
+}
+
+/// A deterministic value for every symbol: distinct, moderate, away from the kinks.
+pub fn point(seed: u64) -> impl Fn(SymbolId) -> f64 {
+    move |s: SymbolId| {
+        let mut r = random::Rng::new(seed ^ (s.index() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        r.range(-1.5, 1.5)
+    }
+}
+
+/// Derivative of `f` at `x` by Richardson-extrapolated central differences, with the
+/// difference between two step sizes as an error estimate.
+pub fn finite_difference(f: &dyn Fn(f64) -> f64, x: f64) -> (f64, f64) {
+    let h = 1e-3 * (1.0 + x.abs());
+    let central = |h: f64| (f(x + h) - f(x - h)) / (2.0 * h);
+    let d1 = (4.0 * central(h / 2.0) - central(h)) / 3.0;
+    let d2 = (4.0 * central(h / 4.0) - central(h / 2.0)) / 3.0;
+    (d2, (d2 - d1).abs())
+}

@@ -115,6 +115,16 @@ fn scan_number(b: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// Literals with at most this many significant digits are exact rationals; longer
+/// ones carry more than a double does and are read as doubles. Float constants print
+/// with 17 digits, so they read back as the very same double.
+pub(crate) const MAX_EXACT_DIGITS: usize = 15;
+
+fn significant_digits(int_part: &str, frac_part: &str) -> usize {
+    let all = alloc::format!("{int_part}{frac_part}");
+    all.trim_start_matches('0').len()
+}
+
 /// An exact rational for short decimals (`0.25`, `1e-3`), else the nearest double.
 fn parse_number(text: &str) -> Result<Number, ParseErrorKind> {
     let invalid = || ParseErrorKind::InvalidNumber(text.to_string());
@@ -143,8 +153,10 @@ fn parse_number(text: &str) -> Result<Number, ParseErrorKind> {
             e.parse().map_err(|_| invalid())?
         }
     };
-    if let Some(r) = exact_decimal(int_part, frac_part, exp) {
-        return Ok(Number::Rational(r));
+    if significant_digits(int_part, frac_part) <= MAX_EXACT_DIGITS {
+        if let Some(r) = exact_decimal(int_part, frac_part, exp) {
+            return Ok(Number::Rational(r));
+        }
     }
     let x: f64 = text.parse().map_err(|_| invalid())?;
     let nonzero_digits = int_part.bytes().chain(frac_part.bytes()).any(|c| c != b'0');
@@ -187,6 +199,10 @@ mod tests {
     #[test]
     fn long_or_huge_numbers_are_floats_or_errors() {
         assert!(matches!(num("3.14159265358979323846264"), Number::Float(_)));
+        assert!(matches!(num("0.1000000000000000"), Number::Float(_)), "16 digits: a double");
+        assert_eq!(num("0.100000000000000"), Number::Rational(Rational::new(1, 10).unwrap()), "15 digits: exact");
+        assert_eq!(num("0.000000000000000001"), Number::Rational(Rational::new(1, 1_000_000_000_000_000_000).unwrap()));
+        assert!(matches!(num("1e-21"), Number::Float(_)), "10^21 does not fit an i64 denominator");
         assert!(matches!(num("1e300"), Number::Float(_)));
         assert!(matches!(parse_number("1e400"), Err(ParseErrorKind::NumberOutOfRange(_))));
         assert!(matches!(parse_number("1e-400"), Err(ParseErrorKind::NumberOutOfRange(_))));

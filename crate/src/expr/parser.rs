@@ -2,11 +2,15 @@
 //!
 //! ```text
 //! sum     := product (("+" | "-") product)*
-//! product := unary (("*" | "/") unary)*
+//! product := "-" product | unary (("*" | "/") unary)*
 //! unary   := "-" unary | power
 //! power   := primary ("^" unary)?          (right-associative: a^b^c = a^(b^c))
 //! primary := number | name primes? | name "(" sum ("," sum)* ")" | "(" sum ")"
 //! ```
+//!
+//! A leading minus negates the whole product (`-x*y` is `-(x*y)`, the same value as
+//! `(-x)*y`), so that `-(u + v)/w` keeps its sum intact instead of distributing the
+//! sign into it: printed text then parses back to the very same node.
 //!
 //! Sums and products are collected whole and built with one n-ary constructor call,
 //! so a long sum costs linear time. Nesting is limited so that hostile input cannot
@@ -144,6 +148,13 @@ impl<'s> Parser<'_, 's> {
     }
 
     fn product(&mut self) -> Result<ExprId, ParseError> {
+        if self.peek().kind == TokenKind::Minus {
+            self.bump();
+            self.enter()?;
+            let p = self.product()?;
+            self.depth -= 1;
+            return Ok(self.graph.neg(p));
+        }
         let mut factors = alloc::vec![self.unary()?];
         loop {
             let divide = match self.peek().kind {

@@ -3,25 +3,37 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-/// Levenshtein distance between two short strings (case-insensitive, by character).
+/// Edit distance between two short strings, case-insensitive, counting an
+/// insertion, deletion, substitution or swap of neighbours as one edit (optimal
+/// string alignment: `alpah → alpha` is one edit).
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().flat_map(char::to_lowercase).collect();
     let b: Vec<char> = b.chars().flat_map(char::to_lowercase).collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = alloc::vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let subst = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = subst.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        core::mem::swap(&mut prev, &mut cur);
+    let width = b.len() + 1;
+    let mut d = alloc::vec![0usize; (a.len() + 1) * width];
+    for i in 0..=a.len() {
+        d[i * width] = i;
     }
-    prev[b.len()]
+    for (j, cell) in d.iter_mut().enumerate().take(width) {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[(i - 1) * width + j] + 1).min(d[i * width + j - 1] + 1).min(d[(i - 1) * width + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[(i - 2) * width + j - 2] + 1);
+            }
+            d[i * width + j] = best;
+        }
+    }
+    d[a.len() * width + b.len()]
 }
 
 /// Up to three candidates close to `name`, nearest first (ties by name). A
-/// candidate is close when at most a third of its letters (and at least one) differ.
+/// candidate is close when at most a third of the letters of the longer of the two
+/// differ: `ph → phi`, `sine → sin`, but a one-letter name suggests only itself in
+/// another case (every other one-letter name would be noise).
 pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     if name.len() > 64 {
         return Vec::new();
@@ -30,7 +42,7 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .into_iter()
         .filter(|c| c.len() <= 64)
         .map(|c| (edit_distance(name, c), c))
-        .filter(|&(d, c)| d <= (name.len().max(c.len()) / 3).max(1))
+        .filter(|&(d, c)| d <= name.len().max(c.len()) / 3)
         .collect();
     scored.sort();
     scored.dedup();
@@ -47,6 +59,8 @@ mod tests {
         assert_eq!(edit_distance("ph", "phi"), 1);
         assert_eq!(edit_distance("Phi", "phi"), 0);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("alpah", "alpha"), 1);
+        assert_eq!(edit_distance("", "ab"), 2);
     }
 
     #[test]
@@ -55,5 +69,6 @@ mod tests {
         assert_eq!(nearest("ph", names), ["phi"]);
         assert_eq!(nearest("pci", names), ["phi", "psi"]);
         assert!(nearest("zzzzzz", names).is_empty());
+        assert!(nearest("g", names).is_empty());
     }
 }

@@ -159,6 +159,11 @@ impl ExprGraph {
         ordered.sort_by_key(|&f| (self.display_rank(f), f));
         for f in ordered {
             match self.node(f) {
+                // `0^-2` stays as it is: moved to a denominator as `0^2` it would read
+                // back as 0.
+                Node::Pow(b, x) if self.is_zero(*b) => {
+                    numerator.push(Layout::Power(Box::new(self.layout(*b)), Box::new(self.layout(*x))))
+                }
                 Node::Pow(b, x) => match self.as_number(*x) {
                     Some(e) if e.is_negative() => denominator.push(self.power_layout(*b, e.neg())),
                     Some(e) => numerator.push(self.power_layout(*b, e)),
@@ -224,7 +229,8 @@ fn number_layout(n: Number) -> Layout {
     }
 }
 
-/// Shortest text of a float that reads back to the same double.
+/// A float constant with 17 significant digits: it reads back as the same double
+/// (the parser takes literals of more than 15 digits as doubles, not rationals).
 pub(crate) fn float_text(x: f64) -> String {
-    alloc::format!("{x:?}")
+    alloc::format!("{x:.16e}")
 }

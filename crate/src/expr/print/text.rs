@@ -55,12 +55,22 @@ fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
         Layout::Fraction(n, d) => {
             write_at(g, n, 2, out);
             out.push('/');
-            write_at(g, d, 4, out);
+            match &**d {
+                // `2*(x + 1)` would parse as `2*x + 2` (a number times a lone sum is
+                // distributed), so `1/(2*(x + 1))` is written `1/2/(x + 1)`.
+                Layout::Product(fs) if fs.len() == 2 && matches!(fs[0], Layout::Number(_)) && matches!(fs[1], Layout::Sum(_)) => {
+                    write_at(g, &fs[0], 4, out);
+                    out.push('/');
+                    write_at(g, &fs[1], 4, out);
+                }
+                d => write_at(g, d, 4, out),
+            }
         }
         Layout::Power(b, e) => {
             write_at(g, b, 5, out);
             out.push('^');
-            write_at(g, e, 5, out);
+            // Right-associative: `x^y^2` needs no parentheses.
+            write_at(g, e, 4, out);
         }
         Layout::Sqrt(x) => call(g, "sqrt", core::slice::from_ref(&**x), out),
         Layout::Call(name, args) => call(g, name, args, out),

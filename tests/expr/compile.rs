@@ -1,0 +1,103 @@
+//! Compiled evaluation: same numbers as direct evaluation, shared work done once.
+
+use nhlab::expr::{CompileError, ExprGraph, Op, ShapeError, SymbolId};
+use nhlab_tests::{graph, parse, point, sym};
+
+fn inputs(g: &ExprGraph, names: &[&str]) -> Vec<SymbolId> {
+    names.iter().map(|n| sym(g, n)).collect()
+}
+
+#[test]
+fn several_outputs_share_one_program() {
+    let mut g = graph();
+    let outs = [parse(&mut g, "m*a*sin(phi)"), parse(&mut g, "m*a*cos(phi)"), parse(&mut g, "-m*a*sin(phi)")];
+    let p = g.compile(&outs, &inputs(&g, &["phi", "m", "a"])).unwrap();
+    // sincos(φ), m*a, two products and one negation.
+    let ops: Vec<Op> = p.code().iter().map(|i| i.op).collect();
+    assert_eq!(ops.iter().filter(|&&o| o == Op::SinCos).count(), 1, "{ops:?}");
+    assert_eq!(p.code().len(), 5, "{ops:?}");
+    let mut ev = p.evaluator();
+    let mut out = [0.0; 3];
+    ev.eval(&[0.3, 2.0, 0.5], &mut out).unwrap();
+    let (s, c) = 0.3f64.sin_cos();
+    assert_eq!(out, [s, c, -s], "m*a = 1 exactly here");
+}
+
+#[test]
+fn lone_sine_is_not_fused() {
+    let mut g = graph();
+    let e = parse(&mut g, "sin(phi) + cos(x)");
+    let p = g.compile(&[e], &inputs(&g, &["x", "phi"])).unwrap();
+    assert!(p.code().iter().all(|i| i.op != Op::SinCos));
+}
+
+#[test]
+fn negative_terms_and_powers_become_subtraction_and_division() {
+    let mut g = graph();
+    let e = parse(&mut g, "x - y/(m*a)");
+    let p = g.compile(&[e], &inputs(&g, &["x", "y", "m", "a"])).unwrap();
+    let ops: Vec<Op> = p.code().iter().map(|i| i.op).collect();
+    assert_eq!(ops, [Op::Mul, Op::Div, Op::Sub]);
+}
+
+#[test]
+fn definitions_are_computed_once() {
+    let mut g = graph();
+    g.define_all(&[("d", "sin(x)*exp(y)")]).unwrap();
+    let outs = [parse(&mut g, "d"), parse(&mut g, "2*d + d^2")];
+    let p = g.compile(&outs, &inputs(&g, &["x", "y"])).unwrap();
+    let sines = p.code().iter().filter(|i| i.op == Op::Sin).count();
+    assert_eq!(sines, 1);
+}
+
+#[test]
+fn compiled_equals_direct_evaluation() {
+    let mut g = graph();
+    let exprs = [
+        "m/2*(x'^2 + y'^2) + a*x^3 - k/y",
+        "atan2(y, x) + sqrt(1 + x^2) - ln(2 + sin(phi))",
+        "x^(1/3) + abs(y)^(5/2) + t*pi + tanh(x*y) + acos(x/3) + asin(y/4) + sinh(a) + cosh(k) + tan(x)",
+        "exp(-x'^2)*sign(y - x) + y^-3 + x^y",
+    ];
+    let ids: Vec<_> = exprs.iter().map(|s| parse(&mut g, s)).collect();
+    let names = ["x", "y", "phi", "x'", "y'", "phi'", "m", "a", "k", "t"];
+    let syms = inputs(&g, &names);
+    let p = g.compile(&ids, &syms).unwrap();
+    let mut ev = p.evaluator();
+    for seed in 0..50 {
+        let value = point(seed);
+        let values: Vec<f64> = syms.iter().map(|&s| value(s).abs() + 0.1).collect();
+        let mut out = vec![0.0; ids.len()];
+        ev.eval(&values, &mut out).unwrap();
+        let lookup = |s: SymbolId| values[syms.iter().position(|&x| x == s).unwrap()];
+        for (k, &e) in ids.iter().enumerate() {
+            let direct = g.evaluate(e, &lookup);
+            assert!((out[k] - direct).abs() <= 1e-12 * (1.0 + direct.abs()), "{}: {} vs {direct}", exprs[k], out[k]);
+        }
+    }
+}
+
+#[test]
+fn unbound_symbols_and_bad_shapes_are_errors() {
+    let mut g = graph();
+    let e = parse(&mut g, "x + m");
+    let err = g.compile(&[e], &inputs(&g, &["x"])).unwrap_err();
+    assert_eq!(err, CompileError::UnboundSymbol("m".into()));
+    assert_eq!(err.to_string(), "`m` is used but is not an input of the compiled function");
+    let p = g.compile(&[e], &inputs(&g, &["x", "m"])).unwrap();
+    let mut ev = p.evaluator();
+    let err = ev.eval(&[1.0], &mut [0.0]).unwrap_err();
+    assert_eq!(err, ShapeError { expected_inputs: 2, expected_outputs: 1, inputs: 1, outputs: 1 });
+}
+
+#[test]
+fn non_finite_values_pass_through_for_the_caller_to_see() {
+    let mut g = graph();
+    let e = parse(&mut g, "1/x + sqrt(y)");
+    let p = g.compile(&[e], &inputs(&g, &["x", "y"])).unwrap();
+    let mut out = [0.0];
+    p.evaluator().eval(&[0.0, 1.0], &mut out).unwrap();
+    assert_eq!(out[0], f64::INFINITY);
+    p.evaluator().eval(&[1.0, -1.0], &mut out).unwrap();
+    assert!(out[0].is_nan());
+}
