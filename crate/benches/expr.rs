@@ -139,7 +139,12 @@ fn main() {
     });
     black_box(sink);
     let per = xs.len() as f64;
-    println!("sleigh: {} instructions, {} registers, {} graph nodes", program.code().len(), program.register_count(), d.graph.len());
+    println!(
+        "sleigh: {} instructions, {} registers, {} graph nodes",
+        program.code().len(),
+        program.register_count(),
+        d.graph.len()
+    );
     println!("derive_ms: {:.3}", derive_s * 1e3);
     println!("compile_ms: {:.3}", compile_s * 1e3);
     println!("eval_ns_interpreter: {:.1}", interp_s / per * 1e9);

@@ -17,7 +17,6 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
-
 extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;

@@ -10,7 +10,17 @@ fn definitions_may_refer_to_each_other_in_any_order() {
     let e = parse(&mut g, "energy + 1");
     assert_eq!(g.to_text(e), "energy + 1", "printed by name, not expanded");
     let (xv, phi, m) = (sym(&g, "x'"), sym(&g, "phi"), sym(&g, "m"));
-    let value = |s| if s == xv { 3.0 } else if s == m { 2.0 } else if s == phi { 0.0 } else { 0.7 };
+    let value = |s| {
+        if s == xv {
+            3.0
+        } else if s == m {
+            2.0
+        } else if s == phi {
+            0.0
+        } else {
+            0.7
+        }
+    };
     assert_eq!(g.evaluate(e, &value), 10.0);
 }
 
@@ -47,11 +57,14 @@ fn cycles_are_named() {
 #[test]
 fn every_problem_is_reported_and_nothing_is_declared() {
     let mut g = graph();
-    let errors = g.define_all(&[("x", "1"), ("good", "m*2"), ("bad", "2 +"), ("sin", "1"), ("worse", "q")]).unwrap_err();
+    let errors =
+        g.define_all(&[("x", "1"), ("good", "m*2"), ("bad", "2 +"), ("sin", "1"), ("worse", "q")]).unwrap_err();
     assert_eq!(errors.len(), 4, "{errors:?}");
     assert_eq!(errors[0], DefinitionError::Name(NameError::Duplicate("x".into())));
     assert_eq!(errors[1], DefinitionError::Name(NameError::Reserved("sin".into())));
-    assert!(matches!(&errors[2], DefinitionError::Parse { name, error } if name == "bad" && matches!(error.kind, ParseErrorKind::Expected { .. })));
+    assert!(
+        matches!(&errors[2], DefinitionError::Parse { name, error } if name == "bad" && matches!(error.kind, ParseErrorKind::Expected { .. }))
+    );
     assert!(matches!(&errors[3], DefinitionError::Parse { name, .. } if name == "worse"));
     assert!(g.lookup("good").is_none(), "a failed batch declares nothing");
     // And the graph is usable afterwards.

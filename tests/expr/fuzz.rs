@@ -7,8 +7,8 @@ use nhlab_tests::graph;
 use nhlab_tests::random::Rng;
 
 const TOKENS: [&str; 34] = [
-    "x", "y'", "phi''", "x'''", "m", "a", "t", "pi", "q", "sin", "atan2", "sqrt", "abs", "(", ")", "(", ")", "+", "-", "*",
-    "/", "^", ",", "2", "0.5", "1e-3", "1e", "3.", ".", "'", "**", " ", "é", "0",
+    "x", "y'", "phi''", "x'''", "m", "a", "t", "pi", "q", "sin", "atan2", "sqrt", "abs", "(", ")", "(", ")", "+", "-",
+    "*", "/", "^", ",", "2", "0.5", "1e-3", "1e", "3.", ".", "'", "**", " ", "é", "0",
 ];
 
 fn check(g: &mut ExprGraph, input: &str, options: ParseOptions) {

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 /// 400 cases a property, from a fixed seed so that CI is repeatable; set
 /// `NHLAB_PROPTEST_SEED=<n>` to explore other seeds (a failure prints its input).
 fn config() -> ProptestConfig {
-    let seed = std::env::var("NHLAB_PROPTEST_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x6e68_6c61_62);
+    let seed = std::env::var("NHLAB_PROPTEST_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x006e_686c_6162);
     ProptestConfig {
         cases: 400,
         failure_persistence: None,

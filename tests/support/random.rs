@@ -177,7 +177,9 @@ impl Tree {
                     "sqrt" => x.sqrt(),
                     "asin" => x.asin(),
                     "acos" => x.acos(),
-                    "sign" if x.abs() <= 1e-9 * mx.max(1.0) => return (x.signum() * f64::from(u8::from(x != 0.0)), f64::INFINITY),
+                    "sign" if x.abs() <= 1e-9 * mx.max(1.0) => {
+                        return (x.signum() * f64::from(u8::from(x != 0.0)), f64::INFINITY)
+                    }
                     "sign" => {
                         if x > 0.0 {
                             1.0
@@ -210,7 +212,8 @@ pub fn tree_strategy(depth: u32) -> impl proptest::strategy::Strategy<Value = Tr
             (inner.clone(), inner.clone()).prop_map(|(a, b)| Tree::Sub(Box::new(a), Box::new(b))),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| Tree::Mul(Box::new(a), Box::new(b))),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| Tree::safe_div(a, b)),
-            (inner.clone(), prop::sample::select(vec![-2i64, -1, 0, 1, 2, 3])).prop_map(|(a, n)| Tree::Pow(Box::new(a), n)),
+            (inner.clone(), prop::sample::select(vec![-2i64, -1, 0, 1, 2, 3]))
+                .prop_map(|(a, n)| Tree::Pow(Box::new(a), n)),
             inner.clone().prop_map(|a| Tree::Neg(Box::new(a))),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| Tree::Atan2(Box::new(a), Box::new(b))),
             (prop::sample::select(FUNCTIONS.to_vec()), inner).prop_map(|(f, a)| Tree::call_in_domain(f, a)),

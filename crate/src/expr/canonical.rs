@@ -18,6 +18,8 @@ use alloc::vec::Vec;
 use hashbrown::HashMap;
 
 use super::graph::{ExprGraph, ExprId, Function, Node};
+use core::ops::{Add, Mul};
+
 use super::number::{Number, Rational};
 
 impl ExprGraph {
@@ -407,7 +409,13 @@ fn exact_value(f: Function, n: Number) -> Option<Number> {
     match f {
         Function::Abs => return Some(n.abs()),
         Function::Sign => {
-            return Some(Number::from(if n.is_zero() { 0 } else if n.is_negative() { -1 } else { 1 }))
+            return Some(Number::from(if n.is_zero() {
+                0
+            } else if n.is_negative() {
+                -1
+            } else {
+                1
+            }))
         }
         _ => {}
     }

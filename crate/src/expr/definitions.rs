@@ -108,8 +108,10 @@ impl ExprGraph {
     fn find_cycles(&self, first: usize, resolved: &[(DefinitionId, ExprId)]) -> Vec<Vec<String>> {
         let n = resolved.len();
         let local = |d: DefinitionId| d.index().checked_sub(first).filter(|&i| i < n);
-        let edges: Vec<Vec<usize>> =
-            resolved.iter().map(|&(_, body)| self.direct_definitions(body).into_iter().filter_map(local).collect()).collect();
+        let edges: Vec<Vec<usize>> = resolved
+            .iter()
+            .map(|&(_, body)| self.direct_definitions(body).into_iter().filter_map(local).collect())
+            .collect();
         // Iterative depth-first search with colours: 0 new, 1 on the path, 2 done.
         let mut colour = alloc::vec![0u8; n];
         let mut cycles = Vec::new();

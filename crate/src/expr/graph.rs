@@ -12,8 +12,7 @@ use hashbrown::HashMap;
 
 use super::number::Number;
 use super::symbols::{
-    is_identifier, Binding, DefinitionId, NameError, Symbol, SymbolId, SymbolKind, FUNCTION_NAMES,
-    RESERVED_NAMES,
+    is_identifier, Binding, DefinitionId, NameError, Symbol, SymbolId, SymbolKind, FUNCTION_NAMES, RESERVED_NAMES,
 };
 
 /// Handle of an expression in an [`ExprGraph`]. Two handles from the same graph are
@@ -121,7 +120,13 @@ impl Function {
     pub fn is_odd(self) -> bool {
         matches!(
             self,
-            Function::Sin | Function::Tan | Function::Asin | Function::Atan | Function::Sinh | Function::Tanh | Function::Sign
+            Function::Sin
+                | Function::Tan
+                | Function::Asin
+                | Function::Atan
+                | Function::Sinh
+                | Function::Tanh
+                | Function::Sign
         )
     }
 

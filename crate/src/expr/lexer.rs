@@ -62,7 +62,10 @@ pub(crate) fn tokenize(src: &str) -> Result<Vec<Token<'_>>, ParseError> {
         if let Some(kind) = kind {
             i += 1;
             if kind == TokenKind::Star && bytes.get(i) == Some(&b'*') {
-                return Err(ParseError { span: Span::new(start, i + 1), kind: ParseErrorKind::UnexpectedCharacter('*') });
+                return Err(ParseError {
+                    span: Span::new(start, i + 1),
+                    kind: ParseErrorKind::UnexpectedCharacter('*'),
+                });
             }
             out.push(Token { kind, span: Span::new(start, i) });
         } else if c.is_ascii_digit() || (c == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)) {

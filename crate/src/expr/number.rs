@@ -107,7 +107,7 @@ impl Rational {
 }
 
 fn integer_root(x: u64, q: u32) -> Option<u64> {
-    let guess = libm::pow(x as f64, 1.0 / q as f64).round() as u64;
+    let guess = libm::round(libm::pow(x as f64, 1.0 / q as f64)) as u64;
     (guess.saturating_sub(1)..=guess + 1).find(|r| r.checked_pow(q) == Some(x))
 }
 
@@ -221,37 +221,10 @@ impl Number {
         Number::Float(if r.is_finite() { r } else { f64::MAX.copysign(r) })
     }
 
-    /// The sum.
-    pub fn add(self, other: Number) -> Number {
-        match (self, other) {
-            (Number::Rational(a), Number::Rational(b)) => match a.add(b) {
-                Some(r) => Number::Rational(r),
-                None => self.float_op(other, |x, y| x + y),
-            },
-            _ => self.float_op(other, |x, y| x + y),
-        }
-    }
-
-    /// The product.
-    pub fn mul(self, other: Number) -> Number {
-        match (self, other) {
-            (Number::Rational(a), Number::Rational(b)) => match a.mul(b) {
-                Some(r) => Number::Rational(r),
-                None => self.float_op(other, |x, y| x * y),
-            },
-            _ => self.float_op(other, |x, y| x * y),
-        }
-    }
-
-    /// The negation.
-    pub fn neg(self) -> Number {
-        self.mul(Number::MINUS_ONE)
-    }
-
     /// The absolute value.
     pub fn abs(self) -> Number {
         if self.is_negative() {
-            self.neg()
+            -self
         } else {
             self
         }
@@ -284,6 +257,44 @@ fn finite_pow(b: Number, e: Number) -> Option<Number> {
     }
 }
 
+impl core::ops::Add for Number {
+    type Output = Number;
+
+    /// The sum (exact for rationals unless it overflows).
+    fn add(self, other: Number) -> Number {
+        match (self, other) {
+            (Number::Rational(a), Number::Rational(b)) => match a.add(b) {
+                Some(r) => Number::Rational(r),
+                None => self.float_op(other, |x, y| x + y),
+            },
+            _ => self.float_op(other, |x, y| x + y),
+        }
+    }
+}
+
+impl core::ops::Mul for Number {
+    type Output = Number;
+
+    /// The product (exact for rationals unless it overflows).
+    fn mul(self, other: Number) -> Number {
+        match (self, other) {
+            (Number::Rational(a), Number::Rational(b)) => match a.mul(b) {
+                Some(r) => Number::Rational(r),
+                None => self.float_op(other, |x, y| x * y),
+            },
+            _ => self.float_op(other, |x, y| x * y),
+        }
+    }
+}
+
+impl core::ops::Neg for Number {
+    type Output = Number;
+
+    fn neg(self) -> Number {
+        self * Number::MINUS_ONE
+    }
+}
+
 impl PartialOrd for Number {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         self.to_f64().partial_cmp(&other.to_f64())
@@ -306,8 +317,8 @@ mod tests {
 
     #[test]
     fn arithmetic_is_exact() {
-        assert_eq!(q(1, 3).add(q(1, 6)), q(1, 2));
-        assert_eq!(q(2, 3).mul(q(3, 4)), q(1, 2));
+        assert_eq!(q(1, 3) + q(1, 6), q(1, 2));
+        assert_eq!(q(2, 3) * q(3, 4), q(1, 2));
         assert_eq!(q(2, 3).checked_pow(Number::from(-2)), Some(q(9, 4)));
         assert_eq!(q(4, 9).checked_pow(q(1, 2)), Some(q(2, 3)));
         assert_eq!(q(8, 27).checked_pow(q(-2, 3)), Some(q(9, 4)));
@@ -319,7 +330,7 @@ mod tests {
     #[test]
     fn overflow_falls_back_to_a_finite_float() {
         let big = Number::from(i64::MAX / 2);
-        let p = big.mul(big);
+        let p = big * big;
         assert!(matches!(p, Number::Float(x) if (x - 2.127e37).abs() < 1e35));
         assert_eq!(Number::from(10).checked_pow(Number::from(400)), None);
         assert!(matches!(Number::from(10).checked_pow(Number::from(30)), Some(Number::Float(_))));

@@ -208,7 +208,10 @@ impl<'s> Parser<'_, 's> {
                     self.name(name, primes, t.span)
                 }
             }
-            _ => Err(self.error(t.span, ParseErrorKind::Expected { expected: "an expression", found: self.token_text(&t) })),
+            _ => {
+                Err(self
+                    .error(t.span, ParseErrorKind::Expected { expected: "an expression", found: self.token_text(&t) }))
+            }
         }
     }
 
@@ -240,7 +243,10 @@ impl<'s> Parser<'_, 's> {
             if args.len() == expected {
                 Ok(())
             } else {
-                Err(ParseError { span: full, kind: ParseErrorKind::WrongArity { function, expected, found: args.len() } })
+                Err(ParseError {
+                    span: full,
+                    kind: ParseErrorKind::WrongArity { function, expected, found: args.len() },
+                })
             }
         };
         if name == "atan2" {

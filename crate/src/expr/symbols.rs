@@ -63,10 +63,8 @@ pub enum Binding {
 }
 
 /// Names of the functions of the expression grammar, which cannot name anything else.
-pub const FUNCTION_NAMES: [&str; 15] = [
-    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp", "ln", "sqrt",
-    "abs", "sign",
-];
+pub const FUNCTION_NAMES: [&str; 15] =
+    ["sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp", "ln", "sqrt", "abs", "sign"];
 
 /// Names with a fixed meaning: the constant `pi` and the time `t`.
 pub const RESERVED_NAMES: [&str; 2] = ["pi", "t"];

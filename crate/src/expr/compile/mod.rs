@@ -16,6 +16,8 @@ use alloc::vec::Vec;
 use hashbrown::HashMap;
 
 use super::graph::{ExprGraph, ExprId, Function, Node};
+use core::ops::Neg;
+
 use super::number::Number;
 use super::symbols::{SymbolId, SymbolKind};
 
@@ -74,7 +76,11 @@ impl ExprGraph {
             Operand::Constant(k) => n_in + k,
             Operand::Temp(t) => n_in + n_const + t,
         };
-        let code = l.code.iter().map(|&(op, a, b, t)| Instr { op, dst: n_in + n_const + t, a: place(a), b: place(b) }).collect();
+        let code = l
+            .code
+            .iter()
+            .map(|&(op, a, b, t)| Instr { op, dst: n_in + n_const + t, a: place(a), b: place(b) })
+            .collect();
         Ok(Program {
             inputs: inputs.len(),
             constants: l.constants,

@@ -85,7 +85,9 @@ pub struct Program {
 
 /// Input or output slices of the wrong length.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the compiled function takes {expected_inputs} inputs and {expected_outputs} outputs, got {inputs} and {outputs}")]
+#[error(
+    "the compiled function takes {expected_inputs} inputs and {expected_outputs} outputs, got {inputs} and {outputs}"
+)]
 pub struct ShapeError {
     /// Inputs expected.
     pub expected_inputs: usize,

@@ -115,7 +115,10 @@ fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
         Layout::Power(b, e) => {
             // sin²(φ) as mechanics texts print it.
             if let (Layout::Call(f, args), Layout::Number(n)) = (&**b, &**e) {
-                if matches!(*f, "sin" | "cos" | "tan" | "sinh" | "cosh" | "tanh") && args.len() == 1 && n.as_integer().is_some() {
+                if matches!(*f, "sin" | "cos" | "tan" | "sinh" | "cosh" | "tanh")
+                    && args.len() == 1
+                    && n.as_integer().is_some()
+                {
                     out.push_str(function(f));
                     out.push_str("^{");
                     number(n, out);

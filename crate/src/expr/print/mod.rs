@@ -15,6 +15,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::graph::{ExprGraph, ExprId, Function, Node};
+use core::ops::Neg;
+
 use super::number::Number;
 use super::symbols::{SymbolId, SymbolKind};
 

@@ -58,7 +58,9 @@ fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
             match &**d {
                 // `2*(x + 1)` would parse as `2*x + 2` (a number times a lone sum is
                 // distributed), so `1/(2*(x + 1))` is written `1/2/(x + 1)`.
-                Layout::Product(fs) if fs.len() == 2 && matches!(fs[0], Layout::Number(_)) && matches!(fs[1], Layout::Sum(_)) => {
+                Layout::Product(fs)
+                    if fs.len() == 2 && matches!(fs[0], Layout::Number(_)) && matches!(fs[1], Layout::Sum(_)) =>
+                {
                     write_at(g, &fs[0], 4, out);
                     out.push('/');
                     write_at(g, &fs[1], 4, out);

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Runs every test of nhlab: the README's test command, and what CI runs (.ci/run).
+#
+#   1. installs what is missing (the wasm32 target, clippy, rustfmt) from the registries;
+#   2. formatting and lints (native and for wasm32 without std);
+#   3. the core builds for wasm32-unknown-unknown without std;
+#   4. every Rust test of the workspace (unit, integration, doc tests);
+#   5. the expression benchmark in its quick variant (prints figures; never asserts on time).
+#
+# Ends with one summary line: `nhlab: N passed, M failed`.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+failures=()
+run() { # run NAME CMD...: a step that must succeed
+    local name=$1; shift
+    step "$name"
+    if ! "$@"; then failures+=("$name"); fi
+}
+
+step "toolchain"
+rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
+cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
+cargo --version
+
+run "format" cargo fmt --all --check
+run "lint" cargo clippy --workspace --all-targets --locked -- -D warnings
+run "lint for wasm32 without std" cargo clippy -p nhlab --target wasm32-unknown-unknown --no-default-features --locked -- -D warnings
+run "core builds for wasm32 without std" \
+    cargo build -p nhlab --target wasm32-unknown-unknown --no-default-features --release --locked
+
+step "tests"
+log=$(mktemp)
+cargo test --workspace --locked 2>&1 | tee "$log"
+test_status=${PIPESTATUS[0]}
+passed=$(grep -Eo '^test result: .* ([0-9]+) passed' "$log" | grep -Eo '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')
+failed=$(grep -Eo '[0-9]+ failed;' "$log" | awk '{s+=$1} END {print s+0}')
+rm -f "$log"
+if [ "$test_status" -ne 0 ]; then
+    failures+=("tests")
+    [ "$failed" -eq 0 ] && failed=1 # a build failure or crash counts as a failure
+fi
+
+run "benchmark (quick)" cargo bench -p nhlab --bench expr --locked -- --quick
+
+printf '\n'
+if [ ${#failures[@]} -gt 0 ]; then
+    printf 'failed steps: %s\n' "${failures[*]}"
+fi
+echo "nhlab: $passed passed, $failed failed"
+[ ${#failures[@]} -eq 0 ]
