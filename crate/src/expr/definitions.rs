@@ -86,21 +86,12 @@ impl ExprGraph {
 
     /// Definitions referred to directly (not through other definitions) by `e`.
     fn direct_definitions(&self, e: ExprId) -> Vec<DefinitionId> {
-        let mut seen = hashbrown::HashSet::new();
         let mut out = Vec::new();
-        let mut stack = alloc::vec![e];
-        while let Some(x) = stack.pop() {
-            if !seen.insert(x) {
-                continue;
+        self.walk(&[e], false, |_, node| {
+            if let Node::Definition(d) = node {
+                out.push(*d)
             }
-            match self.node(x) {
-                Node::Definition(d) => out.push(*d),
-                Node::Add(cs) | Node::Mul(cs) => stack.extend_from_slice(cs),
-                Node::Pow(a, b) | Node::Atan2(a, b) => stack.extend([*a, *b]),
-                Node::Call(_, a) => stack.push(*a),
-                Node::Number(_) | Node::Symbol(_) => {}
-            }
-        }
+        });
         out
     }
 

@@ -209,24 +209,13 @@ impl ExprGraph {
 
     /// The symbols an expression depends on (through definitions too), sorted.
     pub fn free_symbols(&self, e: ExprId) -> Vec<SymbolId> {
-        let mut seen = hashbrown::HashSet::new();
         let mut out = Vec::new();
-        let mut stack = alloc::vec![e];
-        while let Some(x) = stack.pop() {
-            if !seen.insert(x) {
-                continue;
+        self.walk(&[e], true, |_, node| {
+            if let Node::Symbol(s) = node {
+                out.push(*s)
             }
-            match self.node(x) {
-                Node::Number(_) => {}
-                Node::Symbol(s) => out.push(*s),
-                Node::Definition(id) => stack.extend(self.definition(*id).body),
-                Node::Add(cs) | Node::Mul(cs) => stack.extend_from_slice(cs),
-                Node::Pow(a, b) | Node::Atan2(a, b) => stack.extend([*a, *b]),
-                Node::Call(_, a) => stack.push(*a),
-            }
-        }
+        });
         out.sort();
-        out.dedup();
         out
     }
 

@@ -396,6 +396,28 @@ impl ExprGraph {
         }
     }
 
+    /// Visits every node reachable from `roots` once, depth first; with
+    /// `into_definitions` the bodies of definitions are visited too.
+    pub fn walk(&self, roots: &[ExprId], into_definitions: bool, mut visit: impl FnMut(ExprId, &Node)) {
+        let mut seen = hashbrown::HashSet::new();
+        let mut stack = roots.to_vec();
+        while let Some(x) = stack.pop() {
+            if !seen.insert(x) {
+                continue;
+            }
+            let node = self.node(x);
+            visit(x, node);
+            match node {
+                Node::Number(_) | Node::Symbol(_) => {}
+                Node::Definition(d) if into_definitions => stack.extend(self.definition(*d).body),
+                Node::Definition(_) => {}
+                Node::Add(cs) | Node::Mul(cs) => stack.extend_from_slice(cs),
+                Node::Pow(a, b) | Node::Atan2(a, b) => stack.extend([*a, *b]),
+                Node::Call(_, a) => stack.push(*a),
+            }
+        }
+    }
+
     /// Sort key of canonical children: numbers first, then by creation order, which is
     /// declaration order for symbols (so `x` comes before `y` when declared so).
     pub(crate) fn order_key(&self, id: ExprId) -> (u8, u32) {

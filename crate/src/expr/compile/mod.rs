@@ -92,28 +92,16 @@ impl ExprGraph {
 
     /// Arguments `u` such that both `sin(u)` and `cos(u)` are reachable from `outputs`.
     fn sin_cos_pairs(&self, outputs: &[ExprId]) -> hashbrown::HashSet<ExprId> {
-        let mut seen = hashbrown::HashSet::new();
         let (mut sines, mut cosines) = (hashbrown::HashSet::new(), hashbrown::HashSet::new());
-        let mut stack = outputs.to_vec();
-        while let Some(x) = stack.pop() {
-            if !seen.insert(x) {
-                continue;
+        self.walk(outputs, true, |_, node| match node {
+            Node::Call(Function::Sin, u) => {
+                sines.insert(*u);
             }
-            match self.node(x) {
-                Node::Number(_) | Node::Symbol(_) => {}
-                Node::Definition(d) => stack.extend(self.definition(*d).body),
-                Node::Add(cs) | Node::Mul(cs) => stack.extend_from_slice(cs),
-                Node::Pow(a, b) | Node::Atan2(a, b) => stack.extend([*a, *b]),
-                Node::Call(f, a) => {
-                    match f {
-                        Function::Sin => sines.insert(*a),
-                        Function::Cos => cosines.insert(*a),
-                        _ => false,
-                    };
-                    stack.push(*a)
-                }
+            Node::Call(Function::Cos, u) => {
+                cosines.insert(*u);
             }
-        }
+            _ => {}
+        });
         sines.intersection(&cosines).copied().collect()
     }
 }

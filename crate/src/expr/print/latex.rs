@@ -3,7 +3,7 @@
 use alloc::string::String;
 
 use super::names::{escape_latex, latex_stem, split_subscript};
-use super::Layout;
+use super::{sign_before, Layout};
 use crate::expr::graph::ExprGraph;
 use crate::expr::number::Number;
 use crate::expr::symbols::SymbolKind;
@@ -84,12 +84,7 @@ fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
         Layout::Name(n) => name(n, 0, out),
         Layout::Sum(terms) => {
             for (i, (negative, t)) in terms.iter().enumerate() {
-                match (i, negative) {
-                    (0, true) => out.push('-'),
-                    (0, false) => {}
-                    (_, true) => out.push_str(" - "),
-                    (_, false) => out.push_str(" + "),
-                }
+                out.push_str(sign_before(i, *negative));
                 write_at(g, t, 2, out);
             }
         }

@@ -220,6 +220,17 @@ impl ExprGraph {
     }
 }
 
+/// What goes before term `i` of a sum in text and LaTeX: `-` before a negative first
+/// term, ` - ` or ` + ` between terms.
+pub(crate) fn sign_before(i: usize, negative: bool) -> &'static str {
+    match (i, negative) {
+        (0, true) => "-",
+        (0, false) => "",
+        (_, true) => " - ",
+        (_, false) => " + ",
+    }
+}
+
 /// A non-negative number: a fraction for a non-integer rational.
 fn number_layout(n: Number) -> Layout {
     match n.as_rational() {

@@ -2,7 +2,7 @@
 
 use alloc::string::String;
 
-use super::{float_text, Layout};
+use super::{float_text, sign_before, Layout};
 use crate::expr::graph::ExprGraph;
 use crate::expr::number::Number;
 
@@ -31,12 +31,7 @@ fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
         Layout::Name(n) => out.push_str(n),
         Layout::Sum(terms) => {
             for (i, (negative, t)) in terms.iter().enumerate() {
-                match (i, negative) {
-                    (0, true) => out.push('-'),
-                    (0, false) => {}
-                    (_, true) => out.push_str(" - "),
-                    (_, false) => out.push_str(" + "),
-                }
+                out.push_str(sign_before(i, *negative));
                 write_at(g, t, 2, out);
             }
         }
