@@ -9,6 +9,12 @@
 //! 1. [`expr`] — the expression engine: parsing, a hash-consed expression graph kept
 //!    in canonical form, differentiation, printing (text, LaTeX, MathML) and
 //!    compilation to straight-line code run by a small interpreter.
+//! 2. [`scenario`] — the `nhlab/1` format: TOML and JSON, with field positions.
+//! 3. [`mechanics`] — a validated model: constraints classified, `M q̈ = F` derived,
+//!    everything compiled for numbers.
+//! 4. [`formulations`] — the methods, each giving accelerations at a state.
+//! 5. [`integrators`] — RK4 and Dormand–Prince 5(4) with dense output.
+//! 6. [`simulation`] — stepping a model under a method, with drift control.
 //!
 //! The crate is `#![no_std]` with `alloc` so that it builds for
 //! `wasm32-unknown-unknown`; the default `std` feature only makes the float functions
@@ -22,4 +28,9 @@ extern crate alloc;
 extern crate std;
 
 pub mod expr;
+pub mod formulations;
+pub mod integrators;
 pub mod math;
+pub mod mechanics;
+pub mod scenario;
+pub mod simulation;

@@ -3,6 +3,7 @@
 //! of the engine's), and finite differences.
 
 pub mod random;
+pub mod scenarios;
 
 use nhlab::expr::{ExprGraph, ExprId, ParseOptions, SymbolId};
 

@@ -42,6 +42,7 @@ mod lexer;
 mod number;
 mod parser;
 mod print;
+mod substitute;
 mod suggest;
 mod symbols;
 

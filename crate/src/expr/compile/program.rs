@@ -130,8 +130,13 @@ impl Program {
         self.registers
     }
 
-    /// A ready-to-run evaluator owning its register file.
-    pub fn evaluator(&self) -> Evaluator<'_> {
+    /// A ready-to-run evaluator with a copy of this program and its own registers.
+    pub fn evaluator(&self) -> Evaluator {
+        self.clone().into_evaluator()
+    }
+
+    /// A ready-to-run evaluator that owns this program and its registers.
+    pub fn into_evaluator(self) -> Evaluator {
         let mut registers = alloc::vec![0.0; self.register_count()];
         registers[self.inputs..self.inputs + self.constants.len()].copy_from_slice(&self.constants);
         Evaluator { program: self, registers }
@@ -184,18 +189,23 @@ fn powi_cold(x: f64, n: i32) -> f64 {
 
 /// Runs a [`Program`] with no allocation per call.
 #[derive(Clone, Debug)]
-pub struct Evaluator<'p> {
-    program: &'p Program,
+pub struct Evaluator {
+    program: Program,
     registers: Vec<f64>,
 }
 
-impl Evaluator<'_> {
+impl Evaluator {
+    /// The program this evaluator runs.
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
     /// Evaluates every output at `inputs` into `out`. Values are not checked: a
     /// caller that needs finite numbers checks `out` (NaN and infinities pass
     /// through as IEEE arithmetic makes them).
     #[inline]
     pub fn eval(&mut self, inputs: &[f64], out: &mut [f64]) -> Result<(), ShapeError> {
-        let p = self.program;
+        let p = &self.program;
         if inputs.len() != p.inputs || out.len() != p.outputs.len() {
             return Err(ShapeError {
                 expected_inputs: p.inputs,

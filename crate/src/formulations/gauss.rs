@@ -1,0 +1,42 @@
+//! Gauss's principle of least constraint (paper 002 §4): among accelerations that
+//! satisfy `A q̈ = b`, the true one minimises `Z = ½(q̈ − a)ᵀ M (q̈ − a)`.
+//!
+//! Solved on the constraint set itself: `q̈ = q̈_p + N z` with `q̈_p = A⁺b` and `N` a
+//! basis of the null space of `A` (eigenvectors of `AᵀA` for zero eigenvalues);
+//! then `(NᵀMN) z = NᵀM(a − q̈_p)`. No multipliers appear.
+
+use nalgebra::DMatrix;
+
+use super::Solution;
+use crate::mechanics::{DynamicsError, Terms};
+
+const RANK_TOLERANCE: f64 = 1e-10;
+
+pub(super) fn solve(terms: &Terms, t: f64) -> Result<Solution, DynamicsError> {
+    let a = super::unconstrained(terms, t)?;
+    let (n, m) = (terms.mass.nrows(), terms.jacobian.nrows());
+    if m == 0 {
+        return Ok(Solution { accelerations: a, multipliers: None });
+    }
+    let aj = &terms.jacobian;
+    let svd = aj.clone().svd(true, true);
+    let largest = svd.singular_values.iter().cloned().fold(0.0, f64::max);
+    let tol = RANK_TOLERANCE * largest.max(f64::MIN_POSITIVE);
+    let particular = svd.solve(&terms.bias, tol).map_err(|_| DynamicsError::Singular { what: "A", t, hint: "" })?;
+    if (aj * &particular - &terms.bias).norm() > 1e-8 * (1.0 + terms.bias.norm()) {
+        return Err(DynamicsError::Singular { what: "A", t, hint: "; the constraints are inconsistent" });
+    }
+    let eigen = (aj.transpose() * aj).symmetric_eigen();
+    let scale = eigen.eigenvalues.iter().cloned().fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+    let free: alloc::vec::Vec<usize> = (0..n).filter(|&k| eigen.eigenvalues[k] <= RANK_TOLERANCE * scale).collect();
+    if free.is_empty() {
+        return Ok(Solution { accelerations: particular, multipliers: None });
+    }
+    let basis = DMatrix::from_columns(
+        &free.iter().map(|&k| eigen.eigenvectors.column(k).into_owned()).collect::<alloc::vec::Vec<_>>(),
+    );
+    let reduced = basis.transpose() * &terms.mass * &basis;
+    let rhs = basis.transpose() * &terms.mass * (&a - &particular);
+    let z = reduced.cholesky().ok_or(DynamicsError::NotPositiveDefinite { t })?.solve(&rhs);
+    Ok(Solution { accelerations: particular + basis * z, multipliers: None })
+}

@@ -1,0 +1,143 @@
+//! The formulations: one file each, all answering the same question — the
+//! accelerations (and multipliers, where the method has them) at a state.
+//!
+//! | id | file | route |
+//! |---|---|---|
+//! | `lagrange` | `lagrange.rs` | Routh/Chetaev multipliers: `[[M, −Aᵀ], [A, 0]]` solved by LU |
+//! | `udwadia-kalaba` | `udwadia_kalaba.rs` | `a + M^{-1/2}(A M^{-1/2})⁺(b − A a)`, eigen-decomposition and SVD |
+//! | `gauss` | `gauss.rs` | least compulsion on the affine set `A q̈ = b`, by its null space |
+//! | `euler` | `euler.rs` | Shen's Euler-condition reaction `R = ∫₀¹ ∂f/∂v(q, s v, t) ds` |
+//!
+//! The routes differ on purpose: their agreement on ideal linear constraints is
+//! one of the lab's own checks (mechanics.md, "What must agree").
+
+mod euler;
+mod gauss;
+mod lagrange;
+mod udwadia_kalaba;
+
+use nalgebra::{DMatrix, DVector};
+
+use crate::mechanics::{DynamicsError, NumericModel, Terms};
+
+/// The formulations of `shared/docs/mechanics.md`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Routh's equations with Lagrange multipliers (Chetaev for nonlinear constraints).
+    Lagrange,
+    /// The Udwadia–Kalaba explicit equation.
+    UdwadiaKalaba,
+    /// Gauss's principle of least constraint.
+    Gauss,
+    /// Voronets / Chaplygin equations in the independent velocities.
+    Voronets,
+    /// Hamel's multiplier-free embedding.
+    Hamel,
+    /// Routh's equations with Shen's Euler-condition reaction.
+    Euler,
+    /// Vakonomic dynamics.
+    Vakonomic,
+}
+
+impl Method {
+    /// Every method, in the spec's order.
+    pub const ALL: [Method; 7] = [
+        Method::Lagrange,
+        Method::UdwadiaKalaba,
+        Method::Gauss,
+        Method::Voronets,
+        Method::Hamel,
+        Method::Euler,
+        Method::Vakonomic,
+    ];
+
+    /// The id used in scenarios and on the command line.
+    pub fn id(self) -> &'static str {
+        match self {
+            Method::Lagrange => "lagrange",
+            Method::UdwadiaKalaba => "udwadia-kalaba",
+            Method::Gauss => "gauss",
+            Method::Voronets => "voronets",
+            Method::Hamel => "hamel",
+            Method::Euler => "euler",
+            Method::Vakonomic => "vakonomic",
+        }
+    }
+
+    /// The method with this id.
+    pub fn from_id(id: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|m| m.id() == id)
+    }
+
+    /// Whether the method reports multipliers.
+    pub fn has_multipliers(self) -> bool {
+        matches!(self, Method::Lagrange | Method::Euler | Method::Vakonomic)
+    }
+}
+
+/// Accelerations at a state, with the multipliers where the method has them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// `q̈`, one per coordinate.
+    pub accelerations: DVector<f64>,
+    /// `λ`, one per constraint.
+    pub multipliers: Option<DVector<f64>>,
+}
+
+/// The accelerations of `method` at `(t, q, v)`.
+pub fn accelerations(
+    method: Method,
+    numeric: &mut NumericModel,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+) -> Result<Solution, DynamicsError> {
+    match method {
+        Method::Lagrange => lagrange::solve(numeric.evaluate(t, q, v)?, t),
+        Method::UdwadiaKalaba => udwadia_kalaba::solve(numeric.evaluate(t, q, v)?, t),
+        Method::Gauss => gauss::solve(numeric.evaluate(t, q, v)?, t),
+        Method::Euler => euler::solve(numeric, t, q, v),
+        Method::Voronets | Method::Hamel | Method::Vakonomic => Err(DynamicsError::Unsupported(alloc::format!(
+            "the method `{}` is not available yet in this version of nhlab",
+            method.id()
+        ))),
+    }
+}
+
+/// Gauss's compulsion `Z = ½(q̈ − a)ᵀ M (q̈ − a)` of accelerations `qdd`, with
+/// `a = M⁻¹F` the unconstrained accelerations.
+pub fn compulsion(terms: &Terms, qdd: &DVector<f64>, t: f64) -> Result<f64, DynamicsError> {
+    let a = unconstrained(terms, t)?;
+    let d = qdd - a;
+    Ok(0.5 * d.dot(&(&terms.mass * &d)))
+}
+
+/// `M⁻¹F` by Cholesky, which also proves `M` positive definite.
+pub(crate) fn unconstrained(terms: &Terms, t: f64) -> Result<DVector<f64>, DynamicsError> {
+    let chol = terms.mass.clone().cholesky().ok_or(DynamicsError::NotPositiveDefinite { t })?;
+    Ok(chol.solve(&terms.forcing))
+}
+
+/// Solves the saddle-point system `M q̈ − Bᵀλ = F`, `A q̈ = b` (B = A for Lagrange,
+/// B = R for the Euler condition).
+pub(crate) fn saddle_point(
+    terms: &Terms,
+    reaction: &DMatrix<f64>,
+    t: f64,
+    what: &'static str,
+) -> Result<Solution, DynamicsError> {
+    let (n, m) = (terms.mass.nrows(), terms.jacobian.nrows());
+    let mut k = DMatrix::zeros(n + m, n + m);
+    k.view_mut((0, 0), (n, n)).copy_from(&terms.mass);
+    k.view_mut((0, n), (n, m)).copy_from(&(-reaction.transpose()));
+    k.view_mut((n, 0), (m, n)).copy_from(&terms.jacobian);
+    let mut rhs = DVector::zeros(n + m);
+    rhs.rows_mut(0, n).copy_from(&terms.forcing);
+    rhs.rows_mut(n, m).copy_from(&terms.bias);
+    let x = k.lu().solve(&rhs).filter(|x| x.iter().all(|v| v.is_finite())).ok_or(DynamicsError::Singular {
+        what,
+        t,
+        hint: "; the constraints may be redundant or inconsistent (udwadia-kalaba copes with redundant ones)",
+    })?;
+    Ok(Solution { accelerations: x.rows(0, n).into_owned(), multipliers: Some(x.rows(n, m).into_owned()) })
+}

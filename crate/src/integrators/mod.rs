@@ -1,0 +1,65 @@
+//! Integrators for `y' = f(t, y)`: classical RK4 with a fixed step (`rk4.rs`) and
+//! the adaptive Dormand–Prince 5(4) pair with 4th-order dense output
+//! (`dopri5.rs`); Butcher tableaus are plain data (`tableau.rs`).
+
+mod dopri5;
+mod rk4;
+mod tableau;
+
+pub use dopri5::{Dopri5, StepReport};
+pub use rk4::Rk4;
+pub use tableau::{Tableau, DORMAND_PRINCE_54};
+
+/// Which integrator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntegratorKind {
+    /// Classical Runge–Kutta, fixed step.
+    Rk4,
+    /// Dormand–Prince 5(4), adaptive, with dense output.
+    Dopri5,
+}
+
+impl IntegratorKind {
+    /// The id used in scenarios.
+    pub fn id(self) -> &'static str {
+        match self {
+            IntegratorKind::Rk4 => "rk4",
+            IntegratorKind::Dopri5 => "dopri5",
+        }
+    }
+
+    /// The integrator with this id.
+    pub fn from_id(id: &str) -> Option<Self> {
+        [IntegratorKind::Rk4, IntegratorKind::Dopri5].into_iter().find(|k| k.id() == id)
+    }
+}
+
+/// A first-order system `y' = f(t, y)`.
+pub trait System {
+    /// The error the right-hand side may report.
+    type Error;
+    /// Writes `f(t, y)` into `dy`.
+    fn rhs(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), Self::Error>;
+}
+
+/// Why integration stopped.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum IntegrationError<E> {
+    /// The right-hand side failed.
+    #[error("{0}")]
+    System(E),
+    /// The adaptive step became too small to make progress.
+    #[error("the step size collapsed to {h:e} at t = {t}: the system is too stiff or singular there")]
+    StepSizeCollapse {
+        /// When.
+        t: f64,
+        /// The last step tried.
+        h: f64,
+    },
+    /// The state became NaN or infinite.
+    #[error("the state is not finite at t = {t}")]
+    NonFinite {
+        /// When.
+        t: f64,
+    },
+}

@@ -1,0 +1,13 @@
+//! Layer 2: the mechanical model. A validated [`Model`] holds the scenario's
+//! expressions in one graph, its classified [`Constraint`]s and the derived
+//! [`EquationsOfMotion`]; a [`NumericModel`] evaluates all of it at a state.
+
+mod constraint;
+mod equations;
+mod model;
+mod numeric;
+
+pub use constraint::{Constraint, ConstraintKind};
+pub use equations::{EquationsOfMotion, ParticleTerms};
+pub use model::{Model, Parameter};
+pub use numeric::{DynamicsError, NumericModel, Terms};

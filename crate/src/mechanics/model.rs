@@ -1,0 +1,371 @@
+//! A validated model: the scenario's expressions parsed into one graph, constraints
+//! classified, equations of motion derived. Building it reports every problem at
+//! once, each at its field (and line and column when the scenario came from text).
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::constraint::{Constraint, ConstraintKind};
+use super::equations::{EquationsOfMotion, ParticleTerms};
+use crate::expr::{
+    nearest, DefinitionError, ExprGraph, ExprId, NameError, ParseError, ParseOptions, SymbolId, SymbolKind,
+};
+use crate::scenario::{Problem, Problems, Scenario, SourceMap, FORMAT};
+
+/// A parameter with its value.
+#[derive(Clone, Debug)]
+pub struct Parameter {
+    /// Name.
+    pub name: String,
+    /// Its symbol.
+    pub symbol: SymbolId,
+    /// Value from the scenario.
+    pub value: f64,
+}
+
+/// A validated mechanical system.
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// Every expression of the model lives here.
+    pub graph: ExprGraph,
+    /// The scenario it was built from.
+    pub scenario: Scenario,
+    /// Parameters, in the scenario's order.
+    pub parameters: Vec<Parameter>,
+    /// `T`, including the particles' share.
+    pub kinetic: ExprId,
+    /// `V`.
+    pub potential: ExprId,
+    /// `Q_i` as given (without particle terms).
+    pub forces: Vec<ExprId>,
+    /// Variable-mass particles.
+    pub particles: Vec<ParticleTerms>,
+    /// Constraints, in scenario order.
+    pub constraints: Vec<Constraint>,
+    /// `M q̈ = F` of the unconstrained system.
+    pub equations: EquationsOfMotion,
+    /// View expressions: trajectory then series.
+    pub view: Vec<ExprId>,
+}
+
+/// Collects problems while building, with positions from the source map.
+struct Checker<'a> {
+    map: &'a SourceMap,
+    problems: Vec<Problem>,
+}
+
+impl Checker<'_> {
+    fn at(&mut self, field: &str, message: impl Into<String>) {
+        self.problems.push(self.map.problem(field, message));
+    }
+
+    fn at_key(&mut self, field: &str, message: impl Into<String>) {
+        self.problems.push(self.map.key_problem(field, message));
+    }
+
+    fn parse_error(&mut self, field: &str, e: &ParseError) {
+        self.problems.push(Problem {
+            field: field.to_string(),
+            position: self.map.inside(field, e.span.start).or_else(|| self.map.value(field)),
+            message: e.to_string(),
+        });
+    }
+
+    /// Parses an expression; a problem and `None` on error.
+    fn expr(&mut self, g: &mut ExprGraph, field: &str, text: &str) -> Option<ExprId> {
+        match g.parse_with(text, ParseOptions::default()) {
+            Ok(e) => Some(e),
+            Err(e) => {
+                self.parse_error(field, &e);
+                None
+            }
+        }
+    }
+
+    /// Parses an expression that may not contain velocities (potential, positions).
+    fn position_expr(&mut self, g: &mut ExprGraph, field: &str, text: &str, what: &str) -> Option<ExprId> {
+        let e = self.expr(g, field, text)?;
+        let velocities: Vec<String> = g
+            .free_symbols(e)
+            .into_iter()
+            .filter(|&s| matches!(g.symbol(s).kind, SymbolKind::Velocity(_)))
+            .map(|s| g.display_symbol(s))
+            .collect();
+        if velocities.is_empty() {
+            Some(e)
+        } else {
+            self.at(
+                field,
+                format!("{what} may depend on coordinates and t only, not on `{}`", velocities.join("`, `")),
+            );
+            None
+        }
+    }
+}
+
+impl Model {
+    /// Builds and validates a model, reporting every problem found.
+    pub fn build(scenario: &Scenario, map: &SourceMap) -> Result<Model, Problems> {
+        let mut c = Checker { map, problems: Vec::new() };
+        let s = scenario;
+        if s.format != FORMAT {
+            let found = if s.format.is_empty() { "nothing".to_string() } else { format!("`{}`", s.format) };
+            c.at("format", format!("expected `{FORMAT}`, found {found}"));
+        }
+        if s.title.trim().is_empty() {
+            c.at("title", "a scenario needs a title");
+        }
+        if s.coordinates.is_empty() {
+            c.at("coordinates", "a scenario needs at least one coordinate");
+        }
+        let mut g = ExprGraph::new();
+        for (i, q) in s.coordinates.iter().enumerate() {
+            if let Err(e) = g.declare_coordinate(q) {
+                c.at(&format!("coordinates[{i}]"), e.to_string());
+            }
+        }
+        let mut parameters = Vec::new();
+        for (name, &value) in &s.parameters {
+            let field = format!("parameters.{name}");
+            match g.declare_parameter(name) {
+                Ok(symbol) => parameters.push(Parameter { name: name.clone(), symbol, value }),
+                Err(e) => c.at_key(&field, e.to_string()),
+            }
+            if !value.is_finite() {
+                c.at(&field, "the value must be a finite number");
+            }
+        }
+        let definitions: Vec<(&str, &str)> = s.definitions.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        if let Err(errors) = g.define_all(&definitions) {
+            for e in errors {
+                match &e {
+                    DefinitionError::Name(NameError::Invalid(n) | NameError::Reserved(n) | NameError::Duplicate(n)) => {
+                        c.at_key(&format!("definitions.{n}"), e.to_string())
+                    }
+                    DefinitionError::Parse { name, error } => c.parse_error(&format!("definitions.{name}"), error),
+                    DefinitionError::Cycle(_) => c.at("definitions", e.to_string()),
+                }
+            }
+        }
+        if !c.problems.is_empty() {
+            // Names are broken: every expression would report spurious unknown names.
+            return Err(Problems(c.problems));
+        }
+        let n = g.coordinate_count();
+
+        let mut kinetic = s.kinetic.as_deref().and_then(|t| c.expr(&mut g, "kinetic", t));
+        let mut particles = Vec::new();
+        for (k, p) in s.particles.iter().enumerate() {
+            let field = format!("particles[{k}]");
+            let mass = c.expr(&mut g, &format!("{field}.mass"), &p.mass);
+            if !(2..=3).contains(&p.position.len()) {
+                c.at(&format!("{field}.position"), format!("expected 2 or 3 expressions, found {}", p.position.len()));
+            }
+            let position: Vec<Option<ExprId>> = p
+                .position
+                .iter()
+                .enumerate()
+                .map(|(i, r)| c.position_expr(&mut g, &format!("{field}.position[{i}]"), r, "a position"))
+                .collect();
+            let ejecta = p.ejecta_velocity.as_ref().map(|u| {
+                if u.len() != p.position.len() {
+                    c.at(
+                        &format!("{field}.ejecta_velocity"),
+                        format!("expected {} expressions, like `position`", p.position.len()),
+                    );
+                }
+                u.iter()
+                    .enumerate()
+                    .map(|(i, e)| c.expr(&mut g, &format!("{field}.ejecta_velocity[{i}]"), e))
+                    .collect::<Vec<_>>()
+            });
+            if let (Some(mass), Some(position)) = (mass, position.into_iter().collect::<Option<Vec<_>>>()) {
+                let ejecta_velocity = ejecta.and_then(|u| u.into_iter().collect::<Option<Vec<_>>>());
+                particles.push(ParticleTerms { mass, position, ejecta_velocity });
+            }
+        }
+        if s.kinetic.is_none() && s.particles.is_empty() {
+            c.at("kinetic", "a scenario needs `kinetic` or `particles` (or both)");
+        }
+        let potential = match &s.potential {
+            Some(v) => c.position_expr(&mut g, "potential", v, "the potential"),
+            None => Some(g.zero()),
+        };
+        let mut forces = alloc::vec![g.zero(); n];
+        for (name, text) in &s.forces {
+            let field = format!("forces.{name}");
+            match s.coordinates.iter().position(|q| q == name) {
+                Some(i) => forces[i] = c.expr(&mut g, &field, text).unwrap_or(forces[i]),
+                None => {
+                    let hint = nearest(name, s.coordinates.iter().map(String::as_str));
+                    let hint = if hint.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; did you mean `{}`?", hint.join("`, `"))
+                    };
+                    c.at_key(&field, format!("`{name}` is not a coordinate{hint}"));
+                }
+            }
+        }
+        let mut constraints = Vec::new();
+        for (j, spec) in s.constraints.iter().enumerate() {
+            let field = format!("constraints[{j}].expr");
+            let Some(e) = c.expr(&mut g, &field, &spec.expr) else { continue };
+            match Constraint::derive(&mut g, s.constraint_name(j), e) {
+                Some(constraint) => constraints.push(constraint),
+                None => c.at(&field, "the constraint depends on neither coordinates nor velocities"),
+            }
+        }
+        let mut view = Vec::new();
+        for (list, exprs) in [("trajectory", &s.view.trajectory), ("series", &s.view.series)] {
+            for (i, text) in exprs.iter().enumerate() {
+                if let Some(e) = c.expr(&mut g, &format!("view.{list}[{i}]"), text) {
+                    view.push(e);
+                }
+            }
+        }
+        if !s.view.trajectory.is_empty() && s.view.trajectory.len() != 2 {
+            c.at("view.trajectory", format!("expected two expressions, found {}", s.view.trajectory.len()));
+        }
+        check_initial(&mut c, s);
+        check_options(&mut c, s, n);
+
+        let (Some(potential), true) = (potential, c.problems.is_empty()) else {
+            return Err(Problems(c.problems));
+        };
+        // Particles: their kinetic energy joins T, their reactive terms join Q.
+        let mut all_forces = forces.clone();
+        for p in &particles {
+            let derived = p.kinetic_energy(&mut g).and_then(|tp| Ok((tp, p.reactive_forces(&mut g)?)));
+            match derived {
+                Ok((tp, reactive)) => {
+                    kinetic = Some(match kinetic {
+                        Some(t) => g.add2(t, tp),
+                        None => tp,
+                    });
+                    for (f, k) in all_forces.iter_mut().zip(reactive) {
+                        *f = g.add2(*f, k);
+                    }
+                }
+                Err(e) => c.at("particles", e.to_string()),
+            }
+        }
+        let Some(kinetic) = kinetic else { return Err(Problems(c.problems)) };
+        let equations = match EquationsOfMotion::derive(&mut g, kinetic, potential, &all_forces) {
+            Ok(eq) => eq,
+            Err(e) => {
+                c.at("kinetic", e.to_string());
+                return Err(Problems(c.problems));
+            }
+        };
+        let model = Model {
+            graph: g,
+            scenario: s.clone(),
+            parameters,
+            kinetic,
+            potential,
+            forces,
+            particles,
+            constraints,
+            equations,
+            view,
+        };
+        Ok(model)
+    }
+
+    /// Number of coordinates.
+    pub fn coordinate_count(&self) -> usize {
+        self.graph.coordinate_count()
+    }
+
+    /// Coordinate names, in order.
+    pub fn coordinate_names(&self) -> &[String] {
+        &self.scenario.coordinates
+    }
+
+    /// Whether every constraint is linear in the velocities (holonomic ones count:
+    /// they are used at velocity level).
+    pub fn constraints_are_linear(&self) -> bool {
+        self.constraints.iter().all(|c| c.kind != ConstraintKind::NonlinearNonholonomic)
+    }
+}
+
+fn check_initial(c: &mut Checker<'_>, s: &Scenario) {
+    for q in &s.coordinates {
+        if !s.initial.q.contains_key(q) {
+            c.at("initial.q", format!("the initial value of coordinate `{q}` is missing"));
+        }
+    }
+    for (which, values) in [("q", &s.initial.q), ("v", &s.initial.v)] {
+        for (name, value) in values {
+            let field = format!("initial.{which}.{name}");
+            if !s.coordinates.contains(name) {
+                let hint = nearest(name, s.coordinates.iter().map(String::as_str));
+                let hint =
+                    if hint.is_empty() { String::new() } else { format!("; did you mean `{}`?", hint.join("`, `")) };
+                c.at_key(&field, format!("`{name}` is not a coordinate{hint}"));
+            } else if !value.is_finite() {
+                c.at(&field, "the value must be a finite number");
+            }
+        }
+    }
+    if !s.initial.t.is_finite() {
+        c.at("initial.t", "the value must be a finite number");
+    }
+}
+
+fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
+    if let Some(h) = &s.hamel {
+        for (i, q) in h.dependent.iter().enumerate() {
+            if !s.coordinates.contains(q) {
+                c.at(&format!("hamel.dependent[{i}]"), format!("`{q}` is not a coordinate"));
+            }
+        }
+        let m = s.constraints.len();
+        if !h.dependent.is_empty() && h.dependent.len() != m {
+            c.at(
+                "hamel.dependent",
+                format!("expected one dependent coordinate per constraint ({m}), found {}", h.dependent.len()),
+            );
+        }
+    }
+    if let Some(v) = &s.vakonomic {
+        let m = s.constraints.len();
+        if v.mu0.len() != m {
+            c.at("vakonomic.mu0", format!("expected one multiplier per constraint ({m}), found {}", v.mu0.len()));
+        }
+    }
+    let r = &s.run;
+    if let Some(methods) = &r.methods {
+        for (i, m) in methods.iter().enumerate() {
+            if crate::formulations::Method::from_id(m).is_none() {
+                let ids = crate::formulations::Method::ALL.map(|m| m.id());
+                let hint = nearest(m, ids);
+                let hint = if hint.is_empty() {
+                    format!(" (one of {})", ids.join(", "))
+                } else {
+                    format!("; did you mean `{}`?", hint[0])
+                };
+                c.at(&format!("run.methods[{i}]"), format!("unknown method `{m}`{hint}"));
+            }
+        }
+    }
+    if let Some(i) = &r.integrator {
+        if crate::integrators::IntegratorKind::from_id(i).is_none() {
+            c.at("run.integrator", format!("unknown integrator `{i}`: use `rk4` or `dopri5`"));
+        }
+    }
+    if let Some(st) = &r.stabilization {
+        if crate::simulation::Stabilization::from_id(st).is_none() {
+            c.at("run.stabilization", format!("unknown stabilization `{st}`: use `none`, `baumgarte` or `projection`"));
+        }
+    }
+    for (field, value) in [("run.t_end", r.t_end), ("run.rtol", r.rtol), ("run.atol", r.atol), ("run.dt", r.dt)] {
+        if let Some(x) = value {
+            if !(x.is_finite() && x > 0.0) {
+                c.at(field, format!("expected a positive number, found {x}"));
+            }
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! The model compiled for numbers: `M`, `F`, `A`, `b`, the constraint residuals and
+//! the energy at a state, from one straight-line program, with no allocation per
+//! call. Inputs are laid out as `[t, q…, v…, parameters…]`.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use nalgebra::{DMatrix, DVector};
+
+use super::model::Model;
+use crate::expr::{CompileError, Evaluator, ExprId, SymbolId};
+
+/// Why the dynamics could not be evaluated at a state.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum DynamicsError {
+    /// A value came out NaN or infinite.
+    #[error("{what} is not finite at t = {t}")]
+    NonFinite {
+        /// Which quantity.
+        what: String,
+        /// When.
+        t: f64,
+    },
+    /// A matrix that must be invertible is not.
+    #[error("{what} is singular at t = {t}{hint}")]
+    Singular {
+        /// Which matrix.
+        what: &'static str,
+        /// When.
+        t: f64,
+        /// What may cause it, starting with "; " (or empty).
+        hint: &'static str,
+    },
+    /// The mass matrix is not positive definite.
+    #[error("the mass matrix is not positive definite at t = {t}: check the kinetic energy and the parameters")]
+    NotPositiveDefinite {
+        /// When.
+        t: f64,
+    },
+    /// The method cannot be used for this model.
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+/// Numeric values of the model's terms at one state.
+#[derive(Clone, Debug)]
+pub struct Terms {
+    /// `M` (n×n).
+    pub mass: DMatrix<f64>,
+    /// `F` (n).
+    pub forcing: DVector<f64>,
+    /// `A = ∂f/∂v` (m×n).
+    pub jacobian: DMatrix<f64>,
+    /// `b` (m).
+    pub bias: DVector<f64>,
+    /// `f` (m): velocity-level residuals.
+    pub residuals: DVector<f64>,
+    /// `φ` (m): position-level residuals of holonomic constraints, 0 for others.
+    pub position_residuals: DVector<f64>,
+    /// `T + V`.
+    pub energy: f64,
+}
+
+/// The compiled model.
+#[derive(Clone, Debug)]
+pub struct NumericModel {
+    n: usize,
+    m: usize,
+    all: Evaluator,
+    jacobian_only: Evaluator,
+    inputs: Vec<f64>,
+    outputs: Vec<f64>,
+    jacobian_outputs: Vec<f64>,
+    /// Parameter values, in [`Model::parameters`] order; change them freely.
+    pub parameters: Vec<f64>,
+    /// Baumgarte rates (α, β): when set, `b` is corrected towards `f = 0`, `φ = 0`.
+    pub baumgarte: Option<(f64, f64)>,
+    holonomic: Vec<bool>,
+    terms: Terms,
+}
+
+impl NumericModel {
+    /// Compiles the model's terms.
+    pub fn new(model: &Model) -> Result<Self, CompileError> {
+        let g = &model.graph;
+        let n = model.coordinate_count();
+        let m = model.constraints.len();
+        let mut inputs: Vec<SymbolId> = alloc::vec![g.time()];
+        inputs.extend((0..n).map(|i| g.coordinate(i)[0]));
+        inputs.extend((0..n).map(|i| g.coordinate(i)[1]));
+        inputs.extend(model.parameters.iter().map(|p| p.symbol));
+        let mut graph = model.graph.clone();
+        let zero = graph.zero();
+        let energy = graph.add2(model.kinetic, model.potential);
+        let mut outputs: Vec<ExprId> = model.equations.mass_matrix.clone();
+        outputs.extend(&model.equations.forcing);
+        let jacobian: Vec<ExprId> = model.constraints.iter().flat_map(|c| c.jacobian.iter().copied()).collect();
+        outputs.extend(&jacobian);
+        outputs.extend(model.constraints.iter().map(|c| c.bias));
+        outputs.extend(model.constraints.iter().map(|c| c.velocity_residual));
+        outputs.extend(model.constraints.iter().map(|c| c.position_residual.unwrap_or(zero)));
+        outputs.push(energy);
+        let all = graph.compile(&outputs, &inputs)?.into_evaluator();
+        let jacobian_only = graph.compile(&jacobian, &inputs)?.into_evaluator();
+        Ok(NumericModel {
+            n,
+            m,
+            all,
+            jacobian_only,
+            inputs: alloc::vec![0.0; inputs.len()],
+            outputs: alloc::vec![0.0; outputs.len()],
+            jacobian_outputs: alloc::vec![0.0; jacobian.len()],
+            parameters: model.parameters.iter().map(|p| p.value).collect(),
+            baumgarte: None,
+            holonomic: model.constraints.iter().map(|c| c.position_residual.is_some()).collect(),
+            terms: Terms {
+                mass: DMatrix::zeros(n, n),
+                forcing: DVector::zeros(n),
+                jacobian: DMatrix::zeros(m, n),
+                bias: DVector::zeros(m),
+                residuals: DVector::zeros(m),
+                position_residuals: DVector::zeros(m),
+                energy: 0.0,
+            },
+        })
+    }
+
+    /// Number of coordinates.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Number of constraints.
+    pub fn m(&self) -> usize {
+        self.m
+    }
+
+    fn load_inputs(&mut self, t: f64, q: &[f64], v: &[f64]) {
+        let n = self.n;
+        self.inputs[0] = t;
+        self.inputs[1..1 + n].copy_from_slice(&q[..n]);
+        self.inputs[1 + n..1 + 2 * n].copy_from_slice(&v[..n]);
+        self.inputs[1 + 2 * n..].copy_from_slice(&self.parameters);
+    }
+
+    /// All terms at `(t, q, v)`; an error names the first value that is not finite.
+    pub fn evaluate(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<&Terms, DynamicsError> {
+        self.load_inputs(t, q, v);
+        let _ = self.all.eval(&self.inputs, &mut self.outputs);
+        let (n, m) = (self.n, self.m);
+        if let Some(k) = self.outputs.iter().position(|x| !x.is_finite()) {
+            return Err(DynamicsError::NonFinite { what: describe_output(k, n, m), t });
+        }
+        let o = &self.outputs;
+        let tm = &mut self.terms;
+        fill_row_major(&mut tm.mass, &o[..n * n]);
+        tm.forcing.copy_from_slice(&o[n * n..n * n + n]);
+        let mut k = n * n + n;
+        fill_row_major(&mut tm.jacobian, &o[k..k + m * n]);
+        k += m * n;
+        tm.bias.copy_from_slice(&o[k..k + m]);
+        tm.residuals.copy_from_slice(&o[k + m..k + 2 * m]);
+        tm.position_residuals.copy_from_slice(&o[k + 2 * m..k + 3 * m]);
+        tm.energy = o[k + 3 * m];
+        if let Some((alpha, beta)) = self.baumgarte {
+            for j in 0..m {
+                let correction = if self.holonomic[j] {
+                    2.0 * alpha * tm.residuals[j] + beta * beta * tm.position_residuals[j]
+                } else {
+                    alpha * tm.residuals[j]
+                };
+                tm.bias[j] -= correction;
+            }
+        }
+        Ok(&self.terms)
+    }
+
+    /// `A = ∂f/∂v` alone at `(t, q, v)` (m×n): the Euler condition evaluates it
+    /// along `s·v`.
+    pub fn jacobian_at(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<DMatrix<f64>, DynamicsError> {
+        self.load_inputs(t, q, v);
+        let _ = self.jacobian_only.eval(&self.inputs, &mut self.jacobian_outputs);
+        if self.jacobian_outputs.iter().any(|x| !x.is_finite()) {
+            return Err(DynamicsError::NonFinite { what: "the constraint Jacobian ∂f/∂v".into(), t });
+        }
+        Ok(DMatrix::from_row_slice(self.m, self.n, &self.jacobian_outputs))
+    }
+}
+
+/// Fills a matrix from row-major values (nalgebra stores columns).
+fn fill_row_major(matrix: &mut DMatrix<f64>, row_major: &[f64]) {
+    let cols = matrix.ncols();
+    for (k, &x) in row_major.iter().enumerate() {
+        matrix[(k / cols, k % cols)] = x;
+    }
+}
+
+fn describe_output(k: usize, n: usize, m: usize) -> String {
+    let mut k = k;
+    if k < n * n {
+        return format!("mass matrix entry ({}, {})", k / n + 1, k % n + 1);
+    }
+    k -= n * n;
+    if k < n {
+        return format!("forcing entry {}", k + 1);
+    }
+    k -= n;
+    if k < m * n {
+        return format!("constraint Jacobian entry ({}, {})", k / n + 1, k % n + 1);
+    }
+    k -= m * n;
+    let what = ["constraint bias b", "constraint residual", "position residual"];
+    if k < 3 * m {
+        return format!("{} of constraint {}", what[k / m.max(1)], k % m.max(1) + 1);
+    }
+    "the energy".into()
+}

@@ -1,0 +1,44 @@
+//! Problems with a scenario: each names the field and, when the scenario came from
+//! text, the line and column.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+/// One problem with a scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The field, as a path: `constraints[0].expr`, `initial.q.x`, `kinetic`.
+    pub field: String,
+    /// 1-based line and column in the scenario's text, when known.
+    pub position: Option<(usize, usize)>,
+    /// What is wrong and, where it helps, what to do.
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.position {
+            Some((line, col)) => write!(f, "{} (line {line}, column {col}): {}", self.field, self.message),
+            None => write!(f, "{}: {}", self.field, self.message),
+        }
+    }
+}
+
+/// Every problem found, in the order of the fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Problems(pub Vec<Problem>);
+
+impl fmt::Display for Problems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl core::error::Error for Problems {}

@@ -1,0 +1,102 @@
+//! The initial state: given velocities checked against the constraints, omitted
+//! ones solved from them (Newton's method on `f(q, v, t) = 0` in the unknown
+//! velocities; one step when the constraints are linear in them).
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use nalgebra::{DMatrix, DVector};
+
+use crate::mechanics::{Model, NumericModel};
+use crate::scenario::{Problem, Problems, SourceMap};
+
+/// A state of the system.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// Time.
+    pub t: f64,
+    /// Coordinates.
+    pub q: Vec<f64>,
+    /// Velocities.
+    pub v: Vec<f64>,
+}
+
+/// Relative tolerance for given velocities that must satisfy the constraints.
+pub const VELOCITY_TOLERANCE: f64 = 1e-9;
+
+/// The scenario's initial state with every velocity, or the problems.
+pub fn initial_state(model: &Model, numeric: &mut NumericModel, map: &SourceMap) -> Result<State, Problems> {
+    let s = &model.scenario;
+    let t = s.initial.t;
+    let q: Vec<f64> = s.coordinates.iter().map(|c| s.initial.q.get(c).copied().unwrap_or(0.0)).collect();
+    let mut v: Vec<f64> = s.coordinates.iter().map(|c| s.initial.v.get(c).copied().unwrap_or(0.0)).collect();
+    let unknown: Vec<usize> = (0..v.len()).filter(|&i| !s.initial.v.contains_key(&s.coordinates[i])).collect();
+    let problem = |message: String| {
+        Problems(alloc::vec![Problem { field: "initial.v".into(), position: map.value("initial.v"), message }])
+    };
+    let eval = |numeric: &mut NumericModel, v: &[f64]| -> Result<(DVector<f64>, DMatrix<f64>), Problems> {
+        let terms = numeric.evaluate(t, &q, v).map_err(|e| problem(format!("{e}")))?;
+        Ok((terms.residuals.clone(), terms.jacobian.clone()))
+    };
+    if !unknown.is_empty() && model.constraints.is_empty() {
+        for &i in &unknown {
+            v[i] = 0.0;
+        }
+    } else if !unknown.is_empty() {
+        for _ in 0..50 {
+            let (f, a) = eval(numeric, &v)?;
+            if f.norm() <= 1e-14 * (1.0 + DVector::from_column_slice(&v).norm()) {
+                break;
+            }
+            let au = DMatrix::from_columns(&unknown.iter().map(|&i| a.column(i).into_owned()).collect::<Vec<_>>());
+            let svd = au.clone().svd(true, true);
+            let rank = svd.rank(1e-10 * svd.singular_values.max().max(f64::MIN_POSITIVE));
+            if rank < unknown.len() {
+                let names: Vec<&str> = unknown.iter().map(|&i| s.coordinates[i].as_str()).collect();
+                return Err(problem(format!(
+                    "the constraints do not determine the omitted velocities ({}): give {} of them",
+                    names.join(", "),
+                    unknown.len() - rank
+                )));
+            }
+            let step = svd.solve(&f, 1e-14).map_err(|e| problem(String::from(e)))?;
+            for (k, &i) in unknown.iter().enumerate() {
+                v[i] -= step[k];
+            }
+        }
+    }
+    // Every constraint must now hold: given velocities are checked here too.
+    let (f, a) = eval(numeric, &v)?;
+    let mut problems = Vec::new();
+    for j in 0..f.len() {
+        let scale: f64 = 1.0 + a.row(j).iter().zip(&v).map(|(x, y)| (x * y).abs()).sum::<f64>();
+        if !(f[j].abs() <= VELOCITY_TOLERANCE * scale) {
+            problems.push(Problem {
+                field: "initial.v".into(),
+                position: map.value("initial.v"),
+                message: format!(
+                    "the initial velocities violate constraint `{}` by {:.3e}{}",
+                    model.constraints[j].name,
+                    f[j],
+                    if unknown.is_empty() {
+                        ""
+                    } else {
+                        " after solving for the omitted ones (the constraints may be inconsistent)"
+                    }
+                ),
+            });
+        }
+    }
+    if !problems.is_empty() {
+        return Err(Problems(problems));
+    }
+    let terms = numeric.evaluate(t, &q, &v).map_err(|e| problem(format!("{e}")))?;
+    if terms.mass.clone().cholesky().is_none() {
+        return Err(Problems(alloc::vec![Problem {
+            field: "kinetic".into(),
+            position: map.value("kinetic"),
+            message: "the mass matrix ∂²T/∂v² is not positive definite at the initial state".into(),
+        }]));
+    }
+    Ok(State { t, q, v })
+}

@@ -1,0 +1,302 @@
+//! Layer 6: stepping a model under one method. This is what the web page calls every
+//! frame and what `nhlab run` calls in batch: create, advance to a time, read the
+//! samples (state, energy, residuals, compulsion).
+
+mod initial;
+
+pub use initial::{initial_state, State, VELOCITY_TOLERANCE};
+
+use alloc::vec::Vec;
+use nalgebra::DVector;
+
+use crate::formulations::{self, Method};
+use crate::integrators::{Dopri5, IntegrationError, IntegratorKind, Rk4, System};
+use crate::mechanics::{DynamicsError, NumericModel};
+
+/// Drift control.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Stabilization {
+    /// None: drift is visible.
+    None,
+    /// Baumgarte: `b ← b − 2αḟ − β²φ` (holonomic), `b ← b − αf` (velocity level).
+    Baumgarte {
+        /// Damping rate α.
+        alpha: f64,
+        /// Stiffness rate β.
+        beta: f64,
+    },
+    /// Project velocities onto `A v + a₀ = 0` (M-metric) and positions onto `φ = 0`
+    /// (Gauss–Newton) after each step.
+    Projection,
+}
+
+impl Stabilization {
+    /// From the scenario's id, with default rates α = β = 5 for Baumgarte.
+    pub fn from_id(id: &str) -> Option<Self> {
+        match id {
+            "none" => Some(Stabilization::None),
+            "baumgarte" => Some(Stabilization::Baumgarte { alpha: 5.0, beta: 5.0 }),
+            "projection" => Some(Stabilization::Projection),
+            _ => None,
+        }
+    }
+}
+
+/// How to run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// The method.
+    pub method: Method,
+    /// The integrator.
+    pub integrator: IntegratorKind,
+    /// Relative tolerance (dopri5).
+    pub rtol: f64,
+    /// Absolute tolerance (dopri5).
+    pub atol: f64,
+    /// Step (rk4).
+    pub dt: f64,
+    /// Drift control.
+    pub stabilization: Stabilization,
+}
+
+impl Settings {
+    /// The scenario's `[run]` settings for `method`, with the spec's defaults.
+    pub fn from_scenario(run: &crate::scenario::RunSpec, method: Method) -> Self {
+        Settings {
+            method,
+            integrator: run.integrator.as_deref().and_then(IntegratorKind::from_id).unwrap_or(IntegratorKind::Dopri5),
+            rtol: run.rtol.unwrap_or(1e-9),
+            atol: run.atol.unwrap_or(1e-12),
+            dt: run.dt.unwrap_or(0.01),
+            stabilization: run.stabilization.as_deref().and_then(Stabilization::from_id).unwrap_or(Stabilization::None),
+        }
+    }
+}
+
+/// One recorded point of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// Time.
+    pub t: f64,
+    /// Coordinates.
+    pub q: Vec<f64>,
+    /// Velocities.
+    pub v: Vec<f64>,
+    /// `T + V`.
+    pub energy: f64,
+    /// `f_j` of every constraint.
+    pub residuals: Vec<f64>,
+    /// Gauss's compulsion of the method's accelerations.
+    pub compulsion: f64,
+}
+
+/// Why a run stopped early.
+pub type SimulationError = IntegrationError<DynamicsError>;
+
+/// The right-hand side `y = (q, v) ↦ (v, q̈)` of one method.
+struct Dynamics<'a> {
+    numeric: &'a mut NumericModel,
+    method: Method,
+}
+
+impl System for Dynamics<'_> {
+    type Error = DynamicsError;
+
+    fn rhs(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), DynamicsError> {
+        let n = self.numeric.n();
+        let (q, v) = y.split_at(n);
+        let solution = formulations::accelerations(self.method, self.numeric, t, q, v)?;
+        dy[..n].copy_from_slice(v);
+        dy[n..].copy_from_slice(solution.accelerations.as_slice());
+        Ok(())
+    }
+}
+
+enum Stepper {
+    Rk4(Rk4),
+    Dopri5(Dopri5),
+}
+
+/// A running simulation of one method.
+pub struct Simulation {
+    numeric: NumericModel,
+    settings: Settings,
+    t: f64,
+    y: Vec<f64>,
+    stepper: Stepper,
+    samples: Vec<Sample>,
+}
+
+impl Simulation {
+    /// Starts at `initial`, recording it as the first sample.
+    pub fn new(mut numeric: NumericModel, settings: Settings, initial: &State) -> Result<Self, SimulationError> {
+        let n = numeric.n();
+        numeric.baumgarte = match settings.stabilization {
+            Stabilization::Baumgarte { alpha, beta } => Some((alpha, beta)),
+            _ => None,
+        };
+        let mut y = initial.q.clone();
+        y.extend(&initial.v);
+        let stepper = match settings.integrator {
+            IntegratorKind::Rk4 => Stepper::Rk4(Rk4::new(2 * n)),
+            IntegratorKind::Dopri5 => Stepper::Dopri5(Dopri5::new(2 * n, settings.rtol, settings.atol)),
+        };
+        let mut sim = Simulation { numeric, settings, t: initial.t, y, stepper, samples: Vec::new() };
+        let first = sim.sample_now().map_err(IntegrationError::System)?;
+        sim.samples.push(first);
+        Ok(sim)
+    }
+
+    /// The current time.
+    pub fn time(&self) -> f64 {
+        self.t
+    }
+
+    /// The current state.
+    pub fn state(&self) -> State {
+        let n = self.numeric.n();
+        State { t: self.t, q: self.y[..n].to_vec(), v: self.y[n..].to_vec() }
+    }
+
+    /// Samples recorded so far: the start and every accepted step.
+    pub fn samples(&self) -> &[Sample] {
+        &self.samples
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The compiled model (to change parameters between runs).
+    pub fn numeric_mut(&mut self) -> &mut NumericModel {
+        &mut self.numeric
+    }
+
+    fn sample_at(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<Sample, DynamicsError> {
+        let solution = formulations::accelerations(self.settings.method, &mut self.numeric, t, q, v)?;
+        let terms = self.numeric.evaluate(t, q, v)?;
+        let compulsion = formulations::compulsion(terms, &solution.accelerations, t)?;
+        Ok(Sample {
+            t,
+            q: q.to_vec(),
+            v: v.to_vec(),
+            energy: terms.energy,
+            residuals: terms.residuals.iter().copied().collect(),
+            compulsion,
+        })
+    }
+
+    fn sample_now(&mut self) -> Result<Sample, DynamicsError> {
+        let n = self.numeric.n();
+        let y = self.y.clone();
+        self.sample_at(self.t, &y[..n], &y[n..])
+    }
+
+    /// Advances to `t_end`, recording a sample after every accepted step (rk4: every
+    /// `dt`, the last step shortened to land on `t_end`).
+    pub fn advance_to(&mut self, t_end: f64) -> Result<(), SimulationError> {
+        self.advance(t_end, &[])
+    }
+
+    /// Advances to the last of `times` (ascending), recording a sample exactly at each
+    /// of them (dopri5: from the dense output) instead of at every step.
+    pub fn advance_sampling(&mut self, times: &[f64]) -> Result<(), SimulationError> {
+        match times.last() {
+            Some(&end) => self.advance(end, times),
+            None => Ok(()),
+        }
+    }
+
+    fn advance(&mut self, t_end: f64, sample_times: &[f64]) -> Result<(), SimulationError> {
+        let n = self.numeric.n();
+        let mut next_sample = sample_times.iter().position(|&s| s > self.t).unwrap_or(sample_times.len());
+        if sample_times.first() == Some(&self.t) && !self.samples.is_empty() {
+            // The start is already recorded.
+        }
+        while self.t < t_end {
+            let t0 = self.t;
+            let mut dynamics = Dynamics { numeric: &mut self.numeric, method: self.settings.method };
+            match &mut self.stepper {
+                Stepper::Rk4(rk4) => {
+                    let h = self.settings.dt.min(t_end - t0);
+                    rk4.step(&mut dynamics, t0, &mut self.y, h)?;
+                    self.t = if h == t_end - t0 { t_end } else { t0 + h };
+                }
+                Stepper::Dopri5(dp) => {
+                    dp.step(&mut dynamics, &mut self.t, &mut self.y, t_end)?;
+                }
+            }
+            // Samples inside this step come from dense output (dopri5) or are the
+            // step's end (rk4 with a grid of dt).
+            while next_sample < sample_times.len() && sample_times[next_sample] <= self.t {
+                let ts = sample_times[next_sample];
+                let mut y = alloc::vec![0.0; 2 * n];
+                match &self.stepper {
+                    Stepper::Dopri5(dp) if ts < self.t => {
+                        dp.interpolate(ts, &mut y);
+                    }
+                    _ => y.copy_from_slice(&self.y),
+                }
+                let s = self.sample_at(ts, &y[..n], &y[n..]).map_err(IntegrationError::System)?;
+                self.samples.push(s);
+                next_sample += 1;
+            }
+            if self.settings.stabilization == Stabilization::Projection {
+                self.project().map_err(IntegrationError::System)?;
+                if let Stepper::Dopri5(dp) = &mut self.stepper {
+                    dp.restart();
+                }
+            }
+            if sample_times.is_empty() {
+                let s = self.sample_now().map_err(IntegrationError::System)?;
+                self.samples.push(s);
+            }
+        }
+        Ok(())
+    }
+
+    /// Projects positions onto `φ = 0` (Gauss–Newton) and velocities onto `f = 0`
+    /// in the metric of `M`.
+    fn project(&mut self) -> Result<(), DynamicsError> {
+        let n = self.numeric.n();
+        let t = self.t;
+        for _ in 0..3 {
+            let (q, v) = self.y.split_at(n);
+            let terms = self.numeric.evaluate(t, q, v)?;
+            let phi = terms.position_residuals.clone();
+            if phi.amax() <= 1e-14 {
+                break;
+            }
+            // Rows of A for holonomic constraints are ∂φ/∂q.
+            let jac = terms.jacobian.clone();
+            let correction = least_norm(&jac, &phi);
+            for i in 0..n {
+                self.y[i] -= correction[i];
+            }
+        }
+        let (q, v) = self.y.split_at(n);
+        let terms = self.numeric.evaluate(t, q, v)?;
+        if terms.residuals.nrows() == 0 {
+            return Ok(());
+        }
+        let m_inv = terms.mass.clone().cholesky().ok_or(DynamicsError::NotPositiveDefinite { t })?;
+        let a = &terms.jacobian;
+        let m_inv_at = m_inv.solve(&a.transpose());
+        let s = a * &m_inv_at;
+        let lambda =
+            s.lu().solve(&terms.residuals).ok_or(DynamicsError::Singular { what: "A M⁻¹ Aᵀ", t, hint: "" })?;
+        let dv = m_inv_at * lambda;
+        for i in 0..n {
+            self.y[n + i] -= dv[i];
+        }
+        Ok(())
+    }
+}
+
+/// The least-norm `x` with `J x = r`, rows of `J` that are zero ignored.
+fn least_norm(j: &nalgebra::DMatrix<f64>, r: &DVector<f64>) -> DVector<f64> {
+    let svd = j.clone().svd(true, true);
+    let tol = 1e-12 * svd.singular_values.max().max(f64::MIN_POSITIVE);
+    svd.solve(r, tol).unwrap_or_else(|_| DVector::zeros(j.ncols()))
+}

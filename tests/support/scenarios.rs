@@ -1,0 +1,25 @@
+//! Loading the scenarios under `scenarios/` for tests.
+
+use nhlab::mechanics::{Model, NumericModel};
+use nhlab::scenario::{load_toml, Scenario, SourceMap};
+use nhlab::simulation::{initial_state, State};
+
+/// The text of `scenarios/<name>.toml`.
+pub fn text(name: &str) -> String {
+    let path = format!("{}/../scenarios/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// A scenario file's model, compiled model and initial state.
+pub fn load(name: &str) -> (Model, NumericModel, State) {
+    let (scenario, map) = load_toml(&text(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    build(&scenario, &map)
+}
+
+/// A scenario's model, compiled model and initial state.
+pub fn build(scenario: &Scenario, map: &SourceMap) -> (Model, NumericModel, State) {
+    let model = Model::build(scenario, map).unwrap_or_else(|e| panic!("{}: {e}", scenario.title));
+    let mut numeric = NumericModel::new(&model).expect("compiles");
+    let state = initial_state(&model, &mut numeric, map).unwrap_or_else(|e| panic!("{}: {e}", scenario.title));
+    (model, numeric, state)
+}
