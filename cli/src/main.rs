@@ -1,34 +1,51 @@
-//! `nhlab`: the command line over the nhlab core (see `shared/spec/cli.md`).
+//! `nhlab`: the command line over the nhlab core (`shared/spec/cli.md`).
 //!
-//! Only `--version` and `--help` exist so far; `check`, `derive`, `eval` and `run`
-//! arrive with the mechanics layer.
+//! Arguments are parsed in two layers: clap reads them (`args.rs`), each command
+//! validates what it needs. Exit status: 0 success, 2 bad input (one `error: …`
+//! line per problem, naming the place), 1 a failure while computing.
+
+mod args;
+mod commands;
+mod input;
+mod output;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: nhlab <check|derive|eval|run> FILE [options]\n       nhlab --version";
+use clap::Parser;
+
+/// What went wrong, by the exit status it maps to.
+pub enum Failure {
+    /// Bad file, scenario or arguments: exit 2.
+    BadInput(Vec<String>),
+    /// Singular matrices, non-finite values, integration failures: exit 1.
+    Compute(String),
+}
+
+impl Failure {
+    fn bad(message: impl Into<String>) -> Self {
+        Failure::BadInput(vec![message.into()])
+    }
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("--version" | "-V") => {
-            println!("nhlab {}", env!("CARGO_PKG_VERSION"));
-            ExitCode::SUCCESS
+    let cli = args::Cli::parse();
+    let result = match cli.command {
+        args::Command::Check(a) => commands::check::run(&a),
+        args::Command::Derive(a) => commands::derive::run(&a),
+        args::Command::Eval(a) => commands::eval::run(&a),
+        args::Command::Run(a) => commands::run::run(&a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::BadInput(lines)) => {
+            for line in lines {
+                eprintln!("error: {line}");
+            }
+            ExitCode::from(2)
         }
-        Some("--help" | "-h") => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
-        }
-        Some(cmd @ ("check" | "derive" | "eval" | "run")) => {
-            eprintln!("error: `nhlab {cmd}` is not implemented yet in this version");
+        Err(Failure::Compute(message)) => {
+            eprintln!("error: {message}");
             ExitCode::from(1)
-        }
-        Some(other) => {
-            eprintln!("error: unknown command `{other}`\n{USAGE}");
-            ExitCode::from(2)
-        }
-        None => {
-            eprintln!("error: no command given\n{USAGE}");
-            ExitCode::from(2)
         }
     }
 }

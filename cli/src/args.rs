@@ -1,0 +1,82 @@
+//! The command line's grammar, as clap reads it.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// nhlab: derive and integrate constrained and nonholonomic mechanics.
+#[derive(Parser)]
+#[command(name = "nhlab", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Load and validate a scenario; print its coordinates, parameters and constraints.
+    Check(FileArgs),
+    /// Print the equations of motion of a method.
+    Derive(DeriveArgs),
+    /// Evaluate a method once, at the initial state or at `--at`; prints one JSON object.
+    Eval(EvalArgs),
+    /// Integrate and write samples (CSV or JSON).
+    Run(RunArgs),
+}
+
+#[derive(Args)]
+pub struct FileArgs {
+    /// Scenario file (.toml or .json); `-` reads standard input.
+    pub file: String,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum DeriveFormat {
+    Text,
+    Latex,
+    Mathml,
+    Json,
+}
+
+#[derive(Args)]
+pub struct DeriveArgs {
+    /// Scenario file; `-` reads standard input.
+    pub file: String,
+    /// Method id.
+    #[arg(long)]
+    pub method: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: DeriveFormat,
+}
+
+#[derive(Args)]
+pub struct EvalArgs {
+    /// Scenario file; `-` reads standard input.
+    pub file: String,
+    /// Method id.
+    #[arg(long)]
+    pub method: String,
+    /// The state: `NAME=VALUE,…` with `t`, coordinates and velocities (`x'`).
+    #[arg(long)]
+    pub at: Option<String>,
+}
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// Scenario file; `-` reads standard input.
+    pub file: String,
+    /// Method ids (repeat for several); default: the scenario's `run.methods`.
+    #[arg(long = "method")]
+    pub methods: Vec<String>,
+    /// End time; default: the scenario's `run.t_end`.
+    #[arg(long)]
+    pub t_end: Option<f64>,
+    /// Sample exactly at these times (comma-separated), from dense output.
+    #[arg(long, value_delimiter = ',')]
+    pub sample_at: Option<Vec<f64>>,
+    /// Output: `FILE.csv`, `FILE.json` or `-` (CSV on standard output).
+    #[arg(long, default_value = "-")]
+    pub out: String,
+    /// Figure: `FILE.svg` or `FILE.png`.
+    #[arg(long)]
+    pub plot: Option<String>,
+}

@@ -1,0 +1,38 @@
+//! `nhlab check FILE`: validate and describe.
+
+use crate::args::FileArgs;
+use crate::input::load_file;
+use crate::Failure;
+
+pub fn run(args: &FileArgs) -> Result<(), Failure> {
+    let l = load_file(&args.file)?;
+    let m = &l.model;
+    let s = &m.scenario;
+    println!("{}", s.title);
+    println!("coordinates: {}", s.coordinates.join(", "));
+    if m.parameters.is_empty() {
+        println!("parameters: none");
+    } else {
+        let ps: Vec<String> = m.parameters.iter().map(|p| format!("{} = {}", p.name, p.value)).collect();
+        println!("parameters: {}", ps.join(", "));
+    }
+    println!("constraints: {}", m.constraints.len());
+    for c in &m.constraints {
+        let timing = if c.rheonomic { "rheonomic" } else { "scleronomic" };
+        let expr = m.graph.to_text(c.position_residual.unwrap_or(c.velocity_residual));
+        println!("  {}: {expr} = 0  ({}, {timing})", c.name, c.kind.label());
+    }
+    let n = m.coordinate_count();
+    let rank = {
+        let mut numeric = l.numeric.clone();
+        let terms =
+            numeric.evaluate(l.initial.t, &l.initial.q, &l.initial.v).map_err(|e| Failure::Compute(e.to_string()))?;
+        terms.jacobian.clone().svd(false, false).rank(1e-10 * terms.jacobian.amax().max(f64::MIN_POSITIVE))
+    };
+    let plural = if rank == 1 { "" } else { "s" };
+    println!(
+        "degrees of freedom: {} ({n} coordinates, {rank} independent constraint{plural} at the initial state)",
+        n - rank
+    );
+    Ok(())
+}

@@ -1,0 +1,80 @@
+//! `nhlab eval FILE --method M [--at NAME=VALUE,…]`: one evaluation, one JSON object.
+
+use serde_json::{json, Map, Value};
+
+use nhlab::formulations::{accelerations, compulsion};
+use nhlab::simulation::{initial_state, State};
+
+use crate::args::EvalArgs;
+use crate::input::{load_file, method};
+use crate::Failure;
+
+/// The state `--at` names: unnamed `t` and coordinates keep their initial values;
+/// if any velocity is named, the others are solved from the constraints.
+fn state_at(l: &mut crate::input::Loaded, at: &str) -> Result<State, Failure> {
+    let mut scenario = l.model.scenario.clone();
+    let mut velocities_named = false;
+    for pair in at.split(',').filter(|p| !p.trim().is_empty()) {
+        let (name, value) = pair
+            .split_once('=')
+            .ok_or_else(|| Failure::bad(format!("--at: expected NAME=VALUE, found `{}`", pair.trim())))?;
+        let (name, value) = (name.trim(), value.trim());
+        let x: f64 =
+            value.parse().map_err(|_| Failure::bad(format!("--at: `{value}` is not a number (for `{name}`)")))?;
+        if !x.is_finite() {
+            return Err(Failure::bad(format!("--at: `{name}` must be finite")));
+        }
+        if name == "t" {
+            scenario.initial.t = x;
+        } else if let Some(q) = name.strip_suffix('\'') {
+            if !scenario.coordinates.iter().any(|c| c == q) {
+                return Err(Failure::bad(format!("--at: `{name}` is not the velocity of a coordinate")));
+            }
+            if !velocities_named {
+                scenario.initial.v.clear();
+                velocities_named = true;
+            }
+            scenario.initial.v.insert(q.to_string(), x);
+        } else if scenario.coordinates.iter().any(|c| c == name) {
+            scenario.initial.q.insert(name.to_string(), x);
+        } else {
+            return Err(Failure::bad(format!(
+                "--at: unknown name `{name}` (use t, a coordinate or a velocity like x')"
+            )));
+        }
+    }
+    let model = nhlab::mechanics::Model { scenario, ..l.model.clone() };
+    initial_state(&model, &mut l.numeric, &l.map)
+        .map_err(|p| Failure::BadInput(p.0.iter().map(|p| format!("--at: {}", p.message)).collect()))
+}
+
+pub fn run(args: &EvalArgs) -> Result<(), Failure> {
+    let method = method(&args.method)?;
+    let mut l = load_file(&args.file)?;
+    let state = match &args.at {
+        Some(at) => state_at(&mut l, at)?,
+        None => l.initial.clone(),
+    };
+    let names = l.model.coordinate_names().to_vec();
+    let compute = |e: nhlab::mechanics::DynamicsError| Failure::Compute(e.to_string());
+    let solution = accelerations(method, &mut l.numeric, state.t, &state.q, &state.v).map_err(compute)?;
+    let terms = l.numeric.evaluate(state.t, &state.q, &state.v).map_err(compute)?;
+    let z = compulsion(terms, &solution.accelerations, state.t).map_err(compute)?;
+    let keyed = |xs: &[f64]| -> Value {
+        Value::Object(names.iter().cloned().zip(xs.iter().map(|&x| json!(x))).collect::<Map<_, _>>())
+    };
+    let mut out = Map::new();
+    out.insert("method".into(), json!(method.id()));
+    out.insert("t".into(), json!(state.t));
+    out.insert("q".into(), keyed(&state.q));
+    out.insert("v".into(), keyed(&state.v));
+    out.insert("qdd".into(), keyed(solution.accelerations.as_slice()));
+    if let Some(lambda) = &solution.multipliers {
+        out.insert("multipliers".into(), json!(lambda.as_slice()));
+    }
+    out.insert("residuals".into(), json!(terms.residuals.as_slice()));
+    out.insert("energy".into(), json!(terms.energy));
+    out.insert("compulsion".into(), json!(z));
+    println!("{}", Value::Object(out));
+    Ok(())
+}

@@ -1,0 +1,6 @@
+//! One module per command.
+
+pub mod check;
+pub mod derive;
+pub mod eval;
+pub mod run;

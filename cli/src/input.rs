@@ -1,0 +1,59 @@
+//! Reading a scenario file and building everything a command needs, with every
+//! problem reported at its place.
+
+use std::io::Read;
+
+use nhlab::formulations::Method;
+use nhlab::mechanics::{Model, NumericModel};
+use nhlab::scenario::{load, Format, SourceMap};
+use nhlab::simulation::{initial_state, State};
+
+use crate::Failure;
+
+/// A loaded, validated scenario.
+pub struct Loaded {
+    pub model: Model,
+    pub numeric: NumericModel,
+    pub initial: State,
+    pub map: SourceMap,
+}
+
+fn read(file: &str) -> Result<(String, Format), Failure> {
+    let mut text = String::new();
+    if file == "-" {
+        std::io::stdin().read_to_string(&mut text).map_err(|e| Failure::bad(format!("standard input: {e}")))?;
+    } else {
+        text = std::fs::read_to_string(file).map_err(|e| Failure::bad(format!("{file}: {e}")))?;
+    }
+    let json = file.ends_with(".json") || (file == "-" && text.trim_start().starts_with('{'));
+    Ok((text, if json { Format::Json } else { Format::Toml }))
+}
+
+/// Loads and validates `file`.
+pub fn load_file(file: &str) -> Result<Loaded, Failure> {
+    let (text, format) = read(file)?;
+    let name = if file == "-" { "<stdin>" } else { file };
+    let problems = |p: nhlab::scenario::Problems| {
+        Failure::BadInput(
+            p.0.iter()
+                .map(|p| match p.position {
+                    Some((line, col)) => format!("{name}:{line}:{col}: {}: {}", p.field, p.message),
+                    None => format!("{name}: {}: {}", p.field, p.message),
+                })
+                .collect(),
+        )
+    };
+    let (scenario, map) = load(&text, format).map_err(problems)?;
+    let model = Model::build(&scenario, &map).map_err(problems)?;
+    let mut numeric = NumericModel::new(&model).map_err(|e| Failure::Compute(format!("{name}: {e}")))?;
+    let initial = initial_state(&model, &mut numeric, &map).map_err(problems)?;
+    Ok(Loaded { model, numeric, initial, map })
+}
+
+/// The method with this id, or a bad-input failure listing the ids.
+pub fn method(id: &str) -> Result<Method, Failure> {
+    Method::from_id(id).ok_or_else(|| {
+        let ids: Vec<&str> = Method::ALL.iter().map(|m| m.id()).collect();
+        Failure::bad(format!("--method: unknown method `{id}` (one of {})", ids.join(", ")))
+    })
+}
