@@ -70,7 +70,7 @@ pub fn initial_state(model: &Model, numeric: &mut NumericModel, map: &SourceMap)
     let mut problems = Vec::new();
     for j in 0..f.len() {
         let scale: f64 = 1.0 + a.row(j).iter().zip(&v).map(|(x, y)| (x * y).abs()).sum::<f64>();
-        if !(f[j].abs() <= VELOCITY_TOLERANCE * scale) {
+        if f[j].is_nan() || f[j].abs() > VELOCITY_TOLERANCE * scale {
             problems.push(Problem {
                 field: "initial.v".into(),
                 position: map.value("initial.v"),

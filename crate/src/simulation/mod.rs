@@ -114,7 +114,7 @@ impl System for Dynamics<'_> {
 
 enum Stepper {
     Rk4(Rk4),
-    Dopri5(Dopri5),
+    Dopri5(alloc::boxed::Box<Dopri5>),
 }
 
 /// A running simulation of one method.
@@ -139,7 +139,9 @@ impl Simulation {
         y.extend(&initial.v);
         let stepper = match settings.integrator {
             IntegratorKind::Rk4 => Stepper::Rk4(Rk4::new(2 * n)),
-            IntegratorKind::Dopri5 => Stepper::Dopri5(Dopri5::new(2 * n, settings.rtol, settings.atol)),
+            IntegratorKind::Dopri5 => {
+                Stepper::Dopri5(alloc::boxed::Box::new(Dopri5::new(2 * n, settings.rtol, settings.atol)))
+            }
         };
         let mut sim = Simulation { numeric, settings, t: initial.t, y, stepper, samples: Vec::new() };
         let first = sim.sample_now().map_err(IntegrationError::System)?;
