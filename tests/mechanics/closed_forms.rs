@@ -21,8 +21,8 @@ fn knife_edge_follows_the_closed_form_to_1e_8() {
         for s in &sim.samples()[1..] {
             let wt = omega * s.t;
             let want = [c * wt.sin().powi(2), c * (wt - 0.5 * (2.0 * wt).sin()), wt];
-            for k in 0..3 {
-                assert!((s.q[k] - want[k]).abs() < 1e-8, "{}: q{k}({}) = {} vs {}", method.id(), s.t, s.q[k], want[k]);
+            for (k, (got, want)) in s.q.iter().zip(want).enumerate() {
+                assert!((got - want).abs() < 1e-8, "{}: q{k}({}) = {got} vs {want}", method.id(), s.t);
             }
         }
     }

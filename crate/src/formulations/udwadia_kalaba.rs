@@ -20,7 +20,8 @@ pub(super) fn solve(terms: &Terms, t: f64) -> Result<Solution, DynamicsError> {
     if eigen.eigenvalues.iter().any(|&l| l.is_nan() || l <= 0.0) {
         return Err(DynamicsError::NotPositiveDefinite { t });
     }
-    let inv_sqrt = DVector::from_iterator(eigen.eigenvalues.len(), eigen.eigenvalues.iter().map(|l| 1.0 / l.sqrt()));
+    let inv_sqrt =
+        DVector::from_iterator(eigen.eigenvalues.len(), eigen.eigenvalues.iter().map(|&l| 1.0 / crate::math::sqrt(l)));
     let m_inv_half = &eigen.eigenvectors * nalgebra::DMatrix::from_diagonal(&inv_sqrt) * eigen.eigenvectors.transpose();
     let b_matrix = &terms.jacobian * &m_inv_half;
     let svd = b_matrix.svd(true, true);

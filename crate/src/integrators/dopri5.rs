@@ -78,7 +78,7 @@ impl Dopri5 {
     /// The first step size (Hairer's `hinit`).
     fn initial_step<S: System>(&mut self, sys: &mut S, t: f64, y: &[f64]) -> Result<f64, IntegrationError<S::Error>> {
         let norm = |v: &[f64], y: &[f64], s: &Self| -> f64 {
-            let sum: f64 = v.iter().zip(y).map(|(x, yi)| (x / (s.atol + s.rtol * yi.abs())).powi(2)).sum();
+            let sum: f64 = v.iter().zip(y).map(|(x, yi)| crate::math::powi(x / (s.atol + s.rtol * yi.abs()), 2)).sum();
             libm::sqrt(sum / v.len().max(1) as f64)
         };
         let d0 = norm(y, y, self);
