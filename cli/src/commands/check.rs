@@ -27,7 +27,11 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
         let mut numeric = l.numeric.clone();
         let terms =
             numeric.evaluate(l.initial.t, &l.initial.q, &l.initial.v).map_err(|e| Failure::Compute(e.to_string()))?;
-        terms.jacobian.clone().svd(false, false).rank(1e-10 * terms.jacobian.amax().max(f64::MIN_POSITIVE))
+        if terms.jacobian.nrows() == 0 {
+            0
+        } else {
+            terms.jacobian.clone().svd(false, false).rank(1e-10 * terms.jacobian.amax().max(f64::MIN_POSITIVE))
+        }
     };
     let plural = if rank == 1 { "" } else { "s" };
     println!(

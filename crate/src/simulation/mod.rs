@@ -262,6 +262,9 @@ impl Simulation {
     /// in the metric of `M`.
     fn project(&mut self) -> Result<(), DynamicsError> {
         let n = self.numeric.n();
+        if self.numeric.m() == 0 {
+            return Ok(());
+        }
         let t = self.t;
         for _ in 0..3 {
             let (q, v) = self.y.split_at(n);

@@ -186,9 +186,9 @@ impl ExprGraph {
         }
     }
 
-    /// Where a factor goes in a displayed product: `2*m*a*x'*sin(φ)*(x + y)` —
-    /// numbers, parameters, time, definitions, coordinates, velocities,
-    /// accelerations, functions, sums; a power ranks as its base.
+    /// Where a factor goes in a displayed product: `2*m*a*x'*sin(φ)*(x + y)*x''` —
+    /// numbers, parameters, time, definitions, coordinates, velocities, functions,
+    /// sums, and accelerations last (`(m0 - c*t)*x''`); a power ranks as its base.
     fn display_rank(&self, f: ExprId) -> u8 {
         match self.node(f) {
             Node::Number(_) => 0,
@@ -197,7 +197,7 @@ impl ExprGraph {
                 SymbolKind::Time => 2,
                 SymbolKind::Coordinate(_) => 4,
                 SymbolKind::Velocity(_) => 5,
-                SymbolKind::Acceleration(_) => 6,
+                SymbolKind::Acceleration(_) => 10,
                 SymbolKind::Auxiliary(_) => 7,
             },
             Node::Definition(_) => 3,
