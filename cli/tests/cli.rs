@@ -1,15 +1,36 @@
-//! The command line's contract so far: version, help, and exit status 2 with a
-//! one-line `error:` for bad arguments.
+//! The command line's contract (`shared/spec/cli.md`): outputs, formats and exit
+//! statuses — 0 success, 2 bad input with `error:` lines naming the place, 1 a
+//! failure while computing.
 
-use std::process::Command;
+use std::io::Write;
+use std::process::{Command, Stdio};
 
-fn nhlab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_nhlab")).args(args).output().expect("nhlab runs");
+fn scenario(name: &str) -> String {
+    format!("{}/../scenarios/{name}.toml", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn nhlab_with_input(args: &[&str], input: Option<&str>) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nhlab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("nhlab runs");
+    if let Some(text) = input {
+        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    }
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into(),
         String::from_utf8_lossy(&out.stderr).into(),
     )
+}
+
+fn nhlab(args: &[&str]) -> (i32, String, String) {
+    nhlab_with_input(args, None)
 }
 
 #[test]
@@ -18,15 +39,167 @@ fn version_and_help() {
     assert_eq!((code, out.trim()), (0, concat!("nhlab ", env!("CARGO_PKG_VERSION"))));
     let (code, out, _) = nhlab(&["--help"]);
     assert_eq!(code, 0);
-    assert!(out.starts_with("usage: nhlab"));
+    assert!(out.contains("check") && out.contains("derive") && out.contains("eval") && out.contains("run"));
 }
 
 #[test]
-fn bad_arguments_exit_2_with_an_error_line() {
-    let (code, _, err) = nhlab(&["frobnicate"]);
+fn check_accepts_every_scenario_file() {
+    let dir = format!("{}/../scenarios", env!("CARGO_MANIFEST_DIR"));
+    let mut count = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let (code, out, err) = nhlab(&["check", path.to_str().unwrap()]);
+            assert_eq!(code, 0, "{}: {err}", path.display());
+            assert!(out.contains("degrees of freedom"), "{out}");
+            count += 1;
+        }
+    }
+    assert!(count >= 6);
+}
+
+#[test]
+fn check_describes_constraints_with_their_class() {
+    let (code, out, _) = nhlab(&["check", &scenario("appell-hamel")]);
+    assert_eq!(code, 0);
+    assert!(out.contains("appell: z' + k*sqrt(x'^2 + y'^2) = 0  (nonlinear nonholonomic, scleronomic)"), "{out}");
+    assert!(
+        out.contains("degrees of freedom: 2 (3 coordinates, 1 independent constraint at the initial state)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn eval_prints_one_json_object_with_the_spec_keys() {
+    let (code, out, err) = nhlab(&["eval", &scenario("knife-edge-incline"), "--method", "lagrange"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for key in ["method", "t", "q", "v", "qdd", "multipliers", "residuals", "energy", "compulsion"] {
+        assert!(v.get(key).is_some(), "missing {key}: {out}");
+    }
+    let g_sin_alpha = 9.81 * 0.3f64.sin();
+    assert!(
+        (v["qdd"]["x"].as_f64().unwrap() - g_sin_alpha).abs() < 1e-12,
+        "at rest the sleigh accelerates down the slope: {out}"
+    );
+    assert_eq!(v["v"]["phi"], 2.0);
+    let (_, out, _) = nhlab(&["eval", &scenario("knife-edge-incline"), "--method", "gauss"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v.get("multipliers").is_none(), "gauss has no multipliers: {out}");
+}
+
+#[test]
+fn eval_at_a_state_solves_the_omitted_velocities() {
+    let (code, out, err) = nhlab(&[
+        "eval",
+        &scenario("chaplygin-sleigh"),
+        "--method",
+        "udwadia-kalaba",
+        "--at",
+        "phi=0.5,x'=2,phi'=1,t=3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["t"], 3.0);
+    let y_dot = v["v"]["y"].as_f64().unwrap();
+    assert!((y_dot - 2.0 * 0.5f64.tan()).abs() < 1e-12, "y' = x' tan φ: {out}");
+    assert!(v["residuals"][0].as_f64().unwrap().abs() < 1e-12);
+}
+
+#[test]
+fn run_writes_the_spec_columns() {
+    let (code, out, err) = nhlab(&[
+        "run",
+        &scenario("knife-edge-incline"),
+        "--method",
+        "lagrange",
+        "--method",
+        "gauss",
+        "--sample-at",
+        "1,2,3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("# samples at the requested times"), "{}", lines[0]);
+    assert_eq!(lines[1], "method,t,x,y,phi,x',y',phi',energy,res_blade");
+    assert_eq!(lines.len(), 2 + 6);
+    assert!(lines[2].starts_with("lagrange,1.0,") && lines[5].starts_with("gauss,1.0,"), "{out}");
+    let (code, out, _) =
+        nhlab(&["run", &scenario("knife-edge-incline"), "--method", "lagrange", "--t-end", "0.5", "--out", "-"]);
+    assert_eq!(code, 0);
+    assert!(out.lines().next().unwrap().contains("accepted steps of dopri5"), "{out}");
+}
+
+#[test]
+fn run_writes_json_and_files() {
+    let dir = std::env::temp_dir().join(format!("nhlab-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("out.json");
+    let (code, _, err) =
+        nhlab(&["run", &scenario("pendulum-cartesian"), "--t-end", "1", "--out", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(v["columns"][0], "method");
+    assert!(v["rows"].as_array().unwrap().len() > 3);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn standard_input_is_read_for_dash() {
+    let text = std::fs::read_to_string(scenario("pendulum-cartesian")).unwrap();
+    let (code, out, err) = nhlab_with_input(&["check", "-"], Some(&text));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Pendulum in Cartesian coordinates"));
+}
+
+#[test]
+fn bad_input_exits_2_naming_the_place() {
+    let (code, _, err) = nhlab(&["check", "/nonexistent/file.toml"]);
     assert_eq!(code, 2);
-    assert!(err.starts_with("error: unknown command `frobnicate`"), "{err}");
-    let (code, _, err) = nhlab(&[]);
+    assert!(err.starts_with("error: /nonexistent/file.toml: "), "{err}");
+    let broken = std::fs::read_to_string(scenario("pendulum-cartesian")).unwrap().replace("m/2*(x'^2", "m/2*(xx'^2");
+    let (code, _, err) = nhlab_with_input(&["check", "-"], Some(&broken));
     assert_eq!(code, 2);
-    assert!(err.starts_with("error: no command given"), "{err}");
+    assert_eq!(err.trim(), "error: <stdin>:7:17: kinetic: unknown name `xx`; did you mean `x`?");
+    let (code, _, err) = nhlab(&["eval", &scenario("pendulum-cartesian"), "--method", "lagrang"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown method `lagrang`"), "{err}");
+    let (code, _, err) = nhlab(&["eval", &scenario("pendulum-cartesian"), "--method", "lagrange", "--at", "z=1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--at: unknown name `z`"), "{err}");
+    let (code, _, err) = nhlab(&["run", &scenario("pendulum-cartesian"), "--out", "x.txt"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--out"), "{err}");
+    let (code, _, _) = nhlab(&["frobnicate"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn a_failure_while_computing_exits_1() {
+    let redundant = std::fs::read_to_string(scenario("chaplygin-sleigh"))
+        .unwrap()
+        .replace("[hamel]\ndependent = [\"y\"]\n", "")
+        .replace("[initial]", "[[constraints]]\nname = \"again\"\nexpr = \"-x'*sin(phi) + y'*cos(phi)\"\n\n[initial]");
+    let (code, _, err) = nhlab_with_input(&["eval", "-", "--method", "lagrange"], Some(&redundant));
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("singular") && err.contains("udwadia-kalaba"), "{err}");
+    let (code, _, err) = nhlab_with_input(&["eval", "-", "--method", "udwadia-kalaba"], Some(&redundant));
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn derive_prints_the_equations() {
+    let (code, out, err) = nhlab(&["derive", &scenario("knife-edge-incline"), "--method", "lagrange"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("m*x'' = g*m*sin(alpha) - lambda1*sin(phi)"), "{out}");
+    assert!(out.contains("m*k^2*phi'' = 0"), "{out}");
+    let (code, out, _) =
+        nhlab(&["derive", &scenario("knife-edge-incline"), "--method", "lagrange", "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["mass_matrix"][2][2], "m*k^2");
+    let (code, out, _) =
+        nhlab(&["derive", &scenario("knife-edge-incline"), "--method", "lagrange", "--format", "latex"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("\\ddot{x}"), "{out}");
 }

@@ -45,7 +45,7 @@ fn implicit_products_are_explained() {
 #[test]
 fn unknown_names_suggest_the_nearest() {
     check(&[
-        ("ph + 1", "unknown name `ph`; did you mean `phi`?", (0, 2)),
+        ("ph + 1", "unknown name `ph`; did you mean `phi` or `pi`?", (0, 2)),
         ("m*g", "unknown name `g`", (2, 3)),
         ("sine(x)", "unknown function `sine`; did you mean `sin` or `sinh`?", (0, 4)),
         ("foo(x)", "unknown function `foo`", (0, 3)),

@@ -1,4 +1,7 @@
 //! Integration tests of the mechanics: scenarios, formulations, integrators and
 //! simulation, against closed forms, invariants and each other.
 
+mod agreement;
 mod closed_forms;
+mod integrators;
+mod scenario_errors;

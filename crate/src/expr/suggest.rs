@@ -33,8 +33,9 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 
 /// Up to three candidates close to `name`, nearest first (ties by name). A
 /// candidate is close when at most a third of the letters of the longer of the two
-/// differ: `ph → phi`, `sine → sin`, but a one-letter name suggests only itself in
-/// another case (every other one-letter name would be noise).
+/// differ, and one edit always counts as close once a name has two letters:
+/// `ph → phi`, `xx → x`, `sine → sin`. Two one-letter names are never close (every
+/// other one-letter name would be noise).
 pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     if name.len() > 64 {
         return Vec::new();
@@ -43,7 +44,10 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .into_iter()
         .filter(|c| c.len() <= 64)
         .map(|c| (edit_distance(name, c), c))
-        .filter(|&(d, c)| d <= name.len().max(c.len()) / 3)
+        .filter(|&(d, c)| {
+            let longer = name.len().max(c.len());
+            d <= if longer >= 2 { (longer / 3).max(1) } else { 0 }
+        })
         .collect();
     scored.sort();
     scored.dedup();
@@ -71,5 +75,6 @@ mod tests {
         assert_eq!(nearest("pci", names), ["phi", "psi"]);
         assert!(nearest("zzzzzz", names).is_empty());
         assert!(nearest("g", names).is_empty());
+        assert_eq!(nearest("xx", names), ["x"]);
     }
 }

@@ -59,6 +59,11 @@ impl Dopri5 {
         }
     }
 
+    /// Sets the next step size (the first one too, instead of the automatic choice).
+    pub fn set_step(&mut self, h: f64) {
+        self.h = h;
+    }
+
     /// Forget the derivative carried over from the last step (after the state was
     /// changed from outside, e.g. projected back onto the constraints).
     pub fn restart(&mut self) {

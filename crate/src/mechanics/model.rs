@@ -120,6 +120,7 @@ impl Model {
             c.at("coordinates", "a scenario needs at least one coordinate");
         }
         let mut g = ExprGraph::new();
+        let before_names = c.problems.len();
         for (i, q) in s.coordinates.iter().enumerate() {
             if let Err(e) = g.declare_coordinate(q) {
                 c.at(&format!("coordinates[{i}]"), e.to_string());
@@ -148,7 +149,7 @@ impl Model {
                 }
             }
         }
-        if !c.problems.is_empty() {
+        if c.problems.len() > before_names {
             // Names are broken: every expression would report spurious unknown names.
             return Err(Problems(c.problems));
         }

@@ -1,0 +1,193 @@
+//! Every bad-input class of scenario.md: a message naming the field, the line and
+//! column, what was expected; and all problems at once.
+
+use nhlab::mechanics::{Model, NumericModel};
+use nhlab::scenario::{load_json, load_toml, Problem};
+use nhlab::simulation::initial_state;
+
+const BASE: &str = r#"format = "nhlab/1"
+title = "test"
+coordinates = ["x", "y", "phi"]
+kinetic = "m/2*(x'^2 + y'^2) + phi'^2/2"
+
+[parameters]
+m = 1.0
+
+[[constraints]]
+name = "blade"
+expr = "-x'*sin(phi) + y'*cos(phi)"
+
+[initial]
+q = { x = 0, y = 0, phi = 0 }
+v = { x = 1, phi = 2 }
+"#;
+
+/// The problems of a TOML scenario, from loading through the initial state.
+fn problems(text: &str) -> Vec<Problem> {
+    let (scenario, map) = match load_toml(text) {
+        Ok(x) => x,
+        Err(p) => return p.0,
+    };
+    let model = match Model::build(&scenario, &map) {
+        Ok(m) => m,
+        Err(p) => return p.0,
+    };
+    let mut numeric = NumericModel::new(&model).unwrap();
+    match initial_state(&model, &mut numeric, &map) {
+        Ok(_) => vec![],
+        Err(p) => p.0,
+    }
+}
+
+/// `BASE` with one line replaced.
+fn with(old: &str, new: &str) -> String {
+    assert!(BASE.contains(old), "{old}");
+    BASE.replacen(old, new, 1)
+}
+
+fn single(text: &str) -> Problem {
+    let p = problems(text);
+    assert_eq!(p.len(), 1, "{p:?}");
+    p.into_iter().next().unwrap()
+}
+
+#[test]
+fn the_base_scenario_is_valid() {
+    assert_eq!(problems(BASE), vec![]);
+}
+
+#[test]
+fn unknown_name_with_the_nearest_known_names() {
+    let p = single(&with("phi'^2/2", "ph'^2/2"));
+    assert_eq!(p.field, "kinetic");
+    assert_eq!(p.position, Some((4, 32)));
+    assert_eq!(p.message, "unknown name `ph`; did you mean `phi` or `pi`?");
+    assert_eq!(p.to_string(), "kinetic (line 4, column 32): unknown name `ph`; did you mean `phi` or `pi`?");
+}
+
+#[test]
+fn syntax_error_in_a_constraint() {
+    let p = single(&with("-x'*sin(phi) + y'*cos(phi)", "-x'*sin(phi) + y'*cos(phi"));
+    assert_eq!((p.field.as_str(), p.position), ("constraints[0].expr", Some((11, 30))));
+    assert_eq!(p.message, "this `(` is never closed");
+}
+
+#[test]
+fn acceleration_in_a_model() {
+    let p = single(&with("phi'^2/2", "phi''^2/2"));
+    assert!(p.message.starts_with("accelerations such as `phi''` are not allowed"), "{p}");
+}
+
+#[test]
+fn cycle_in_definitions() {
+    let p = single(&with("[parameters]", "[definitions]\nu = \"w + 1\"\nw = \"2*u\"\n\n[parameters]"));
+    assert_eq!(p.field, "definitions");
+    assert_eq!(p.message, "definitions refer to each other in a cycle: u → w → u");
+}
+
+#[test]
+fn constraint_that_does_not_depend_on_the_coordinates() {
+    let p = single(&with("-x'*sin(phi) + y'*cos(phi)", "m - 1 + t"));
+    assert_eq!(p.field, "constraints[0].expr");
+    assert_eq!(p.message, "the constraint depends on neither coordinates nor velocities");
+}
+
+#[test]
+fn mass_matrix_not_positive_definite() {
+    let p = single(&with("phi'^2/2", "0*phi'^2/2"));
+    assert_eq!(p.field, "kinetic");
+    assert!(p.message.contains("not positive definite at the initial state"), "{p}");
+}
+
+#[test]
+fn given_velocities_that_violate_a_constraint() {
+    let p = single(&with("v = { x = 1, phi = 2 }", "v = { x = 1, y = 0.5, phi = 2 }"));
+    assert_eq!(p.field, "initial.v");
+    assert_eq!(p.position, Some((15, 5)));
+    assert_eq!(p.message, "the initial velocities violate constraint `blade` by 5.000e-1");
+}
+
+/// Omitted velocities the constraints leave free take the minimum-norm solution
+/// (the spec's knife edge omits `x'` and `y'` and means "at rest").
+#[test]
+fn omitted_velocities_take_the_minimum_norm_solution() {
+    let text = with("v = { x = 1, phi = 2 }", "v = { phi = 2 }");
+    assert_eq!(problems(&text), vec![]);
+    let (scenario, map) =
+        load_toml(&text.replace("q = { x = 0, y = 0, phi = 0 }", "q = { x = 0, y = 0, phi = 0.3 }")).unwrap();
+    let model = Model::build(&scenario, &map).unwrap();
+    let mut numeric = NumericModel::new(&model).unwrap();
+    let state = initial_state(&model, &mut numeric, &map).unwrap();
+    assert_eq!(state.v, vec![0.0, 0.0, 2.0]);
+    // One given, one solved: y' = x' tan φ.
+    let text = text.replace("v = { phi = 2 }", "v = { x = 1, phi = 2 }").replace("phi = 0 }", "phi = 0.3 }");
+    let (scenario, map) = load_toml(&text).unwrap();
+    let model = Model::build(&scenario, &map).unwrap();
+    let state = initial_state(&model, &mut NumericModel::new(&model).unwrap(), &map).unwrap();
+    assert!((state.v[1] - 0.3f64.tan()).abs() < 1e-14, "{:?}", state.v);
+}
+
+/// Omitted velocities that cannot meet the constraints: an error naming the constraint.
+#[test]
+fn omitted_velocities_that_cannot_meet_the_constraints() {
+    let text = with("-x'*sin(phi) + y'*cos(phi)", "phi' - 1");
+    let p = single(&text);
+    assert_eq!(p.field, "initial.v");
+    assert_eq!(p.message, "the initial velocities violate constraint `blade` by 1.000e0 after solving for the omitted ones: the constraints are inconsistent or the omitted velocities cannot meet them");
+}
+
+#[test]
+fn inconsistent_constraints() {
+    let text = with("[initial]", "[[constraints]]\nexpr = \"-x'*sin(phi) + y'*cos(phi) - 1\"\n\n[initial]");
+    let p = problems(&text);
+    assert!(!p.is_empty() && p.iter().all(|p| p.field == "initial.v"), "{p:?}");
+    assert!(p[0].message.contains("violate constraint"), "{}", p[0]);
+}
+
+#[test]
+fn unknown_coordinate_in_forces_and_initial_values() {
+    let text = with("[initial]", "[forces]\nphy = \"1\"\n\n[initial]")
+        .replace("q = { x = 0, y = 0, phi = 0 }", "q = { x = 0, y = 0, phi = 0, z = 1 }");
+    let p = problems(&text);
+    assert_eq!(p.len(), 2, "{p:?}");
+    assert_eq!(p[0].to_string(), "forces.phy (line 14, column 1): `phy` is not a coordinate; did you mean `phi`?");
+    assert_eq!(p[1].field, "initial.q.z");
+}
+
+#[test]
+fn missing_fields_and_wrong_counts_are_all_reported_at_once() {
+    let text = BASE
+        .replace("format = \"nhlab/1\"", "format = \"nhlab/2\"")
+        .replace("title = \"test\"", "title = \"\"")
+        .replace("q = { x = 0, y = 0, phi = 0 }", "q = { x = 0, y = 0 }")
+        + "\n[vakonomic]\nmu0 = [0.0, 1.0]\n\n[run]\nmethods = [\"lagrang\"]\nintegrator = \"euler\"\nt_end = -1\n";
+    let p = problems(&text);
+    let fields: Vec<&str> = p.iter().map(|p| p.field.as_str()).collect();
+    assert_eq!(
+        fields,
+        ["format", "title", "initial.q", "vakonomic.mu0", "run.methods[0]", "run.integrator", "run.t_end"],
+        "{p:#?}"
+    );
+    assert_eq!(p[0].message, "expected `nhlab/1`, found `nhlab/2`");
+    assert_eq!(p[2].message, "the initial value of coordinate `phi` is missing");
+    assert_eq!(p[3].message, "expected one multiplier per constraint (1), found 2");
+    assert_eq!(p[4].message, "unknown method `lagrang`; did you mean `lagrange`?");
+}
+
+#[test]
+fn velocities_in_a_potential() {
+    let p = single(&with("[parameters]", "potential = \"x'*x\"\n\n[parameters]"));
+    assert_eq!(p.field, "potential");
+    assert_eq!(p.message, "the potential may depend on coordinates and t only, not on `x'`");
+}
+
+#[test]
+fn file_syntax_and_type_errors() {
+    let p = problems("format = \"nhlab/1\"\ntitle = [\n");
+    assert_eq!(p.len(), 1);
+    assert_eq!(p[0].to_string(), "(file) (line 2, column 10): unclosed array, expected `]`");
+    let p = problems("format = \"nhlab/1\"\ncoordinates = \"x\"\n");
+    assert!(p[0].message.contains("invalid type"), "{}", p[0]);
+    let e = load_json("{\"format\": \"nhlab/1\", \"coordinates\": [\"x\"],").unwrap_err();
+    assert!(e.0[0].message.contains("EOF"), "{e}");
+}
