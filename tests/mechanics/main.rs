@@ -3,5 +3,6 @@
 
 mod agreement;
 mod closed_forms;
+mod hamel;
 mod integrators;
 mod scenario_errors;

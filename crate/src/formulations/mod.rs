@@ -7,14 +7,18 @@
 //! | `udwadia-kalaba` | `udwadia_kalaba.rs` | `a + M^{-1/2}(A M^{-1/2})⁺(b − A a)`, eigen-decomposition and SVD |
 //! | `gauss` | `gauss.rs` | least compulsion on the affine set `A q̈ = b`, by its null space |
 //! | `euler` | `euler.rs` | Shen's Euler-condition reaction `R = ∫₀¹ ∂f/∂v(q, s v, t) ds` |
+//! | `voronets` | `voronets.rs` | the equations in the independent velocities, `NᵀMN q̈₂ = Nᵀ(F − Mγ)` |
+//! | `hamel` | `hamel.rs` | Hamel's embedding `Ψ q̈₂ = G`: right only where `E = G − H = 0` |
 //!
 //! The routes differ on purpose: their agreement on ideal linear constraints is
 //! one of the lab's own checks (mechanics.md, "What must agree").
 
 mod euler;
 mod gauss;
+mod hamel;
 mod lagrange;
 mod udwadia_kalaba;
+mod voronets;
 
 use nalgebra::{DMatrix, DVector};
 
@@ -97,11 +101,40 @@ pub fn accelerations(
         Method::UdwadiaKalaba => udwadia_kalaba::solve(numeric.evaluate(t, q, v)?, t),
         Method::Gauss => gauss::solve(numeric.evaluate(t, q, v)?, t),
         Method::Euler => euler::solve(numeric, t, q, v),
-        Method::Voronets | Method::Hamel | Method::Vakonomic => Err(DynamicsError::Unsupported(alloc::format!(
+        Method::Hamel => hamel::solve(numeric, t, q, v),
+        Method::Voronets => voronets::solve(numeric, t, q, v),
+        Method::Vakonomic => Err(DynamicsError::Unsupported(alloc::format!(
             "the method `{}` is not available yet in this version of nhlab",
             method.id()
         ))),
     }
+}
+
+/// The E-vector `G − H` at a state, keyed by the independent coordinates' indices;
+/// `None` when the model has no split (nonlinear or no constraints). An error when
+/// the split is singular at this state.
+pub fn e_vector(
+    numeric: &mut NumericModel,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+) -> Option<Result<(alloc::vec::Vec<usize>, DVector<f64>), DynamicsError>> {
+    let jacobian = match numeric.evaluate(t, q, v) {
+        Ok(terms) => terms.jacobian.clone(),
+        Err(e) => return Some(Err(e)),
+    };
+    let h = match numeric.hamel_terms(t, q, v)? {
+        Ok(h) => h,
+        Err(e) => return Some(Err(e)),
+    };
+    if !hamel::split_is_regular(&jacobian, &h.dependent) {
+        return Some(Err(DynamicsError::Singular {
+            what: "A₁ of Hamel's split",
+            t,
+            hint: "; the E-vector is not defined for this split here",
+        }));
+    }
+    Some(Ok((h.independent.clone(), h.e.clone())))
 }
 
 /// Gauss's compulsion `Z = ½(q̈ − a)ᵀ M (q̈ − a)` of accelerations `qdd`, with

@@ -4,10 +4,12 @@
 
 mod constraint;
 mod equations;
+mod hamel;
 mod model;
 mod numeric;
 
 pub use constraint::{Constraint, ConstraintKind};
 pub use equations::{EquationsOfMotion, ParticleTerms};
+pub use hamel::{choose_dependent, HamelSplit, SplitError};
 pub use model::{Model, Parameter};
-pub use numeric::{DynamicsError, NumericModel, Terms};
+pub use numeric::{DynamicsError, HamelTerms, NumericModel, Terms};

@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 
 use super::constraint::{Constraint, ConstraintKind};
 use super::equations::{EquationsOfMotion, ParticleTerms};
+use super::hamel::{choose_dependent, HamelSplit, SplitError};
 use crate::expr::{
     nearest, DefinitionError, ExprGraph, ExprId, NameError, ParseError, ParseOptions, SymbolId, SymbolKind,
 };
@@ -39,6 +40,8 @@ pub struct Model {
     pub potential: ExprId,
     /// `Q_i` as given (without particle terms).
     pub forces: Vec<ExprId>,
+    /// `Q_i` with the particles' reactive and mass-variation terms `K_i + J_i`.
+    pub generalized_forces: Vec<ExprId>,
     /// Variable-mass particles.
     pub particles: Vec<ParticleTerms>,
     /// Constraints, in scenario order.
@@ -47,6 +50,9 @@ pub struct Model {
     pub equations: EquationsOfMotion,
     /// View expressions: trajectory then series.
     pub view: Vec<ExprId>,
+    /// Hamel's embedding and the E-vector for the scenario's (or the chosen) split,
+    /// or why there is none.
+    pub hamel: Result<HamelSplit, SplitError>,
 }
 
 /// Collects problems while building, with positions from the source map.
@@ -260,19 +266,58 @@ impl Model {
                 return Err(Problems(c.problems));
             }
         };
-        let model = Model {
+        let mut model = Model {
             graph: g,
             scenario: s.clone(),
             parameters,
             kinetic,
             potential,
             forces,
+            generalized_forces: all_forces,
             particles,
             constraints,
             equations,
             view,
+            hamel: Err(SplitError::Nonlinear),
         };
+        model.hamel = model.derive_hamel();
+        if let (Err(e), Some(h)) = (&model.hamel, &s.hamel) {
+            if !h.dependent.is_empty() && model.constraints_are_linear() {
+                c.at("hamel.dependent", format!("{e} at the initial state"));
+                return Err(Problems(c.problems));
+            }
+        }
         Ok(model)
+    }
+
+    /// The value of every symbol at the scenario's initial positions and time (velocities
+    /// 0): where a split's `A₁` is checked.
+    pub fn initial_reference(&self) -> impl Fn(SymbolId) -> f64 + 'static {
+        let values: Vec<f64> = self
+            .graph
+            .symbols()
+            .map(|(_, sym)| match sym.kind {
+                SymbolKind::Time => self.scenario.initial.t,
+                SymbolKind::Coordinate(i) => {
+                    self.scenario.initial.q.get(&self.scenario.coordinates[i]).copied().unwrap_or(0.0)
+                }
+                SymbolKind::Parameter(i) => self.parameters[i].value,
+                _ => 0.0,
+            })
+            .collect();
+        move |sym: SymbolId| values.get(sym.index()).copied().unwrap_or(0.0)
+    }
+
+    fn derive_hamel(&mut self) -> Result<HamelSplit, SplitError> {
+        if !self.constraints_are_linear() {
+            return Err(SplitError::Nonlinear);
+        }
+        let reference = self.initial_reference();
+        let dependent = choose_dependent(self, &reference).ok_or_else(|| SplitError::Singular("(any)".into()))?;
+        let mut g = self.graph.clone();
+        let split = HamelSplit::derive(self, &mut g, &dependent, &reference);
+        self.graph = g;
+        split
     }
 
     /// Number of coordinates.

@@ -61,6 +61,33 @@ pub struct Terms {
     pub energy: f64,
 }
 
+/// Numeric values of a Hamel split's terms at one state (evaluated on the
+/// constraint: the state's dependent velocities are not used).
+#[derive(Clone, Debug)]
+pub struct HamelTerms {
+    /// Dependent coordinates' indices.
+    pub dependent: Vec<usize>,
+    /// Independent coordinates' indices.
+    pub independent: Vec<usize>,
+    /// `det A₁`.
+    pub determinant: f64,
+    /// `Ψ` (k×k).
+    pub psi: DMatrix<f64>,
+    /// `G` (k).
+    pub g: DVector<f64>,
+    /// `H` (k).
+    pub h: DVector<f64>,
+    /// `E = G − H` (k).
+    pub e: DVector<f64>,
+}
+
+#[derive(Clone, Debug)]
+struct CompiledHamel {
+    evaluator: Evaluator,
+    outputs: Vec<f64>,
+    terms: HamelTerms,
+}
+
 /// The compiled model.
 #[derive(Clone, Debug)]
 pub struct NumericModel {
@@ -77,6 +104,7 @@ pub struct NumericModel {
     pub baumgarte: Option<(f64, f64)>,
     holonomic: Vec<bool>,
     terms: Terms,
+    hamel: Option<CompiledHamel>,
 }
 
 impl NumericModel {
@@ -101,6 +129,30 @@ impl NumericModel {
         outputs.extend(model.constraints.iter().map(|c| c.position_residual.unwrap_or(zero)));
         outputs.push(energy);
         let all = graph.compile(&outputs, &inputs)?.into_evaluator();
+        let hamel = match &model.hamel {
+            Ok(split) => {
+                let mut outs = alloc::vec![split.determinant];
+                outs.extend(&split.psi);
+                outs.extend(&split.g);
+                outs.extend(&split.h);
+                outs.extend(&split.e);
+                let k = split.independent.len();
+                Some(CompiledHamel {
+                    evaluator: graph.compile(&outs, &inputs)?.into_evaluator(),
+                    outputs: alloc::vec![0.0; outs.len()],
+                    terms: HamelTerms {
+                        dependent: split.dependent.clone(),
+                        independent: split.independent.clone(),
+                        determinant: 0.0,
+                        psi: DMatrix::zeros(k, k),
+                        g: DVector::zeros(k),
+                        h: DVector::zeros(k),
+                        e: DVector::zeros(k),
+                    },
+                })
+            }
+            Err(_) => None,
+        };
         let jacobian_only = graph.compile(&jacobian, &inputs)?.into_evaluator();
         Ok(NumericModel {
             n,
@@ -112,6 +164,7 @@ impl NumericModel {
             jacobian_outputs: alloc::vec![0.0; jacobian.len()],
             parameters: model.parameters.iter().map(|p| p.value).collect(),
             baumgarte: None,
+            hamel,
             holonomic: model.constraints.iter().map(|c| c.position_residual.is_some()).collect(),
             terms: Terms {
                 mass: DMatrix::zeros(n, n),
@@ -173,6 +226,29 @@ impl NumericModel {
             }
         }
         Ok(&self.terms)
+    }
+
+    /// The Hamel split's terms at `(t, q, v)`; `None` when the model has no split
+    /// (constraints nonlinear in the velocities, or none at all).
+    pub fn hamel_terms(&mut self, t: f64, q: &[f64], v: &[f64]) -> Option<Result<&HamelTerms, DynamicsError>> {
+        self.load_inputs(t, q, v);
+        let h = self.hamel.as_mut()?;
+        let _ = h.evaluator.eval(&self.inputs, &mut h.outputs);
+        let k = h.terms.independent.len();
+        let o = &h.outputs;
+        if let Some(i) = o.iter().position(|x| !x.is_finite()) {
+            let what =
+                if i == 0 { "det A₁ of the Hamel split" } else { "a term of Hamel's embedding (Ψ, G, H or E)" };
+            return Some(Err(DynamicsError::NonFinite { what: what.into(), t }));
+        }
+        h.terms.determinant = o[0];
+        fill_row_major(&mut h.terms.psi, &o[1..1 + k * k]);
+        let mut at = 1 + k * k;
+        for target in [&mut h.terms.g, &mut h.terms.h, &mut h.terms.e] {
+            target.copy_from_slice(&o[at..at + k]);
+            at += k;
+        }
+        Some(Ok(&h.terms))
     }
 
     /// `A = ∂f/∂v` alone at `(t, q, v)` (m×n): the Euler condition evaluates it

@@ -1,0 +1,67 @@
+//! Hamel's embedding (paper 000, eqs 4–11): `Ψ q̈₂ = G`, the dependent accelerations
+//! from the constraints. Right only where the E-vector vanishes; the lab integrates
+//! it as a method of its own so that users see it drift from the truth.
+//!
+//! The split is fixed (from `[hamel] dependent` or chosen at the initial state). When
+//! it turns singular along a run the method stops with a message saying where.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::Solution;
+use crate::mechanics::{DynamicsError, NumericModel};
+
+/// `|det A₁|` below this fraction of the product of the rows' norms: singular.
+pub(crate) const SPLIT_TOLERANCE: f64 = 1e-8;
+
+/// Completes `q̈₂` with the dependent accelerations `q̈₁ = A₁⁻¹(b − A₂ q̈₂)`.
+pub(crate) fn complete(
+    jacobian: &DMatrix<f64>,
+    bias: &DVector<f64>,
+    dependent: &[usize],
+    independent: &[usize],
+    qdd2: &DVector<f64>,
+    t: f64,
+) -> Result<DVector<f64>, DynamicsError> {
+    let n = jacobian.ncols();
+    let a1 = jacobian.select_columns(dependent);
+    let a2 = jacobian.select_columns(independent);
+    let rhs = bias - a2 * qdd2;
+    let qdd1 = a1.lu().solve(&rhs).ok_or(DynamicsError::Singular { what: "A₁", t, hint: "" })?;
+    let mut qdd = DVector::zeros(n);
+    for (k, &i) in independent.iter().enumerate() {
+        qdd[i] = qdd2[k];
+    }
+    for (k, &i) in dependent.iter().enumerate() {
+        qdd[i] = qdd1[k];
+    }
+    Ok(qdd)
+}
+
+/// Whether `A₁` (the columns `dependent` of `A`) is well-conditioned.
+pub(crate) fn split_is_regular(jacobian: &DMatrix<f64>, dependent: &[usize]) -> bool {
+    let a1 = jacobian.select_columns(dependent);
+    let scale: f64 = (0..jacobian.nrows()).map(|i| jacobian.row(i).norm()).product();
+    a1.determinant().abs() > SPLIT_TOLERANCE * scale.max(f64::MIN_POSITIVE)
+}
+
+pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) -> Result<Solution, DynamicsError> {
+    let terms = numeric.evaluate(t, q, v)?;
+    let (jacobian, bias) = (terms.jacobian.clone(), terms.bias.clone());
+    let Some(hamel) = numeric.hamel_terms(t, q, v) else {
+        return Err(DynamicsError::Unsupported(
+            "Hamel's embedding needs constraints linear in the velocities and a regular split".into(),
+        ));
+    };
+    let h = hamel?;
+    if !split_is_regular(&jacobian, &h.dependent) {
+        return Err(DynamicsError::Singular {
+            what: "A₁ of Hamel's split",
+            t,
+            hint: "; the dependent coordinates cannot be solved for here: choose others in [hamel] dependent",
+        });
+    }
+    let qdd2 = h.psi.clone().lu().solve(&h.g).ok_or(DynamicsError::Singular { what: "Ψ", t, hint: "" })?;
+    let (dependent, independent) = (h.dependent.clone(), h.independent.clone());
+    let accelerations = complete(&jacobian, &bias, &dependent, &independent, &qdd2, t)?;
+    Ok(Solution { accelerations, multipliers: None })
+}

@@ -1,0 +1,75 @@
+//! Voronets' equations: the true motion in the independent velocities, without
+//! multipliers (Chaplygin's when nothing depends on the dependent coordinates).
+//!
+//! Computed in Maggi's projected form, which is the same set of equations: with
+//! `v₁ = X v₂ + β` and `N = [X; I]`, `Nᵀ(M q̈ − F) = 0` and `q̈ = N q̈₂ + γ` give
+//! `(NᵀMN) q̈₂ = Nᵀ(F − M γ)`. The split is re-chosen at every state as the
+//! best-conditioned one (column-pivoted QR of `A`), so it never goes singular.
+
+use nalgebra::DVector;
+
+use super::hamel::complete;
+use super::Solution;
+use crate::mechanics::{DynamicsError, NumericModel};
+
+/// The `r` best-conditioned dependent columns of `A` (m×n): greedy column pivoting.
+pub(crate) fn best_split(a: &nalgebra::DMatrix<f64>) -> (alloc::vec::Vec<usize>, alloc::vec::Vec<usize>) {
+    let (m, n) = a.shape();
+    let mut work = a.clone();
+    let mut dependent = alloc::vec::Vec::with_capacity(m);
+    for row in 0..m.min(n) {
+        let (best, _) = (0..n)
+            .filter(|c| !dependent.contains(c))
+            .map(|c| (c, work.view((row, c), (m - row, 1)).norm()))
+            .fold((usize::MAX, -1.0), |acc, x| if x.1 > acc.1 { x } else { acc });
+        if best == usize::MAX {
+            break;
+        }
+        dependent.push(best);
+        // Householder-free Gram–Schmidt: remove the chosen column's direction.
+        let col = work.column(best).rows(row, m - row).into_owned();
+        let norm2 = col.norm_squared();
+        if norm2 > 0.0 {
+            for c in 0..n {
+                let x = work.column(c).rows(row, m - row).into_owned();
+                let proj = col.dot(&x) / norm2;
+                let updated = x - &col * proj;
+                work.view_mut((row, c), (m - row, 1)).copy_from(&updated);
+            }
+        }
+    }
+    let independent = (0..n).filter(|c| !dependent.contains(c)).collect();
+    (dependent, independent)
+}
+
+pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) -> Result<Solution, DynamicsError> {
+    let terms = numeric.evaluate(t, q, v)?;
+    let (m, n) = terms.jacobian.shape();
+    if m == 0 {
+        return super::lagrange::solve(terms, t).map(|s| Solution { multipliers: None, ..s });
+    }
+    let (dependent, independent) = best_split(&terms.jacobian);
+    let a1 = terms.jacobian.select_columns(&dependent);
+    let a2 = terms.jacobian.select_columns(&independent);
+    let lu = a1.lu();
+    let x = -lu.solve(&a2).ok_or(DynamicsError::Singular { what: "A (the constraints are redundant)", t, hint: "" })?;
+    let a1_inv_b = lu.solve(&terms.bias).ok_or(DynamicsError::Singular { what: "A₁", t, hint: "" })?;
+    let k = independent.len();
+    let mut null = nalgebra::DMatrix::zeros(n, k);
+    let mut gamma = DVector::zeros(n);
+    for (s, &i) in independent.iter().enumerate() {
+        null[(i, s)] = 1.0;
+    }
+    for (j, &d) in dependent.iter().enumerate() {
+        for s in 0..k {
+            null[(d, s)] = x[(j, s)];
+        }
+        gamma[d] = a1_inv_b[j];
+    }
+    let psi = null.transpose() * &terms.mass * &null;
+    let h = null.transpose() * (&terms.forcing - &terms.mass * &gamma);
+    let qdd2 = psi.cholesky().ok_or(DynamicsError::NotPositiveDefinite { t })?.solve(&h);
+    let (jacobian, bias) = (terms.jacobian.clone(), terms.bias.clone());
+    let accelerations = complete(&jacobian, &bias, &dependent, &independent, &qdd2, t)?;
+    Ok(Solution { accelerations, multipliers: None })
+}

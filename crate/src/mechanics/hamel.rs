@@ -1,0 +1,299 @@
+//! Hamel's embedding and the E-vector (paper 000), and the multiplier-free
+//! equations of the true motion in the independent velocities (Voronets; here in
+//! Maggi's projected form, which is the same equations).
+//!
+//! For linear constraints `A v + a₀ = 0` and a split `q = (q₁, q₂)` with `A₁`
+//! invertible: `v₁ = X v₂ + β`, `X = −A₁⁻¹A₂`, `β = −A₁⁻¹a₀`, and `N = [X; I]`.
+//!
+//! - Hamel puts `v₁` into `T` and `Q` and applies Lagrange's equations to `q₂` only:
+//!   `T*(q, v₂, t)`, `∂T*/∂v₂ = Ψ v₂ + Φ`, `Ψ q̈₂ = G` with
+//!   `G = −(d/dt ∂T*/∂v₂)|_{q̈=0} + ∂T*/∂q₂ − ∂V/∂q₂ + Q₂*`.
+//! - The true motion projected on the admissible directions, `Nᵀ(M q̈ − F) = 0` with
+//!   `q̈ = N q̈₂ + γ`, `γ = [A₁⁻¹ b; 0]`: `Ψ q̈₂ = H`, `H = Nᵀ(F − M γ)` (`Ψ = NᵀMN`).
+//! - `E = G − H`, zero exactly where Hamel's embedding gives the true motion.
+//!
+//! Everything is symbolic and evaluated on the constraint (`v₁` replaced by `v₁*`).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::model::Model;
+use crate::expr::{DiffError, ExprGraph, ExprId, SymbolId};
+
+/// The symbolic Hamel/Voronets data of one split.
+#[derive(Clone, Debug)]
+pub struct HamelSplit {
+    /// Indices of the dependent coordinates `q₁`, one per constraint.
+    pub dependent: Vec<usize>,
+    /// Indices of the independent coordinates `q₂`.
+    pub independent: Vec<usize>,
+    /// `det A₁`, which must stay away from zero.
+    pub determinant: ExprId,
+    /// `v₁* = X v₂ + β` (r entries).
+    pub dependent_velocities: Vec<ExprId>,
+    /// `T*(q, v₂, t)`.
+    pub embedded_kinetic: ExprId,
+    /// `Ψ` (k×k, row-major).
+    pub psi: Vec<ExprId>,
+    /// `Φ` (k).
+    pub phi: Vec<ExprId>,
+    /// Hamel's right-hand side `G` (k).
+    pub g: Vec<ExprId>,
+    /// The true motion's right-hand side `H` (k).
+    pub h: Vec<ExprId>,
+    /// `E = G − H` (k).
+    pub e: Vec<ExprId>,
+}
+
+/// Why a split cannot be derived.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SplitError {
+    /// Constraints nonlinear in the velocities have no such split.
+    #[error("Hamel's embedding and the E-vector need constraints linear in the velocities")]
+    Nonlinear,
+    /// `A₁` is singular (symbolically, or at the reference state).
+    #[error("the dependent coordinates {0} cannot be solved for: A₁ is singular")]
+    Singular(String),
+    /// A derivative could not be taken.
+    #[error("{0}")]
+    Diff(#[from] DiffError),
+}
+
+/// Symbolic Gauss–Jordan elimination: solves `A X = B` (A r×r, B r×k) with pivots
+/// chosen by their value at a reference point, so the chosen pivot is nonzero there.
+fn solve(
+    g: &mut ExprGraph,
+    mut a: Vec<Vec<ExprId>>,
+    mut b: Vec<Vec<ExprId>>,
+    value: &dyn Fn(&ExprGraph, ExprId) -> f64,
+) -> Option<(Vec<Vec<ExprId>>, ExprId)> {
+    let r = a.len();
+    let mut det = g.one();
+    for col in 0..r {
+        let pivot = (col..r).max_by(|&i, &j| value(g, a[i][col]).abs().total_cmp(&value(g, a[j][col]).abs()))?;
+        if value(g, a[pivot][col]).abs() < 1e-12 {
+            return None;
+        }
+        if pivot != col {
+            a.swap(pivot, col);
+            b.swap(pivot, col);
+            det = g.neg(det);
+        }
+        let p = a[col][col];
+        det = g.mul2(det, p);
+        let inv = g.powi(p, -1);
+        for x in a[col].iter_mut().chain(b[col].iter_mut()) {
+            let scaled = g.mul2(*x, inv);
+            *x = g.expand(scaled);
+        }
+        for row in 0..r {
+            if row == col {
+                continue;
+            }
+            let factor = a[row][col];
+            if g.is_zero(factor) {
+                continue;
+            }
+            for c in 0..a[row].len() {
+                let t = g.mul2(factor, a[col][c]);
+                let d = g.sub(a[row][c], t);
+                a[row][c] = g.expand(d);
+            }
+            for c in 0..b[row].len() {
+                let t = g.mul2(factor, b[col][c]);
+                let d = g.sub(b[row][c], t);
+                b[row][c] = g.expand(d);
+            }
+        }
+    }
+    Some((b, g.expand(det)))
+}
+
+impl HamelSplit {
+    /// Derives the split with the given dependent coordinates; `reference` gives the
+    /// value of each symbol at a state where `A₁` must be invertible.
+    pub fn derive(
+        model: &Model,
+        g: &mut ExprGraph,
+        dependent: &[usize],
+        reference: &dyn Fn(SymbolId) -> f64,
+    ) -> Result<Self, SplitError> {
+        if !model.constraints_are_linear() {
+            return Err(SplitError::Nonlinear);
+        }
+        let n = model.coordinate_count();
+        let r = model.constraints.len();
+        let independent: Vec<usize> = (0..n).filter(|i| !dependent.contains(i)).collect();
+        let names = || dependent.iter().map(|&i| model.scenario.coordinates[i].clone()).collect::<Vec<_>>().join(", ");
+        if dependent.len() != r {
+            return Err(SplitError::Singular(names()));
+        }
+        let velocity = |g: &ExprGraph, i: usize| g.coordinate(i)[1];
+        let all_velocities: Vec<SymbolId> = (0..n).map(|i| velocity(g, i)).collect();
+        // A v + a₀: a₀ = f at v = 0.
+        let zero = g.zero();
+        let a0: Vec<ExprId> = model
+            .constraints
+            .iter()
+            .map(|c| {
+                let f0 = g.substitute(c.velocity_residual, &|s| all_velocities.contains(&s).then_some(zero));
+                g.expand(f0)
+            })
+            .collect();
+        let a1: Vec<Vec<ExprId>> =
+            model.constraints.iter().map(|c| dependent.iter().map(|&i| c.jacobian[i]).collect()).collect();
+        // Right-hand sides: −A₂ (for X) and −a₀ (for β), solved together.
+        let rhs: Vec<Vec<ExprId>> = model
+            .constraints
+            .iter()
+            .zip(&a0)
+            .map(|(c, &a0j)| {
+                let mut row: Vec<ExprId> = independent.iter().map(|&i| g.neg(c.jacobian[i])).collect();
+                row.push(g.neg(a0j));
+                row
+            })
+            .collect();
+        let value = |g: &ExprGraph, e: ExprId| g.evaluate(e, reference);
+        let (solution, determinant) = solve(g, a1, rhs, &value).ok_or_else(|| SplitError::Singular(names()))?;
+        let k = independent.len();
+        let v2: Vec<ExprId> = independent.iter().map(|&i| g.symbol_expr(velocity(g, i))).collect();
+        let dependent_velocities: Vec<ExprId> = solution
+            .iter()
+            .map(|row| {
+                let mut terms: Vec<ExprId> = (0..k).map(|s| g.mul2(row[s], v2[s])).collect();
+                terms.push(row[k]);
+                let sum = g.add(&terms);
+                g.expand(sum)
+            })
+            .collect();
+        let dep_syms: Vec<SymbolId> = dependent.iter().map(|&i| velocity(g, i)).collect();
+        let on_constraint = |g: &mut ExprGraph, e: ExprId| {
+            let s = g.substitute(e, &|s| dep_syms.iter().position(|&d| d == s).map(|j| dependent_velocities[j]));
+            g.expand(s)
+        };
+        let embedded_kinetic = on_constraint(g, model.kinetic);
+        let v2_syms: Vec<SymbolId> = independent.iter().map(|&i| velocity(g, i)).collect();
+        let accelerations: Vec<SymbolId> = (0..n).map(|i| g.coordinate(i)[2]).collect();
+        let mut psi = Vec::with_capacity(k * k);
+        let mut phi = Vec::with_capacity(k);
+        let mut gs = Vec::with_capacity(k);
+        for (s, &i) in independent.iter().enumerate() {
+            let p = g.diff(embedded_kinetic, v2_syms[s]);
+            let p = g.expand(p);
+            let mut psi_v = Vec::new();
+            for &vt in &v2_syms {
+                let d = g.diff(p, vt);
+                let d = g.expand(d);
+                psi.push(d);
+                let term = g.mul2(d, g.symbol_expr(vt));
+                psi_v.push(term);
+            }
+            let psi_v = g.add(&psi_v);
+            let rest = g.sub(p, psi_v);
+            phi.push(g.expand(rest));
+            // G = −(dp/dt)|_{q̈=0} + ∂T*/∂q₂ − ∂V/∂q₂ + Q₂*, all on the constraint.
+            let pdot = g.time_derivative(p)?;
+            let pdot = g.substitute(pdot, &|s| accelerations.contains(&s).then_some(zero));
+            let pdot = on_constraint(g, pdot);
+            let q2 = g.coordinate(i)[0];
+            let dt_dq = g.diff(embedded_kinetic, q2);
+            let dv_dq = g.diff(model.potential, q2);
+            let force = on_constraint(g, model.generalized_forces[i]);
+            let sum = g.add(&[dt_dq, force]);
+            let sum = g.sub(sum, dv_dq);
+            let gi = g.sub(sum, pdot);
+            gs.push(g.expand(gi));
+        }
+        // H = Nᵀ(F − M γ), γ = [A₁⁻¹ b; 0]: A₁⁻¹ b from the same elimination.
+        let b_rhs: Vec<Vec<ExprId>> = model.constraints.iter().map(|c| alloc::vec![c.bias]).collect();
+        let a1_again: Vec<Vec<ExprId>> =
+            model.constraints.iter().map(|c| dependent.iter().map(|&i| c.jacobian[i]).collect()).collect();
+        let (a1_inv_b, _) = solve(g, a1_again, b_rhs, &value).ok_or_else(|| SplitError::Singular(names()))?;
+        let mut gamma = alloc::vec![zero; n];
+        for (j, &i) in dependent.iter().enumerate() {
+            gamma[i] = a1_inv_b[j][0];
+        }
+        let m = &model.equations.mass_matrix;
+        let f = &model.equations.forcing;
+        let residual: Vec<ExprId> = (0..n)
+            .map(|row| {
+                let terms: Vec<ExprId> = (0..n).map(|c| g.mul2(m[row * n + c], gamma[c])).collect();
+                let m_gamma = g.add(&terms);
+                g.sub(f[row], m_gamma)
+            })
+            .collect();
+        // N's column s: X[:, s] in the dependent rows, 1 at independent coordinate s.
+        let mut h = Vec::with_capacity(k);
+        for (s, &i) in independent.iter().enumerate() {
+            let mut terms = alloc::vec![residual[i]];
+            for (j, &d) in dependent.iter().enumerate() {
+                terms.push(g.mul2(solution[j][s], residual[d]));
+            }
+            let hs = g.add(&terms);
+            h.push(on_constraint(g, hs));
+        }
+        let e = (0..k)
+            .map(|s| {
+                let d = g.sub(gs[s], h[s]);
+                g.expand(d)
+            })
+            .collect();
+        Ok(HamelSplit {
+            dependent: dependent.to_vec(),
+            independent,
+            determinant,
+            dependent_velocities,
+            embedded_kinetic,
+            psi,
+            phi,
+            g: gs,
+            h,
+            e,
+        })
+    }
+}
+
+/// The dependent coordinates: the scenario's `[hamel] dependent`, else the `r`
+/// coordinates whose columns of `A` give the best-conditioned `A₁` at the initial
+/// state (largest |det A₁| over the rows' norms; ties to later coordinates).
+pub fn choose_dependent(model: &Model, reference: &dyn Fn(SymbolId) -> f64) -> Option<Vec<usize>> {
+    let s = &model.scenario;
+    if let Some(h) = &s.hamel {
+        if !h.dependent.is_empty() {
+            return h.dependent.iter().map(|q| s.coordinates.iter().position(|c| c == q)).collect();
+        }
+    }
+    let n = model.coordinate_count();
+    let r = model.constraints.len();
+    if r == 0 || r > n {
+        return None;
+    }
+    let a: Vec<Vec<f64>> = model
+        .constraints
+        .iter()
+        .map(|c| c.jacobian.iter().map(|&e| model.graph.evaluate(e, reference)).collect())
+        .collect();
+    let mut best: Option<(f64, Vec<usize>)> = None;
+    for subset in combinations(n, r) {
+        let m = nalgebra::DMatrix::from_fn(r, r, |i, j| a[i][subset[j]]);
+        let det = m.determinant().abs();
+        if best.as_ref().is_none_or(|(d, _)| det >= *d) {
+            best = Some((det, subset));
+        }
+    }
+    best.filter(|(d, _)| *d > 1e-12).map(|(_, s)| s)
+}
+
+/// All `r`-subsets of `0..n` in lexicographic order.
+fn combinations(n: usize, r: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut current: Vec<usize> = (0..r).collect();
+    loop {
+        out.push(current.clone());
+        let Some(i) = (0..r).rev().find(|&i| current[i] < n - r + i) else { return out };
+        current[i] += 1;
+        for j in i + 1..r {
+            current[j] = current[j - 1] + 1;
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! Hamel's embedding and the E-vector: against hand derivations from the
+//! definitions (never the paper's printed E) and against the relations that must
+//! hold between Hamel, the true motion and Gauss's compulsion.
+
+use nhlab::expr::ParseOptions;
+use nhlab::formulations::{accelerations, compulsion, e_vector, Method};
+use nhlab::mechanics::{Model, NumericModel};
+use nhlab::scenario::{ConstraintSpec, Scenario, SourceMap};
+use proptest::prelude::*;
+
+fn particle(coords: &[&str], mass: &str, constraint: &str, forces: &[(&str, &str)], dependent: &[&str]) -> Scenario {
+    let mut s = Scenario {
+        format: "nhlab/1".into(),
+        title: "particle".into(),
+        coordinates: coords.iter().map(|c| c.to_string()).collect(),
+        kinetic: Some(format!(
+            "{mass}/2*({})",
+            coords.iter().map(|c| format!("{c}'^2")).collect::<Vec<_>>().join(" + ")
+        )),
+        constraints: vec![ConstraintSpec { name: None, expr: constraint.into() }],
+        ..Scenario::default()
+    };
+    for (q, f) in forces {
+        s.forces.insert(q.to_string(), f.to_string());
+    }
+    for (i, c) in coords.iter().enumerate() {
+        s.initial.q.insert(c.to_string(), 0.5 + i as f64 * 0.3);
+    }
+    s.hamel = Some(nhlab::scenario::HamelSpec { dependent: dependent.iter().map(|d| d.to_string()).collect() });
+    s
+}
+
+/// The model's symbolic E equals the hand-derived expressions.
+fn assert_e(s: &Scenario, expected: &[&str]) {
+    let mut model = Model::build(s, &SourceMap::none()).unwrap_or_else(|e| panic!("{e}"));
+    let split = model.hamel.clone().unwrap();
+    for (k, want) in expected.iter().enumerate() {
+        let w = model.graph.parse_with(want, ParseOptions::default()).unwrap();
+        let w = model.graph.expand(w);
+        assert_eq!(split.e[k], w, "E[{k}] = {} vs {want}", model.graph.to_text(split.e[k]));
+    }
+}
+
+/// Paper 000 example 3: unit particle on a circle, `xẋ + yẏ = 0`, `q₁ = x`:
+/// Hamel fails under a holonomic constraint. By hand: `E = −y³ẏ²/x⁴`.
+#[test]
+fn example_3_holonomic_with_nonzero_e() {
+    assert_e(&particle(&["x", "y"], "1", "x*x' + y*y'", &[], &["x"]), &["-y^3*y'^2/x^4"]);
+}
+
+/// Paper 000 examples 4–6: `ẋ − zẏ = 0`, `q₁ = x`. By hand (mass m, `Q_x = −ẏż`):
+/// `Ψ = diag(m(1 + z²), m)`, `G = (−2mzẏż, mzẏ²)`, `H = (−mzẏż + zQ_x, 0)`.
+#[test]
+fn examples_4_to_6_the_same_constraint_on_different_models() {
+    // Example 4: unit mass with Q_x = −ẏż: the first component vanishes, the second
+    // (Hamel's z'' = zẏ² against the true z'' = 0) does not: no force can cancel it.
+    assert_e(&particle(&["x", "y", "z"], "1", "x' - z*y'", &[("x", "-y'*z'")], &["x"]), &["0", "z*y'^2"]);
+    // Example 5: mass m with the same force: E_y = (1 − m) z ẏ ż.
+    let mut s = particle(&["x", "y", "z"], "m", "x' - z*y'", &[("x", "-y'*z'")], &["x"]);
+    s.parameters.insert("m".into(), 2.0);
+    assert_e(&s, &["(1 - m)*z*y'*z'", "m*z*y'^2"]);
+    // Example 6: unit mass, no force.
+    assert_e(&particle(&["x", "y", "z"], "1", "x' - z*y'", &[], &["x"]), &["-z*y'*z'", "z*y'^2"]);
+}
+
+fn random_scenario(seed: u64) -> Scenario {
+    let mut r = nhlab_tests::random::Rng::new(seed);
+    let c = |r: &mut nhlab_tests::random::Rng| format!("{:.3}", r.range(0.2, 1.5));
+    let mut s = Scenario {
+        format: "nhlab/1".into(),
+        title: "random".into(),
+        coordinates: vec!["x".into(), "y".into(), "phi".into()],
+        kinetic: Some(format!(
+            "{}/2*(x'^2 + y'^2) + {}/2*phi'^2 + {}*x'*phi'*cos(phi) + {}*y'^2*sin(x)^2",
+            c(&mut r),
+            c(&mut r),
+            r.range(-0.2, 0.2),
+            c(&mut r)
+        )),
+        potential: Some(format!("{}*x + {}*cos(phi)*y", c(&mut r), c(&mut r))),
+        constraints: vec![ConstraintSpec {
+            name: None,
+            expr: format!("{}*x'*sin(phi) + (2 + cos(x))*y' + {}*phi'*x + {}*sin(t)", c(&mut r), c(&mut r), c(&mut r)),
+        }],
+        ..Scenario::default()
+    };
+    for q in ["x", "y", "phi"] {
+        s.initial.q.insert(q.into(), 0.1);
+    }
+    s
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, failure_persistence: None, rng_seed: proptest::test_runner::RngSeed::Fixed(11), ..ProptestConfig::default() })]
+
+    /// `Ψ (q̈₂ᴴ − q̈₂) = E`, the excess compulsion is `½ Eᵀ Ψ⁻¹ E`, and voronets
+    /// equals the true motion — on random rheonomic systems, at random states on the
+    /// constraint.
+    #[test]
+    fn hamel_differs_from_the_truth_by_exactly_e(seed in any::<u64>(), state in proptest::collection::vec(-0.5f64..0.5, 6)) {
+        let s = random_scenario(seed);
+        let model = Model::build(&s, &SourceMap::none()).unwrap();
+        let mut numeric = NumericModel::new(&model).unwrap();
+        let (t, q) = (state[0], &state[1..4]);
+        // Velocities on the constraint: x', φ' given, y' (the dependent one) solved.
+        let mut v = vec![state[4], 0.0, state[5]];
+        let f0 = numeric.evaluate(t, q, &v).unwrap();
+        let (f, a_y) = (f0.residuals[0], f0.jacobian[(0, 1)]);
+        v[1] = -f / a_y;
+        let truth = accelerations(Method::Lagrange, &mut numeric, t, q, &v).unwrap().accelerations;
+        let voronets = accelerations(Method::Voronets, &mut numeric, t, q, &v).unwrap().accelerations;
+        prop_assert!((&voronets - &truth).amax() < 1e-9 * (1.0 + truth.amax()), "voronets {voronets} vs {truth}");
+        let hamel = accelerations(Method::Hamel, &mut numeric, t, q, &v).unwrap().accelerations;
+        let (independent, e) = e_vector(&mut numeric, t, q, &v).unwrap().unwrap();
+        let h = numeric.hamel_terms(t, q, &v).unwrap().unwrap().clone();
+        let diff = nalgebra::DVector::from_iterator(independent.len(), independent.iter().map(|&i| hamel[i] - truth[i]));
+        let psi_diff = &h.psi * &diff;
+        prop_assert!((&psi_diff - &e).amax() < 1e-8 * (1.0 + e.amax()), "Ψ Δq̈₂ = {psi_diff} vs E = {e}");
+        let terms = numeric.evaluate(t, q, &v).unwrap().clone();
+        let excess = compulsion(&terms, &hamel, t).unwrap() - compulsion(&terms, &truth, t).unwrap();
+        let predicted = 0.5 * e.dot(&h.psi.clone().lu().solve(&e).unwrap());
+        prop_assert!((excess - predicted).abs() < 1e-8 * (1.0 + predicted), "ΔZ = {excess} vs ½EᵀΨ⁻¹E = {predicted}");
+        // Ψ = NᵀMN with N = [X; I], X = −A₁⁻¹A₂ (y dependent).
+        let n_matrix = nalgebra::DMatrix::from_row_slice(3, 2, &[1.0, 0.0, -terms.jacobian[(0, 0)] / a_y, -terms.jacobian[(0, 2)] / a_y, 0.0, 1.0]);
+        let psi = n_matrix.transpose() * &terms.mass * &n_matrix;
+        prop_assert!((&psi - &h.psi).amax() < 1e-9 * (1.0 + psi.amax()), "Ψ {} vs NᵀMN {psi}", h.psi);
+    }
+}
+
+/// The knife edge's split `y` is singular at φ = π/2: Hamel stops there with a
+/// message, the E-vector says it is undefined, voronets re-chooses and goes on.
+#[test]
+fn a_singular_split_is_reported_not_garbage() {
+    let (_, mut numeric, _) = nhlab_tests::scenarios::load("knife-edge-incline");
+    let q = [0.0, 0.0, std::f64::consts::FRAC_PI_2];
+    let v = [0.0, 1.0, 2.0];
+    let err = accelerations(Method::Hamel, &mut numeric, 0.0, &q, &v).unwrap_err().to_string();
+    assert!(err.contains("A₁ of Hamel's split is singular") && err.contains("[hamel] dependent"), "{err}");
+    let err = e_vector(&mut numeric, 0.0, &q, &v).unwrap().unwrap_err().to_string();
+    assert!(err.contains("singular"), "{err}");
+    let voronets = accelerations(Method::Voronets, &mut numeric, 0.0, &q, &v).unwrap().accelerations;
+    let truth = accelerations(Method::Lagrange, &mut numeric, 0.0, &q, &v).unwrap().accelerations;
+    assert!((&voronets - &truth).amax() < 1e-12, "{voronets} vs {truth}");
+}
