@@ -111,7 +111,7 @@ proptest! {
         let voronets = accelerations(Method::Voronets, &mut numeric, t, q, &v).unwrap().accelerations;
         prop_assert!((&voronets - &truth).amax() < 1e-9 * (1.0 + truth.amax()), "voronets {voronets} vs {truth}");
         let hamel = accelerations(Method::Hamel, &mut numeric, t, q, &v).unwrap().accelerations;
-        let (independent, e) = e_vector(&mut numeric, t, q, &v).unwrap().unwrap();
+        let nhlab::formulations::EVector { independent, values: e } = e_vector(&mut numeric, t, q, &v).unwrap().unwrap();
         let h = numeric.hamel_terms(t, q, &v).unwrap().unwrap().clone();
         let diff = nalgebra::DVector::from_iterator(independent.len(), independent.iter().map(|&i| hamel[i] - truth[i]));
         let psi_diff = &h.psi * &diff;

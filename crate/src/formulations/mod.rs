@@ -134,7 +134,7 @@ pub fn e_vector(
             hint: "; the E-vector is not defined for this split here",
         }));
     }
-    Some(Ok((h.independent.clone(), h.e.clone())))
+    Some(Ok(EVector { independent: h.independent.clone(), values: h.e.clone() }))
 }
 
 /// Gauss's compulsion `Z = ½(q̈ − a)ᵀ M (q̈ − a)` of accelerations `qdd`, with
