@@ -110,15 +110,18 @@ pub fn accelerations(
     }
 }
 
-/// The E-vector `G − H` at a state, keyed by the independent coordinates' indices;
-/// `None` when the model has no split (nonlinear or no constraints). An error when
-/// the split is singular at this state.
-pub fn e_vector(
-    numeric: &mut NumericModel,
-    t: f64,
-    q: &[f64],
-    v: &[f64],
-) -> Option<Result<(alloc::vec::Vec<usize>, DVector<f64>), DynamicsError>> {
+/// Hamel's E-vector at a state: one component per independent coordinate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EVector {
+    /// Indices of the independent coordinates `q₂`, in the order of `values`.
+    pub independent: alloc::vec::Vec<usize>,
+    /// `E = G − H`.
+    pub values: DVector<f64>,
+}
+
+/// The E-vector `G − H` at a state; `None` when the model has no split (nonlinear
+/// or no constraints). An error when the split is singular at this state.
+pub fn e_vector(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) -> Option<Result<EVector, DynamicsError>> {
     let jacobian = match numeric.evaluate(t, q, v) {
         Ok(terms) => terms.jacobian.clone(),
         Err(e) => return Some(Err(e)),
