@@ -6,3 +6,4 @@ mod closed_forms;
 mod hamel;
 mod integrators;
 mod scenario_errors;
+mod vakonomic;

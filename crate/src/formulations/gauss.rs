@@ -16,7 +16,7 @@ pub(super) fn solve(terms: &Terms, t: f64) -> Result<Solution, DynamicsError> {
     let a = super::unconstrained(terms, t)?;
     let (n, m) = (terms.mass.nrows(), terms.jacobian.nrows());
     if m == 0 {
-        return Ok(Solution { accelerations: a, multipliers: None });
+        return Ok(Solution { accelerations: a, multipliers: None, multiplier_rates: None });
     }
     let aj = &terms.jacobian;
     let svd = aj.clone().svd(true, true);
@@ -30,7 +30,7 @@ pub(super) fn solve(terms: &Terms, t: f64) -> Result<Solution, DynamicsError> {
     let scale = eigen.eigenvalues.iter().cloned().fold(0.0, f64::max).max(f64::MIN_POSITIVE);
     let free: alloc::vec::Vec<usize> = (0..n).filter(|&k| eigen.eigenvalues[k] <= RANK_TOLERANCE * scale).collect();
     if free.is_empty() {
-        return Ok(Solution { accelerations: particular, multipliers: None });
+        return Ok(Solution { accelerations: particular, multipliers: None, multiplier_rates: None });
     }
     let basis = DMatrix::from_columns(
         &free.iter().map(|&k| eigen.eigenvectors.column(k).into_owned()).collect::<alloc::vec::Vec<_>>(),
@@ -38,5 +38,5 @@ pub(super) fn solve(terms: &Terms, t: f64) -> Result<Solution, DynamicsError> {
     let reduced = basis.transpose() * &terms.mass * &basis;
     let rhs = basis.transpose() * &terms.mass * (&a - &particular);
     let z = reduced.cholesky().ok_or(DynamicsError::NotPositiveDefinite { t })?.solve(&rhs);
-    Ok(Solution { accelerations: particular + basis * z, multipliers: None })
+    Ok(Solution { accelerations: particular + basis * z, multipliers: None, multiplier_rates: None })
 }

@@ -63,5 +63,5 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
     let qdd2 = h.psi.clone().lu().solve(&h.g).ok_or(DynamicsError::Singular { what: "Ψ", t, hint: "" })?;
     let (dependent, independent) = (h.dependent.clone(), h.independent.clone());
     let accelerations = complete(&jacobian, &bias, &dependent, &independent, &qdd2, t)?;
-    Ok(Solution { accelerations, multipliers: None })
+    Ok(Solution { accelerations, multipliers: None, multiplier_rates: None })
 }

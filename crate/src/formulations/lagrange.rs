@@ -7,7 +7,11 @@ use crate::mechanics::{DynamicsError, Terms};
 pub(super) fn solve(terms: &Terms, t: f64) -> Result<Solution, DynamicsError> {
     if terms.jacobian.nrows() == 0 {
         let a = super::unconstrained(terms, t)?;
-        return Ok(Solution { accelerations: a, multipliers: Some(nalgebra::DVector::zeros(0)) });
+        return Ok(Solution {
+            accelerations: a,
+            multipliers: Some(nalgebra::DVector::zeros(0)),
+            multiplier_rates: None,
+        });
     }
     saddle_point(terms, &terms.jacobian, t, "the matrix [[M, −Aᵀ], [A, 0]] of Lagrange's equations")
 }

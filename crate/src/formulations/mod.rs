@@ -9,6 +9,7 @@
 //! | `euler` | `euler.rs` | Shen's Euler-condition reaction `R = ∫₀¹ ∂f/∂v(q, s v, t) ds` |
 //! | `voronets` | `voronets.rs` | the equations in the independent velocities, `NᵀMN q̈₂ = Nᵀ(F − Mγ)` |
 //! | `hamel` | `hamel.rs` | Hamel's embedding `Ψ q̈₂ = G`: right only where `E = G − H = 0` |
+//! | `vakonomic` | `vakonomic.rs` | `δ∫(L + μᵀf)dt = 0`, `μ` in the state |
 //!
 //! The routes differ on purpose: their agreement on ideal linear constraints is
 //! one of the lab's own checks (mechanics.md, "What must agree").
@@ -18,6 +19,7 @@ mod gauss;
 mod hamel;
 mod lagrange;
 mod udwadia_kalaba;
+mod vakonomic;
 mod voronets;
 
 use nalgebra::{DMatrix, DVector};
@@ -84,17 +86,32 @@ impl Method {
 pub struct Solution {
     /// `q̈`, one per coordinate.
     pub accelerations: DVector<f64>,
-    /// `λ`, one per constraint.
+    /// `λ` (for `vakonomic`: `μ`), one per constraint.
     pub multipliers: Option<DVector<f64>>,
+    /// `μ̇` for `vakonomic`.
+    pub multiplier_rates: Option<DVector<f64>>,
 }
 
-/// The accelerations of `method` at `(t, q, v)`.
+/// The accelerations of `method` at `(t, q, v)` (for `vakonomic`, with `μ = 0`).
 pub fn accelerations(
     method: Method,
     numeric: &mut NumericModel,
     t: f64,
     q: &[f64],
     v: &[f64],
+) -> Result<Solution, DynamicsError> {
+    accelerations_with_multipliers(method, numeric, t, q, v, &[])
+}
+
+/// The accelerations of `method` at `(t, q, v)` with the vakonomic multipliers `μ`
+/// (ignored by the other methods).
+pub fn accelerations_with_multipliers(
+    method: Method,
+    numeric: &mut NumericModel,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+    mu: &[f64],
 ) -> Result<Solution, DynamicsError> {
     match method {
         Method::Lagrange => lagrange::solve(numeric.evaluate(t, q, v)?, t),
@@ -103,10 +120,7 @@ pub fn accelerations(
         Method::Euler => euler::solve(numeric, t, q, v),
         Method::Hamel => hamel::solve(numeric, t, q, v),
         Method::Voronets => voronets::solve(numeric, t, q, v),
-        Method::Vakonomic => Err(DynamicsError::Unsupported(alloc::format!(
-            "the method `{}` is not available yet in this version of nhlab",
-            method.id()
-        ))),
+        Method::Vakonomic => vakonomic::solve(numeric, t, q, v, mu),
     }
 }
 
@@ -175,5 +189,9 @@ pub(crate) fn saddle_point(
         t,
         hint: "; the constraints may be redundant or inconsistent (udwadia-kalaba copes with redundant ones)",
     })?;
-    Ok(Solution { accelerations: x.rows(0, n).into_owned(), multipliers: Some(x.rows(n, m).into_owned()) })
+    Ok(Solution {
+        accelerations: x.rows(0, n).into_owned(),
+        multipliers: Some(x.rows(n, m).into_owned()),
+        multiplier_rates: None,
+    })
 }

@@ -14,7 +14,7 @@ const RANK_TOLERANCE: f64 = 1e-12;
 pub(super) fn solve(terms: &Terms, t: f64) -> Result<Solution, DynamicsError> {
     let a = super::unconstrained(terms, t)?;
     if terms.jacobian.nrows() == 0 {
-        return Ok(Solution { accelerations: a, multipliers: None });
+        return Ok(Solution { accelerations: a, multipliers: None, multiplier_rates: None });
     }
     let eigen = terms.mass.clone().symmetric_eigen();
     if eigen.eigenvalues.iter().any(|&l| l.is_nan() || l <= 0.0) {
@@ -30,5 +30,5 @@ pub(super) fn solve(terms: &Terms, t: f64) -> Result<Solution, DynamicsError> {
         .pseudo_inverse(RANK_TOLERANCE * largest.max(f64::MIN_POSITIVE))
         .map_err(|_| DynamicsError::Singular { what: "A M^{-1/2}", t, hint: "" })?;
     let correction = &m_inv_half * pinv * (&terms.bias - &terms.jacobian * &a);
-    Ok(Solution { accelerations: a + correction, multipliers: None })
+    Ok(Solution { accelerations: a + correction, multipliers: None, multiplier_rates: None })
 }

@@ -46,7 +46,7 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
     let terms = numeric.evaluate(t, q, v)?;
     let (m, n) = terms.jacobian.shape();
     if m == 0 {
-        return super::lagrange::solve(terms, t).map(|s| Solution { multipliers: None, ..s });
+        return super::lagrange::solve(terms, t).map(|s| Solution { multipliers: None, multiplier_rates: None, ..s });
     }
     let (dependent, independent) = best_split(&terms.jacobian);
     let a1 = terms.jacobian.select_columns(&dependent);
@@ -71,5 +71,5 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
     let qdd2 = psi.cholesky().ok_or(DynamicsError::NotPositiveDefinite { t })?.solve(&h);
     let (jacobian, bias) = (terms.jacobian.clone(), terms.bias.clone());
     let accelerations = complete(&jacobian, &bias, &dependent, &independent, &qdd2, t)?;
-    Ok(Solution { accelerations, multipliers: None })
+    Ok(Solution { accelerations, multipliers: None, multiplier_rates: None })
 }

@@ -7,9 +7,11 @@ mod equations;
 mod hamel;
 mod model;
 mod numeric;
+mod vakonomic;
 
 pub use constraint::{Constraint, ConstraintKind};
 pub use equations::{EquationsOfMotion, ParticleTerms};
 pub use hamel::{choose_dependent, HamelSplit, SplitError};
 pub use model::{Model, Parameter};
-pub use numeric::{DynamicsError, HamelTerms, NumericModel, Terms};
+pub use numeric::{DynamicsError, HamelTerms, NumericModel, Terms, VakonomicTerms};
+pub use vakonomic::VakonomicEquations;

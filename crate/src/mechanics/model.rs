@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 use super::constraint::{Constraint, ConstraintKind};
 use super::equations::{EquationsOfMotion, ParticleTerms};
 use super::hamel::{choose_dependent, HamelSplit, SplitError};
+use super::vakonomic::VakonomicEquations;
 use crate::expr::{
     nearest, DefinitionError, ExprGraph, ExprId, NameError, ParseError, ParseOptions, SymbolId, SymbolKind,
 };
@@ -53,6 +54,8 @@ pub struct Model {
     /// Hamel's embedding and the E-vector for the scenario's (or the chosen) split,
     /// or why there is none.
     pub hamel: Result<HamelSplit, SplitError>,
+    /// The vakonomic equations (in `graph`, with auxiliary symbols `mu1…`), or why not.
+    pub vakonomic: Result<VakonomicEquations, crate::expr::DiffError>,
 }
 
 /// Collects problems while building, with positions from the source map.
@@ -279,8 +282,12 @@ impl Model {
             equations,
             view,
             hamel: Err(SplitError::Nonlinear),
+            vakonomic: Err(crate::expr::DiffError::NoRate { name: String::new() }),
         };
         model.hamel = model.derive_hamel();
+        let mut g = model.graph.clone();
+        model.vakonomic = VakonomicEquations::derive(&model, &mut g);
+        model.graph = g;
         if let (Err(e), Some(h)) = (&model.hamel, &s.hamel) {
             if !h.dependent.is_empty() && model.constraints_are_linear() {
                 c.at("hamel.dependent", format!("{e} at the initial state"));

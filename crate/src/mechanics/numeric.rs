@@ -81,6 +81,25 @@ pub struct HamelTerms {
     pub e: DVector<f64>,
 }
 
+/// Numeric values of the vakonomic equations at `(t, q, v, μ)`.
+#[derive(Clone, Debug)]
+pub struct VakonomicTerms {
+    /// `M_v` (n×n).
+    pub mass: DMatrix<f64>,
+    /// `C = ∂R/∂μ̇` (n×m).
+    pub rates: DMatrix<f64>,
+    /// `F_v` (n).
+    pub forcing: DVector<f64>,
+}
+
+#[derive(Clone, Debug)]
+struct CompiledVakonomic {
+    evaluator: Evaluator,
+    inputs: Vec<f64>,
+    outputs: Vec<f64>,
+    terms: VakonomicTerms,
+}
+
 #[derive(Clone, Debug)]
 struct CompiledHamel {
     evaluator: Evaluator,
@@ -105,6 +124,7 @@ pub struct NumericModel {
     holonomic: Vec<bool>,
     terms: Terms,
     hamel: Option<CompiledHamel>,
+    vakonomic: Option<CompiledVakonomic>,
 }
 
 impl NumericModel {
@@ -129,6 +149,26 @@ impl NumericModel {
         outputs.extend(model.constraints.iter().map(|c| c.position_residual.unwrap_or(zero)));
         outputs.push(energy);
         let all = graph.compile(&outputs, &inputs)?.into_evaluator();
+        let vakonomic = match &model.vakonomic {
+            Ok(eq) => {
+                let mut vak_inputs = inputs.clone();
+                vak_inputs.extend(&eq.multipliers);
+                let mut outs = eq.mass_matrix.clone();
+                outs.extend(&eq.rate_matrix);
+                outs.extend(&eq.forcing);
+                Some(CompiledVakonomic {
+                    evaluator: graph.compile(&outs, &vak_inputs)?.into_evaluator(),
+                    inputs: alloc::vec![0.0; vak_inputs.len()],
+                    outputs: alloc::vec![0.0; outs.len()],
+                    terms: VakonomicTerms {
+                        mass: DMatrix::zeros(n, n),
+                        rates: DMatrix::zeros(n, m),
+                        forcing: DVector::zeros(n),
+                    },
+                })
+            }
+            Err(_) => None,
+        };
         let hamel = match &model.hamel {
             Ok(split) => {
                 let mut outs = alloc::vec![split.determinant];
@@ -165,6 +205,7 @@ impl NumericModel {
             parameters: model.parameters.iter().map(|p| p.value).collect(),
             baumgarte: None,
             hamel,
+            vakonomic,
             holonomic: model.constraints.iter().map(|c| c.position_residual.is_some()).collect(),
             terms: Terms {
                 mass: DMatrix::zeros(n, n),
@@ -226,6 +267,33 @@ impl NumericModel {
             }
         }
         Ok(&self.terms)
+    }
+
+    /// The vakonomic equations' terms at `(t, q, v, μ)`; `None` when they could not
+    /// be derived.
+    pub fn vakonomic_terms(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        mu: &[f64],
+    ) -> Option<Result<&VakonomicTerms, DynamicsError>> {
+        self.load_inputs(t, q, v);
+        let (n, m) = (self.n, self.m);
+        let vk = self.vakonomic.as_mut()?;
+        let base = self.inputs.len();
+        vk.inputs[..base].copy_from_slice(&self.inputs);
+        for (slot, k) in vk.inputs[base..].iter_mut().zip(0..m) {
+            *slot = mu.get(k).copied().unwrap_or(0.0);
+        }
+        let _ = vk.evaluator.eval(&vk.inputs, &mut vk.outputs);
+        if vk.outputs.iter().any(|x| !x.is_finite()) {
+            return Some(Err(DynamicsError::NonFinite { what: "a term of the vakonomic equations".into(), t }));
+        }
+        fill_row_major(&mut vk.terms.mass, &vk.outputs[..n * n]);
+        fill_row_major(&mut vk.terms.rates, &vk.outputs[n * n..n * n + n * m]);
+        vk.terms.forcing.copy_from_slice(&vk.outputs[n * n + n * m..]);
+        Some(Ok(&vk.terms))
     }
 
     /// The Hamel split's terms at `(t, q, v)`; `None` when the model has no split

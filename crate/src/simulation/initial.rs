@@ -24,6 +24,8 @@ pub struct State {
     pub q: Vec<f64>,
     /// Velocities.
     pub v: Vec<f64>,
+    /// Vakonomic multipliers `μ`, one per constraint (`[vakonomic] mu0`, default 0).
+    pub mu: Vec<f64>,
 }
 
 /// Relative tolerance for given velocities that must satisfy the constraints.
@@ -99,5 +101,9 @@ pub fn initial_state(model: &Model, numeric: &mut NumericModel, map: &SourceMap)
             message: "the mass matrix ∂²T/∂v² is not positive definite at the initial state".into(),
         }]));
     }
-    Ok(State { t, q, v })
+    let mu = match &s.vakonomic {
+        Some(vk) if vk.mu0.len() == model.constraints.len() => vk.mu0.clone(),
+        _ => alloc::vec![0.0; model.constraints.len()],
+    };
+    Ok(State { t, q, v, mu })
 }

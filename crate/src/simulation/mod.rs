@@ -84,6 +84,8 @@ pub struct Sample {
     pub v: Vec<f64>,
     /// `T + V`.
     pub energy: f64,
+    /// `μ` (vakonomic only; empty otherwise).
+    pub mu: Vec<f64>,
     /// `f_j` of every constraint.
     pub residuals: Vec<f64>,
     /// Gauss's compulsion of the method's accelerations.
@@ -93,7 +95,7 @@ pub struct Sample {
 /// Why a run stopped early.
 pub type SimulationError = IntegrationError<DynamicsError>;
 
-/// The right-hand side `y = (q, v) ↦ (v, q̈)` of one method.
+/// The right-hand side `y = (q, v[, μ]) ↦ (v, q̈[, μ̇])` of one method.
 struct Dynamics<'a> {
     numeric: &'a mut NumericModel,
     method: Method,
@@ -104,10 +106,14 @@ impl System for Dynamics<'_> {
 
     fn rhs(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), DynamicsError> {
         let n = self.numeric.n();
-        let (q, v) = y.split_at(n);
-        let solution = formulations::accelerations(self.method, self.numeric, t, q, v)?;
+        let (q, rest) = y.split_at(n);
+        let (v, mu) = rest.split_at(n);
+        let solution = formulations::accelerations_with_multipliers(self.method, self.numeric, t, q, v, mu)?;
         dy[..n].copy_from_slice(v);
-        dy[n..].copy_from_slice(solution.accelerations.as_slice());
+        dy[n..2 * n].copy_from_slice(solution.accelerations.as_slice());
+        if let Some(rates) = &solution.multiplier_rates {
+            dy[2 * n..].copy_from_slice(rates.as_slice());
+        }
         Ok(())
     }
 }
@@ -130,17 +136,20 @@ pub struct Simulation {
 impl Simulation {
     /// Starts at `initial`, recording it as the first sample.
     pub fn new(mut numeric: NumericModel, settings: Settings, initial: &State) -> Result<Self, SimulationError> {
-        let n = numeric.n();
         numeric.baumgarte = match settings.stabilization {
             Stabilization::Baumgarte { alpha, beta } => Some((alpha, beta)),
             _ => None,
         };
         let mut y = initial.q.clone();
         y.extend(&initial.v);
+        if settings.method == Method::Vakonomic {
+            y.extend(&initial.mu);
+        }
+        let dim = y.len();
         let stepper = match settings.integrator {
-            IntegratorKind::Rk4 => Stepper::Rk4(Rk4::new(2 * n)),
+            IntegratorKind::Rk4 => Stepper::Rk4(Rk4::new(dim)),
             IntegratorKind::Dopri5 => {
-                Stepper::Dopri5(alloc::boxed::Box::new(Dopri5::new(2 * n, settings.rtol, settings.atol)))
+                Stepper::Dopri5(alloc::boxed::Box::new(Dopri5::new(dim, settings.rtol, settings.atol)))
             }
         };
         let mut sim = Simulation { numeric, settings, t: initial.t, y, stepper, samples: Vec::new() };
@@ -157,7 +166,7 @@ impl Simulation {
     /// The current state.
     pub fn state(&self) -> State {
         let n = self.numeric.n();
-        State { t: self.t, q: self.y[..n].to_vec(), v: self.y[n..].to_vec() }
+        State { t: self.t, q: self.y[..n].to_vec(), v: self.y[n..2 * n].to_vec(), mu: self.y[2 * n..].to_vec() }
     }
 
     /// Samples recorded so far: the start and every accepted step.
@@ -175,8 +184,11 @@ impl Simulation {
         &mut self.numeric
     }
 
-    fn sample_at(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<Sample, DynamicsError> {
-        let solution = formulations::accelerations(self.settings.method, &mut self.numeric, t, q, v)?;
+    fn sample_at(&mut self, t: f64, y: &[f64]) -> Result<Sample, DynamicsError> {
+        let n = self.numeric.n();
+        let (q, v, mu) = (&y[..n], &y[n..2 * n], &y[2 * n..]);
+        let solution =
+            formulations::accelerations_with_multipliers(self.settings.method, &mut self.numeric, t, q, v, mu)?;
         let terms = self.numeric.evaluate(t, q, v)?;
         let compulsion = formulations::compulsion(terms, &solution.accelerations, t)?;
         Ok(Sample {
@@ -184,15 +196,15 @@ impl Simulation {
             q: q.to_vec(),
             v: v.to_vec(),
             energy: terms.energy,
+            mu: mu.to_vec(),
             residuals: terms.residuals.iter().copied().collect(),
             compulsion,
         })
     }
 
     fn sample_now(&mut self) -> Result<Sample, DynamicsError> {
-        let n = self.numeric.n();
         let y = self.y.clone();
-        self.sample_at(self.t, &y[..n], &y[n..])
+        self.sample_at(self.t, &y)
     }
 
     /// Advances to `t_end`, recording a sample after every accepted step (rk4: every
@@ -211,7 +223,6 @@ impl Simulation {
     }
 
     fn advance(&mut self, t_end: f64, sample_times: &[f64]) -> Result<(), SimulationError> {
-        let n = self.numeric.n();
         let mut next_sample = sample_times.iter().position(|&s| s > self.t).unwrap_or(sample_times.len());
         if sample_times.first() == Some(&self.t) && !self.samples.is_empty() {
             // The start is already recorded.
@@ -233,14 +244,13 @@ impl Simulation {
             // step's end (rk4 with a grid of dt).
             while next_sample < sample_times.len() && sample_times[next_sample] <= self.t {
                 let ts = sample_times[next_sample];
-                let mut y = alloc::vec![0.0; 2 * n];
-                match &self.stepper {
-                    Stepper::Dopri5(dp) if ts < self.t => {
+                let mut y = self.y.clone();
+                if let Stepper::Dopri5(dp) = &self.stepper {
+                    if ts < self.t {
                         dp.interpolate(ts, &mut y);
                     }
-                    _ => y.copy_from_slice(&self.y),
                 }
-                let s = self.sample_at(ts, &y[..n], &y[n..]).map_err(IntegrationError::System)?;
+                let s = self.sample_at(ts, &y).map_err(IntegrationError::System)?;
                 self.samples.push(s);
                 next_sample += 1;
             }
@@ -267,7 +277,8 @@ impl Simulation {
         }
         let t = self.t;
         for _ in 0..3 {
-            let (q, v) = self.y.split_at(n);
+            let (q, rest) = self.y.split_at(n);
+            let v = &rest[..n];
             let terms = self.numeric.evaluate(t, q, v)?;
             let phi = terms.position_residuals.clone();
             if phi.amax() <= 1e-14 {
@@ -280,8 +291,8 @@ impl Simulation {
                 self.y[i] -= correction[i];
             }
         }
-        let (q, v) = self.y.split_at(n);
-        let terms = self.numeric.evaluate(t, q, v)?;
+        let (q, rest) = self.y.split_at(n);
+        let terms = self.numeric.evaluate(t, q, &rest[..n])?;
         if terms.residuals.nrows() == 0 {
             return Ok(());
         }
