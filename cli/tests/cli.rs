@@ -121,7 +121,7 @@ fn run_writes_the_spec_columns() {
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].starts_with("# samples at the requested times"), "{}", lines[0]);
-    assert_eq!(lines[1], "method,t,x,y,phi,x',y',phi',energy,res_blade");
+    assert_eq!(lines[1], "method,t,x,y,phi,x',y',phi',energy,res_blade,E_x,E_phi");
     assert_eq!(lines.len(), 2 + 6);
     assert!(lines[2].starts_with("lagrange,1.0,") && lines[5].starts_with("gauss,1.0,"), "{out}");
     let (code, out, _) =
@@ -202,4 +202,66 @@ fn derive_prints_the_equations() {
         nhlab(&["derive", &scenario("knife-edge-incline"), "--method", "lagrange", "--format", "latex"]);
     assert_eq!(code, 0);
     assert!(out.contains("\\ddot{x}"), "{out}");
+}
+
+#[test]
+fn eval_reports_the_e_vector_and_vakonomic_rates() {
+    let (code, out, err) = nhlab(&["eval", &scenario("chaplygin-sleigh"), "--method", "hamel"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // E at φ = 0, x' = 1, φ' = 1 (m = 1, a = 0.5): E_x = −a m φ'², E_φ = a m x' φ'.
+    assert!((v["evec"]["x"].as_f64().unwrap() + 0.5).abs() < 1e-12, "{out}");
+    assert!((v["evec"]["phi"].as_f64().unwrap() - 0.5).abs() < 1e-12, "{out}");
+    assert!(v.get("multipliers").is_none());
+    let (code, out, err) = nhlab(&["eval", &scenario("chaplygin-sleigh"), "--method", "vakonomic", "--at", "mu1=0.3"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["multipliers"][0], 0.3);
+    assert!(v["mu_dot"][0].is_number(), "{out}");
+    let (_, out, _) = nhlab(&["eval", &scenario("appell-hamel"), "--method", "lagrange"]);
+    assert!(!out.contains("evec"), "no E-vector for a nonlinear constraint: {out}");
+}
+
+#[test]
+fn run_adds_e_and_mu_columns_and_keeps_samples_before_a_failure() {
+    let (code, out, err) = nhlab(&[
+        "run",
+        &scenario("chaplygin-sleigh"),
+        "--method",
+        "lagrange",
+        "--method",
+        "vakonomic",
+        "--sample-at",
+        "0.5,1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[1], "method,t,x,y,phi,x',y',phi',mu1,energy,res_edge,E_x,E_phi");
+    assert!(lines[2].split(',').nth(8) == Some(""), "lagrange rows leave mu empty: {}", lines[2]);
+    assert!(lines[4].split(',').nth(8).is_some_and(|c| !c.is_empty()), "{}", lines[4]);
+    // Hamel's own motion swings the sleigh to φ = π/2, where its split y is singular.
+    let (code, out, err) = nhlab(&["run", &scenario("chaplygin-sleigh"), "--method", "hamel", "--t-end", "5"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("singular") && err.contains("samples before it were written"), "{err}");
+    assert!(out.lines().count() > 5, "the samples up to the failure are written");
+}
+
+#[test]
+fn derive_hamel_voronets_vakonomic() {
+    let (code, out, err) = nhlab(&["derive", &scenario("chaplygin-sleigh"), "--method", "voronets"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("equation of phi: (I + m*a^2)*phi'' = -a*m*x'*phi'/cos(phi)"), "{out}");
+    let (code, out, _) = nhlab(&["derive", &scenario("chaplygin-sleigh"), "--method", "hamel"]);
+    assert_eq!(code, 0);
+    for label in ["T*:", "Ψ[x, x]: m/cos(phi)^2", "G[x]:", "H[x]:", "E[phi]:"] {
+        assert!(out.contains(label), "{label} in {out}");
+    }
+    let (code, out, _) =
+        nhlab(&["derive", &scenario("pendulum-cartesian"), "--method", "vakonomic", "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["items"].as_array().unwrap().len(), 2);
+    let (code, _, err) = nhlab(&["derive", &scenario("appell-hamel"), "--method", "hamel"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("linear in the velocities"), "{err}");
 }

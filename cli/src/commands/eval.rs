@@ -2,7 +2,7 @@
 
 use serde_json::{json, Map, Value};
 
-use nhlab::formulations::{accelerations, compulsion};
+use nhlab::formulations::{accelerations_with_multipliers, compulsion, e_vector};
 use nhlab::simulation::{initial_state, State};
 
 use crate::args::EvalArgs;
@@ -26,6 +26,17 @@ fn state_at(l: &mut crate::input::Loaded, at: &str) -> Result<State, Failure> {
         }
         if name == "t" {
             scenario.initial.t = x;
+        } else if let Some(j) = name.strip_prefix("mu").and_then(|k| k.parse::<usize>().ok()) {
+            if j == 0 || j > scenario.constraints.len() {
+                return Err(Failure::bad(format!(
+                    "--at: `{name}`: there are {} constraints",
+                    scenario.constraints.len()
+                )));
+            }
+            let m = scenario.constraints.len();
+            let vk = scenario.vakonomic.get_or_insert_with(Default::default);
+            vk.mu0.resize(m, 0.0);
+            vk.mu0[j - 1] = x;
         } else if let Some(q) = name.strip_suffix('\'') {
             if !scenario.coordinates.iter().any(|c| c == q) {
                 return Err(Failure::bad(format!("--at: `{name}` is not the velocity of a coordinate")));
@@ -57,7 +68,9 @@ pub fn run(args: &EvalArgs) -> Result<(), Failure> {
     };
     let names = l.model.coordinate_names().to_vec();
     let compute = |e: nhlab::mechanics::DynamicsError| Failure::Compute(e.to_string());
-    let solution = accelerations(method, &mut l.numeric, state.t, &state.q, &state.v).map_err(compute)?;
+    let solution = accelerations_with_multipliers(method, &mut l.numeric, state.t, &state.q, &state.v, &state.mu)
+        .map_err(compute)?;
+    let evec = e_vector(&mut l.numeric, state.t, &state.q, &state.v);
     let terms = l.numeric.evaluate(state.t, &state.q, &state.v).map_err(compute)?;
     let z = compulsion(terms, &solution.accelerations, state.t).map_err(compute)?;
     let keyed = |xs: &[f64]| -> Value {
@@ -75,6 +88,18 @@ pub fn run(args: &EvalArgs) -> Result<(), Failure> {
     out.insert("residuals".into(), json!(terms.residuals.as_slice()));
     out.insert("energy".into(), json!(terms.energy));
     out.insert("compulsion".into(), json!(z));
+    if let Some(rates) = &solution.multiplier_rates {
+        out.insert("mu_dot".into(), json!(rates.as_slice()));
+    }
+    match evec {
+        Some(Ok(e)) => {
+            let keyed: Map<_, _> =
+                e.independent.iter().zip(e.values.iter()).map(|(&i, &x)| (names[i].clone(), json!(x))).collect();
+            out.insert("evec".into(), Value::Object(keyed));
+        }
+        Some(Err(err)) => eprintln!("warning: no E-vector here: {err}"),
+        None => {}
+    }
     println!("{}", Value::Object(out));
     Ok(())
 }

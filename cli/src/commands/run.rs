@@ -43,7 +43,12 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     }
     columns.push("energy".into());
     columns.extend(l.model.constraints.iter().map(|c| format!("res_{}", c.name.trim_start_matches('#'))));
+    let e_columns: Vec<usize> = l.model.hamel.as_ref().map(|h| h.independent.clone()).unwrap_or_default();
+    columns.extend(e_columns.iter().map(|&i| format!("E_{}", names[i])));
+    let mut numeric = l.numeric.clone();
+    let mut singular_at: Option<f64> = None;
     let mut rows = Vec::new();
+    let mut failure: Option<String> = None;
     let mut integrators = Vec::new();
     for &method in &methods {
         let settings = Settings::from_scenario(&s.run, method);
@@ -54,7 +59,11 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             Some(times) => sim.advance_sampling(times),
             None => sim.advance_to(t_end),
         };
-        result.map_err(|e| Failure::Compute(format!("{}: {e}", method.id())))?;
+        // A method that fails keeps the samples it reached; the error is reported
+        // after the output is written (exit status 1).
+        if let Err(e) = result {
+            failure.get_or_insert(format!("{}: {e}", method.id()));
+        }
         let samples = match &args.sample_at {
             // The start is sampled only when asked for.
             Some(times) if times.first() != Some(&l.initial.t) => &sim.samples()[1..],
@@ -64,10 +73,23 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             let mut row = vec![Cell::Text(method.id().into()), Cell::Number(sample.t)];
             row.extend(sample.q.iter().chain(&sample.v).map(|&x| Cell::Number(x)));
             if vakonomic {
-                row.extend((0..m).map(|_| Cell::Empty));
+                if method == Method::Vakonomic {
+                    row.extend(sample.mu.iter().map(|&x| Cell::Number(x)));
+                } else {
+                    row.extend((0..m).map(|_| Cell::Empty));
+                }
             }
             row.push(Cell::Number(sample.energy));
             row.extend(sample.residuals.iter().map(|&x| Cell::Number(x)));
+            // The E-vector depends on the state only: evaluated at this method's state.
+            match nhlab::formulations::e_vector(&mut numeric, sample.t, &sample.q, &sample.v) {
+                Some(Ok(e)) => row.extend(e.values.iter().map(|&x| Cell::Number(x))),
+                Some(Err(_)) => {
+                    singular_at.get_or_insert(sample.t);
+                    row.extend(e_columns.iter().map(|_| Cell::Empty));
+                }
+                None => {}
+            }
             rows.push(row);
         }
     }
@@ -81,6 +103,9 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         },
         (None, None) => String::new(),
     };
+    if let Some(t) = singular_at {
+        eprintln!("warning: Hamel's split is singular from t = {t} on at some samples: their E columns are empty");
+    }
     let table = Table { comment, columns, rows };
     let text = if args.out.ends_with(".json") { table.to_json() } else { table.to_csv() };
     if args.out == "-" {
@@ -88,5 +113,8 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     } else {
         std::fs::write(&args.out, text).map_err(|e| Failure::bad(format!("--out {}: {e}", args.out)))?;
     }
-    Ok(())
+    match failure {
+        Some(message) => Err(Failure::Compute(format!("{message} (the samples before it were written)"))),
+        None => Ok(()),
+    }
 }
