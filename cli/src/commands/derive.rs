@@ -95,7 +95,7 @@ fn special(
         Method::Vakonomic => {
             let vk = model.vakonomic.as_ref().map_err(|e| Failure::Compute(format!("vakonomic: {e}")))?;
             let (n, m) = (model.coordinate_count(), model.constraints.len());
-            for i in 0..n {
+            for (i, name) in names.iter().enumerate().take(n) {
                 let mut terms: Vec<ExprId> = (0..n)
                     .map(|c| {
                         let a = g.symbol_expr(g.coordinate(c)[2]);
@@ -107,7 +107,7 @@ fn special(
                     terms.push(g.mul2(vk.rate_matrix[i * m + j], rate));
                 }
                 let lhs = g.add(&terms);
-                out.push((format!("equation of {}", names[i]), lhs, vk.forcing[i]));
+                out.push((format!("equation of {name}"), lhs, vk.forcing[i]));
             }
         }
         _ => {}
