@@ -8,6 +8,7 @@ mod args;
 mod commands;
 mod input;
 mod output;
+mod plot;
 
 use std::process::ExitCode;
 

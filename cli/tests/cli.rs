@@ -265,3 +265,37 @@ fn derive_hamel_voronets_vakonomic() {
     assert_eq!(code, 1);
     assert!(err.contains("linear in the velocities"), "{err}");
 }
+
+#[test]
+fn run_draws_a_figure() {
+    let dir = std::env::temp_dir().join(format!("nhlab-plot-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for ext in ["svg", "png"] {
+        let path = dir.join(format!("figure.{ext}"));
+        let (code, _, err) = nhlab(&[
+            "run",
+            &scenario("knife-edge-incline"),
+            "--t-end",
+            "2",
+            "--out",
+            dir.join("x.csv").to_str().unwrap(),
+            "--plot",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(bytes.len() > 10_000, "{ext}: {} bytes", bytes.len());
+        if ext == "svg" {
+            let text = String::from_utf8(bytes).unwrap();
+            for label in ["Knife edge on an inclined plane", "Hamel's E-vector", "lagrange", "energy drift"] {
+                assert!(text.contains(label), "{label}");
+            }
+        } else {
+            assert_eq!(&bytes[1..4], b"PNG");
+        }
+    }
+    let (code, _, err) = nhlab(&["run", &scenario("knife-edge-incline"), "--plot", "figure.pdf"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--plot"), "{err}");
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -27,7 +27,9 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         }
     }
     if let Some(plot) = &args.plot {
-        return Err(Failure::bad(format!("--plot {plot}: figures are not available yet in this version")));
+        if !(plot.ends_with(".svg") || plot.ends_with(".png")) {
+            return Err(Failure::bad(format!("--plot: `{plot}` must end in .svg or .png")));
+        }
     }
     if !(args.out == "-" || args.out.ends_with(".csv") || args.out.ends_with(".json")) {
         return Err(Failure::bad(format!("--out: `{}` must end in .csv or .json (or be -)", args.out)));
@@ -47,8 +49,10 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     columns.extend(e_columns.iter().map(|&i| format!("E_{}", names[i])));
     let mut numeric = l.numeric.clone();
     let mut singular_at: Option<f64> = None;
+    let (view_program, view_labels) = view_program(&l.model)?;
     let mut rows = Vec::new();
     let mut failure: Option<String> = None;
+    let mut curves: Vec<crate::plot::Curves> = Vec::new();
     let mut integrators = Vec::new();
     for &method in &methods {
         let settings = Settings::from_scenario(&s.run, method);
@@ -69,6 +73,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             Some(times) if times.first() != Some(&l.initial.t) => &sim.samples()[1..],
             _ => sim.samples(),
         };
+        let mut e_norm = Vec::new();
         for sample in samples {
             let mut row = vec![Cell::Text(method.id().into()), Cell::Number(sample.t)];
             row.extend(sample.q.iter().chain(&sample.v).map(|&x| Cell::Number(x)));
@@ -83,14 +88,22 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             row.extend(sample.residuals.iter().map(|&x| Cell::Number(x)));
             // The E-vector depends on the state only: evaluated at this method's state.
             match nhlab::formulations::e_vector(&mut numeric, sample.t, &sample.q, &sample.v) {
-                Some(Ok(e)) => row.extend(e.values.iter().map(|&x| Cell::Number(x))),
+                Some(Ok(e)) => {
+                    e_norm.push(e.values.norm());
+                    row.extend(e.values.iter().map(|&x| Cell::Number(x)))
+                }
                 Some(Err(_)) => {
+                    e_norm.push(f64::NAN);
                     singular_at.get_or_insert(sample.t);
                     row.extend(e_columns.iter().map(|_| Cell::Empty));
                 }
-                None => {}
+                None => e_norm.push(f64::NAN),
             }
             rows.push(row);
+        }
+        if args.plot.is_some() {
+            let view = crate::plot::view_values(&mut numeric, &view_program, samples);
+            curves.push(crate::plot::Curves { method, samples: samples.to_vec(), view, e_norm });
         }
     }
     let comment = match (&args.sample_at, integrators.first()) {
@@ -103,6 +116,9 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         },
         (None, None) => String::new(),
     };
+    if let Some(plot) = &args.plot {
+        crate::plot::write(plot, &s.title, &view_labels, &curves)?;
+    }
     if let Some(t) = singular_at {
         eprintln!("warning: Hamel's split is singular from t = {t} on at some samples: their E columns are empty");
     }
@@ -117,4 +133,37 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         Some(message) => Err(Failure::Compute(format!("{message} (the samples before it were written)"))),
         None => Ok(()),
     }
+}
+
+/// The view expressions compiled over `[t, q, v, parameters]`, with their labels; the
+/// default view is the first two coordinates and the first coordinate's velocity.
+fn view_program(model: &nhlab::mechanics::Model) -> Result<(nhlab::expr::Program, Vec<String>), Failure> {
+    let g = &model.graph;
+    let n = model.coordinate_count();
+    let mut inputs = vec![g.time()];
+    inputs.extend((0..n).map(|i| g.coordinate(i)[0]));
+    inputs.extend((0..n).map(|i| g.coordinate(i)[1]));
+    inputs.extend(model.parameters.iter().map(|p| p.symbol));
+    let v = &model.scenario.view;
+    let (exprs, labels) = if model.view.is_empty() {
+        let q = |i: usize| g.symbol_expr(g.coordinate(i.min(n - 1))[0]);
+        let names = model.coordinate_names();
+        let second = if n > 1 { names[1].clone() } else { "t".into() };
+        let second_expr = if n > 1 { q(1) } else { g.symbol_expr(g.time()) };
+        (
+            vec![q(0), second_expr, g.symbol_expr(g.coordinate(0)[1])],
+            vec![names[0].clone(), second, format!("{}'", names[0])],
+        )
+    } else {
+        let mut labels: Vec<String> =
+            if v.trajectory.len() == 2 { v.trajectory.clone() } else { vec!["t".into(), "t".into()] };
+        labels.extend(v.series.iter().cloned());
+        let mut exprs = model.view.clone();
+        if v.trajectory.len() != 2 {
+            exprs.splice(0..0, [g.symbol_expr(g.time()), g.symbol_expr(g.time())]);
+        }
+        (exprs, labels)
+    };
+    let program = g.compile(&exprs, &inputs).map_err(|e| Failure::bad(format!("view: {e}")))?;
+    Ok((program, labels))
 }
