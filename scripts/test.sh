@@ -5,7 +5,7 @@
 #   2. formatting and lints (native and for wasm32 without std);
 #   3. the core builds for wasm32-unknown-unknown without std;
 #   4. every Rust test of the workspace (unit, integration, doc tests);
-#   5. the expression benchmark in its quick variant (prints figures; never asserts on time).
+#   5. the benchmarks in their quick variants (print figures; never assert on time).
 #
 # Ends with one summary line: `nhlab: N passed, M failed`.
 set -uo pipefail
@@ -43,7 +43,8 @@ if [ "$test_status" -ne 0 ]; then
     [ "$failed" -eq 0 ] && failed=1 # a build failure or crash counts as a failure
 fi
 
-run "benchmark (quick)" cargo bench -p nhlab --bench expr --locked -- --quick
+run "benchmark: expressions (quick)" cargo bench -p nhlab --bench expr --locked -- --quick
+run "benchmark: mechanics (quick)" cargo bench -p nhlab --bench mechanics --locked -- --quick
 
 printf '\n'
 if [ ${#failures[@]} -gt 0 ]; then

@@ -45,11 +45,11 @@ pub fn euler_reaction(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) 
 
 pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) -> Result<Solution, DynamicsError> {
     let reaction = euler_reaction(numeric, t, q, v)?;
-    let terms = numeric.evaluate(t, q, v)?;
+    let (terms, workspace) = numeric.evaluate_with_workspace(t, q, v)?;
     if terms.jacobian.nrows() == 0 {
-        return super::lagrange::solve(terms, t);
+        return super::lagrange::solve(terms, workspace, t);
     }
-    saddle_point(terms, &reaction, t, "the matrix [[M, −Rᵀ], [A, 0]] of the Euler-condition equations")
+    saddle_point(terms, &reaction, workspace, t, "the matrix [[M, −Rᵀ], [A, 0]] of the Euler-condition equations")
 }
 
 #[cfg(test)]

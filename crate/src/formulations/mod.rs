@@ -14,6 +14,9 @@
 //! The routes differ on purpose: their agreement on ideal linear constraints is
 //! one of the lab's own checks (mechanics.md, "What must agree").
 
+mod dense;
+
+pub use dense::Workspace;
 mod euler;
 mod gauss;
 mod hamel;
@@ -114,7 +117,10 @@ pub fn accelerations_with_multipliers(
     mu: &[f64],
 ) -> Result<Solution, DynamicsError> {
     match method {
-        Method::Lagrange => lagrange::solve(numeric.evaluate(t, q, v)?, t),
+        Method::Lagrange => {
+            let (terms, workspace) = numeric.evaluate_with_workspace(t, q, v)?;
+            lagrange::solve(terms, workspace, t)
+        }
         Method::UdwadiaKalaba => udwadia_kalaba::solve(numeric.evaluate(t, q, v)?, t),
         Method::Gauss => gauss::solve(numeric.evaluate(t, q, v)?, t),
         Method::Euler => euler::solve(numeric, t, q, v),
@@ -169,29 +175,39 @@ pub(crate) fn unconstrained(terms: &Terms, t: f64) -> Result<DVector<f64>, Dynam
 }
 
 /// Solves the saddle-point system `M q̈ − Bᵀλ = F`, `A q̈ = b` (B = A for Lagrange,
-/// B = R for the Euler condition).
+/// B = R for the Euler condition) in a reused workspace.
 pub(crate) fn saddle_point(
     terms: &Terms,
     reaction: &DMatrix<f64>,
+    workspace: &mut dense::Workspace,
     t: f64,
     what: &'static str,
 ) -> Result<Solution, DynamicsError> {
     let (n, m) = (terms.mass.nrows(), terms.jacobian.nrows());
-    let mut k = DMatrix::zeros(n + m, n + m);
-    k.view_mut((0, 0), (n, n)).copy_from(&terms.mass);
-    k.view_mut((0, n), (n, m)).copy_from(&(-reaction.transpose()));
-    k.view_mut((n, 0), (m, n)).copy_from(&terms.jacobian);
-    let mut rhs = DVector::zeros(n + m);
-    rhs.rows_mut(0, n).copy_from(&terms.forcing);
-    rhs.rows_mut(n, m).copy_from(&terms.bias);
-    let x = k.lu().solve(&rhs).filter(|x| x.iter().all(|v| v.is_finite())).ok_or(DynamicsError::Singular {
-        what,
-        t,
-        hint: "; the constraints may be redundant or inconsistent (udwadia-kalaba copes with redundant ones)",
-    })?;
+    workspace.reset(n + m);
+    for r in 0..n {
+        for c in 0..n {
+            workspace.set(r, c, terms.mass[(r, c)]);
+        }
+        for j in 0..m {
+            workspace.set(r, n + j, -reaction[(j, r)]);
+            workspace.set(n + j, r, terms.jacobian[(j, r)]);
+        }
+        workspace.rhs[r] = terms.forcing[r];
+    }
+    for j in 0..m {
+        workspace.rhs[n + j] = terms.bias[j];
+    }
+    if !workspace.solve() {
+        return Err(DynamicsError::Singular {
+            what,
+            t,
+            hint: "; the constraints may be redundant or inconsistent (udwadia-kalaba copes with redundant ones)",
+        });
+    }
     Ok(Solution {
-        accelerations: x.rows(0, n).into_owned(),
-        multipliers: Some(x.rows(n, m).into_owned()),
+        accelerations: DVector::from_column_slice(&workspace.rhs[..n]),
+        multipliers: Some(DVector::from_column_slice(&workspace.rhs[n..])),
         multiplier_rates: None,
     })
 }

@@ -43,10 +43,14 @@ pub(crate) fn best_split(a: &nalgebra::DMatrix<f64>) -> (alloc::vec::Vec<usize>,
 }
 
 pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) -> Result<Solution, DynamicsError> {
-    let terms = numeric.evaluate(t, q, v)?;
+    let (terms, workspace) = numeric.evaluate_with_workspace(t, q, v)?;
     let (m, n) = terms.jacobian.shape();
     if m == 0 {
-        return super::lagrange::solve(terms, t).map(|s| Solution { multipliers: None, multiplier_rates: None, ..s });
+        return super::lagrange::solve(terms, workspace, t).map(|s| Solution {
+            multipliers: None,
+            multiplier_rates: None,
+            ..s
+        });
     }
     let (dependent, independent) = best_split(&terms.jacobian);
     let a1 = terms.jacobian.select_columns(&dependent);

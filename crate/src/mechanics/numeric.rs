@@ -125,6 +125,7 @@ pub struct NumericModel {
     terms: Terms,
     hamel: Option<CompiledHamel>,
     vakonomic: Option<CompiledVakonomic>,
+    workspace: crate::formulations::Workspace,
 }
 
 impl NumericModel {
@@ -206,6 +207,7 @@ impl NumericModel {
             baumgarte: None,
             hamel,
             vakonomic,
+            workspace: Default::default(),
             holonomic: model.constraints.iter().map(|c| c.position_residual.is_some()).collect(),
             terms: Terms {
                 mass: DMatrix::zeros(n, n),
@@ -319,6 +321,17 @@ impl NumericModel {
         Some(Ok(&h.terms))
     }
 
+    /// All terms at `(t, q, v)` together with a reusable solver workspace.
+    pub(crate) fn evaluate_with_workspace(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+    ) -> Result<(&Terms, &mut crate::formulations::Workspace), DynamicsError> {
+        self.evaluate(t, q, v)?;
+        Ok((&self.terms, &mut self.workspace))
+    }
+
     /// `A = ∂f/∂v` alone at `(t, q, v)` (m×n): the Euler condition evaluates it
     /// along `s·v`.
     pub fn jacobian_at(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<DMatrix<f64>, DynamicsError> {
@@ -334,8 +347,10 @@ impl NumericModel {
 /// Fills a matrix from row-major values (nalgebra stores columns).
 fn fill_row_major(matrix: &mut DMatrix<f64>, row_major: &[f64]) {
     let cols = matrix.ncols();
-    for (k, &x) in row_major.iter().enumerate() {
-        matrix[(k / cols, k % cols)] = x;
+    for (r, row) in row_major.chunks_exact(cols.max(1)).enumerate() {
+        for (c, &x) in row.iter().enumerate() {
+            matrix[(r, c)] = x;
+        }
     }
 }
 

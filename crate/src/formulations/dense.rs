@@ -1,0 +1,109 @@
+//! In-place dense LU with partial pivoting for the saddle-point systems of the
+//! multiplier methods.
+//!
+//! Why not nalgebra's `LU`: it consumes (and so allocates) its matrix on every
+//! call, and these systems are solved at every right-hand-side evaluation — the
+//! inner loop of every simulation. Here the matrix lives in a workspace that is
+//! reused, so a solve allocates nothing.
+
+use alloc::vec::Vec;
+
+/// Reusable buffers for an `size × size` system, row-major.
+#[derive(Clone, Debug, Default)]
+pub struct Workspace {
+    /// The matrix, row-major; overwritten by its LU factors.
+    pub matrix: Vec<f64>,
+    /// The right-hand side; overwritten by the solution.
+    pub rhs: Vec<f64>,
+    size: usize,
+}
+
+impl Workspace {
+    /// Zeroed buffers for a system of the given size.
+    pub fn reset(&mut self, size: usize) {
+        self.size = size;
+        self.matrix.clear();
+        self.matrix.resize(size * size, 0.0);
+        self.rhs.clear();
+        self.rhs.resize(size, 0.0);
+    }
+
+    /// Entry `(r, c)` of the matrix.
+    pub fn set(&mut self, r: usize, c: usize, x: f64) {
+        self.matrix[r * self.size + c] = x;
+    }
+
+    /// Solves in place; false when the matrix is singular to working precision.
+    pub fn solve(&mut self) -> bool {
+        let n = self.size;
+        let a = &mut self.matrix;
+        let b = &mut self.rhs;
+        let scale = a.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let tiny = 1e-13 * scale.max(f64::MIN_POSITIVE);
+        for k in 0..n {
+            let (mut p, mut best) = (k, a[k * n + k].abs());
+            for r in k + 1..n {
+                let x = a[r * n + k].abs();
+                if x > best {
+                    p = r;
+                    best = x;
+                }
+            }
+            if !(best > tiny) {
+                return false;
+            }
+            if p != k {
+                for c in 0..n {
+                    a.swap(k * n + c, p * n + c);
+                }
+                b.swap(k, p);
+            }
+            let pivot = a[k * n + k];
+            for r in k + 1..n {
+                let f = a[r * n + k] / pivot;
+                if f != 0.0 {
+                    for c in k + 1..n {
+                        a[r * n + c] -= f * a[k * n + c];
+                    }
+                    b[r] -= f * b[k];
+                }
+            }
+        }
+        for k in (0..n).rev() {
+            let mut s = b[k];
+            for c in k + 1..n {
+                s -= a[k * n + c] * b[c];
+            }
+            b[k] = s / a[k * n + k];
+        }
+        b.iter().all(|x| x.is_finite())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solves_with_pivoting_and_detects_singularity() {
+        let mut w = Workspace::default();
+        w.reset(3);
+        // Needs a row swap: zero on the first pivot.
+        for (r, row) in [[0.0, 2.0, 1.0], [1.0, 1.0, 0.0], [2.0, 0.0, 3.0]].iter().enumerate() {
+            for (c, &x) in row.iter().enumerate() {
+                w.set(r, c, x);
+            }
+        }
+        w.rhs.copy_from_slice(&[7.0, 3.0, 11.0]);
+        assert!(w.solve());
+        for (got, want) in w.rhs.iter().zip([1.0, 2.0, 3.0]) {
+            assert!((got - want).abs() < 1e-14, "{got} vs {want}");
+        }
+        w.reset(2);
+        w.set(0, 0, 1.0);
+        w.set(0, 1, 2.0);
+        w.set(1, 0, 2.0);
+        w.set(1, 1, 4.0);
+        assert!(!w.solve());
+    }
+}
