@@ -49,7 +49,7 @@ impl Workspace {
                     best = x;
                 }
             }
-            if !(best > tiny) {
+            if best.is_nan() || best <= tiny {
                 return false;
             }
             if p != k {
