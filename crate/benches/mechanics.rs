@@ -84,9 +84,9 @@ fn sleigh_terms_by_hand(p: &[f64; 3], q: &[f64], v: &[f64], w: &mut nhlab::formu
     let jac = [-s, c, 0.0];
     let bias = om * (v[0] * c + v[1] * s);
     w.reset(4);
-    for r in 0..3 {
-        for k in 0..3 {
-            w.set(r, k, mass[r][k]);
+    for (r, row) in mass.iter().enumerate() {
+        for (k, &x) in row.iter().enumerate() {
+            w.set(r, k, x);
         }
         w.set(r, 3, -jac[r]);
         w.set(3, r, jac[r]);
@@ -97,9 +97,12 @@ fn sleigh_terms_by_hand(p: &[f64; 3], q: &[f64], v: &[f64], w: &mut nhlab::formu
     out[..3].copy_from_slice(&w.rhs[..3]);
 }
 
+/// A hand-written right-hand side: parameters, q, v → q̈.
+type HandRhs = dyn Fn(&[f64; 3], &[f64], &[f64], &mut [f64]);
+
 struct Hand<'a> {
     params: [f64; 3],
-    rhs: &'a dyn Fn(&[f64; 3], &[f64], &[f64], &mut [f64]),
+    rhs: &'a HandRhs,
     n: usize,
 }
 
@@ -147,7 +150,7 @@ fn main() {
     }
 
     println!("== 2. right-hand side evaluations, against hand-written closed forms (goal <= 3x)");
-    let cases: [(&str, &str, [&str; 3], &dyn Fn(&[f64; 3], &[f64], &[f64], &mut [f64])); 2] = [
+    let cases: [(&str, &str, [&str; 3], &HandRhs); 2] = [
         ("sleigh", sleigh, ["m", "a", "I"], &sleigh_by_hand),
         ("turntable", SCENARIOS[1].1, ["m", "R", "Omega"], &turntable_by_hand),
     ];
