@@ -5,5 +5,6 @@ mod agreement;
 mod closed_forms;
 mod hamel;
 mod integrators;
+mod papers;
 mod scenario_errors;
 mod vakonomic;
