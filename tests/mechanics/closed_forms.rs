@@ -149,3 +149,31 @@ fn pendulum_keeps_its_energy_and_its_rod() {
         }
     }
 }
+
+/// Mass gained or lost at zero relative velocity (u = ṙ, the default) exerts no
+/// force: Meshchersky gives r̈ = 0 however the mass varies — with position (the
+/// mass-variation term J = −½|ṙ|²∂m/∂q at work) or with velocity (J's d/dt part,
+/// which brings q̈ into the mass matrix).
+#[test]
+fn mass_varying_with_position_or_velocity_exerts_no_force_at_zero_relative_velocity() {
+    for mass in ["2 + x^2 + sin(y)", "1 + x'^2 + y'^2/2", "3 + t*x' - x*y'/2"] {
+        let mut s = nhlab::scenario::Scenario {
+            format: "nhlab/1".into(),
+            title: "point of varying mass".into(),
+            coordinates: vec!["x".into(), "y".into()],
+            particles: vec![nhlab::scenario::Particle {
+                mass: mass.into(),
+                position: vec!["x".into(), "y".into()],
+                ejecta_velocity: None,
+            }],
+            ..Default::default()
+        };
+        s.initial.q.insert("x".into(), 0.3);
+        s.initial.q.insert("y".into(), -0.2);
+        let (_, mut numeric, _) = nhlab_tests::scenarios::build(&s, &nhlab::scenario::SourceMap::none());
+        for (q, v) in [([0.3, -0.2], [0.7, -0.4]), ([1.1, 0.5], [-0.2, 0.9])] {
+            let a = accelerations(Method::Lagrange, &mut numeric, 0.5, &q, &v).unwrap().accelerations;
+            assert!(a.amax() < 1e-12, "m = {mass}: r'' = {a}");
+        }
+    }
+}

@@ -22,6 +22,19 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
         let expr = m.graph.to_text(c.position_residual.unwrap_or(c.velocity_residual));
         println!("  {}: {expr} = 0  ({}, {timing})", c.name, c.kind.label());
     }
+    match &m.hamel {
+        Ok(h) => {
+            let names = |ix: &[usize]| ix.iter().map(|&i| s.coordinates[i].as_str()).collect::<Vec<_>>().join(", ");
+            let how = if s.hamel.as_ref().is_some_and(|h| !h.dependent.is_empty()) {
+                "from [hamel] dependent"
+            } else {
+                "chosen: the best-conditioned A₁ at the initial state"
+            };
+            println!("Hamel split: dependent {}; independent {} ({how})", names(&h.dependent), names(&h.independent));
+        }
+        Err(e) if !m.constraints.is_empty() => println!("Hamel split: none ({e})"),
+        Err(_) => {}
+    }
     let n = m.coordinate_count();
     let rank = {
         let mut numeric = l.numeric.clone();

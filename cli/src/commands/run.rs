@@ -86,13 +86,13 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             }
             row.push(Cell::Number(sample.energy));
             row.extend(sample.residuals.iter().map(|&x| Cell::Number(x)));
-            // The E-vector depends on the state only: evaluated at this method's state.
-            match nhlab::formulations::e_vector(&mut numeric, sample.t, &sample.q, &sample.v) {
-                Some(Ok(e)) => {
-                    e_norm.push(e.values.norm());
-                    row.extend(e.values.iter().map(|&x| Cell::Number(x)))
+            // The E-vector depends on the state only: the sample carries it.
+            match &sample.e_vector {
+                Some(e) => {
+                    e_norm.push(e.iter().map(|x| x * x).sum::<f64>().sqrt());
+                    row.extend(e.iter().map(|&x| Cell::Number(x)));
                 }
-                Some(Err(_)) => {
+                None if !e_columns.is_empty() => {
                     e_norm.push(f64::NAN);
                     singular_at.get_or_insert(sample.t);
                     row.extend(e_columns.iter().map(|_| Cell::Empty));

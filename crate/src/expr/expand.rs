@@ -60,6 +60,25 @@ impl ExprGraph {
         x
     }
 
+    /// Number of distinct nodes reachable from `e` (through definitions too): the
+    /// size that derivations budget against.
+    pub fn size(&self, e: ExprId) -> usize {
+        let mut n = 0;
+        self.walk(&[e], true, |_, _| n += 1);
+        n
+    }
+
+    /// [`expand`](Self::expand) when `e` has at most `budget` nodes, else `e` as it
+    /// is. Expansion makes cancellations visible but can multiply the size of a large
+    /// expression; past the budget, readability is lost anyway and speed wins.
+    pub fn expand_within(&mut self, e: ExprId, budget: usize) -> ExprId {
+        if self.size(e) <= budget {
+            self.expand(e)
+        } else {
+            e
+        }
+    }
+
     /// The product of already expanded factors, distributed over the sums among
     /// them when the result stays within [`MAX_EXPANDED_TERMS`].
     fn distribute(&mut self, factors: &[ExprId]) -> ExprId {

@@ -20,6 +20,11 @@ use alloc::vec::Vec;
 use super::model::Model;
 use crate::expr::{DiffError, ExprGraph, ExprId, SymbolId};
 
+/// Largest expression (in nodes) that the derivation expands; larger ones stay
+/// factored (same values, just less tidy) so that big models derive in
+/// milliseconds. The papers' examples are far below it.
+const EXPAND_BUDGET: usize = 300;
+
 /// The symbolic Hamel/Voronets data of one split.
 #[derive(Clone, Debug)]
 pub struct HamelSplit {
@@ -84,7 +89,7 @@ fn solve(
         let inv = g.powi(p, -1);
         for x in a[col].iter_mut().chain(b[col].iter_mut()) {
             let scaled = g.mul2(*x, inv);
-            *x = g.expand(scaled);
+            *x = g.expand_within(scaled, EXPAND_BUDGET);
         }
         for row in 0..r {
             if row == col {
@@ -97,16 +102,16 @@ fn solve(
             for c in 0..a[row].len() {
                 let t = g.mul2(factor, a[col][c]);
                 let d = g.sub(a[row][c], t);
-                a[row][c] = g.expand(d);
+                a[row][c] = g.expand_within(d, EXPAND_BUDGET);
             }
             for c in 0..b[row].len() {
                 let t = g.mul2(factor, b[col][c]);
                 let d = g.sub(b[row][c], t);
-                b[row][c] = g.expand(d);
+                b[row][c] = g.expand_within(d, EXPAND_BUDGET);
             }
         }
     }
-    Some((b, g.expand(det)))
+    Some((b, g.expand_within(det, EXPAND_BUDGET)))
 }
 
 impl HamelSplit {
@@ -137,7 +142,7 @@ impl HamelSplit {
             .iter()
             .map(|c| {
                 let f0 = g.substitute(c.velocity_residual, &|s| all_velocities.contains(&s).then_some(zero));
-                g.expand(f0)
+                g.expand_within(f0, EXPAND_BUDGET)
             })
             .collect();
         let a1: Vec<Vec<ExprId>> =
@@ -163,13 +168,13 @@ impl HamelSplit {
                 let mut terms: Vec<ExprId> = (0..k).map(|s| g.mul2(row[s], v2[s])).collect();
                 terms.push(row[k]);
                 let sum = g.add(&terms);
-                g.expand(sum)
+                g.expand_within(sum, EXPAND_BUDGET)
             })
             .collect();
         let dep_syms: Vec<SymbolId> = dependent.iter().map(|&i| velocity(g, i)).collect();
         let on_constraint = |g: &mut ExprGraph, e: ExprId| {
             let s = g.substitute(e, &|s| dep_syms.iter().position(|&d| d == s).map(|j| dependent_velocities[j]));
-            g.expand(s)
+            g.expand_within(s, EXPAND_BUDGET)
         };
         let embedded_kinetic = on_constraint(g, model.kinetic);
         let v2_syms: Vec<SymbolId> = independent.iter().map(|&i| velocity(g, i)).collect();
@@ -179,18 +184,18 @@ impl HamelSplit {
         let mut gs = Vec::with_capacity(k);
         for (s, &i) in independent.iter().enumerate() {
             let p = g.diff(embedded_kinetic, v2_syms[s]);
-            let p = g.expand(p);
+            let p = g.expand_within(p, EXPAND_BUDGET);
             let mut psi_v = Vec::new();
             for &vt in &v2_syms {
                 let d = g.diff(p, vt);
-                let d = g.expand(d);
+                let d = g.expand_within(d, EXPAND_BUDGET);
                 psi.push(d);
                 let term = g.mul2(d, g.symbol_expr(vt));
                 psi_v.push(term);
             }
             let psi_v = g.add(&psi_v);
             let rest = g.sub(p, psi_v);
-            phi.push(g.expand(rest));
+            phi.push(g.expand_within(rest, EXPAND_BUDGET));
             // G = −(dp/dt)|_{q̈=0} + ∂T*/∂q₂ − ∂V/∂q₂ + Q₂*, all on the constraint.
             let pdot = g.time_derivative(p)?;
             let pdot = g.substitute(pdot, &|s| accelerations.contains(&s).then_some(zero));
@@ -202,7 +207,7 @@ impl HamelSplit {
             let sum = g.add(&[dt_dq, force]);
             let sum = g.sub(sum, dv_dq);
             let gi = g.sub(sum, pdot);
-            gs.push(g.expand(gi));
+            gs.push(g.expand_within(gi, EXPAND_BUDGET));
         }
         // H = Nᵀ(F − M γ), γ = [A₁⁻¹ b; 0]: A₁⁻¹ b from the same elimination.
         let b_rhs: Vec<Vec<ExprId>> = model.constraints.iter().map(|c| alloc::vec![c.bias]).collect();
@@ -235,7 +240,7 @@ impl HamelSplit {
         let e = (0..k)
             .map(|s| {
                 let d = g.sub(gs[s], h[s]);
-                g.expand(d)
+                g.expand_within(d, EXPAND_BUDGET)
             })
             .collect();
         Ok(HamelSplit {

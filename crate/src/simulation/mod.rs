@@ -90,6 +90,9 @@ pub struct Sample {
     pub residuals: Vec<f64>,
     /// Gauss's compulsion of the method's accelerations.
     pub compulsion: f64,
+    /// Hamel's E-vector at this state (one per independent coordinate of the
+    /// model's split); `None` without a split or where it is singular.
+    pub e_vector: Option<Vec<f64>>,
 }
 
 /// Why a run stopped early.
@@ -191,15 +194,12 @@ impl Simulation {
             formulations::accelerations_with_multipliers(self.settings.method, &mut self.numeric, t, q, v, mu)?;
         let terms = self.numeric.evaluate(t, q, v)?;
         let compulsion = formulations::compulsion(terms, &solution.accelerations, t)?;
-        Ok(Sample {
-            t,
-            q: q.to_vec(),
-            v: v.to_vec(),
-            energy: terms.energy,
-            mu: mu.to_vec(),
-            residuals: terms.residuals.iter().copied().collect(),
-            compulsion,
-        })
+        let (energy, residuals) = (terms.energy, terms.residuals.iter().copied().collect());
+        let e_vector = match formulations::e_vector(&mut self.numeric, t, q, v) {
+            Some(Ok(e)) => Some(e.values.iter().copied().collect()),
+            _ => None,
+        };
+        Ok(Sample { t, q: q.to_vec(), v: v.to_vec(), energy, mu: mu.to_vec(), residuals, compulsion, e_vector })
     }
 
     fn sample_now(&mut self) -> Result<Sample, DynamicsError> {
