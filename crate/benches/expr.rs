@@ -6,8 +6,11 @@
 //! `-- --print` to show the derived equations). Prints `derive_ms`, `compile_ms`,
 //! `eval_ns_interpreter`, `eval_ns_handwritten` and `ratio_vs_handwritten`.
 
+mod common;
+
 use std::hint::black_box;
-use std::time::Instant;
+
+use common::best;
 
 use nhlab::expr::{ExprGraph, ExprId, Program, SymbolId};
 
@@ -109,15 +112,6 @@ fn main() {
         }
     }
 
-    let best = |reps: usize, f: &mut dyn FnMut()| -> f64 {
-        (0..reps)
-            .map(|_| {
-                let t0 = Instant::now();
-                f();
-                t0.elapsed().as_secs_f64()
-            })
-            .fold(f64::INFINITY, f64::min)
-    };
     let derive_s = best(derive_reps, &mut || {
         black_box(derive());
     });

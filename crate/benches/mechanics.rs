@@ -8,8 +8,11 @@
 //!
 //! `cargo bench -p nhlab --bench mechanics` (`-- --quick` for CI).
 
+mod common;
+
 use std::hint::black_box;
-use std::time::Instant;
+
+use common::best;
 
 use nhlab::formulations::{accelerations, Method};
 use nhlab::integrators::{Dopri5, System};
@@ -44,16 +47,6 @@ fn load(text: &str) -> (Model, NumericModel, State) {
     let mut numeric = NumericModel::new(&model).expect("compiles");
     let state = initial_state(&model, &mut numeric, &map).expect("initial state");
     (model, numeric, state)
-}
-
-fn best(reps: usize, f: &mut dyn FnMut()) -> f64 {
-    (0..reps)
-        .map(|_| {
-            let t0 = Instant::now();
-            f();
-            t0.elapsed().as_secs_f64()
-        })
-        .fold(f64::INFINITY, f64::min)
 }
 
 /// Chaplygin sleigh, Lagrange multipliers, closed form (valid at any state):
