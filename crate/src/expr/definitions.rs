@@ -26,13 +26,27 @@ pub enum DefinitionError {
     },
     /// Definitions that refer to each other in a cycle, listed along the cycle.
     Cycle(Vec<String>),
+    /// A chain of definitions deeper than [`MAX_DEFINITION_DEPTH`] (every pass over an
+    /// expression recurses through definitions: a hostile scenario must not exhaust
+    /// the stack).
+    TooDeep {
+        /// The definition at the deep end.
+        name: String,
+    },
 }
+
+/// Longest chain of definitions referring to definitions.
+pub const MAX_DEFINITION_DEPTH: usize = 32;
 
 impl fmt::Display for DefinitionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DefinitionError::Name(e) => write!(f, "{e}"),
             DefinitionError::Parse { name, error } => write!(f, "in the definition of `{name}`: {error}"),
+            DefinitionError::TooDeep { name } => write!(
+                f,
+                "`{name}` sits at the end of a chain of more than {MAX_DEFINITION_DEPTH} definitions referring to each other"
+            ),
             DefinitionError::Cycle(names) => {
                 write!(f, "definitions refer to each other in a cycle: ")?;
                 for n in names {
@@ -74,6 +88,9 @@ impl ExprGraph {
             let resolved: Vec<(DefinitionId, ExprId)> = bodies.into_iter().flatten().collect();
             errors.extend(self.find_cycles(first, &resolved).into_iter().map(DefinitionError::Cycle));
             if errors.is_empty() {
+                errors.extend(self.too_deep(first, &resolved).map(|name| DefinitionError::TooDeep { name }));
+            }
+            if errors.is_empty() {
                 for &(id, body) in &resolved {
                     self.set_definition_body(id, body);
                 }
@@ -93,6 +110,35 @@ impl ExprGraph {
             }
         });
         out
+    }
+
+    /// The first definition whose chain of references is deeper than the limit (the
+    /// definitions are known to be acyclic here).
+    fn too_deep(&self, first: usize, resolved: &[(DefinitionId, ExprId)]) -> Option<String> {
+        let n = resolved.len();
+        let local = |d: DefinitionId| d.index().checked_sub(first).filter(|&i| i < n);
+        let edges: Vec<Vec<usize>> =
+            resolved.iter().map(|&(_, body)| self.direct_definitions(body).into_iter().filter_map(local).collect()).collect();
+        // Depths by repeated relaxation, stopping as soon as one exceeds the limit:
+        // at most limit + 1 rounds, never recursion.
+        let mut depth = alloc::vec![1usize; n];
+        for _ in 0..=MAX_DEFINITION_DEPTH {
+            let mut changed = false;
+            for i in 0..n {
+                let d = 1 + edges[i].iter().map(|&j| depth[j]).max().unwrap_or(0);
+                if d > depth[i] {
+                    depth[i] = d;
+                    changed = true;
+                }
+                if depth[i] > MAX_DEFINITION_DEPTH {
+                    return Some(self.definition(resolved[i].0).name.clone());
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        None
     }
 
     /// Each cycle among the new definitions, once, as the list of names along it.

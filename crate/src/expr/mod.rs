@@ -47,7 +47,7 @@ mod suggest;
 mod symbols;
 
 pub use compile::{CompileError, Evaluator, Instr, Op, Program, Reg, ShapeError};
-pub use definitions::DefinitionError;
+pub use definitions::{DefinitionError, MAX_DEFINITION_DEPTH};
 pub use diff::DiffError;
 pub use error::{line_col, ParseError, ParseErrorKind, Span};
 pub use expand::{MAX_EXPANDED_POWER, MAX_EXPANDED_TERMS};

@@ -154,7 +154,7 @@ impl Model {
                         c.at_key(&format!("definitions.{n}"), e.to_string())
                     }
                     DefinitionError::Parse { name, error } => c.parse_error(&format!("definitions.{name}"), error),
-                    DefinitionError::Cycle(_) => c.at("definitions", e.to_string()),
+                    DefinitionError::Cycle(_) | DefinitionError::TooDeep { .. } => c.at("definitions", e.to_string()),
                 }
             }
         }
