@@ -88,7 +88,8 @@ fn names_are_validated() {
 #[test]
 fn absurdly_deep_chains_of_definitions_are_refused() {
     let mut g = graph();
-    let defs: Vec<(String, String)> = (0..5_000).map(|k| (format!("d{k}"), if k == 0 { "x".into() } else { format!("d{} + 1", k - 1) })).collect();
+    let defs: Vec<(String, String)> =
+        (0..5_000).map(|k| (format!("d{k}"), if k == 0 { "x".into() } else { format!("d{} + 1", k - 1) })).collect();
     let pairs: Vec<(&str, &str)> = defs.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     let errors = g.define_all(&pairs).unwrap_err();
     assert_eq!(errors.len(), 1);

@@ -8,4 +8,5 @@ mod hamel;
 mod integrators;
 mod papers;
 mod scenario_errors;
+mod share;
 mod vakonomic;

@@ -117,8 +117,10 @@ impl ExprGraph {
     fn too_deep(&self, first: usize, resolved: &[(DefinitionId, ExprId)]) -> Option<String> {
         let n = resolved.len();
         let local = |d: DefinitionId| d.index().checked_sub(first).filter(|&i| i < n);
-        let edges: Vec<Vec<usize>> =
-            resolved.iter().map(|&(_, body)| self.direct_definitions(body).into_iter().filter_map(local).collect()).collect();
+        let edges: Vec<Vec<usize>> = resolved
+            .iter()
+            .map(|&(_, body)| self.direct_definitions(body).into_iter().filter_map(local).collect())
+            .collect();
         // Depths by repeated relaxation, stopping as soon as one exceeds the limit:
         // at most limit + 1 rounds, never recursion.
         let mut depth = alloc::vec![1usize; n];

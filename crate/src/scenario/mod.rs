@@ -9,9 +9,11 @@
 
 mod load;
 mod problem;
+mod share;
 
 pub use load::{load, load_json, load_toml, Format, SourceMap};
 pub use problem::{Problem, Problems};
+pub use share::{decode_share, encode_share, MAX_INFLATED_BYTES, MAX_PAYLOAD_CHARS, SHARE_VERSION};
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
