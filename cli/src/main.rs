@@ -7,7 +7,6 @@
 mod args;
 mod commands;
 mod input;
-mod output;
 mod plot;
 
 use std::process::ExitCode;

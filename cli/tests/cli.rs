@@ -250,17 +250,17 @@ fn run_adds_e_and_mu_columns_and_keeps_samples_before_a_failure() {
 fn derive_hamel_voronets_vakonomic() {
     let (code, out, err) = nhlab(&["derive", &scenario("chaplygin-sleigh"), "--method", "voronets"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("equation of phi: (I + m*a^2)*phi'' = -a*m*x'*phi'/cos(phi)"), "{out}");
+    assert!(out.contains("\n(I + m*a^2)*phi'' = -a*m*x'*phi'/cos(phi)\n"), "{out}");
     let (code, out, _) = nhlab(&["derive", &scenario("chaplygin-sleigh"), "--method", "hamel"]);
     assert_eq!(code, 0);
-    for label in ["T*:", "Ψ[x, x]: m/cos(phi)^2", "G[x]:", "H[x]:", "E[phi]:"] {
+    for label in ["T* = ", "Ψ[x, x] = m/cos(phi)^2", "G[x] = ", "H[x] = ", "E[phi] = "] {
         assert!(out.contains(label), "{label} in {out}");
     }
     let (code, out, _) =
         nhlab(&["derive", &scenario("pendulum-cartesian"), "--method", "vakonomic", "--format", "json"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["items"].as_array().unwrap().len(), 2);
+    assert_eq!(v["equations"].as_array().unwrap().len(), 3, "two coordinates and the constraint");
     let (code, _, err) = nhlab(&["derive", &scenario("appell-hamel"), "--method", "hamel"]);
     assert_eq!(code, 1);
     assert!(err.contains("linear in the velocities"), "{err}");

@@ -16,6 +16,9 @@
 //! 5. [`integrators`] — RK4 and Dormand–Prince 5(4) with dense output.
 //! 6. [`simulation`] — stepping a model under a method, with drift control.
 //!
+//! Beside them, [`derivation`] assembles the equations of a method for display, and
+//! [`export`] writes samples as the CSV and JSON tables of `nhlab run`.
+//!
 //! The crate is `#![no_std]` with `alloc` so that it builds for
 //! `wasm32-unknown-unknown`; the default `std` feature only makes the float functions
 //! use the platform's implementations instead of `libm`.
@@ -27,6 +30,8 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod derivation;
+pub mod export;
 pub mod expr;
 pub mod formulations;
 pub mod integrators;

@@ -3,6 +3,7 @@
 
 mod agreement;
 mod closed_forms;
+mod derivation;
 mod drift;
 mod hamel;
 mod integrators;

@@ -1,11 +1,11 @@
 //! `nhlab run FILE [--method M]… [--t-end T] [--sample-at …] [--out …] [--plot …]`.
 
+use nhlab::export::samples_table;
 use nhlab::formulations::Method;
 use nhlab::simulation::{Settings, Simulation};
 
 use crate::args::RunArgs;
 use crate::input::{load_file, method};
-use crate::output::{Cell, Table};
 use crate::Failure;
 
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
@@ -34,29 +34,14 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if !(args.out == "-" || args.out.ends_with(".csv") || args.out.ends_with(".json")) {
         return Err(Failure::bad(format!("--out: `{}` must end in .csv or .json (or be -)", args.out)));
     }
-    let names = l.model.coordinate_names();
-    let mut columns = vec!["method".to_string(), "t".to_string()];
-    columns.extend(names.iter().cloned());
-    columns.extend(names.iter().map(|q| format!("{q}'")));
-    let vakonomic = methods.contains(&Method::Vakonomic);
-    let m = l.model.constraints.len();
-    if vakonomic {
-        columns.extend((1..=m).map(|k| format!("mu{k}")));
-    }
-    columns.push("energy".into());
-    columns.extend(l.model.constraints.iter().map(|c| format!("res_{}", c.name.trim_start_matches('#'))));
-    let e_columns: Vec<usize> = l.model.hamel.as_ref().map(|h| h.independent.clone()).unwrap_or_default();
-    columns.extend(e_columns.iter().map(|&i| format!("E_{}", names[i])));
     let mut numeric = l.numeric.clone();
-    let mut singular_at: Option<f64> = None;
     let (view_program, view_labels) = view_program(&l.model)?;
-    let mut rows = Vec::new();
     let mut failure: Option<String> = None;
-    let mut curves: Vec<crate::plot::Curves> = Vec::new();
-    let mut integrators = Vec::new();
+    let mut runs: Vec<(Method, Vec<nhlab::simulation::Sample>)> = Vec::new();
+    let mut first_settings = None;
     for &method in &methods {
         let settings = Settings::from_scenario(&s.run, method);
-        integrators.push(settings);
+        first_settings.get_or_insert(settings);
         let mut sim = Simulation::new(l.numeric.clone(), settings, &l.initial)
             .map_err(|e| Failure::Compute(format!("{}: {e}", method.id())))?;
         let result = match &args.sample_at {
@@ -73,40 +58,9 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             Some(times) if times.first() != Some(&l.initial.t) => &sim.samples()[1..],
             _ => sim.samples(),
         };
-        let mut e_norm = Vec::new();
-        for sample in samples {
-            let mut row = vec![Cell::Text(method.id().into()), Cell::Number(sample.t)];
-            row.extend(sample.q.iter().chain(&sample.v).map(|&x| Cell::Number(x)));
-            if vakonomic {
-                if method == Method::Vakonomic {
-                    row.extend(sample.mu.iter().map(|&x| Cell::Number(x)));
-                } else {
-                    row.extend((0..m).map(|_| Cell::Empty));
-                }
-            }
-            row.push(Cell::Number(sample.energy));
-            row.extend(sample.residuals.iter().map(|&x| Cell::Number(x)));
-            // The E-vector depends on the state only: the sample carries it.
-            match &sample.e_vector {
-                Some(e) => {
-                    e_norm.push(e.iter().map(|x| x * x).sum::<f64>().sqrt());
-                    row.extend(e.iter().map(|&x| Cell::Number(x)));
-                }
-                None if !e_columns.is_empty() => {
-                    e_norm.push(f64::NAN);
-                    singular_at.get_or_insert(sample.t);
-                    row.extend(e_columns.iter().map(|_| Cell::Empty));
-                }
-                None => e_norm.push(f64::NAN),
-            }
-            rows.push(row);
-        }
-        if args.plot.is_some() {
-            let view = crate::plot::view_values(&mut numeric, &view_program, samples);
-            curves.push(crate::plot::Curves { method, samples: samples.to_vec(), view, e_norm });
-        }
+        runs.push((method, samples.to_vec()));
     }
-    let comment = match (&args.sample_at, integrators.first()) {
+    let comment = match (&args.sample_at, first_settings) {
         (Some(_), _) => "samples at the requested times (dense output)".to_string(),
         (None, Some(st)) => match st.integrator {
             nhlab::integrators::IntegratorKind::Rk4 => format!("samples on a regular grid: rk4 with dt = {}", st.dt),
@@ -117,12 +71,25 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         (None, None) => String::new(),
     };
     if let Some(plot) = &args.plot {
+        let curves: Vec<crate::plot::Curves> = runs
+            .iter()
+            .map(|(method, samples)| crate::plot::Curves {
+                method: *method,
+                view: crate::plot::view_values(&mut numeric, &view_program, samples),
+                e_norm: samples
+                    .iter()
+                    .map(|x| x.e_vector.as_ref().map_or(f64::NAN, |e| e.iter().map(|v| v * v).sum::<f64>().sqrt()))
+                    .collect(),
+                samples: samples.clone(),
+            })
+            .collect();
         crate::plot::write(plot, &s.title, &view_labels, &curves)?;
     }
-    if let Some(t) = singular_at {
+    let borrowed: Vec<(Method, &[nhlab::simulation::Sample])> = runs.iter().map(|(m, x)| (*m, x.as_slice())).collect();
+    let table = samples_table(&l.model, &borrowed, comment);
+    if let Some(t) = table.singular_split_at {
         eprintln!("warning: Hamel's split is singular from t = {t} on at some samples: their E columns are empty");
     }
-    let table = Table { comment, columns, rows };
     let text = if args.out.ends_with(".json") { table.to_json() } else { table.to_csv() };
     if args.out == "-" {
         print!("{text}");

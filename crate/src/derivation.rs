@@ -1,0 +1,202 @@
+//! The equations of motion of a method as a list of labelled equations, ready to be
+//! printed as text, LaTeX or MathML: what `nhlab derive` prints and what the web lab
+//! typesets, assembled in one place.
+//!
+//! - `lagrange`, `euler`: `Σ_j M_ij q̈_j = F_i + Σ_k A_ki λ_k` per coordinate (for
+//!   `euler` with nonlinear constraints the reaction is `Rᵀλ`, stated in the form);
+//! - `udwadia-kalaba`, `gauss`: `Σ_j M_ij q̈_j = F_i` plus the constraint force of the
+//!   method, stated in the form;
+//! - `hamel`: `v₁*`, `T*`, `Ψ`, the equations `Ψ q̈₂ = G`, and `G`, `H`, `E`;
+//! - `voronets`: `v₁*` and `Ψ q̈₂ = H`;
+//! - `vakonomic`: `M_v q̈ + C μ̇ = F_v`;
+//!
+//! and for every method the constraints at acceleration level, `A q̈ = b`.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::expr::{ExprGraph, ExprId};
+use crate::formulations::Method;
+use crate::mechanics::Model;
+
+/// One labelled equation `lhs = rhs`, or a definition `label = rhs` when `lhs` is
+/// `None`.
+#[derive(Clone, Debug)]
+pub struct Equation {
+    /// What it is: `equation of x`, `T*`, `E[phi]`, `constraint blade`.
+    pub label: String,
+    /// Left-hand side, if an equation.
+    pub lhs: Option<ExprId>,
+    /// Right-hand side (or the value of a named quantity).
+    pub rhs: ExprId,
+}
+
+/// A method's equations with the graph that holds them (it has the multiplier
+/// symbols `lambda1…` the model's graph does not).
+#[derive(Clone, Debug)]
+pub struct Derivation {
+    /// The graph holding every expression below.
+    pub graph: ExprGraph,
+    /// The method.
+    pub method: Method,
+    /// The form of the equations, in words and symbols.
+    pub form: &'static str,
+    /// The equations, in order.
+    pub equations: Vec<Equation>,
+}
+
+/// Why a method has no equations for this model.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{method}: {reason}")]
+pub struct DerivationError {
+    /// The method's id.
+    pub method: &'static str,
+    /// Why.
+    pub reason: String,
+}
+
+fn fresh_symbol(g: &mut ExprGraph, stem: &str) -> ExprId {
+    let mut name = String::from(stem);
+    while g.lookup(&name).is_some() {
+        name.push('_');
+    }
+    let s = g.declare_auxiliary(&name).unwrap_or(g.time());
+    g.symbol_expr(s)
+}
+
+fn acceleration(g: &ExprGraph, i: usize) -> ExprId {
+    g.symbol_expr(g.coordinate(i)[2])
+}
+
+/// `Σ_j row_j q̈_{columns_j}`.
+fn times_accelerations(g: &mut ExprGraph, row: &[ExprId], columns: &[usize]) -> ExprId {
+    let terms: Vec<ExprId> = row
+        .iter()
+        .zip(columns)
+        .map(|(&m, &j)| {
+            let a = acceleration(g, j);
+            g.mul2(m, a)
+        })
+        .collect();
+    g.add(&terms)
+}
+
+/// The equations of `method` for `model`.
+pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationError> {
+    let mut g = model.graph.clone();
+    let names = model.coordinate_names();
+    let n = model.coordinate_count();
+    let all: Vec<usize> = (0..n).collect();
+    let mut equations = Vec::new();
+    let fail = |reason: String| DerivationError { method: method.id(), reason };
+    let form = match method {
+        Method::Lagrange => "Routh's equations with multipliers: M q̈ = F + Aᵀλ, A q̈ = b",
+        Method::Euler if model.constraints_are_linear() => {
+            "Euler condition: M q̈ = F + Rᵀλ, A q̈ = b; for constraints linear in the velocities R = A"
+        }
+        Method::Euler => "Euler condition: M q̈ = F + Rᵀλ, A q̈ = b, with R = ∫₀¹ ∂f/∂v(q, s·v, t) ds",
+        Method::UdwadiaKalaba => "Udwadia–Kalaba: q̈ = a + M^(-1/2) (A M^(-1/2))⁺ (b − A a), a = M⁻¹F",
+        Method::Gauss => "Gauss: q̈ minimises ½(q̈ − a)ᵀ M (q̈ − a) subject to A q̈ = b, a = M⁻¹F",
+        Method::Hamel => "Hamel's embedding: Ψ q̈₂ = G; E = G − H vanishes exactly where it gives the true motion",
+        Method::Voronets => "Voronets: the true motion in the independent velocities, Ψ q̈₂ = H = Nᵀ(F − Mγ)",
+        Method::Vakonomic => "vakonomic: d/dt[∂L/∂v + Aᵀμ] − ∂L/∂q − (∂f/∂q)ᵀμ = Q, f = 0",
+    };
+    match method {
+        Method::Lagrange | Method::Euler | Method::UdwadiaKalaba | Method::Gauss => {
+            let with_multipliers =
+                method == Method::Lagrange || (method == Method::Euler && model.constraints_are_linear());
+            let lambdas: Vec<ExprId> = if with_multipliers {
+                (1..=model.constraints.len()).map(|k| fresh_symbol(&mut g, &format!("lambda{k}"))).collect()
+            } else {
+                Vec::new()
+            };
+            for i in 0..n {
+                let lhs = times_accelerations(&mut g, &model.equations.mass_matrix[i * n..(i + 1) * n], &all);
+                let mut rhs = alloc::vec![model.equations.forcing[i]];
+                for (c, &l) in model.constraints.iter().zip(&lambdas) {
+                    rhs.push(g.mul2(c.jacobian[i], l));
+                }
+                let rhs = g.add(&rhs);
+                equations.push(Equation { label: format!("equation of {}", names[i]), lhs: Some(lhs), rhs });
+            }
+        }
+        Method::Hamel | Method::Voronets => {
+            let h = model.hamel.as_ref().map_err(|e| fail(format!("{e}")))?;
+            let k = h.independent.len();
+            for (j, &d) in h.dependent.iter().enumerate() {
+                let v = g.symbol_expr(g.coordinate(d)[1]);
+                equations.push(Equation {
+                    label: format!("{}' (dependent)", names[d]),
+                    lhs: Some(v),
+                    rhs: h.dependent_velocities[j],
+                });
+            }
+            if method == Method::Hamel {
+                equations.push(Equation { label: "T*".into(), lhs: None, rhs: h.embedded_kinetic });
+                for s in 0..k {
+                    for c in 0..k {
+                        let label = format!("Ψ[{}, {}]", names[h.independent[s]], names[h.independent[c]]);
+                        equations.push(Equation { label, lhs: None, rhs: h.psi[s * k + c] });
+                    }
+                }
+            }
+            let rhs = if method == Method::Hamel { &h.g } else { &h.h };
+            for (s, &i) in h.independent.iter().enumerate() {
+                let lhs = times_accelerations(&mut g, &h.psi[s * k..(s + 1) * k], &h.independent);
+                equations.push(Equation { label: format!("equation of {}", names[i]), lhs: Some(lhs), rhs: rhs[s] });
+            }
+            if method == Method::Hamel {
+                for (s, &i) in h.independent.iter().enumerate() {
+                    for (what, values) in [("G", &h.g), ("H", &h.h), ("E", &h.e)] {
+                        equations.push(Equation { label: format!("{what}[{}]", names[i]), lhs: None, rhs: values[s] });
+                    }
+                }
+            }
+        }
+        Method::Vakonomic => {
+            let vk = model.vakonomic.as_ref().map_err(|e| fail(format!("{e}")))?;
+            let m = model.constraints.len();
+            for (i, name) in names.iter().enumerate() {
+                let mut terms = alloc::vec![times_accelerations(&mut g, &vk.mass_matrix[i * n..(i + 1) * n], &all)];
+                for j in 0..m {
+                    let rate = g.symbol_expr(vk.multiplier_rates[j]);
+                    terms.push(g.mul2(vk.rate_matrix[i * m + j], rate));
+                }
+                let lhs = g.add(&terms);
+                equations.push(Equation { label: format!("equation of {name}"), lhs: Some(lhs), rhs: vk.forcing[i] });
+            }
+        }
+    }
+    for c in &model.constraints {
+        let lhs = times_accelerations(&mut g, &c.jacobian, &all);
+        equations.push(Equation { label: format!("constraint {}", c.name), lhs: Some(lhs), rhs: c.bias });
+    }
+    Ok(Derivation { graph: g, method, form, equations })
+}
+
+impl Derivation {
+    /// One equation as plain text: `lhs = rhs`, or `label = rhs` for a named quantity.
+    pub fn text(&self, e: &Equation) -> String {
+        match e.lhs {
+            Some(lhs) => format!("{} = {}", self.graph.to_text(lhs), self.graph.to_text(e.rhs)),
+            None => format!("{} = {}", e.label, self.graph.to_text(e.rhs)),
+        }
+    }
+
+    /// One equation as LaTeX.
+    pub fn latex(&self, e: &Equation) -> String {
+        match e.lhs {
+            Some(lhs) => format!("{} = {}", self.graph.to_latex(lhs), self.graph.to_latex(e.rhs)),
+            None => format!("{} = {}", e.label, self.graph.to_latex(e.rhs)),
+        }
+    }
+
+    /// One equation as a MathML Core block (a named quantity shows its value).
+    pub fn mathml(&self, e: &Equation) -> String {
+        match e.lhs {
+            Some(lhs) => self.graph.equation_to_mathml(lhs, e.rhs),
+            None => self.graph.to_mathml(e.rhs),
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Samples as the tables of `nhlab run` (`shared/spec/cli.md`): CSV with a comment
+//! line and a header, or `{"columns": …, "rows": …}` JSON. The web lab's CSV export
+//! uses the same code, so both write the same file for the same run.
+//!
+//! Columns: `method`, `t`, every coordinate, every velocity (`x'`), `mu1…` when a
+//! vakonomic run is among them (empty for the others), `energy`, `res_<constraint>`
+//! for each constraint, and `E_<coordinate>` for each independent coordinate of the
+//! model's Hamel split (empty where the split is singular).
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::formulations::Method;
+use crate::mechanics::Model;
+use crate::simulation::Sample;
+
+/// One cell.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cell {
+    /// Text (the method).
+    Text(String),
+    /// A number.
+    Number(f64),
+    /// Not applicable here.
+    Empty,
+}
+
+/// A table of samples.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// What the rows are (written as a `#` line in CSV).
+    pub comment: String,
+    /// Column names.
+    pub columns: Vec<String>,
+    /// Rows of cells.
+    pub rows: Vec<Vec<Cell>>,
+    /// The first time at which some sample had no E-vector although the model has a
+    /// split (its split was singular there), for a warning.
+    pub singular_split_at: Option<f64>,
+}
+
+/// The table of several runs of one model, in the given order.
+pub fn samples_table(model: &Model, runs: &[(Method, &[Sample])], comment: String) -> Table {
+    let names = model.coordinate_names();
+    let m = model.constraints.len();
+    let mut columns: Vec<String> = alloc::vec!["method".into(), "t".into()];
+    columns.extend(names.iter().cloned());
+    columns.extend(names.iter().map(|q| format!("{q}'")));
+    let vakonomic = runs.iter().any(|(method, _)| *method == Method::Vakonomic);
+    if vakonomic {
+        columns.extend((1..=m).map(|k| format!("mu{k}")));
+    }
+    columns.push("energy".into());
+    columns.extend(model.constraints.iter().map(|c| format!("res_{}", c.name.trim_start_matches('#'))));
+    let e_columns: Vec<usize> = model.hamel.as_ref().map(|h| h.independent.clone()).unwrap_or_default();
+    columns.extend(e_columns.iter().map(|&i| format!("E_{}", names[i])));
+    let mut rows = Vec::new();
+    let mut singular_split_at = None;
+    for &(method, samples) in runs {
+        for s in samples {
+            let mut row = alloc::vec![Cell::Text(method.id().into()), Cell::Number(s.t)];
+            row.extend(s.q.iter().chain(&s.v).map(|&x| Cell::Number(x)));
+            if vakonomic {
+                if method == Method::Vakonomic {
+                    row.extend(s.mu.iter().map(|&x| Cell::Number(x)));
+                } else {
+                    row.extend((0..m).map(|_| Cell::Empty));
+                }
+            }
+            row.push(Cell::Number(s.energy));
+            row.extend(s.residuals.iter().map(|&x| Cell::Number(x)));
+            match &s.e_vector {
+                Some(e) => row.extend(e.iter().map(|&x| Cell::Number(x))),
+                None if !e_columns.is_empty() => {
+                    singular_split_at.get_or_insert(s.t);
+                    row.extend(e_columns.iter().map(|_| Cell::Empty));
+                }
+                None => {}
+            }
+            rows.push(row);
+        }
+    }
+    Table { comment, columns, rows, singular_split_at }
+}
+
+/// Quotes a CSV field when it holds a comma, quote or newline.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+impl Table {
+    /// CSV with a `#` comment line first; numbers in Rust's shortest round-trip form.
+    pub fn to_csv(&self) -> String {
+        let header: Vec<String> = self.columns.iter().map(|c| csv_field(c)).collect();
+        let mut out = format!("# {}\n{}\n", self.comment, header.join(","));
+        for row in &self.rows {
+            let cells: Vec<String> = row
+                .iter()
+                .map(|c| match c {
+                    Cell::Text(s) => csv_field(s),
+                    Cell::Number(x) => format!("{x:?}"),
+                    Cell::Empty => String::new(),
+                })
+                .collect();
+            out.push_str(&cells.join(","));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// `{"comment": …, "columns": […], "rows": [[…]]}` with null for empty cells.
+    pub fn to_json(&self) -> String {
+        use serde_json::{json, Value};
+        let rows: Vec<Vec<Value>> = self
+            .rows
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|c| match c {
+                        Cell::Text(s) => json!(s),
+                        Cell::Number(x) => json!(x),
+                        Cell::Empty => Value::Null,
+                    })
+                    .collect()
+            })
+            .collect();
+        json!({"comment": self.comment, "columns": self.columns, "rows": rows}).to_string()
+    }
+}
