@@ -111,14 +111,14 @@ pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationErr
             } else {
                 Vec::new()
             };
-            for i in 0..n {
+            for (i, name) in names.iter().enumerate() {
                 let lhs = times_accelerations(&mut g, &model.equations.mass_matrix[i * n..(i + 1) * n], &all);
                 let mut rhs = alloc::vec![model.equations.forcing[i]];
                 for (c, &l) in model.constraints.iter().zip(&lambdas) {
                     rhs.push(g.mul2(c.jacobian[i], l));
                 }
                 let rhs = g.add(&rhs);
-                equations.push(Equation { label: format!("equation of {}", names[i]), lhs: Some(lhs), rhs });
+                equations.push(Equation { label: format!("equation of {name}"), lhs: Some(lhs), rhs });
             }
         }
         Method::Hamel | Method::Voronets => {

@@ -112,6 +112,17 @@ impl ExprGraph {
         out
     }
 
+    /// For each new definition, the new definitions its body refers to directly (by
+    /// position in `resolved`).
+    fn dependency_edges(&self, first: usize, resolved: &[(DefinitionId, ExprId)]) -> Vec<Vec<usize>> {
+        let n = resolved.len();
+        let local = |d: DefinitionId| d.index().checked_sub(first).filter(|&i| i < n);
+        resolved
+            .iter()
+            .map(|&(_, body)| self.direct_definitions(body).into_iter().filter_map(local).collect())
+            .collect()
+    }
+
     /// The first definition whose chain of references is deeper than the limit (the
     /// definitions are known to be acyclic here).
     fn too_deep(&self, first: usize, resolved: &[(DefinitionId, ExprId)]) -> Option<String> {
