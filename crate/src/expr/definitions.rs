@@ -127,11 +127,7 @@ impl ExprGraph {
     /// definitions are known to be acyclic here).
     fn too_deep(&self, first: usize, resolved: &[(DefinitionId, ExprId)]) -> Option<String> {
         let n = resolved.len();
-        let local = |d: DefinitionId| d.index().checked_sub(first).filter(|&i| i < n);
-        let edges: Vec<Vec<usize>> = resolved
-            .iter()
-            .map(|&(_, body)| self.direct_definitions(body).into_iter().filter_map(local).collect())
-            .collect();
+        let edges = self.dependency_edges(first, resolved);
         // Depths by repeated relaxation, stopping as soon as one exceeds the limit:
         // at most limit + 1 rounds, never recursion.
         let mut depth = alloc::vec![1usize; n];
@@ -157,11 +153,7 @@ impl ExprGraph {
     /// Each cycle among the new definitions, once, as the list of names along it.
     fn find_cycles(&self, first: usize, resolved: &[(DefinitionId, ExprId)]) -> Vec<Vec<String>> {
         let n = resolved.len();
-        let local = |d: DefinitionId| d.index().checked_sub(first).filter(|&i| i < n);
-        let edges: Vec<Vec<usize>> = resolved
-            .iter()
-            .map(|&(_, body)| self.direct_definitions(body).into_iter().filter_map(local).collect())
-            .collect();
+        let edges = self.dependency_edges(first, resolved);
         // Iterative depth-first search with colours: 0 new, 1 on the path, 2 done.
         let mut colour = alloc::vec![0u8; n];
         let mut cycles = Vec::new();
