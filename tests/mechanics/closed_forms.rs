@@ -177,3 +177,29 @@ fn mass_varying_with_position_or_velocity_exerts_no_force_at_zero_relative_veloc
         }
     }
 }
+
+/// A constrained point whose mass depends on its velocity: the model builds and runs
+/// (Hamel's embedding is declined with a reason; the other methods work).
+#[test]
+fn velocity_dependent_mass_with_a_constraint_runs_and_declines_hamel() {
+    let mut s = nhlab::scenario::Scenario {
+        format: "nhlab/1".into(),
+        title: "constrained point of velocity-dependent mass".into(),
+        coordinates: vec!["x".into(), "y".into()],
+        particles: vec![nhlab::scenario::Particle {
+            mass: "1 + x'^2".into(),
+            position: vec!["x".into(), "y".into()],
+            ejecta_velocity: None,
+        }],
+        constraints: vec![nhlab::scenario::ConstraintSpec { name: None, expr: "y' - x'*x".into() }],
+        ..Default::default()
+    };
+    s.initial.q.insert("x".into(), 0.5);
+    s.initial.q.insert("y".into(), 0.0);
+    s.initial.v.insert("x".into(), 1.0);
+    let (model, mut numeric, state) = nhlab_tests::scenarios::build(&s, &nhlab::scenario::SourceMap::none());
+    assert!(model.hamel.as_ref().unwrap_err().to_string().contains("masses depend on the velocities"));
+    let l = accelerations(Method::Lagrange, &mut numeric, 0.0, &state.q, &state.v).unwrap().accelerations;
+    let v = accelerations(Method::Voronets, &mut numeric, 0.0, &state.q, &state.v).unwrap().accelerations;
+    assert!((&l - &v).amax() < 1e-12, "{l} vs {v}");
+}

@@ -59,6 +59,12 @@ pub enum SplitError {
     /// `A₁` is singular (symbolically, or at the reference state).
     #[error("the dependent coordinates {0} cannot be solved for: A₁ is singular")]
     Singular(String),
+    /// The generalised forces contain accelerations (masses that depend on the
+    /// velocities): Hamel's embedding is not defined for them.
+    #[error(
+        "Hamel's embedding is not defined when masses depend on the velocities (the forces then contain accelerations)"
+    )]
+    AccelerationDependentForces,
     /// A derivative could not be taken.
     #[error("{0}")]
     Diff(#[from] DiffError),
@@ -125,6 +131,12 @@ impl HamelSplit {
     ) -> Result<Self, SplitError> {
         if !model.constraints_are_linear() {
             return Err(SplitError::Nonlinear);
+        }
+        let has_accelerations = model.generalized_forces.iter().any(|&f| {
+            g.free_symbols(f).iter().any(|&s| matches!(g.symbol(s).kind, crate::expr::SymbolKind::Acceleration(_)))
+        });
+        if has_accelerations {
+            return Err(SplitError::AccelerationDependentForces);
         }
         let n = model.coordinate_count();
         let r = model.constraints.len();
