@@ -44,6 +44,12 @@ pub fn load_file(file: &str) -> Result<Loaded, Failure> {
         )
     };
     let (scenario, map) = load(&text, format).map_err(problems)?;
+    for w in &map.warnings {
+        match w.position {
+            Some((line, col)) => eprintln!("warning: {name}:{line}:{col}: {}: {}", w.field, w.message),
+            None => eprintln!("warning: {name}: {}: {}", w.field, w.message),
+        }
+    }
     let model = Model::build(&scenario, &map).map_err(problems)?;
     let mut numeric = NumericModel::new(&model).map_err(|e| Failure::Compute(format!("{name}: {e}")))?;
     let initial = initial_state(&model, &mut numeric, &map).map_err(problems)?;

@@ -191,3 +191,29 @@ fn file_syntax_and_type_errors() {
     let e = load_json("{\"format\": \"nhlab/1\", \"coordinates\": [\"x\"],").unwrap_err();
     assert!(e.0[0].message.contains("EOF"), "{e}");
 }
+
+#[test]
+fn unknown_fields_are_warnings_with_suggestions() {
+    let text =
+        with("[parameters]", "kinetc = \"1\"\n\n[vakonomic]\nmu = [0.5]\n\n[parameters]") + "\n[run]\ntend = 3\n";
+    let (_, map) = load_toml(&text).unwrap();
+    let w: Vec<String> = map.warnings.iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        w,
+        [
+            "kinetc (line 6, column 1): unknown field `kinetc` (ignored); did you mean `kinetic`?",
+            "run.tend (line 23, column 1): unknown field `tend` (ignored); did you mean `t_end`?",
+            "vakonomic.mu (line 9, column 1): unknown field `mu` (ignored); did you mean `mu0`?",
+        ],
+        "{w:#?}"
+    );
+    // The typo'd `mu` leaves `mu0` empty: the count problem, explained by the warning.
+    let p = problems(&text);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert_eq!(p[0].message, "expected one multiplier per constraint (1), found 0");
+    let (_, map) = load_json(r#"{"format": "nhlab/1", "title": "x", "coordinates": ["x"], "colour": "red"}"#).unwrap();
+    assert_eq!(map.warnings.len(), 1);
+    assert_eq!(map.warnings[0].field, "colour");
+    let (_, map) = load_toml(BASE).unwrap();
+    assert!(map.warnings.is_empty(), "{:?}", map.warnings);
+}

@@ -20,12 +20,14 @@ fn scenario_files() -> Vec<(String, String)> {
 #[test]
 fn every_scenario_round_trips_in_a_short_link() {
     for (path, text) in scenario_files() {
-        let (s, _) = load_toml(&text).unwrap();
+        let (s, map) = load_toml(&text).unwrap();
+        assert!(map.warnings.is_empty(), "{path}: {:?}", map.warnings);
         let payload = encode_share(&s).unwrap();
         let url = format!("https://nhlab.example/#s={payload}");
         assert!(url.len() < 2_000, "{path}: {} characters", url.len());
         println!("share link {path}: {} characters", url.len());
         let (back, map) = decode_share(&payload).unwrap();
+        assert!(map.warnings.is_empty(), "{path} (shared): {:?}", map.warnings);
         assert_eq!(back, s, "{path}");
         // The same model and initial state come out.
         let (_, _, a) = nhlab_tests::scenarios::build(&s, &nhlab::scenario::SourceMap::none());

@@ -21,6 +21,9 @@ pub enum Format {
 /// Where each field's value starts in the scenario text.
 #[derive(Clone, Debug, Default)]
 pub struct SourceMap {
+    /// Fields the format does not know, ignored (typos, or additions of a later
+    /// `nhlab/1`): one warning each, with the nearest known names.
+    pub warnings: alloc::vec::Vec<Problem>,
     text: String,
     /// Field path → (byte offset of the key, byte range of the value).
     places: BTreeMap<String, (Option<usize>, core::ops::Range<usize>)>,
@@ -84,10 +87,12 @@ pub fn load_toml(text: &str) -> Result<(Scenario, SourceMap), Problems> {
         let message = e.message().trim().to_owned();
         Problems(vec![Problem { field: "(file)".into(), position, message }])
     })?;
-    let mut map = SourceMap { text: text.to_string(), places: BTreeMap::new() };
+    let mut map = SourceMap { warnings: alloc::vec::Vec::new(), text: text.to_string(), places: BTreeMap::new() };
     if let Ok(doc) = toml::de::DeTable::parse(text) {
         index_table(doc.get_ref(), "", &mut map.places);
     }
+    let paths: alloc::vec::Vec<String> = map.places.keys().cloned().collect();
+    map.warnings = unknown_field_warnings(&map, paths.iter().map(String::as_str));
     Ok((scenario, map))
 }
 
@@ -101,7 +106,49 @@ pub fn load_json(text: &str) -> Result<(Scenario, SourceMap), Problems> {
             message: e.to_string(),
         }])
     })?;
-    Ok((scenario, SourceMap { text: text.to_string(), places: BTreeMap::new() }))
+    let mut map = SourceMap { warnings: alloc::vec::Vec::new(), text: text.to_string(), places: BTreeMap::new() };
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(text) {
+        let mut paths = alloc::vec::Vec::new();
+        json_paths(&value, String::new(), &mut paths);
+        map.warnings = unknown_field_warnings(&map, paths.iter().map(String::as_str));
+    }
+    Ok((scenario, map))
+}
+
+fn json_paths(value: &serde_json::Value, path: String, out: &mut alloc::vec::Vec<String>) {
+    match value {
+        serde_json::Value::Object(fields) => {
+            for (k, v) in fields {
+                let p = if path.is_empty() { k.clone() } else { alloc::format!("{path}.{k}") };
+                json_paths(v, p.clone(), out);
+                out.push(p);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                let p = alloc::format!("{path}[{i}]");
+                json_paths(v, p.clone(), out);
+                out.push(p);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn unknown_field_warnings<'a>(map: &SourceMap, paths: impl IntoIterator<Item = &'a str>) -> alloc::vec::Vec<Problem> {
+    super::fields::unknown(paths)
+        .into_iter()
+        .map(|path| {
+            let key = path.rsplit(['.', '[']).next().unwrap_or(&path).trim_end_matches(']');
+            let hint = crate::expr::nearest(key, super::fields::siblings(&path));
+            let message = if hint.is_empty() {
+                alloc::format!("unknown field `{key}` (ignored)")
+            } else {
+                alloc::format!("unknown field `{key}` (ignored); did you mean `{}`?", hint.join("`, `"))
+            };
+            map.key_problem(&path, message)
+        })
+        .collect()
 }
 
 type Places = BTreeMap<String, (Option<usize>, core::ops::Range<usize>)>;

@@ -7,6 +7,7 @@
 //! the spec's names; every one is optional at this level so that a missing field is
 //! reported together with every other problem instead of stopping the parse.
 
+mod fields;
 mod load;
 mod problem;
 mod share;

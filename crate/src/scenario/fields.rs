@@ -1,0 +1,162 @@
+//! The fields `nhlab/1` knows, for warnings about the ones it does not: a typo such
+//! as `[vakonomic] mu = […]` would otherwise be ignored without a word. Unknown
+//! fields are warnings, not errors, because later versions of `nhlab/1` may add
+//! fields (`scenario.md`: additions are fine).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// Field paths with `*` for any key or index.
+const KNOWN: [&str; 41] = [
+    "format",
+    "title",
+    "description",
+    "source",
+    "coordinates",
+    "coordinates[*]",
+    "kinetic",
+    "potential",
+    "parameters",
+    "parameters.*",
+    "definitions",
+    "definitions.*",
+    "forces",
+    "forces.*",
+    "particles",
+    "particles[*]",
+    "particles[*].mass",
+    "particles[*].position",
+    "particles[*].position[*]",
+    "particles[*].ejecta_velocity",
+    "particles[*].ejecta_velocity[*]",
+    "constraints",
+    "constraints[*]",
+    "constraints[*].name",
+    "constraints[*].expr",
+    "initial",
+    "initial.t",
+    "initial.q",
+    "initial.q.*",
+    "initial.v",
+    "initial.v.*",
+    "hamel",
+    "hamel.dependent",
+    "hamel.dependent[*]",
+    "vakonomic",
+    "vakonomic.mu0",
+    "vakonomic.mu0[*]",
+    "run",
+    "run.*",
+    "view",
+    "view.*",
+];
+
+/// Keys allowed under `run` and `view` (kept apart from `KNOWN` for suggestions).
+const RUN_KEYS: [&str; 7] = ["t_end", "methods", "integrator", "rtol", "atol", "dt", "stabilization"];
+const VIEW_KEYS: [&str; 2] = ["trajectory", "series"];
+
+/// `a[3].b` → `a[*].b`.
+fn pattern(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut in_index = false;
+    for c in path.chars() {
+        match c {
+            '[' => {
+                in_index = true;
+                out.push_str("[*");
+            }
+            ']' => {
+                in_index = false;
+                out.push(']');
+            }
+            _ if in_index => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn matches(known: &str, path: &str) -> bool {
+    match known.strip_suffix(".*") {
+        // `parameters.*` matches `parameters.m` but not `parameters.m.x`.
+        Some(prefix) => {
+            path.strip_prefix(prefix).and_then(|r| r.strip_prefix('.')).is_some_and(|k| !k.contains(['.', '[']))
+        }
+        None => known == path,
+    }
+}
+
+/// Whether a field path (`run.t_end`, `constraints[0].expr`) is one `nhlab/1` knows.
+pub(crate) fn is_known(path: &str) -> bool {
+    let p = pattern(path);
+    // `run` and `view` admit their own keys, and the list items under them.
+    for (table, keys) in [("run.", &RUN_KEYS[..]), ("view.", &VIEW_KEYS[..])] {
+        if let Some(rest) = p.strip_prefix(table) {
+            let (key, below) = rest.split_at(rest.find(['.', '[']).unwrap_or(rest.len()));
+            return keys.contains(&key) && (below.is_empty() || below == "[*]");
+        }
+    }
+    KNOWN.iter().any(|k| matches(k, &p))
+}
+
+/// The known names at the same level as `path`'s last key, for suggestions.
+pub(crate) fn siblings(path: &str) -> Vec<&'static str> {
+    let p = pattern(path);
+    let (parent, _) = p.rsplit_once('.').unwrap_or(("", p.as_str()));
+    let parent = String::from(parent);
+    if parent == "run" {
+        return RUN_KEYS.to_vec();
+    }
+    if parent == "view" {
+        return VIEW_KEYS.to_vec();
+    }
+    KNOWN
+        .iter()
+        .filter_map(|k| {
+            let (kp, last) = k.rsplit_once('.').unwrap_or(("", k));
+            (kp == parent && last != "*" && !last.contains('[')).then_some(last)
+        })
+        .collect()
+}
+
+/// Unknown fields among `paths`, topmost only (a whole unknown table is one warning).
+pub(crate) fn unknown<'a>(paths: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut all: Vec<&str> = paths.into_iter().collect();
+    all.sort();
+    for path in all {
+        if is_known(path) || out.iter().any(|u| path.starts_with(u.as_str()) && path[u.len()..].starts_with(['.', '[']))
+        {
+            continue;
+        }
+        out.push(String::from(path));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_and_unknown_paths() {
+        for p in [
+            "kinetic",
+            "constraints[2].expr",
+            "parameters.m",
+            "initial.q.phi",
+            "run.t_end",
+            "view.series[1]",
+            "run.methods[0]",
+        ] {
+            assert!(is_known(p), "{p}");
+        }
+        for p in ["kinetc", "constraints[0].exp", "run.tend", "vakonomic.mu", "parameters.m.x", "view.colour"] {
+            assert!(!is_known(p), "{p}");
+        }
+        assert_eq!(unknown(["vakonomic.mu", "vakonomic.mu[0]", "vakonomic.mu[1]", "title"]), ["vakonomic.mu"]);
+        assert!(siblings("vakonomic.mu").contains(&"mu0"));
+        assert!(siblings("run.tend").contains(&"t_end"));
+        assert!(siblings("kinetc").contains(&"kinetic"));
+    }
+}
