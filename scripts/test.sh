@@ -23,6 +23,10 @@ step "toolchain"
 rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
 cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
 cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
+# Figures (`nhlab run --plot`, tested) need a TrueType font for their labels.
+if [ ! -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] && [ -z "${NHLAB_FONT:-}" ]; then
+    (apt-get update -qq && apt-get install -y -qq fonts-dejavu-core) || echo "warning: could not install fonts-dejavu-core"
+fi
 cargo --version
 
 run "format" cargo fmt --all --check

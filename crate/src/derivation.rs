@@ -56,15 +56,6 @@ pub struct DerivationError {
     pub reason: String,
 }
 
-fn fresh_symbol(g: &mut ExprGraph, stem: &str) -> ExprId {
-    let mut name = String::from(stem);
-    while g.lookup(&name).is_some() {
-        name.push('_');
-    }
-    let s = g.declare_auxiliary(&name).unwrap_or(g.time());
-    g.symbol_expr(s)
-}
-
 fn acceleration(g: &ExprGraph, i: usize) -> ExprId {
     g.symbol_expr(g.coordinate(i)[2])
 }
@@ -107,7 +98,12 @@ pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationErr
             let with_multipliers =
                 method == Method::Lagrange || (method == Method::Euler && model.constraints_are_linear());
             let lambdas: Vec<ExprId> = if with_multipliers {
-                (1..=model.constraints.len()).map(|k| fresh_symbol(&mut g, &format!("lambda{k}"))).collect()
+                (1..=model.constraints.len())
+                    .map(|k| {
+                        let s = g.declare_fresh_auxiliary(&format!("lambda{k}"));
+                        g.symbol_expr(s)
+                    })
+                    .collect()
             } else {
                 Vec::new()
             };

@@ -301,6 +301,16 @@ impl ExprGraph {
         Ok(id)
     }
 
+    /// Declares an auxiliary unknown named `stem`, or `stem_`, `stem__`, … when the
+    /// name is taken: derivations add multipliers without clashing with model names.
+    pub fn declare_fresh_auxiliary(&mut self, stem: &str) -> SymbolId {
+        let mut name = String::from(stem);
+        while self.lookup(&name).is_some() {
+            name.push('_');
+        }
+        self.declare_auxiliary(&name).unwrap_or(self.time)
+    }
+
     /// Declares a definition whose body is set later, so that definitions may refer
     /// to each other in any order; [`define_all`](Self::define_all) is the public way.
     pub(crate) fn declare_definition(&mut self, name: &str) -> Result<DefinitionId, NameError> {

@@ -29,22 +29,14 @@ pub struct VakonomicEquations {
     pub residuals: Vec<ExprId>,
 }
 
-/// A name for an auxiliary symbol that no model name takes.
-fn fresh(g: &mut ExprGraph, stem: &str) -> SymbolId {
-    let mut name = alloc::string::String::from(stem);
-    while g.lookup(&name).is_some() {
-        name.push('_');
-    }
-    g.declare_auxiliary(&name).unwrap_or(g.time())
-}
-
 impl VakonomicEquations {
     /// Derives the equations in `g` (a clone of the model's graph).
     pub fn derive(model: &Model, g: &mut ExprGraph) -> Result<Self, DiffError> {
         let n = model.coordinate_count();
         let m = model.constraints.len();
-        let multipliers: Vec<SymbolId> = (1..=m).map(|j| fresh(g, &format!("mu{j}"))).collect();
-        let multiplier_rates: Vec<SymbolId> = (1..=m).map(|j| fresh(g, &format!("mudot{j}"))).collect();
+        let multipliers: Vec<SymbolId> = (1..=m).map(|j| g.declare_fresh_auxiliary(&format!("mu{j}"))).collect();
+        let multiplier_rates: Vec<SymbolId> =
+            (1..=m).map(|j| g.declare_fresh_auxiliary(&format!("mudot{j}"))).collect();
         let lagrangian = g.sub(model.kinetic, model.potential);
         // Rates for d/dt: q → v, v → a, t → 1, μ → μ̇.
         let one = g.one();
