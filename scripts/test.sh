@@ -5,7 +5,11 @@
 #   2. formatting and lints (native and for wasm32 without std);
 #   3. the core builds for wasm32-unknown-unknown without std;
 #   4. every Rust test of the workspace (unit, integration, doc tests);
-#   5. the benchmarks in their quick variants (print figures; never assert on time).
+#   5. the benchmarks in their quick variants (print figures; never assert on time);
+#   6. the web lab: installs the pinned web tools (trunk, wasm-bindgen-cli, binaryen and
+#      playwright-core from npm, Debian's chromium), builds dist/ as the README's serve
+#      command does, runs the end-to-end tests in headless Chromium against it, and the
+#      browser benchmark in its quick variant.
 #
 # Ends with one summary line: `nhlab: N passed, M failed`.
 set -uo pipefail
@@ -47,8 +51,34 @@ if [ "$test_status" -ne 0 ]; then
     [ "$failed" -eq 0 ] && failed=1 # a build failure or crash counts as a failure
 fi
 
+step "web toolchain"
+web_ok=1
+bash scripts/tools.sh browser || { failures+=("web toolchain"); web_ok=0; }
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+if [ "$web_ok" -eq 1 ]; then
+    run "web build (trunk, release)" trunk build --release --offline
+    run "command line, release (the browser tests compare CSVs with it)" cargo build --release -p nhlab-cli --locked
+    step "browser tests (headless Chromium)"
+    log=$(mktemp)
+    node --test --test-reporter=spec tests/browser/ 2>&1 | tee "$log"
+    browser_status=${PIPESTATUS[0]}
+    browser_passed=$(grep -Eo '^ℹ pass [0-9]+' "$log" | grep -Eo '[0-9]+' | tail -1)
+    browser_failed=$(grep -Eo '^ℹ fail [0-9]+' "$log" | grep -Eo '[0-9]+' | tail -1)
+    rm -f "$log"
+    passed=$((passed + ${browser_passed:-0}))
+    failed=$((failed + ${browser_failed:-0}))
+    if [ "$browser_status" -ne 0 ]; then
+        failures+=("browser tests")
+        [ "${browser_failed:-0}" -eq 0 ] && failed=$((failed + 1))
+    fi
+    echo "screenshots: target/screenshots/"
+fi
+
 run "benchmark: expressions (quick)" cargo bench -p nhlab --bench expr --locked -- --quick
 run "benchmark: mechanics (quick)" cargo bench -p nhlab --bench mechanics --locked -- --quick
+if [ "$web_ok" -eq 1 ] && [ -f dist/index.html ]; then
+    run "benchmark: browser (quick)" node tests/browser/bench.mjs --quick
+fi
 
 printf '\n'
 if [ ${#failures[@]} -gt 0 ]; then

@@ -4,19 +4,13 @@
 use std::io::Read;
 
 use nhlab::formulations::Method;
-use nhlab::mechanics::{Model, NumericModel};
-use nhlab::scenario::{load, Format, SourceMap};
-use nhlab::simulation::{initial_state, State};
+use nhlab::prepare::Prepared;
+use nhlab::scenario::{load, Format};
 
 use crate::Failure;
 
 /// A loaded, validated scenario.
-pub struct Loaded {
-    pub model: Model,
-    pub numeric: NumericModel,
-    pub initial: State,
-    pub map: SourceMap,
-}
+pub type Loaded = Prepared;
 
 fn read(file: &str) -> Result<(String, Format), Failure> {
     let mut text = String::new();
@@ -50,10 +44,7 @@ pub fn load_file(file: &str) -> Result<Loaded, Failure> {
             None => eprintln!("warning: {name}: {}: {}", w.field, w.message),
         }
     }
-    let model = Model::build(&scenario, &map).map_err(problems)?;
-    let mut numeric = NumericModel::new(&model).map_err(|e| Failure::Compute(format!("{name}: {e}")))?;
-    let initial = initial_state(&model, &mut numeric, &map).map_err(problems)?;
-    Ok(Loaded { model, numeric, initial, map })
+    Prepared::from_scenario(&scenario, map).map_err(problems)
 }
 
 /// The method with this id, or a bad-input failure listing the ids.

@@ -44,6 +44,27 @@ pub struct Derivation {
     pub form: &'static str,
     /// The equations, in order.
     pub equations: Vec<Equation>,
+    /// The same equations' matrices (`M`, `F`, `A`, `b`; `Ψ`, `G`, `H`, `E`; …).
+    pub matrices: Vec<Matrix>,
+}
+
+/// A named matrix of the matrix form, row-major (a column vector when `cols` is 1).
+#[derive(Clone, Debug)]
+pub struct Matrix {
+    /// Its name as Unicode text (`Ψ`).
+    pub name: &'static str,
+    /// Its name in LaTeX (`\Psi`).
+    pub latex_name: &'static str,
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// Entries, row-major.
+    pub entries: Vec<ExprId>,
+}
+
+fn matrix(name: &'static str, latex_name: &'static str, rows: usize, cols: usize, entries: Vec<ExprId>) -> Matrix {
+    Matrix { name, latex_name, rows, cols, entries }
 }
 
 /// Why a method has no equations for this model.
@@ -80,6 +101,7 @@ pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationErr
     let n = model.coordinate_count();
     let all: Vec<usize> = (0..n).collect();
     let mut equations = Vec::new();
+    let mut matrices = Vec::new();
     let fail = |reason: String| DerivationError { method: method.id(), reason };
     let form = match method {
         Method::Lagrange => "Routh's equations with multipliers: M q̈ = F + Aᵀλ, A q̈ = b",
@@ -107,6 +129,8 @@ pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationErr
             } else {
                 Vec::new()
             };
+            matrices.push(matrix("M", "M", n, n, model.equations.mass_matrix.clone()));
+            matrices.push(matrix("F", "F", n, 1, model.equations.forcing.clone()));
             for (i, name) in names.iter().enumerate() {
                 let lhs = times_accelerations(&mut g, &model.equations.mass_matrix[i * n..(i + 1) * n], &all);
                 let mut rhs = alloc::vec![model.equations.forcing[i]];
@@ -137,6 +161,14 @@ pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationErr
                     }
                 }
             }
+            matrices.push(matrix("Ψ", "\\Psi", k, k, h.psi.clone()));
+            if method == Method::Hamel {
+                matrices.push(matrix("G", "G", k, 1, h.g.clone()));
+            }
+            matrices.push(matrix("H", "H", k, 1, h.h.clone()));
+            if method == Method::Hamel {
+                matrices.push(matrix("E", "E", k, 1, h.e.clone()));
+            }
             let rhs = if method == Method::Hamel { &h.g } else { &h.h };
             for (s, &i) in h.independent.iter().enumerate() {
                 let lhs = times_accelerations(&mut g, &h.psi[s * k..(s + 1) * k], &h.independent);
@@ -153,6 +185,11 @@ pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationErr
         Method::Vakonomic => {
             let vk = model.vakonomic.as_ref().map_err(|e| fail(format!("{e}")))?;
             let m = model.constraints.len();
+            matrices.push(matrix("M_v", "M_v", n, n, vk.mass_matrix.clone()));
+            if m > 0 {
+                matrices.push(matrix("C", "C", n, m, vk.rate_matrix.clone()));
+            }
+            matrices.push(matrix("F_v", "F_v", n, 1, vk.forcing.clone()));
             for (i, name) in names.iter().enumerate() {
                 let mut terms = alloc::vec![times_accelerations(&mut g, &vk.mass_matrix[i * n..(i + 1) * n], &all)];
                 for j in 0..m {
@@ -168,7 +205,13 @@ pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationErr
         let lhs = times_accelerations(&mut g, &c.jacobian, &all);
         equations.push(Equation { label: format!("constraint {}", c.name), lhs: Some(lhs), rhs: c.bias });
     }
-    Ok(Derivation { graph: g, method, form, equations })
+    let m = model.constraints.len();
+    if m > 0 {
+        let a = model.constraints.iter().flat_map(|c| c.jacobian.iter().copied()).collect();
+        matrices.push(matrix("A", "A", m, n, a));
+        matrices.push(matrix("b", "b", m, 1, model.constraints.iter().map(|c| c.bias).collect()));
+    }
+    Ok(Derivation { graph: g, method, form, equations, matrices })
 }
 
 impl Derivation {
@@ -186,6 +229,16 @@ impl Derivation {
             Some(lhs) => format!("{} = {}", self.graph.to_latex(lhs), self.graph.to_latex(e.rhs)),
             None => format!("{} = {}", e.label, self.graph.to_latex(e.rhs)),
         }
+    }
+
+    /// A matrix of the matrix form as a MathML Core block.
+    pub fn matrix_mathml(&self, m: &Matrix) -> String {
+        self.graph.matrix_to_mathml(m.name, m.rows, m.cols, &m.entries)
+    }
+
+    /// A matrix of the matrix form as LaTeX.
+    pub fn matrix_latex(&self, m: &Matrix) -> String {
+        self.graph.matrix_to_latex(m.latex_name, m.rows, m.cols, &m.entries)
     }
 
     /// One equation as a MathML Core block (a named quantity shows its value).

@@ -12,8 +12,9 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::formulations::Method;
+use crate::integrators::IntegratorKind;
 use crate::mechanics::Model;
-use crate::simulation::Sample;
+use crate::simulation::{Sample, Settings};
 
 /// One cell.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,6 +39,16 @@ pub struct Table {
     /// The first time at which some sample had no E-vector although the model has a
     /// split (its split was singular there), for a warning.
     pub singular_split_at: Option<f64>,
+}
+
+/// The comment line of a table of runs recorded at every step (`advance_to`/`step`).
+pub fn step_comment(settings: &Settings) -> String {
+    match settings.integrator {
+        IntegratorKind::Rk4 => format!("samples on a regular grid: rk4 with dt = {}", settings.dt),
+        IntegratorKind::Dopri5 => {
+            format!("samples at the accepted steps of dopri5 (rtol = {}, atol = {})", settings.rtol, settings.atol)
+        }
+    }
 }
 
 /// The table of several runs of one model, in the given order.

@@ -16,8 +16,10 @@
 //! 5. [`integrators`] — RK4 and Dormand–Prince 5(4) with dense output.
 //! 6. [`simulation`] — stepping a model under a method, with drift control.
 //!
-//! Beside them, [`derivation`] assembles the equations of a method for display, and
-//! [`export`] writes samples as the CSV and JSON tables of `nhlab run`.
+//! Beside them, [`derivation`] assembles the equations of a method for display,
+//! [`view`] evaluates what a scenario asks to plot, and [`export`] writes samples as
+//! the CSV and JSON tables of `nhlab run`. The command line and the web lab share all
+//! three, so both show and write the same numbers.
 //!
 //! The crate is `#![no_std]` with `alloc` so that it builds for
 //! `wasm32-unknown-unknown`; the default `std` feature only makes the float functions
@@ -37,5 +39,7 @@ pub mod formulations;
 pub mod integrators;
 pub mod math;
 pub mod mechanics;
+pub mod prepare;
 pub mod scenario;
 pub mod simulation;
+pub mod view;

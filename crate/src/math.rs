@@ -1,8 +1,26 @@
-//! Float functions for the core, from the platform with `std` and from `libm` without.
+//! Float functions for the core: the same code on every platform.
+//!
+//! Transcendental functions always come from the `libm` crate, compiled from the same
+//! source for x86-64, aarch64 and wasm32, so the command line and the browser compute
+//! the same bits: a share link's run, the page's CSV and `nhlab run` agree number for
+//! number. (The platform's `sin` differs in the last bit between glibc and wasm's
+//! compiler-builtins, and integration amplifies that into visibly different CSVs.)
+//! `sqrt` and `abs` are correctly rounded everywhere, so they use the hardware
+//! instruction where `std` provides it.
 //!
 //! Why not `num-traits` or nalgebra's `RealField`: the evaluator only needs these
 //! scalar functions, and a thin module keeps the choice of implementation in one
-//! visible place (the browser build enables `std`, which is faster than libm).
+//! visible place.
+
+macro_rules! portable {
+    ($($(#[$doc:meta])* $name:ident => $libm:ident;)*) => {$(
+        $(#[$doc])*
+        #[inline]
+        pub fn $name(x: f64) -> f64 {
+            libm::$libm(x)
+        }
+    )*};
+}
 
 macro_rules! unary {
     ($($(#[$doc:meta])* $name:ident => $std:ident, $libm:ident;)*) => {$(
@@ -17,72 +35,54 @@ macro_rules! unary {
     )*};
 }
 
-unary! {
+portable! {
     /// Sine.
-    sin => sin, sin;
+    sin => sin;
     /// Cosine.
-    cos => cos, cos;
+    cos => cos;
     /// Tangent.
-    tan => tan, tan;
+    tan => tan;
     /// Arc sine (NaN outside [-1, 1]).
-    asin => asin, asin;
+    asin => asin;
     /// Arc cosine (NaN outside [-1, 1]).
-    acos => acos, acos;
+    acos => acos;
     /// Arc tangent.
-    atan => atan, atan;
+    atan => atan;
     /// Hyperbolic sine.
-    sinh => sinh, sinh;
+    sinh => sinh;
     /// Hyperbolic cosine.
-    cosh => cosh, cosh;
+    cosh => cosh;
     /// Hyperbolic tangent.
-    tanh => tanh, tanh;
+    tanh => tanh;
     /// Exponential.
-    exp => exp, exp;
+    exp => exp;
     /// Natural logarithm (NaN for negative arguments, -inf at 0).
-    ln => ln, log;
+    ln => log;
+}
+
+unary! {
     /// Square root (NaN for negative arguments).
     sqrt => sqrt, sqrt;
     /// Absolute value.
     abs => abs, fabs;
 }
 
-/// Sine and cosine of the same angle, in one call where the platform has one.
+/// Sine and cosine of the same angle, in one call (bit-identical to [`sin`] and [`cos`]).
 #[inline]
 pub fn sin_cos(x: f64) -> (f64, f64) {
-    #[cfg(feature = "std")]
-    {
-        f64::sin_cos(x)
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        libm::sincos(x)
-    }
+    libm::sincos(x)
 }
 
 /// Four-quadrant arc tangent of `y / x`.
 #[inline]
 pub fn atan2(y: f64, x: f64) -> f64 {
-    #[cfg(feature = "std")]
-    {
-        f64::atan2(y, x)
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        libm::atan2(y, x)
-    }
+    libm::atan2(y, x)
 }
 
 /// `x` raised to a real power.
 #[inline]
 pub fn powf(x: f64, y: f64) -> f64 {
-    #[cfg(feature = "std")]
-    {
-        f64::powf(x, y)
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        libm::pow(x, y)
-    }
+    libm::pow(x, y)
 }
 
 /// `x` raised to an integer power by repeated squaring: the same rounding natively

@@ -102,3 +102,54 @@ fn a_singularity_stops_integration_with_a_message() {
     }
     assert!(err.to_string().contains("t = 0.99") || err.to_string().contains("t = 1"), "{err}");
 }
+
+/// `Simulation::step`, called any number of times, takes exactly the steps of
+/// `advance_to`: the web page steps in frames and must reproduce `nhlab run`.
+#[test]
+fn stepping_one_at_a_time_is_advancing_in_one_go() {
+    for integrator in ["dopri5", "rk4"] {
+        let (model, numeric, state) = nhlab_tests::scenarios::load("chaplygin-sleigh");
+        let mut run = model.scenario.run.clone();
+        run.integrator = Some(integrator.into());
+        run.dt = Some(0.05);
+        let settings = nhlab::simulation::Settings::from_scenario(&run, nhlab::formulations::Method::Lagrange);
+        let mut batch = nhlab::simulation::Simulation::new(numeric.clone(), settings, &state).unwrap();
+        batch.advance_to(3.0).unwrap();
+        let mut stepped = nhlab::simulation::Simulation::new(numeric, settings, &state).unwrap();
+        let mut steps = 0;
+        while stepped.step(3.0).unwrap() {
+            steps += 1;
+        }
+        assert_eq!(steps + 1, batch.samples().len(), "{integrator}");
+        assert_eq!(stepped.samples(), batch.samples(), "{integrator}");
+        assert!(!stepped.step(3.0).unwrap(), "nothing to do at t_end");
+    }
+}
+
+/// Between steps the display state comes from the dense output: it matches a
+/// separate run sampled at that time (a different step sequence) to the tolerance,
+/// and is exactly the recorded sample at the step's end.
+#[test]
+fn the_state_inside_the_last_step_is_the_dense_output() {
+    let (model, numeric, state) = nhlab_tests::scenarios::load("chaplygin-sleigh");
+    let settings =
+        nhlab::simulation::Settings::from_scenario(&model.scenario.run, nhlab::formulations::Method::Lagrange);
+    let mut sim = nhlab::simulation::Simulation::new(numeric.clone(), settings, &state).unwrap();
+    for _ in 0..4 {
+        sim.step(20.0).unwrap();
+    }
+    let s = sim.samples().to_vec();
+    let (t0, t1) = (s[s.len() - 2].t, s[s.len() - 1].t);
+    assert_eq!(&sim.sample_in_last_step(t1).unwrap(), s.last().unwrap());
+    let mid = 0.5 * (t0 + t1);
+    let shown = sim.sample_in_last_step(mid).unwrap();
+    let mut reference = nhlab::simulation::Simulation::new(numeric, settings, &state).unwrap();
+    reference.advance_sampling(&[mid]).unwrap();
+    let expected = reference.samples().last().unwrap();
+    assert_eq!(expected.t, mid);
+    for (a, b) in shown.q.iter().chain(&shown.v).zip(expected.q.iter().chain(&expected.v)) {
+        assert!((a - b).abs() < 1e-8, "{a} vs {b}");
+    }
+    // Clamped to the step.
+    assert_eq!(sim.sample_in_last_step(t1 + 5.0).unwrap().t, t1);
+}

@@ -1,8 +1,9 @@
 //! `nhlab run FILE [--method M]… [--t-end T] [--sample-at …] [--out …] [--plot …]`.
 
-use nhlab::export::samples_table;
+use nhlab::export::{samples_table, step_comment};
 use nhlab::formulations::Method;
 use nhlab::simulation::{Settings, Simulation};
+use nhlab::view::View;
 
 use crate::args::RunArgs;
 use crate::input::{load_file, method};
@@ -11,13 +12,9 @@ use crate::Failure;
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
     let l = load_file(&args.file)?;
     let s = &l.model.scenario;
-    let ids: Vec<String> = if args.methods.is_empty() {
-        s.run.methods.clone().unwrap_or_else(|| vec!["lagrange".to_string()])
-    } else {
-        args.methods.clone()
-    };
+    let ids: Vec<String> = if args.methods.is_empty() { s.run.method_ids() } else { args.methods.clone() };
     let methods = ids.iter().map(|id| method(id)).collect::<Result<Vec<Method>, _>>()?;
-    let t_end = args.t_end.or(s.run.t_end).unwrap_or(10.0);
+    let t_end = args.t_end.unwrap_or_else(|| s.run.t_end_or_default());
     if !(t_end.is_finite() && t_end > l.initial.t) {
         return Err(Failure::bad(format!("--t-end: must be after the initial time {}, found {t_end}", l.initial.t)));
     }
@@ -34,8 +31,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if !(args.out == "-" || args.out.ends_with(".csv") || args.out.ends_with(".json")) {
         return Err(Failure::bad(format!("--out: `{}` must end in .csv or .json (or be -)", args.out)));
     }
-    let mut numeric = l.numeric.clone();
-    let (view_program, view_labels) = view_program(&l.model)?;
+    let mut view = View::new(&l.model).map_err(|e| Failure::bad(format!("view: {e}")))?;
     let mut failure: Option<String> = None;
     let mut runs: Vec<(Method, Vec<nhlab::simulation::Sample>)> = Vec::new();
     let mut first_settings = None;
@@ -62,12 +58,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     }
     let comment = match (&args.sample_at, first_settings) {
         (Some(_), _) => "samples at the requested times (dense output)".to_string(),
-        (None, Some(st)) => match st.integrator {
-            nhlab::integrators::IntegratorKind::Rk4 => format!("samples on a regular grid: rk4 with dt = {}", st.dt),
-            nhlab::integrators::IntegratorKind::Dopri5 => {
-                format!("samples at the accepted steps of dopri5 (rtol = {}, atol = {})", st.rtol, st.atol)
-            }
-        },
+        (None, Some(st)) => step_comment(&st),
         (None, None) => String::new(),
     };
     if let Some(plot) = &args.plot {
@@ -75,7 +66,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             .iter()
             .map(|(method, samples)| crate::plot::Curves {
                 method: *method,
-                view: crate::plot::view_values(&mut numeric, &view_program, samples),
+                view: view.values(&l.numeric.parameters, samples),
                 e_norm: samples
                     .iter()
                     .map(|x| x.e_vector.as_ref().map_or(f64::NAN, |e| e.iter().map(|v| v * v).sum::<f64>().sqrt()))
@@ -83,7 +74,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
                 samples: samples.clone(),
             })
             .collect();
-        crate::plot::write(plot, &s.title, &view_labels, &curves)?;
+        crate::plot::write(plot, &s.title, &view.labels, &curves)?;
     }
     let borrowed: Vec<(Method, &[nhlab::simulation::Sample])> = runs.iter().map(|(m, x)| (*m, x.as_slice())).collect();
     let table = samples_table(&l.model, &borrowed, comment);
@@ -100,37 +91,4 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         Some(message) => Err(Failure::Compute(format!("{message} (the samples before it were written)"))),
         None => Ok(()),
     }
-}
-
-/// The view expressions compiled over `[t, q, v, parameters]`, with their labels; the
-/// default view is the first two coordinates and the first coordinate's velocity.
-fn view_program(model: &nhlab::mechanics::Model) -> Result<(nhlab::expr::Program, Vec<String>), Failure> {
-    let g = &model.graph;
-    let n = model.coordinate_count();
-    let mut inputs = vec![g.time()];
-    inputs.extend((0..n).map(|i| g.coordinate(i)[0]));
-    inputs.extend((0..n).map(|i| g.coordinate(i)[1]));
-    inputs.extend(model.parameters.iter().map(|p| p.symbol));
-    let v = &model.scenario.view;
-    let (exprs, labels) = if model.view.is_empty() {
-        let q = |i: usize| g.symbol_expr(g.coordinate(i.min(n - 1))[0]);
-        let names = model.coordinate_names();
-        let second = if n > 1 { names[1].clone() } else { "t".into() };
-        let second_expr = if n > 1 { q(1) } else { g.symbol_expr(g.time()) };
-        (
-            vec![q(0), second_expr, g.symbol_expr(g.coordinate(0)[1])],
-            vec![names[0].clone(), second, format!("{}'", names[0])],
-        )
-    } else {
-        let mut labels: Vec<String> =
-            if v.trajectory.len() == 2 { v.trajectory.clone() } else { vec!["t".into(), "t".into()] };
-        labels.extend(v.series.iter().cloned());
-        let mut exprs = model.view.clone();
-        if v.trajectory.len() != 2 {
-            exprs.splice(0..0, [g.symbol_expr(g.time()), g.symbol_expr(g.time())]);
-        }
-        (exprs, labels)
-    };
-    let program = g.compile(&exprs, &inputs).map_err(|e| Failure::bad(format!("view: {e}")))?;
-    Ok((program, labels))
 }

@@ -168,6 +168,21 @@ pub struct ViewSpec {
     pub series: Vec<String>,
 }
 
+/// `run.t_end` when the scenario does not give it.
+pub const DEFAULT_T_END: f64 = 10.0;
+
+impl RunSpec {
+    /// `t_end`, or [`DEFAULT_T_END`].
+    pub fn t_end_or_default(&self) -> f64 {
+        self.t_end.unwrap_or(DEFAULT_T_END)
+    }
+
+    /// The method ids to run, `["lagrange"]` when none are given.
+    pub fn method_ids(&self) -> Vec<String> {
+        self.methods.clone().unwrap_or_else(|| alloc::vec!["lagrange".into()])
+    }
+}
+
 impl Scenario {
     /// The scenario as TOML text.
     pub fn to_toml(&self) -> Result<String, toml::ser::Error> {

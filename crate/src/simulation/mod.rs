@@ -134,6 +134,8 @@ pub struct Simulation {
     y: Vec<f64>,
     stepper: Stepper,
     samples: Vec<Sample>,
+    /// The state at the start of the last step, for [`Simulation::sample_in_last_step`].
+    previous: (f64, Vec<f64>),
 }
 
 impl Simulation {
@@ -155,7 +157,8 @@ impl Simulation {
                 Stepper::Dopri5(alloc::boxed::Box::new(Dopri5::new(dim, settings.rtol, settings.atol)))
             }
         };
-        let mut sim = Simulation { numeric, settings, t: initial.t, y, stepper, samples: Vec::new() };
+        let previous = (initial.t, y.clone());
+        let mut sim = Simulation { numeric, settings, t: initial.t, y, stepper, samples: Vec::new(), previous };
         let first = sim.sample_now().map_err(IntegrationError::System)?;
         sim.samples.push(first);
         Ok(sim)
@@ -222,48 +225,90 @@ impl Simulation {
         }
     }
 
-    fn advance(&mut self, t_end: f64, sample_times: &[f64]) -> Result<(), SimulationError> {
-        let mut next_sample = sample_times.iter().position(|&s| s > self.t).unwrap_or(sample_times.len());
-        if sample_times.first() == Some(&self.t) && !self.samples.is_empty() {
-            // The start is already recorded.
+    /// Takes one step towards `t_end` (one accepted dopri5 step, or one rk4 step of
+    /// `dt`) and records its sample; returns `false`, doing nothing, once at `t_end`.
+    ///
+    /// Steps depend only on `t_end`, never on how often this is called, so a page
+    /// stepping in frames reproduces `advance_to(t_end)` sample for sample.
+    pub fn step(&mut self, t_end: f64) -> Result<bool, SimulationError> {
+        if self.t >= t_end {
+            return Ok(false);
         }
-        while self.t < t_end {
-            let t0 = self.t;
-            let mut dynamics = Dynamics { numeric: &mut self.numeric, method: self.settings.method };
-            match &mut self.stepper {
-                Stepper::Rk4(rk4) => {
-                    let h = self.settings.dt.min(t_end - t0);
-                    rk4.step(&mut dynamics, t0, &mut self.y, h)?;
-                    self.t = if h == t_end - t0 { t_end } else { t0 + h };
-                }
+        self.step_once(t_end, &[], &mut 0)?;
+        Ok(true)
+    }
+
+    /// A sample at `t` inside the last step, for display between steps: from the
+    /// dense output (dopri5) or linear between the step's ends (rk4, whose steps are
+    /// short). `t` is clamped to the step.
+    pub fn sample_in_last_step(&mut self, t: f64) -> Result<Sample, SimulationError> {
+        let (t0, t1) = (self.previous.0, self.t);
+        let t = t.clamp(t0, t1);
+        let mut y = self.y.clone();
+        if t < t1 {
+            match &self.stepper {
                 Stepper::Dopri5(dp) => {
-                    dp.step(&mut dynamics, &mut self.t, &mut self.y, t_end)?;
+                    dp.interpolate(t, &mut y);
                 }
-            }
-            // Samples inside this step come from dense output (dopri5) or are the
-            // step's end (rk4 with a grid of dt).
-            while next_sample < sample_times.len() && sample_times[next_sample] <= self.t {
-                let ts = sample_times[next_sample];
-                let mut y = self.y.clone();
-                if let Stepper::Dopri5(dp) = &self.stepper {
-                    if ts < self.t {
-                        dp.interpolate(ts, &mut y);
+                Stepper::Rk4(_) => {
+                    let s = (t - t0) / (t1 - t0);
+                    for (yi, &pi) in y.iter_mut().zip(&self.previous.1) {
+                        *yi = pi + s * (*yi - pi);
                     }
                 }
-                let s = self.sample_at(ts, &y).map_err(IntegrationError::System)?;
-                self.samples.push(s);
-                next_sample += 1;
             }
-            if self.settings.stabilization == Stabilization::Projection {
-                self.project().map_err(IntegrationError::System)?;
-                if let Stepper::Dopri5(dp) = &mut self.stepper {
-                    dp.restart();
+        }
+        self.sample_at(t, &y).map_err(IntegrationError::System)
+    }
+
+    fn advance(&mut self, t_end: f64, sample_times: &[f64]) -> Result<(), SimulationError> {
+        let mut next_sample = sample_times.iter().position(|&s| s > self.t).unwrap_or(sample_times.len());
+        while self.t < t_end {
+            self.step_once(t_end, sample_times, &mut next_sample)?;
+        }
+        Ok(())
+    }
+
+    /// One step, then the samples it covers: those of `sample_times` from
+    /// `next_sample` on, or (with no sample times) the step's end.
+    fn step_once(&mut self, t_end: f64, sample_times: &[f64], next_sample: &mut usize) -> Result<(), SimulationError> {
+        let t0 = self.t;
+        self.previous.0 = t0;
+        self.previous.1.copy_from_slice(&self.y);
+        let mut dynamics = Dynamics { numeric: &mut self.numeric, method: self.settings.method };
+        match &mut self.stepper {
+            Stepper::Rk4(rk4) => {
+                let h = self.settings.dt.min(t_end - t0);
+                rk4.step(&mut dynamics, t0, &mut self.y, h)?;
+                self.t = if h == t_end - t0 { t_end } else { t0 + h };
+            }
+            Stepper::Dopri5(dp) => {
+                dp.step(&mut dynamics, &mut self.t, &mut self.y, t_end)?;
+            }
+        }
+        // Samples inside this step come from dense output (dopri5) or are the
+        // step's end (rk4 with a grid of dt).
+        while *next_sample < sample_times.len() && sample_times[*next_sample] <= self.t {
+            let ts = sample_times[*next_sample];
+            let mut y = self.y.clone();
+            if let Stepper::Dopri5(dp) = &self.stepper {
+                if ts < self.t {
+                    dp.interpolate(ts, &mut y);
                 }
             }
-            if sample_times.is_empty() {
-                let s = self.sample_now().map_err(IntegrationError::System)?;
-                self.samples.push(s);
+            let s = self.sample_at(ts, &y).map_err(IntegrationError::System)?;
+            self.samples.push(s);
+            *next_sample += 1;
+        }
+        if self.settings.stabilization == Stabilization::Projection {
+            self.project().map_err(IntegrationError::System)?;
+            if let Stepper::Dopri5(dp) = &mut self.stepper {
+                dp.restart();
             }
+        }
+        if sample_times.is_empty() {
+            let s = self.sample_now().map_err(IntegrationError::System)?;
+            self.samples.push(s);
         }
         Ok(())
     }

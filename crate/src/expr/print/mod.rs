@@ -92,6 +92,35 @@ impl ExprGraph {
         out
     }
 
+    /// A named matrix `name = [entries]` (row-major, `rows × cols`; a column vector
+    /// when `cols` is 1) as a MathML Core `<math display="block">` element.
+    pub fn matrix_to_mathml(&self, name: &str, rows: usize, cols: usize, entries: &[ExprId]) -> String {
+        let mut out = String::from("<math xmlns=\"http://www.w3.org/1998/Math/MathML\" display=\"block\"><mrow>");
+        out.push_str(&alloc::format!("<mi>{}</mi><mo>=</mo><mrow><mo>[</mo><mtable>", names::escape_xml(name)));
+        for r in 0..rows {
+            out.push_str("<mtr>");
+            for c in 0..cols {
+                out.push_str("<mtd>");
+                out.push_str(&mathml::render(self, &self.layout(entries[r * cols + c])));
+                out.push_str("</mtd>");
+            }
+            out.push_str("</mtr>");
+        }
+        out.push_str("</mtable><mo>]</mo></mrow></mrow></math>");
+        out
+    }
+
+    /// The same matrix as LaTeX: `name = \begin{bmatrix} … \end{bmatrix}`.
+    pub fn matrix_to_latex(&self, name: &str, rows: usize, cols: usize, entries: &[ExprId]) -> String {
+        let body: Vec<String> = (0..rows)
+            .map(|r| {
+                let row: Vec<String> = (0..cols).map(|c| self.to_latex(entries[r * cols + c])).collect();
+                row.join(" & ")
+            })
+            .collect();
+        alloc::format!("{name} = \\begin{{bmatrix}} {} \\end{{bmatrix}}", body.join(" \\\\ "))
+    }
+
     pub(crate) fn layout(&self, e: ExprId) -> Layout {
         let (negative, l) = self.signed_layout(e);
         if negative {

@@ -1,0 +1,61 @@
+//! From a scenario's text to everything a run needs, every problem at its place.
+//! The command line and the web lab both start here.
+
+use alloc::format;
+use alloc::vec;
+
+use crate::mechanics::{Model, NumericModel};
+use crate::scenario::{load, Format, Problem, Problems, Scenario, SourceMap};
+use crate::simulation::{initial_state, State};
+
+/// A loaded, validated, compiled scenario with its initial state.
+#[derive(Clone)]
+pub struct Prepared {
+    /// The model (it holds the scenario).
+    pub model: Model,
+    /// Its compiled form.
+    pub numeric: NumericModel,
+    /// The initial state, omitted velocities solved.
+    pub initial: State,
+    /// Field positions in the text, and warnings (unknown fields).
+    pub map: SourceMap,
+}
+
+impl Prepared {
+    /// Loads, validates and compiles `text`.
+    pub fn from_text(text: &str, format: Format) -> Result<Prepared, Problems> {
+        let (scenario, map) = load(text, format)?;
+        Prepared::from_scenario(&scenario, map)
+    }
+
+    /// Validates and compiles a scenario already read (`map` gives positions).
+    pub fn from_scenario(scenario: &Scenario, map: SourceMap) -> Result<Prepared, Problems> {
+        let model = Model::build(scenario, &map)?;
+        let mut numeric = NumericModel::new(&model)
+            .map_err(|e| Problems(vec![Problem { field: "model".into(), position: None, message: format!("{e}") }]))?;
+        let initial = initial_state(&model, &mut numeric, &map)?;
+        Ok(Prepared { model, numeric, initial, map })
+    }
+}
+
+impl Prepared {
+    /// The benchmark kernel shared by the native and the browser benchmarks:
+    /// `count` right-hand sides of `method` at states along a small perturbation of
+    /// the initial one. Returns the sum of the accelerations, so the work is used.
+    pub fn rhs_loop(
+        &self,
+        method: crate::formulations::Method,
+        count: usize,
+    ) -> Result<f64, crate::mechanics::DynamicsError> {
+        let mut numeric = self.numeric.clone();
+        let s = &self.initial;
+        let mut q = s.q.clone();
+        let mut sum = 0.0;
+        for k in 0..count {
+            q[0] = s.q[0] + 1e-9 * (k % 1000) as f64;
+            let r = crate::formulations::accelerations_with_multipliers(method, &mut numeric, s.t, &q, &s.v, &s.mu)?;
+            sum += r.accelerations.sum();
+        }
+        Ok(sum)
+    }
+}

@@ -1,0 +1,394 @@
+//! # nhlab-plots — the panels of nhlab's figures
+//!
+//! One panel is a titled chart with labelled axes, a line per method (its colour is
+//! the same in every panel and in both front-ends), optional dashed companion lines,
+//! optional markers at the current state and an optional legend. The command line
+//! composes six panels into one SVG/PNG figure; the web lab draws each panel on its
+//! own canvas, every frame. Both go through [`draw_panel`], generic over the
+//! plotters backend, so the figures look and read the same everywhere.
+//!
+//! Non-finite values are gaps in a line, never plotted: the caller need not filter.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use nhlab::formulations::Method;
+
+/// The methods' colours (matplotlib's tab10, which stays distinguishable for most
+/// colour-vision deficiencies), in [`Method::ALL`] order.
+pub const COLOURS: [RGBColor; 7] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(255, 127, 14),
+    RGBColor(140, 86, 75),
+    RGBColor(23, 190, 207),
+];
+
+/// The colour of `method`, the same in every figure.
+pub fn colour(method: Method) -> RGBColor {
+    COLOURS[Method::ALL.iter().position(|&m| m == method).unwrap_or(0) % COLOURS.len()]
+}
+
+/// The colour of `method` as CSS `#rrggbb`, for legends drawn outside a canvas.
+pub fn css_colour(method: Method) -> String {
+    let RGBColor(r, g, b) = colour(method);
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// One line of a panel.
+pub struct Line {
+    /// Whose line: sets the colour.
+    pub method: Method,
+    /// The points, in drawing order.
+    pub points: Vec<(f64, f64)>,
+    /// The legend entry, if any.
+    pub label: Option<String>,
+    /// Dashed and thinner: a companion of the method's main line (E's components).
+    pub dashed: bool,
+}
+
+/// How the vertical axis maps values. Data are given as they are; the panel
+/// transforms them and labels the ticks with the values themselves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// Linear.
+    Linear,
+    /// `log10 |y|`, floored at 10⁻¹⁸ so that an exact zero stays on the chart.
+    Log,
+    /// `sign(y) log10(1 + |y|)`: linear near zero, logarithmic far from it, so that
+    /// signed values spanning decades (an E-vector near a singular split) stay readable.
+    SymLog,
+}
+
+impl Scale {
+    /// The drawn coordinate of `y`.
+    pub fn apply(self, y: f64) -> f64 {
+        match self {
+            Scale::Linear => y,
+            Scale::Log => log10_abs(y),
+            Scale::SymLog => y.signum() * y.abs().ln_1p() / core::f64::consts::LN_10,
+        }
+    }
+
+    /// The value at drawn coordinate `c`.
+    pub fn invert(self, c: f64) -> f64 {
+        match self {
+            Scale::Linear => c,
+            Scale::Log => 10f64.powf(c),
+            Scale::SymLog => c.signum() * (10f64.powf(c.abs()) - 1.0),
+        }
+    }
+}
+
+fn tick_label(v: f64, span: f64, scale: Scale) -> String {
+    // A tick at zero up to rounding prints as 0, never as -0.000.
+    let v = if v.abs() < 1e-9 * span.max(f64::MIN_POSITIVE) { 0.0 } else { v };
+    match scale {
+        Scale::Linear if (1e-2..1e4).contains(&span) => format!("{:.3}", if v.abs() < 5e-4 { 0.0 } else { v }),
+        Scale::Linear => format!("{v:.1e}"),
+        Scale::Log => format!("{:.0e}", scale.invert(v)),
+        Scale::SymLog => {
+            let x = scale.invert(v);
+            if x.abs() < 1e-12 {
+                "0".into()
+            } else if (1e-2..1e3).contains(&x.abs()) {
+                format!("{x:.2}")
+            } else {
+                format!("{x:.0e}")
+            }
+        }
+    }
+}
+
+/// A panel's text and layout.
+pub struct Panel<'a> {
+    /// The caption.
+    pub title: &'a str,
+    /// The horizontal axis' name.
+    pub x_label: &'a str,
+    /// The vertical axis' name.
+    pub y_label: &'a str,
+    /// A fixed horizontal range (a run's `[t₀, t_end]`, so that the axis stays still
+    /// while a live run fills it); `None` fits the data.
+    pub x_range: Option<(f64, f64)>,
+    /// The vertical axis' scale.
+    pub y_scale: Scale,
+    /// Keep the two axes' scales equal (a trajectory in the plane).
+    pub equal_aspect: bool,
+    /// Draw a legend of the labelled lines.
+    pub legend: bool,
+    /// Scale of every length in pixels: the device pixel ratio on a HiDPI canvas.
+    pub scale: f64,
+}
+
+/// A filled dot at the current state of one method.
+pub struct Marker {
+    /// Whose.
+    pub method: Method,
+    /// Where.
+    pub at: (f64, f64),
+}
+
+/// The error of a drawing backend, boxed.
+pub type DrawResult = Result<(), Box<dyn std::error::Error>>;
+
+/// The finite range of `values`, padded by 5 % (or by a unit around a constant).
+pub fn range(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) =
+        values.filter(|v| v.is_finite()).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+    if !lo.is_finite() {
+        return (0.0, 1.0);
+    }
+    let pad = if hi > lo { 0.05 * (hi - lo) } else { 0.5 * lo.abs().max(1.0) };
+    (lo - pad, hi + pad)
+}
+
+/// At most about `max` points of `points` that keep its look: in each of `max / 2`
+/// consecutive buckets, the lowest and the highest point in order, so that spikes
+/// survive decimation. The first and last points are kept.
+pub fn decimate(points: &[(f64, f64)], max: usize) -> Vec<(f64, f64)> {
+    let max = max.max(4);
+    if points.len() <= max {
+        return points.to_vec();
+    }
+    let buckets = max / 2 - 1;
+    let per = points.len().div_ceil(buckets);
+    let mut out = Vec::with_capacity(max + 2);
+    out.push(points[0]);
+    for chunk in points[1..points.len() - 1].chunks(per) {
+        let (mut lo, mut hi) = (0, 0);
+        for (k, p) in chunk.iter().enumerate() {
+            // A non-finite point must survive: it is a gap.
+            if !p.1.is_finite() {
+                lo = k;
+                hi = k;
+                break;
+            }
+            if p.1 < chunk[lo].1 {
+                lo = k;
+            }
+            if p.1 > chunk[hi].1 {
+                hi = k;
+            }
+        }
+        let (a, b) = (lo.min(hi), lo.max(hi));
+        out.push(chunk[a]);
+        if b != a {
+            out.push(chunk[b]);
+        }
+    }
+    out.push(points[points.len() - 1]);
+    out
+}
+
+/// `log10 |x|`, floored at 10⁻¹⁸ (an exact zero stays on the chart); NaN stays NaN.
+pub fn log10_abs(x: f64) -> f64 {
+    if x.is_nan() {
+        f64::NAN
+    } else {
+        x.abs().max(1e-18).log10()
+    }
+}
+
+/// The finite runs of `points`, split at non-finite values.
+fn segments(points: &[(f64, f64)]) -> Vec<Vec<(f64, f64)>> {
+    let mut out = vec![Vec::new()];
+    for &p in points {
+        if p.0.is_finite() && p.1.is_finite() {
+            out.last_mut().expect("never empty").push(p);
+        } else if !out.last().expect("never empty").is_empty() {
+            out.push(Vec::new());
+        }
+    }
+    out
+}
+
+fn equalise(x: (f64, f64), y: (f64, f64), width: f64, height: f64) -> ((f64, f64), (f64, f64)) {
+    let (dx, dy) = (x.1 - x.0, y.1 - y.0);
+    let per_pixel = (dx / width.max(1.0)).max(dy / height.max(1.0));
+    let grow = |r: (f64, f64), pixels: f64| {
+        let half = 0.5 * per_pixel * pixels;
+        let mid = 0.5 * (r.0 + r.1);
+        (mid - half, mid + half)
+    };
+    (grow(x, width), grow(y, height))
+}
+
+/// Draws one panel on `area`.
+pub fn draw_panel<B: DrawingBackend>(
+    area: &DrawingArea<B, Shift>,
+    panel: &Panel,
+    lines: &[Line],
+    markers: &[Marker],
+) -> DrawResult
+where
+    B::ErrorType: 'static,
+{
+    let transformed: Vec<Line>;
+    let lines = if panel.y_scale == Scale::Linear {
+        lines
+    } else {
+        let f = |p: &(f64, f64)| (p.0, panel.y_scale.apply(p.1));
+        transformed = lines
+            .iter()
+            .map(|l| Line {
+                method: l.method,
+                points: l.points.iter().map(f).collect(),
+                label: l.label.clone(),
+                dashed: l.dashed,
+            })
+            .collect();
+        &transformed
+    };
+    let markers: Vec<Marker> =
+        markers.iter().map(|m| Marker { method: m.method, at: (m.at.0, panel.y_scale.apply(m.at.1)) }).collect();
+    let s = panel.scale.max(0.5);
+    let px = |v: f64| (v * s).round() as i32;
+    let pxu = |v: f64| (v * s).round().max(1.0) as u32;
+    let mut xr = panel.x_range.unwrap_or_else(|| {
+        range(lines.iter().flat_map(|l| l.points.iter().map(|p| p.0)).chain(markers.iter().map(|m| m.at.0)))
+    });
+    let mut yr = range(lines.iter().flat_map(|l| l.points.iter().map(|p| p.1)).chain(markers.iter().map(|m| m.at.1)));
+    let (x_area, y_area) = (px(34.0), px(66.0));
+    if panel.equal_aspect {
+        let (w, h) = area.dim_in_pixel();
+        let plot_w = w as f64 - y_area as f64 - px(24.0) as f64;
+        let caption = if panel.title.is_empty() { 0.0 } else { px(24.0) as f64 };
+        let plot_h = h as f64 - x_area as f64 - px(20.0) as f64 - caption;
+        (xr, yr) = equalise(xr, yr, plot_w, plot_h);
+    }
+    let mut builder = ChartBuilder::on(area);
+    if !panel.title.is_empty() {
+        builder.caption(panel.title, ("sans-serif", px(16.0)));
+    }
+    let mut chart = builder
+        .margin(px(10.0))
+        .x_label_area_size(x_area)
+        .y_label_area_size(y_area)
+        .build_cartesian_2d(xr.0..xr.1, yr.0..yr.1)?;
+    let span = (yr.1 - yr.0).abs().max(yr.0.abs()).max(yr.1.abs());
+    let y_scale = panel.y_scale;
+    let y_format = move |v: &f64| tick_label(*v, span, y_scale);
+    chart
+        .configure_mesh()
+        .x_desc(panel.x_label)
+        .y_desc(panel.y_label)
+        .x_labels(6)
+        .y_labels(6)
+        .y_label_formatter(&y_format)
+        .label_style(("sans-serif", px(12.0)))
+        .axis_desc_style(("sans-serif", px(13.0)))
+        .light_line_style(RGBColor(238, 238, 238))
+        .bold_line_style(RGBColor(214, 214, 214))
+        .draw()?;
+    // Methods that agree draw on top of each other: the first is widest, so that every
+    // overlaid line stays visible as a coloured edge.
+    let mut order: Vec<Method> = Vec::new();
+    for l in lines {
+        if !order.contains(&l.method) {
+            order.push(l.method);
+        }
+    }
+    let width = |m: Method| {
+        let rank = order.iter().position(|&o| o == m).unwrap_or(0);
+        pxu(1.8 + 1.6 * (order.len() - 1 - rank).min(2) as f64)
+    };
+    for line in lines {
+        let colour = colour(line.method);
+        for (k, s) in segments(&line.points).into_iter().enumerate() {
+            let series = if line.dashed {
+                chart.draw_series(DashedLineSeries::new(s, pxu(5.0), pxu(4.0), colour.stroke_width(pxu(1.2))))?
+            } else {
+                chart.draw_series(LineSeries::new(s, colour.stroke_width(width(line.method))))?
+            };
+            if let (0, Some(label)) = (k, &line.label) {
+                let (w, dashed) = (pxu(3.0), line.dashed);
+                let len = px(18.0);
+                series.label(label).legend(move |(x, y)| {
+                    let style = if dashed { colour.mix(0.6).stroke_width(w / 2 + 1) } else { colour.stroke_width(w) };
+                    PathElement::new(vec![(x, y), (x + len, y)], style)
+                });
+            }
+        }
+    }
+    for m in &markers {
+        if m.at.0.is_finite() && m.at.1.is_finite() {
+            let c = colour(m.method);
+            chart.draw_series(std::iter::once(Circle::new(m.at, pxu(5.0), c.filled())))?;
+            chart.draw_series(std::iter::once(Circle::new(m.at, pxu(5.0), WHITE.stroke_width(pxu(1.0)))))?;
+        }
+    }
+    if panel.legend && lines.iter().any(|l| l.label.is_some()) {
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(180, 180, 180))
+            .label_font(("sans-serif", px(12.0)))
+            .margin(px(6.0))
+            .draw()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimation_keeps_extremes_and_ends() {
+        let points: Vec<(f64, f64)> =
+            (0..10_000).map(|k| (k as f64, if k == 4321 { 100.0 } else { (k as f64 * 0.01).sin() })).collect();
+        let d = decimate(&points, 400);
+        assert!(d.len() <= 402, "{}", d.len());
+        assert_eq!(d.first(), points.first());
+        assert_eq!(d.last(), points.last());
+        assert!(d.contains(&(4321.0, 100.0)), "the spike survives");
+        assert!(d.windows(2).all(|w| w[0].0 < w[1].0), "order is kept");
+        let lo = d.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+        assert!(lo < -0.999, "the minimum survives: {lo}");
+    }
+
+    #[test]
+    fn decimation_keeps_gaps() {
+        let mut points: Vec<(f64, f64)> = (0..5000).map(|k| (k as f64, 1.0)).collect();
+        points[2500].1 = f64::NAN;
+        let d = decimate(&points, 100);
+        assert!(d.iter().any(|p| p.1.is_nan()));
+        assert_eq!(segments(&d).len(), 2);
+    }
+
+    #[test]
+    fn range_is_padded_and_finite() {
+        assert_eq!(range([f64::NAN, f64::INFINITY].into_iter()), (0.0, 1.0));
+        let (lo, hi) = range([1.0, 3.0, f64::NAN].into_iter());
+        assert!((lo - 0.9).abs() < 1e-12 && (hi - 3.1).abs() < 1e-12);
+        let (lo, hi) = range([2.0].into_iter());
+        assert!(lo < 2.0 && hi > 2.0);
+    }
+
+    #[test]
+    fn scales_invert() {
+        for scale in [Scale::Linear, Scale::Log, Scale::SymLog] {
+            for y in [1e-9, 0.3, 1.0, 42.0, 7e8] {
+                let back = scale.invert(scale.apply(y));
+                assert!((back - y).abs() <= 1e-12 * y.max(1.0), "{scale:?} {y} {back}");
+            }
+        }
+        assert_eq!(Scale::SymLog.apply(-99.0), -2.0);
+        assert_eq!(Scale::Log.apply(0.0), -18.0);
+        assert_eq!(tick_label(-6.0, 10.0, Scale::Log), "1e-6");
+        assert_eq!(tick_label(-1e-17, 0.2, Scale::Linear), "0.000");
+        assert_eq!(tick_label(-0.0002, 0.2, Scale::Linear), "0.000");
+        assert_eq!(tick_label(-0.05, 0.2, Scale::Linear), "-0.050");
+    }
+
+    #[test]
+    fn equal_aspect_gives_equal_units_per_pixel() {
+        let (x, y) = equalise((0.0, 10.0), (0.0, 1.0), 400.0, 200.0);
+        let (ux, uy) = ((x.1 - x.0) / 400.0, (y.1 - y.0) / 200.0);
+        assert!((ux - uy).abs() < 1e-12);
+        assert!(x.0 <= 0.0 && x.1 >= 10.0 && y.0 <= 0.0 && y.1 >= 1.0, "the data still fit");
+    }
+}

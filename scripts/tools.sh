@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Installs the web toolchain, pinned, from the package registries only (never from other hosts).
+#
+#   scripts/tools.sh build    wasm32 target, trunk, wasm-bindgen-cli, binaryen's wasm-opt (npm)
+#   scripts/tools.sh browser  the above, plus Playwright (npm) and Debian's Chromium
+#
+# Each tool is installed only when missing or at a different version, so a second run takes
+# seconds. Versions are pinned here and must agree with Cargo.lock / package-lock.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRUNK_VERSION=0.21.14          # 0.22 needs rustc >= 1.96.1
+WASM_BINDGEN_VERSION=0.2.129   # must equal the wasm-bindgen crate in Cargo.lock (pinned with =)
+
+want=${1:-build}
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+
+have() { # have CMD EXPECTED-VERSION-SUBSTRING
+    command -v "$1" >/dev/null 2>&1 && "$1" --version 2>/dev/null | grep -q -- "$2"
+}
+
+rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+
+# The two cargo installs are independent: run them side by side (about 10 minutes on 2 cores).
+pids=()
+if ! have trunk "$TRUNK_VERSION"; then
+    echo "installing trunk $TRUNK_VERSION (crates.io)"
+    cargo install trunk --version "$TRUNK_VERSION" --locked --quiet &
+    pids+=($!)
+fi
+if ! have wasm-bindgen "$WASM_BINDGEN_VERSION"; then
+    echo "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (crates.io)"
+    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --locked --quiet &
+    pids+=($!)
+fi
+
+# npm packages (binaryen's wasm-opt 132, playwright-core) are pinned in package-lock.json.
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
+    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    echo "installing npm packages (npm registry)"
+    npm ci --no-audit --no-fund --loglevel=error
+fi
+
+if [ "$want" = browser ] && ! command -v chromium >/dev/null 2>&1; then
+    echo "installing chromium (Debian packages)"
+    if [ "$(id -u)" -eq 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    else
+        sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    fi
+fi
+
+status=0
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+[ "$status" -eq 0 ] || { echo "error: a cargo install failed" >&2; exit 1; }

@@ -1,0 +1,85 @@
+// Browser benchmark of the web lab (prints figures; asserts nothing about time):
+//   - frame time with the default scenario (Chaplygin sleigh, three methods overlaid),
+//     as the page's own per-frame work and as requestAnimationFrame intervals;
+//   - right-hand-side evaluations per second in wasm against the native figure of the
+//     same kernel measured on this machine now (cargo bench --bench rhs_rate);
+//   - time from navigation to the first drawn plot;
+//   - the size of the .wasm, raw, gzip and brotli.
+// Run: node tests/browser/bench.mjs [--quick]
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { execFileSync } from "node:child_process";
+import { ROOT, serve, launch, open } from "./harness.mjs";
+
+const quick = process.argv.includes("--quick");
+const seconds = quick ? 3 : 8;
+const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
+const ms = (x) => `${x.toFixed(2)} ms`;
+
+const server = await serve();
+const browser = await launch();
+try {
+  // 1. Frame times.
+  for (const speed of ["1", "10"]) {
+    const { page, ctx } = await open(browser, server.url);
+    await page.selectOption("#speed", speed);
+    await page.click("#reset");
+    await page.evaluate(() => { window.nhlabPerf.work.length = 0; window.nhlabPerf.intervals.length = 0; });
+    await page.waitForTimeout(seconds * 1000);
+    const { work, intervals } = await page.evaluate(() => ({ work: [...window.nhlabPerf.work], intervals: [...window.nhlabPerf.intervals] }));
+    const fps = 1000 / (intervals.reduce((a, b) => a + b, 0) / intervals.length);
+    console.log(`frames, sleigh with lagrange+hamel+gauss at ${speed}x: ${work.length} drawn frames in ${seconds} s (${fps.toFixed(1)} fps)`);
+    console.log(`  work per frame (step + draw 6 plots): p50 ${ms(pct(work, 0.5))}, p95 ${ms(pct(work, 0.95))}, max ${ms(Math.max(...work))}`);
+    console.log(`  frame interval: p50 ${ms(pct(intervals, 0.5))}, p95 ${ms(pct(intervals, 0.95))} (goal p95 < 16.7 ms)`);
+    await ctx.close();
+  }
+
+  // 2. Time to first plot (cold context each time).
+  const firsts = [];
+  for (let k = 0; k < (quick ? 3 : 7); k++) {
+    const { page, ctx } = await open(browser, server.url);
+    firsts.push(await page.evaluate(() => window.nhlabPerf.firstPlotMs));
+    await ctx.close();
+  }
+  console.log(`navigation to first drawn plot: best ${ms(Math.min(...firsts))}, median ${ms(pct(firsts, 0.5))} (goal < 1500 ms)`);
+
+  // 3. RHS rate, wasm against native.
+  const out = execFileSync("cargo", ["bench", "-q", "-p", "nhlab", "--bench", "rhs_rate", "--locked"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const native = JSON.parse(out.trim().split("\n").pop());
+  const { page, ctx } = await open(browser, server.url);
+  const wasm = await page.evaluate(() => {
+    const api = window.wasmBindings;
+    const lab = new api.WebLab(api.gallery_text("chaplygin-sleigh"));
+    const count = 50000;
+    const rates = {};
+    for (const m of ["lagrange", "hamel", "gauss"]) {
+      let best = Infinity;
+      for (let r = 0; r < 7; r++) {
+        const t0 = performance.now();
+        lab.bench_rhs(m, count);
+        best = Math.min(best, performance.now() - t0);
+      }
+      rates[m] = count / (best / 1000);
+    }
+    lab.free();
+    return rates;
+  });
+  await ctx.close();
+  for (const m of Object.keys(native)) {
+    const ratio = native[m] / wasm[m];
+    console.log(`rhs ${m}: wasm ${(wasm[m] / 1e6).toFixed(2)} M/s, native ${(native[m] / 1e6).toFixed(2)} M/s, native/wasm ${ratio.toFixed(2)} (goal <= 2)`);
+  }
+
+  // 4. Size.
+  const dist = process.env.NHLAB_DIST ?? path.join(ROOT, "dist");
+  const file = fs.readdirSync(dist).find((f) => f.endsWith(".wasm"));
+  const bytes = fs.readFileSync(path.join(dist, file));
+  const gz = zlib.gzipSync(bytes, { level: 9 }).length;
+  const br = zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  const kb = (n) => `${(n / 1024).toFixed(0)} KiB`;
+  console.log(`wasm size: ${kb(bytes.length)} raw, ${kb(gz)} gzip -9, ${kb(br)} brotli 11`);
+} finally {
+  await browser.close();
+  await server.close();
+}

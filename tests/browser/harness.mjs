@@ -1,0 +1,82 @@
+// Shared set-up of the browser tests and the browser benchmark: a static server for
+// dist/ on 127.0.0.1 (in this process, so it stops with it) and Debian's Chromium
+// driven by playwright-core (never a downloaded browser).
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const DIST = process.env.NHLAB_DIST ?? path.join(ROOT, "dist");
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
+
+/** Serves dist/ on a free port; resolves to { url, close }. */
+export function serve() {
+  if (!fs.existsSync(path.join(DIST, "index.html"))) {
+    throw new Error(`${DIST}/index.html is missing: build with \`trunk build --release --offline\` first`);
+  }
+  const server = http.createServer((req, res) => {
+    const name = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    const file = path.join(DIST, name === "/" ? "index.html" : name);
+    if (!file.startsWith(DIST) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      const url = `http://127.0.0.1:${server.address().port}/`;
+      resolve({ url, close: () => new Promise((r) => server.close(r)) });
+    });
+  });
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+      "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** A new page that records console errors, page errors and dialogs (none may happen). */
+export async function open(browser, url, { viewport = { width: 1400, height: 1000 }, context } = {}) {
+  const ctx = context ?? await browser.newContext({ viewport, acceptDownloads: true });
+  const page = await ctx.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("console", (m) => { if (m.type() === "error") problems.push(`console error: ${m.text()}`); });
+  page.on("dialog", async (d) => { problems.push(`dialog: ${d.message()}`); await d.dismiss(); });
+  await page.goto(url);
+  await page.waitForSelector("body[data-ready='1']", { timeout: 30000 });
+  return { page, problems, ctx };
+}
+
+/** How many pixels of each canvas are neither white nor grid grey: drawn data. */
+export async function inkPerCanvas(page) {
+  return page.evaluate(() => [...document.querySelectorAll(".plots canvas")].map((c) => {
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    let ink = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      const [r, g, b] = [d[i], d[i + 1], d[i + 2]];
+      if (Math.max(r, g, b) - Math.min(r, g, b) > 60) ink++; // saturated: a method's colour
+    }
+    return { id: c.id, ink, width: c.width, height: c.height };
+  }));
+}
+
+/** A digest of every canvas' pixels, to tell whether the plots changed. */
+export async function canvasDigest(page) {
+  return page.evaluate(() => [...document.querySelectorAll(".plots canvas")].map((c) => c.toDataURL()).join("|"));
+}
+
+/** The text of a download triggered by clicking `selector`. */
+export async function downloadText(page, selector) {
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click(selector)]);
+  const file = await download.path();
+  return { name: download.suggestedFilename(), text: fs.readFileSync(file, "utf8") };
+}

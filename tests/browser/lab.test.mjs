@@ -1,0 +1,232 @@
+// End-to-end tests of the web lab in headless Chromium against the built dist/.
+// Run: node --test tests/browser/   (scripts/test.sh builds dist/ and the CLI first)
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { ROOT, serve, launch, open, inkPerCanvas, canvasDigest, downloadText } from "./harness.mjs";
+
+let server, browser;
+const SHOTS = process.env.NHLAB_SCREENSHOTS ?? path.join(ROOT, "target", "screenshots");
+
+before(async () => {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const clockOf = (page) => page.evaluate(() => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]));
+const waitClockPast = (page, t) => page.waitForFunction((t) => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) > t, t);
+
+function assertPlotsDrawn(canvases, min = 30) {
+  assert.ok(canvases.length >= 4, `at least four plots, found ${canvases.length}`);
+  for (const c of canvases) assert.ok(c.ink > min, `${c.id} has drawn data (${c.ink} coloured pixels)`);
+}
+
+test("the default scenario plays and draws every plot", async () => {
+  const { page, problems, ctx } = await open(browser, server.url);
+  await waitClockPast(page, 0.5);
+  assert.equal(await page.textContent("h1"), "Chaplygin sleigh");
+  const ids = (await inkPerCanvas(page)).map((c) => c.id);
+  assert.deepEqual(ids, ["plot-trajectory", "plot-series-0", "plot-series-1", "plot-residual", "plot-energy", "plot-e"]);
+  assertPlotsDrawn(await inkPerCanvas(page));
+  const legend = await page.textContent("#legend");
+  for (const m of ["lagrange", "hamel", "gauss"]) assert.ok(legend.includes(m), `legend names ${m}`);
+  // Typeset equations, with LaTeX to copy.
+  assert.ok(await page.locator("#eq-body math").count() > 5);
+  assert.ok(await page.locator("#eq-body button", { hasText: "Copy LaTeX" }).count() > 5);
+  await page.screenshot({ path: path.join(SHOTS, "lab.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("choosing a gallery item changes the plots", async () => {
+  const { page, problems, ctx } = await open(browser, server.url);
+  await page.click("#to-end");
+  const before = await canvasDigest(page);
+  await page.selectOption("#gallery", "knife-edge-incline");
+  await page.waitForFunction(() => document.querySelector("h1").textContent.startsWith("Knife edge"));
+  await page.click("#to-end");
+  await page.waitForTimeout(100);
+  assert.notEqual(await canvasDigest(page), before);
+  assertPlotsDrawn(await inkPerCanvas(page));
+  assert.ok(page.url().endsWith("#gallery=knife-edge-incline"));
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("a typed error shows its line and column while the last run keeps playing", async () => {
+  const { page, problems, ctx } = await open(browser, server.url);
+  const text = await page.inputValue("#editor");
+  const broken = text.replace("expr = \"-x'*sin(phi) + y'*cos(phi)\"", "expr = \"-x'*sin(phi) + w'*cos(phi)\"");
+  assert.notEqual(broken, text);
+  await page.fill("#editor", broken);
+  await page.waitForSelector(".editor-status.error");
+  const status = await page.textContent("#editor-status");
+  const line = broken.split("\n").findIndex((l) => l.includes("w'*cos")) + 1;
+  assert.match(status, new RegExp(`line ${line}, column \\d+: constraints\\[0\\]\\.expr: .*w`), status);
+  // The previous run goes on; the text is untouched.
+  const t0 = await clockOf(page);
+  await waitClockPast(page, t0 + 0.2);
+  assertPlotsDrawn(await inkPerCanvas(page));
+  assert.equal(await page.inputValue("#editor"), broken);
+  assert.equal(await page.textContent("h1"), "Chaplygin sleigh");
+  await page.screenshot({ path: path.join(SHOTS, "error.png") });
+  // Fixing it restarts.
+  await page.fill("#editor", text);
+  await page.waitForSelector(".editor-status.ok");
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("a share link reproduces the run number for number", async () => {
+  const { page, problems, ctx } = await open(browser, server.url);
+  // Change a parameter and a method through the controls first.
+  await page.fill(".param input[aria-label='a']", "0.35");
+  await page.press(".param input[aria-label='a']", "Enter");
+  await page.waitForFunction(() => document.getElementById("editor").value.includes("a = 0.35"));
+  await page.check("#methods input[value='voronets']");
+  await page.waitForFunction(() => document.getElementById("editor").value.includes("voronets"));
+  await page.click("#share");
+  const link = await page.inputValue("#share-link");
+  assert.match(link, /#s=1\./);
+  assert.ok(link.length < 2000, `link length ${link.length}`);
+  await page.click("#close-share");
+  const original = await downloadText(page, "#export-csv");
+
+  const other = await open(browser, link);
+  assert.equal(await other.page.textContent("h1"), "Chaplygin sleigh");
+  const copy = await downloadText(other.page, "#export-csv");
+  assert.equal(copy.text, original.text);
+  assert.ok(original.text.split("\n").length > 20);
+  assert.ok(original.text.includes("voronets,"));
+  assert.deepEqual(problems, []);
+  assert.deepEqual(other.problems, []);
+  await ctx.close();
+  await other.ctx.close();
+});
+
+test("the CSV export is what the command line writes", async () => {
+  const cli = process.env.NHLAB_CLI ?? path.join(ROOT, "target", "release", "nhlab");
+  const names = fs.readdirSync(path.join(ROOT, "scenarios")).filter((f) => f.endsWith(".toml")).map((f) => f.replace(/\.toml$/, ""));
+  assert.ok(names.length >= 16);
+  for (const name of names) {
+    const { page, ctx } = await open(browser, `${server.url}#gallery=${name}`);
+    const { text, name: file } = await downloadText(page, "#export-csv");
+    assert.equal(file, `${name}.csv`);
+    let expected;
+    try {
+      expected = execFileSync(cli, ["run", path.join(ROOT, "scenarios", `${name}.toml`), "--out", "-"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    } catch (e) {
+      expected = e.stdout; // status 1: a method stopped early; the samples before it are written
+    }
+    assert.ok(expected.length > 100, `${name}: the CLI wrote samples`);
+    assert.equal(text, expected, `${name}: page CSV = CLI CSV`);
+    await ctx.close();
+  }
+});
+
+test("embed mode shows only the plots and the controls", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=ball-on-turntable&embed`, { viewport: { width: 720, height: 560 } });
+  await waitClockPast(page, 0.3);
+  await page.click("#to-end");
+  await page.waitForTimeout(100);
+  assert.equal(await page.isVisible("#editor"), false);
+  assert.equal(await page.isVisible("#eq-body"), false);
+  assert.equal(await page.isVisible("#play"), true);
+  const full = await page.getAttribute("#open-full", "href");
+  assert.ok(await page.isVisible("#open-full"));
+  assert.ok(full.includes("#gallery=ball-on-turntable") && !full.includes("embed"), full);
+  assertPlotsDrawn(await inkPerCanvas(page));
+  await page.screenshot({ path: path.join(SHOTS, "embed.png") });
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("hostile, malformed and truncated fragments show a message and run no script", async () => {
+  // A valid payload whose text fields carry markup, made by the page itself.
+  const { page, ctx } = await open(browser, server.url);
+  const text = await page.inputValue("#editor");
+  const hostile = text
+    .replace('title = "Chaplygin sleigh"', 'title = "<img src=x onerror=\\"window.__pwned=1\\">Sleigh"')
+    .replace(/description = "[^"]*"/, 'description = "<script>window.__pwned=2</script>"');
+  await page.fill("#editor", hostile);
+  await page.waitForFunction(() => document.querySelector("h1").textContent.includes("Sleigh"));
+  await page.click("#share");
+  const hostileLink = await page.inputValue("#share-link");
+  const valid = new URL(hostileLink).hash;
+  await ctx.close();
+
+  const cases = [
+    ["#s=!!!not-base64", /share link is not valid/],
+    [valid.slice(0, Math.floor(valid.length / 2)), /share link is not valid/],
+    ["#s=2.AAAA", /share link is not valid/],
+    ['#gallery=<img src=x onerror="window.__pwned=3">', /no gallery item/],
+    ["#gallery=javascript:window.__pwned=4", /no gallery item/],
+  ];
+  for (const [fragment, message] of cases) {
+    const { page, problems, ctx } = await open(browser, server.url + fragment);
+    const notice = await page.textContent("#notice");
+    assert.match(notice, message, `${fragment}: ${notice}`);
+    assert.equal(await page.textContent("h1"), "Chaplygin sleigh", "the default system is shown instead");
+    await waitClockPast(page, 0.2);
+    assertPlotsDrawn(await inkPerCanvas(page));
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    assert.equal(await page.locator("img").count(), 0);
+    assert.deepEqual(problems, [], fragment);
+    await ctx.close();
+  }
+  const h = await open(browser, hostileLink);
+  await h.page.waitForTimeout(300);
+  assert.equal(await h.page.textContent("h1"), '<img src=x onerror="window.__pwned=1">Sleigh');
+  assert.equal(await h.page.textContent("#description"), "<script>window.__pwned=2</script>");
+  assert.equal(await h.page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await h.page.locator("img, main script").count(), 0);
+  assert.deepEqual(h.problems, []);
+  await h.ctx.close();
+});
+
+test("keyboard alone: play, pause, step, reset", async () => {
+  const { page, problems, ctx } = await open(browser, server.url);
+  await page.focus("body");
+  await page.keyboard.press("Space");
+  assert.equal(await page.textContent("#play"), "Play");
+  const t = await clockOf(page);
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction((t) => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) > t, t);
+  await page.keyboard.press("r");
+  await page.waitForFunction(() => document.getElementById("clock").textContent.startsWith("t = 0.000"));
+  // Every control is reachable with Tab.
+  const tabbable = await page.evaluate(() => [...document.querySelectorAll("button, select, input, textarea")]
+    .filter((e) => e.offsetParent !== null && e.tabIndex >= 0).length);
+  assert.ok(tabbable > 20);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("a phone-sized screen has no horizontal scrolling", async () => {
+  const { page, problems, ctx } = await open(browser, server.url, { viewport: { width: 390, height: 844 } });
+  await waitClockPast(page, 0.3);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
+  assertPlotsDrawn(await inkPerCanvas(page));
+  await page.screenshot({ path: path.join(SHOTS, "phone.png"), fullPage: false });
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("once loaded it works without any network", async () => {
+  const { page, problems, ctx } = await open(browser, server.url);
+  await ctx.setOffline(true);
+  await page.selectOption("#gallery", "appell-hamel");
+  await page.waitForFunction(() => document.querySelector("h1").textContent.startsWith("Appell"));
+  await waitClockPast(page, 0.3);
+  assertPlotsDrawn(await inkPerCanvas(page));
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});

@@ -1,0 +1,550 @@
+// nhlab web lab: DOM wiring only. Every computation (loading, stepping, plotting,
+// deriving, editing the TOML, share payloads, CSV) happens in the wasm module
+// (www/src/api.rs); this file turns events into calls and results into text.
+//
+// Safety: user text (titles, descriptions, names, messages, anything from a shared
+// URL) only ever reaches the page through textContent or input values. MathML from
+// the core is rebuilt element by element from an allow-list, never assigned as HTML.
+
+const MATHML = "http://www.w3.org/1998/Math/MathML";
+const MATHML_TAGS = new Set(["math", "mrow", "mi", "mn", "mo", "msub", "msup", "msubsup", "mfrac", "msqrt",
+  "mroot", "mover", "munder", "munderover", "mtable", "mtr", "mtd", "mtext", "mspace", "mstyle", "mpadded"]);
+const MATHML_ATTRS = new Set(["display", "mathvariant", "stretchy", "accent", "form", "lspace", "rspace"]);
+const MAX_STEPS_PER_FRAME = 4000;   // per run: a slow method lags instead of freezing the page
+const EDIT_DEBOUNCE_MS = 250;
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, props = {}, ...children) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === "text") e.textContent = v;
+    else if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+};
+
+const state = {
+  api: null,        // the wasm bindings
+  lab: null,        // the running WebLab
+  text: "",         // the scenario text the running lab was built from
+  info: null,       // lab.info()
+  playing: true,
+  speed: 1,
+  clock: 0,
+  lastFrame: null,
+  dirty: true,
+  embed: false,
+  galleryName: null,
+  perf: { work: [], intervals: [] }, // frame timings (ms), read by the browser benchmark
+};
+window.nhlabPerf = state.perf;
+
+// ---------- messages ----------
+
+function notice(message, kind = "error") {
+  const n = $("notice");
+  if (!message) { n.hidden = true; n.textContent = ""; return; }
+  n.hidden = false;
+  n.className = `notice ${kind}`;
+  n.textContent = message;
+}
+
+function errorText(e) {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function editorStatus(message, kind) {
+  const s = $("editor-status");
+  s.className = `editor-status ${kind}`;
+  s.textContent = message;
+}
+
+// ---------- loading a scenario ----------
+
+/** Builds a lab from `text`; on success it replaces the running one, on failure the
+ *  running lab keeps playing and the problems show under the editor. */
+function load(text, { fromEditor = false, keepClock = false } = {}) {
+  let lab;
+  try {
+    lab = new state.api.WebLab(text);
+  } catch (e) {
+    editorStatus(errorText(e), "error");
+    highlightProblem(errorText(e));
+    return false;
+  }
+  if (state.lab) state.lab.free();
+  state.lab = lab;
+  state.text = text;
+  state.info = lab.info();
+  if (!fromEditor) $("editor").value = text;
+  const warnings = state.info.warnings;
+  editorStatus(warnings.length ? `loaded, with warnings:\n${warnings.join("\n")}` : "loaded", warnings.length ? "warning" : "ok");
+  renderInfo();
+  state.clock = state.info.t0;
+  state.lastFrame = null;
+  if (!keepClock) state.playing = true;
+  updatePlayButton();
+  state.dirty = true;
+  return true;
+}
+
+/** Moves the editor's caret to the first `line L, column C` of an error message. */
+function highlightProblem(message) {
+  const m = /line (\d+), column (\d+)/.exec(message);
+  const editor = $("editor");
+  if (!m || document.activeElement === editor) return;
+  const lines = editor.value.split("\n");
+  const line = Math.min(Number(m[1]), lines.length);
+  let offset = 0;
+  for (let i = 0; i < line - 1; i++) offset += lines[i].length + 1;
+  offset += Math.max(0, Number(m[2]) - 1);
+  editor.setSelectionRange(offset, offset);
+}
+
+/** Applies one edit (wasm, toml_edit) to the editor's text and reloads. */
+function applyEdit(fn) {
+  let text;
+  try {
+    text = fn($("editor").value);
+  } catch (e) {
+    editorStatus(`${errorText(e)} — fix the text first; the change was not applied`, "error");
+    renderInfo(); // put the controls back to the running values
+    return;
+  }
+  $("editor").value = text;
+  load(text, { fromEditor: true });
+}
+
+// ---------- the panels around the plots ----------
+
+function renderInfo() {
+  const info = state.info;
+  $("title").textContent = info.title;
+  $("description").textContent = info.description;
+  $("source").textContent = info.source ? `Source: ${info.source}` : "";
+  document.title = `${info.title} — nhlab`;
+  renderParameters(info);
+  renderInitial(info);
+  renderSettings(info);
+  renderPlots(info);
+  renderEquationsChoice(info);
+  renderLegend();
+}
+
+function numberField(label, value, onChange, attrs = {}) {
+  const input = el("input", { type: "number", step: "any", inputmode: "decimal", ...attrs });
+  input.value = value === null || value === undefined ? "" : String(value);
+  input.addEventListener("change", () => onChange(input.value.trim()));
+  return el("label", {}, label, input);
+}
+
+function renderParameters(info) {
+  const box = $("parameters");
+  box.replaceChildren();
+  if (!info.parameters.length) box.append(el("p", { class: "hint", text: "This scenario has no parameters." }));
+  for (const p of info.parameters) {
+    const span = p.value === 0 ? 1 : Math.abs(p.value);
+    const lo = p.value > 0 ? 0 : p.value - span, hi = p.value + span;
+    const slider = el("input", { type: "range", min: String(lo), max: String(hi), step: String((hi - lo) / 200), "aria-label": `${p.name} slider` });
+    slider.value = String(p.value);
+    const number = el("input", { type: "number", step: "any", inputmode: "decimal", "aria-label": p.name });
+    number.value = String(p.value);
+    const set = (v) => {
+      const x = Number(v);
+      if (v === "" || !Number.isFinite(x)) { editorStatus(`parameters.${p.name}: enter a finite number`, "error"); return; }
+      applyEdit((t) => state.api.edit_number(t, `parameters.${p.name}`, x));
+    };
+    slider.addEventListener("input", () => { number.value = slider.value; });
+    slider.addEventListener("change", () => set(slider.value));
+    number.addEventListener("change", () => set(number.value));
+    box.append(el("div", { class: "param" }, el("span", { class: "name", text: p.name }), slider, number));
+  }
+}
+
+function renderInitial(info) {
+  const box = $("initial");
+  box.replaceChildren();
+  for (const c of info.coordinates) {
+    const q = numberField(c.name, c.q, (v) => {
+      const x = Number(v);
+      if (v === "" || !Number.isFinite(x)) { editorStatus(`initial.q.${c.name}: enter a finite number`, "error"); return; }
+      applyEdit((t) => state.api.edit_number(t, `initial.q.${c.name}`, x));
+    });
+    const v = numberField(`${c.name}′`, c.v_given ? c.v : "", (value) => {
+      if (value === "") { applyEdit((t) => state.api.edit_remove(t, `initial.v.${c.name}`)); return; }
+      const x = Number(value);
+      if (!Number.isFinite(x)) { editorStatus(`initial.v.${c.name}: enter a finite number`, "error"); return; }
+      applyEdit((t) => state.api.edit_number(t, `initial.v.${c.name}`, x));
+    }, { placeholder: c.v_given ? "" : `solved: ${c.v.toPrecision(4)}` });
+    box.append(el("div", { class: "pair" }, q, v));
+  }
+}
+
+function renderSettings(info) {
+  const box = $("methods");
+  box.querySelectorAll("label").forEach((l) => l.remove());
+  for (const m of state.api.methods()) {
+    const check = el("input", { type: "checkbox", value: m.id });
+    check.checked = info.methods.includes(m.id);
+    check.addEventListener("change", () => {
+      const chosen = [...box.querySelectorAll("input:checked")].map((i) => i.value);
+      if (!chosen.length) { check.checked = true; editorStatus("keep at least one method", "error"); return; }
+      applyEdit((t) => state.api.edit_list(t, "run.methods", chosen));
+    });
+    const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
+    swatch.style.background = m.colour;
+    box.append(el("label", { class: "method" }, check, swatch, m.id));
+  }
+  const set = (id, value) => { $(id).value = String(value); };
+  set("integrator", info.integrator); set("rtol", info.rtol); set("atol", info.atol);
+  set("dt", info.dt); set("t_end", info.t_end); set("stabilization", info.stabilization);
+  const rk4 = info.integrator === "rk4";
+  $("dt").disabled = !rk4; $("rtol").disabled = rk4; $("atol").disabled = rk4;
+}
+
+function wireSettings() {
+  for (const id of ["integrator", "stabilization"]) {
+    $(id).addEventListener("change", () => applyEdit((t) => state.api.edit_text(t, `run.${id}`, $(id).value)));
+  }
+  for (const id of ["rtol", "atol", "dt", "t_end"]) {
+    $(id).addEventListener("change", () => {
+      const x = Number($(id).value);
+      if ($(id).value.trim() === "" || !Number.isFinite(x)) { editorStatus(`run.${id}: enter a finite number`, "error"); return; }
+      applyEdit((t) => state.api.edit_number(t, `run.${id}`, x));
+    });
+  }
+}
+
+function renderPlots(info) {
+  const box = $("plots");
+  const ids = info.panels.map((p) => p.id).join(" ");
+  if (box.dataset.ids === ids) {
+    info.panels.forEach((p) => {
+      const fig = $(`${p.id}-fig`);
+      fig.querySelector("h3").textContent = p.title;
+      fig.querySelector(".note").textContent = p.note;
+    });
+    return;
+  }
+  box.dataset.ids = ids;
+  box.replaceChildren(...info.panels.map((p) => {
+    const canvas = el("canvas", { id: p.id, role: "img", "aria-label": p.title });
+    const png = el("button", { type: "button", class: "small", text: "PNG", title: `Download “${p.title}” as PNG` });
+    png.addEventListener("click", () => downloadCanvas(canvas, p.id));
+    const head = el("div", { class: "fig-head" }, el("h3", { text: p.title }), png);
+    return el("figure", { id: `${p.id}-fig`, class: "fig" }, head, canvas, el("figcaption", { class: "note", text: p.note }));
+  }));
+}
+
+function renderLegend() {
+  const box = $("legend");
+  const runs = state.lab.runs();
+  const comps = state.info.e_components;
+  box.replaceChildren(...runs.map((r) => {
+    const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
+    swatch.style.background = r.colour;
+    const item = el("li", { class: r.error ? "failed" : "" }, swatch, el("strong", { text: r.method }));
+    if (r.e && comps.length) {
+      const e = r.e.map((x, i) => `${comps[i]} ${x.toExponential(2)}`).join(", ");
+      item.append(el("span", { class: "e", text: ` E = (${e})` }));
+    }
+    if (r.error) item.append(el("span", { class: "why", text: ` — ${r.error}` }));
+    return item;
+  }));
+}
+
+// ---------- equations ----------
+
+function renderEquationsChoice(info) {
+  const select = $("eq-method");
+  const previous = select.value;
+  select.replaceChildren(...state.api.methods().map((m) => el("option", { value: m.id, text: m.id })));
+  select.value = info.methods.includes(previous) ? previous : info.methods.includes("hamel") ? "hamel" : info.methods[0];
+  renderEquations();
+}
+
+/** A MathML string from the core, rebuilt from the allow-list: nothing else can get in. */
+function safeMath(markup) {
+  const doc = new DOMParser().parseFromString(markup, "application/xml");
+  if (doc.getElementsByTagName("parsererror").length) return document.createTextNode("(equation could not be shown)");
+  const copy = (node) => {
+    if (node.nodeType === Node.TEXT_NODE) return document.createTextNode(node.nodeValue);
+    if (node.nodeType !== Node.ELEMENT_NODE || node.namespaceURI !== MATHML || !MATHML_TAGS.has(node.localName)) return null;
+    const out = document.createElementNS(MATHML, node.localName);
+    for (const a of node.attributes) if (MATHML_ATTRS.has(a.name)) out.setAttribute(a.name, a.value);
+    for (const c of node.childNodes) { const k = copy(c); if (k) out.append(k); }
+    return out;
+  };
+  return copy(doc.documentElement) ?? document.createTextNode("");
+}
+
+function equationRow(eq) {
+  const copy = el("button", { type: "button", class: "small", text: "Copy LaTeX", title: `Copy the LaTeX of ${eq.label}` });
+  copy.addEventListener("click", () => copyText(eq.latex, copy));
+  return el("div", { class: "eq" }, el("div", { class: "eq-label", text: eq.label }), el("div", { class: "eq-math" }, safeMath(eq.mathml)), copy);
+}
+
+function renderEquations() {
+  const body = $("eq-body");
+  let d;
+  try {
+    d = state.lab.derive($("eq-method").value);
+  } catch (e) {
+    $("eq-form").textContent = "";
+    body.replaceChildren(el("p", { class: "hint", text: `No equations: ${errorText(e)}` }));
+    return;
+  }
+  $("eq-form").textContent = d.form;
+  body.replaceChildren(
+    el("h3", { text: "Matrix form" }), el("div", { class: "eq-list" }, ...d.matrices.map(equationRow)),
+    el("h3", { text: "Expanded" }), el("div", { class: "eq-list" }, ...d.equations.map(equationRow)));
+}
+
+// ---------- files, links, clipboard ----------
+
+function download(name, blob) {
+  const a = el("a", { href: URL.createObjectURL(blob), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+function slug() {
+  return (state.galleryName || state.info.title).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "scenario";
+}
+
+function downloadCanvas(canvas, id) {
+  canvas.toBlob((blob) => blob && download(`${slug()}-${id.replace("plot-", "")}.png`, blob), "image/png");
+}
+
+async function copyText(text, button) {
+  let ok = false;
+  try { await navigator.clipboard.writeText(text); ok = true; } catch { ok = false; }
+  if (button) {
+    const label = button.textContent;
+    button.textContent = ok ? "Copied" : "Select and copy";
+    setTimeout(() => { button.textContent = label; }, 1200);
+  }
+  return ok;
+}
+
+function shareUrl() {
+  const url = new URL(location.href);
+  url.search = "";
+  url.hash = `s=${state.lab.share_payload()}`;
+  return url.href;
+}
+
+function openShare() {
+  let link;
+  try { link = shareUrl(); } catch (e) { notice(errorText(e)); return; }
+  history.replaceState(null, "", link);
+  $("share-link").value = link;
+  const embed = new URL(link);
+  embed.hash += "&embed";
+  $("embed-snippet").value = `<iframe src="${embed.href}" width="720" height="560" style="border:1px solid #ccc" title="${state.info.title.replace(/[<>&"]/g, "")} — nhlab" loading="lazy"></iframe>`;
+  copyText(link);
+  $("share-dialog").showModal();
+  $("share-link").select();
+}
+
+function exportCsv() {
+  // The whole run, computed apart from the playing one, so the file is the
+  // command line's whatever the playback position.
+  let lab;
+  try {
+    lab = new state.api.WebLab(state.text);
+    lab.advance(state.info.t_end, 100000000);
+    download(`${slug()}.csv`, new Blob([lab.csv()], { type: "text/csv" }));
+  } catch (e) {
+    notice(`CSV export failed: ${errorText(e)}`);
+  } finally {
+    if (lab) lab.free();
+  }
+}
+
+// ---------- the fragment: #s=…, #gallery=…, &embed ----------
+
+function parseFragment() {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const query = new URLSearchParams(location.search);
+  return { share: params.get("s"), gallery: params.get("gallery"), embed: params.has("embed") || query.has("embed") };
+}
+
+function openGallery(name, { message } = {}) {
+  let text;
+  try { text = state.api.gallery_text(name); } catch (e) { notice(errorText(e)); return false; }
+  state.galleryName = name;
+  $("gallery").value = name;
+  load(text);
+  if (message) notice(message); else notice(null);
+  return true;
+}
+
+function openFromFragment() {
+  const f = parseFragment();
+  state.embed = f.embed;
+  document.body.classList.toggle("embed", f.embed);
+  const full = new URL(location.href);
+  full.search = "";
+  full.hash = full.hash.replace(/&?embed\b/, "");
+  $("open-full").href = full.href;
+  if (f.share !== null) {
+    let text;
+    try {
+      text = state.api.share_to_toml(f.share);
+    } catch (e) {
+      openGallery(state.api.gallery_default(), { message: `${errorText(e)} Showing the default system instead.` });
+      return;
+    }
+    state.galleryName = null;
+    $("gallery").value = "";
+    if (!load(text)) {
+      notice(`This share link's scenario has problems (see under the editor).`);
+    } else notice(null);
+    return;
+  }
+  if (f.gallery !== null) {
+    if (!openGallery(f.gallery)) {
+      openGallery(state.api.gallery_default(), { message: `There is no gallery item “${f.gallery}”. Showing the default system instead.` });
+    }
+    return;
+  }
+  openGallery(state.api.gallery_default());
+}
+
+// ---------- playback ----------
+
+function updatePlayButton() {
+  const b = $("play");
+  b.textContent = state.playing ? "Pause" : "Play";
+  b.setAttribute("aria-pressed", String(state.playing));
+}
+
+function safely(what, fn) {
+  try { return fn(); } catch (e) {
+    state.playing = false;
+    updatePlayButton();
+    notice(`${what}: ${errorText(e)}`);
+    return undefined;
+  }
+}
+
+function advanceTo(t) {
+  state.clock = Math.min(Math.max(t, state.info.t0), state.info.t_end);
+  safely("stepping", () => state.lab.advance(state.clock, MAX_STEPS_PER_FRAME));
+  state.dirty = true;
+}
+
+function frame(now) {
+  const started = performance.now();
+  if (state.lastFrame !== null) state.perf.intervals.push(now - state.lastFrame);
+  const wall = state.lastFrame === null ? 0 : Math.min((now - state.lastFrame) / 1000, 0.1);
+  state.lastFrame = now;
+  if (state.lab && state.playing) {
+    advanceTo(state.clock + state.speed * wall);
+    if (state.lab.finished() && state.clock >= state.info.t_end) { state.playing = false; updatePlayButton(); }
+  }
+  if (state.lab && state.dirty) {
+    state.dirty = false;
+    safely("drawing", () => state.lab.draw(window.devicePixelRatio || 1));
+    $("clock").textContent = `t = ${state.lab.now().toFixed(3)} / ${state.info.t_end}`;
+    renderLegend();
+    state.perf.work.push(performance.now() - started);
+    if (state.perf.work.length > 5000) state.perf.work.splice(0, 1000);
+    if (!document.body.dataset.ready) {
+      document.body.dataset.ready = "1";
+      state.perf.firstPlotMs = performance.now();
+    }
+  }
+  if (state.perf.intervals.length > 5000) state.perf.intervals.splice(0, 1000);
+  requestAnimationFrame(frame);
+}
+
+function wirePlayback() {
+  $("play").addEventListener("click", () => {
+    if (!state.playing && state.clock >= state.info.t_end) { state.lab.restart(); state.clock = state.info.t0; }
+    state.playing = !state.playing;
+    state.lastFrame = null;
+    updatePlayButton();
+  });
+  $("step").addEventListener("click", () => {
+    state.playing = false; updatePlayButton();
+    advanceTo(state.clock + (state.info.t_end - state.info.t0) / 200);
+  });
+  $("reset").addEventListener("click", () => {
+    state.lab.restart(); state.clock = state.info.t0; state.dirty = true;
+  });
+  $("to-end").addEventListener("click", () => {
+    state.playing = false; updatePlayButton();
+    state.clock = state.info.t_end;
+    safely("stepping", () => state.lab.advance(state.clock, 100000000));
+    state.dirty = true;
+  });
+  $("speed").addEventListener("change", () => { state.speed = Number($("speed").value); });
+  document.addEventListener("keydown", (e) => {
+    const t = e.target;
+    if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const keys = { " ": "play", ArrowRight: "step", r: "reset", R: "reset", e: "to-end", E: "to-end" };
+    if (keys[e.key] && !(t instanceof HTMLButtonElement && e.key === " ")) {
+      e.preventDefault();
+      $(keys[e.key]).click();
+    }
+  });
+}
+
+// ---------- start ----------
+
+function wire() {
+  const gallery = $("gallery");
+  gallery.replaceChildren(el("option", { value: "", text: "(your own scenario)", disabled: "" }),
+    ...state.api.gallery_entries().map((g) => el("option", { value: g.name, text: g.title })));
+  gallery.addEventListener("change", () => {
+    if (!gallery.value) return;
+    history.replaceState(null, "", `#gallery=${encodeURIComponent(gallery.value)}${state.embed ? "&embed" : ""}`);
+    openGallery(gallery.value);
+  });
+  let timer = null;
+  $("editor").addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      state.galleryName = null;
+      load($("editor").value, { fromEditor: true });
+    }, EDIT_DEBOUNCE_MS);
+  });
+  $("eq-method").addEventListener("change", renderEquations);
+  $("share").addEventListener("click", openShare);
+  $("embed-open").addEventListener("click", openShare);
+  $("close-share").addEventListener("click", () => $("share-dialog").close());
+  $("copy-snippet").addEventListener("click", (e) => copyText($("embed-snippet").value, e.currentTarget));
+  $("export-toml").addEventListener("click", () => download(`${slug()}.toml`, new Blob([$("editor").value], { type: "application/toml" })));
+  $("export-csv").addEventListener("click", exportCsv);
+  window.addEventListener("hashchange", () => {
+    const f = parseFragment();
+    // Our own replaceState never fires this; a pasted link does.
+    if (f.share !== null || f.gallery !== null) openFromFragment();
+  });
+  window.addEventListener("resize", () => { state.dirty = true; });
+  wireSettings();
+  wirePlayback();
+}
+
+function boot(api) {
+  if (state.api) return;
+  state.api = api;
+  try {
+    wire();
+    openFromFragment();
+  } catch (e) {
+    notice(`The lab could not start: ${errorText(e)}`);
+  }
+  requestAnimationFrame(frame);
+}
+
+if (window.wasmBindings) boot(window.wasmBindings);
+else addEventListener("TrunkApplicationStarted", () => boot(window.wasmBindings));

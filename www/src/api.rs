@@ -1,0 +1,340 @@
+//! The wasm boundary: a small `#[wasm_bindgen]` surface over [`Lab`]. Every export
+//! returns a `Result` whose error is a readable message (with line and column for
+//! scenario problems); nothing here unwraps, and the panic hook (lib.rs) turns any
+//! bug into a console message instead of a silent trap.
+
+use js_sys::Float64Array;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use nhlab::formulations::Method;
+use nhlab::scenario::decode_share;
+
+use crate::edit::{self, Edit};
+use crate::gallery;
+use crate::lab::{describe_all, Lab};
+use crate::panels::{self, PanelInfo};
+
+fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
+}
+
+fn method(id: &str) -> Result<Method, JsError> {
+    Method::from_id(id).ok_or_else(|| JsError::new(&format!("unknown method `{id}`")))
+}
+
+/// The gallery's cards: `[{name, title, description, source}]`.
+#[wasm_bindgen]
+pub fn gallery_entries() -> Result<JsValue, JsError> {
+    to_js(&gallery::entries())
+}
+
+/// The TOML text of gallery item `name`.
+#[wasm_bindgen]
+pub fn gallery_text(name: &str) -> Result<String, JsError> {
+    gallery::text(name).map(str::to_string).ok_or_else(|| JsError::new(&format!("no gallery item `{name}`")))
+}
+
+/// The gallery item the page opens on.
+#[wasm_bindgen]
+pub fn gallery_default() -> String {
+    gallery::DEFAULT.to_string()
+}
+
+/// The scenario of a share payload (`#s=<payload>`) as TOML text for the editor.
+#[wasm_bindgen]
+pub fn share_to_toml(payload: &str) -> Result<String, JsError> {
+    let (scenario, _) =
+        decode_share(payload).map_err(|p| JsError::new(&format!("this share link is not valid: {p}")))?;
+    scenario.to_toml().map_err(|e| JsError::new(&format!("this share link's scenario cannot be shown: {e}")))
+}
+
+/// Sets a number at a dotted path of the TOML text (`parameters.m`), keeping the rest.
+#[wasm_bindgen]
+pub fn edit_number(text: &str, path: &str, value: f64) -> Result<String, JsError> {
+    edit::apply(text, path, Edit::Number(value)).map_err(|e| JsError::new(&e))
+}
+
+/// Sets a string at a dotted path (`run.integrator`).
+#[wasm_bindgen]
+pub fn edit_text(text: &str, path: &str, value: &str) -> Result<String, JsError> {
+    edit::apply(text, path, Edit::Text(value)).map_err(|e| JsError::new(&e))
+}
+
+/// Sets a list of strings at a dotted path (`run.methods`).
+#[wasm_bindgen]
+pub fn edit_list(text: &str, path: &str, values: Vec<String>) -> Result<String, JsError> {
+    edit::apply(text, path, Edit::List(&values)).map_err(|e| JsError::new(&e))
+}
+
+/// Removes the key at a dotted path (`initial.v.x`: solved from the constraints).
+#[wasm_bindgen]
+pub fn edit_remove(text: &str, path: &str) -> Result<String, JsError> {
+    edit::apply(text, path, Edit::Remove).map_err(|e| JsError::new(&e))
+}
+
+/// Every method: `[{id, colour}]`, in the order of `Method::ALL`.
+#[wasm_bindgen]
+pub fn methods() -> Result<JsValue, JsError> {
+    #[derive(serde::Serialize)]
+    struct M {
+        id: &'static str,
+        colour: String,
+    }
+    to_js(&Method::ALL.iter().map(|&m| M { id: m.id(), colour: nhlab_plots::css_colour(m) }).collect::<Vec<_>>())
+}
+
+/// A lab: a scenario and its runs, stepped by the page.
+#[wasm_bindgen]
+pub struct WebLab {
+    lab: Lab,
+    panels: Vec<PanelInfo>,
+}
+
+#[derive(serde::Serialize)]
+struct RunInfo {
+    method: &'static str,
+    colour: String,
+    error: Option<String>,
+    samples: usize,
+    t: f64,
+    e: Option<Vec<f64>>,
+}
+
+#[derive(serde::Serialize)]
+struct Parameter {
+    name: String,
+    value: f64,
+}
+
+#[derive(serde::Serialize)]
+struct Coordinate {
+    name: String,
+    q: f64,
+    v: f64,
+    v_given: bool,
+}
+
+#[derive(serde::Serialize)]
+struct Info<'a> {
+    title: &'a str,
+    description: &'a str,
+    source: &'a str,
+    parameters: Vec<Parameter>,
+    coordinates: Vec<Coordinate>,
+    t0: f64,
+    t_end: f64,
+    methods: Vec<String>,
+    integrator: String,
+    rtol: f64,
+    atol: f64,
+    dt: f64,
+    stabilization: String,
+    panels: &'a [PanelInfo],
+    e_components: Vec<String>,
+    hamel_unavailable: Option<String>,
+    warnings: Vec<String>,
+}
+
+#[derive(serde::Serialize)]
+struct EquationOut {
+    label: String,
+    mathml: String,
+    latex: String,
+}
+
+#[derive(serde::Serialize)]
+struct DerivationOut {
+    form: &'static str,
+    matrices: Vec<EquationOut>,
+    equations: Vec<EquationOut>,
+}
+
+#[wasm_bindgen]
+impl WebLab {
+    /// Loads a scenario (TOML, or JSON when it starts with `{`) and starts its runs.
+    /// The error lists every problem as `line L, column C: field: message`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(text: &str) -> Result<WebLab, JsError> {
+        let lab = Lab::new(text).map_err(|p| JsError::new(&describe_all(&p)))?;
+        let panels = panels::panels(&lab);
+        Ok(WebLab { lab, panels })
+    }
+
+    /// What the page shows around the plots: title, parameters, state, settings,
+    /// panels, warnings.
+    pub fn info(&self) -> Result<JsValue, JsError> {
+        let s = self.lab.scenario();
+        let p = self.lab.prepared();
+        let run = &s.run;
+        let settings = nhlab::simulation::Settings::from_scenario(run, Method::Lagrange);
+        let info = Info {
+            title: &s.title,
+            description: s.description.as_deref().unwrap_or(""),
+            source: s.source.as_deref().unwrap_or(""),
+            parameters: p.model.parameters.iter().map(|x| Parameter { name: x.name.clone(), value: x.value }).collect(),
+            coordinates: s
+                .coordinates
+                .iter()
+                .enumerate()
+                .map(|(i, name)| Coordinate {
+                    name: name.clone(),
+                    q: p.initial.q[i],
+                    v: p.initial.v[i],
+                    v_given: s.initial.v.contains_key(name),
+                })
+                .collect(),
+            t0: self.lab.t0,
+            t_end: self.lab.t_end,
+            methods: run.method_ids(),
+            integrator: settings.integrator.id().to_string(),
+            rtol: settings.rtol,
+            atol: settings.atol,
+            dt: settings.dt,
+            stabilization: run.stabilization.clone().unwrap_or_else(|| "none".into()),
+            panels: &self.panels,
+            e_components: self.lab.e_components(),
+            hamel_unavailable: self.lab.hamel_unavailable(),
+            warnings: self.lab.warnings.iter().map(|w| w.describe()).collect(),
+        };
+        to_js(&info)
+    }
+
+    /// Back to the initial state.
+    pub fn restart(&mut self) {
+        self.lab.restart();
+    }
+
+    /// Moves the clock to `t` and steps every run past it (at most `max_steps` steps
+    /// each); returns the number of steps taken.
+    pub fn advance(&mut self, t: f64, max_steps: u32) -> Result<u32, JsError> {
+        if !t.is_finite() {
+            return Err(JsError::new("the clock must be a finite time"));
+        }
+        Ok(self.lab.advance(t, max_steps as usize) as u32)
+    }
+
+    /// The display clock.
+    pub fn now(&self) -> f64 {
+        self.lab.now()
+    }
+
+    /// Whether every run has reached `t_end` or stopped.
+    pub fn finished(&self) -> bool {
+        self.lab.finished()
+    }
+
+    /// Each run's status: `[{method, colour, error, samples, t, e}]` (`e`: the
+    /// E-vector at the clock, when defined).
+    pub fn runs(&self) -> Result<JsValue, JsError> {
+        let out: Vec<RunInfo> = self
+            .lab
+            .runs()
+            .iter()
+            .map(|r| RunInfo {
+                method: r.method.id(),
+                colour: nhlab_plots::css_colour(r.method),
+                error: r.error.clone(),
+                samples: r.samples().len(),
+                t: r.current.as_ref().map_or(self.lab.t0, |c| c.0.t),
+                e: r.current.as_ref().and_then(|c| c.0.e_vector.clone()),
+            })
+            .collect();
+        to_js(&out)
+    }
+
+    /// One recorded column of run `index` as a typed array: `t`, a coordinate or a
+    /// velocity (`x'`), `energy`, or `view<k>` (the k-th view output).
+    pub fn series(&self, index: usize, column: &str) -> Result<Float64Array, JsError> {
+        let run = self.lab.runs().get(index).ok_or_else(|| JsError::new(&format!("no run {index}")))?;
+        let names = self.lab.scenario().coordinates.clone();
+        let samples = run.samples();
+        let values: Vec<f64> = if column == "t" {
+            samples.iter().map(|s| s.t).collect()
+        } else if column == "energy" {
+            samples.iter().map(|s| s.energy).collect()
+        } else if let Some(i) = names.iter().position(|n| n == column) {
+            samples.iter().map(|s| s.q[i]).collect()
+        } else if let Some(i) = names.iter().position(|n| column.strip_suffix('\'') == Some(n)) {
+            samples.iter().map(|s| s.v[i]).collect()
+        } else if let Some(k) = column.strip_prefix("view").and_then(|k| k.parse::<usize>().ok()) {
+            run.view.iter().map(|v| v.get(k).copied().unwrap_or(f64::NAN)).collect()
+        } else {
+            return Err(JsError::new(&format!("no column `{column}`")));
+        };
+        Ok(Float64Array::from(values.as_slice()))
+    }
+
+    /// Draws every panel on its canvas (`id` from `info().panels`), with the backing
+    /// store sized to the canvas' CSS size times `dpr`. Missing canvases are skipped.
+    pub fn draw(&self, dpr: f64) -> Result<(), JsError> {
+        let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| JsError::new("no document"))?;
+        let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
+        for info in &self.panels {
+            let Some(canvas) = document.get_element_by_id(&info.id) else { continue };
+            let canvas: web_sys::HtmlCanvasElement =
+                canvas.dyn_into().map_err(|_| JsError::new(&format!("#{} is not a canvas", info.id)))?;
+            let (w, h) = ((canvas.client_width() as f64 * dpr) as u32, (canvas.client_height() as f64 * dpr) as u32);
+            if w < 40 || h < 40 {
+                continue; // hidden or collapsed
+            }
+            if canvas.width() != w || canvas.height() != h {
+                canvas.set_width(w);
+                canvas.set_height(h);
+            }
+            let backend = CanvasBackend::with_canvas_object(canvas)
+                .ok_or_else(|| JsError::new(&format!("#{}: no 2D context", info.id)))?;
+            let area = backend.into_drawing_area();
+            area.fill(&WHITE).map_err(|e| JsError::new(&e.to_string()))?;
+            let (lines, markers, scale) = panels::content(&self.lab, info.kind);
+            let spec = panels::spec(&self.lab, info, scale, dpr);
+            nhlab_plots::draw_panel(&area, &spec, &lines, &markers)
+                .map_err(|e| JsError::new(&format!("{}: {e}", info.id)))?;
+            area.present().map_err(|e| JsError::new(&e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    /// The samples of every run as CSV, the same text as `nhlab run` writes.
+    pub fn csv(&self) -> String {
+        self.lab.csv()
+    }
+
+    /// The scenario as a share payload for `#s=`.
+    pub fn share_payload(&self) -> Result<String, JsError> {
+        self.lab.share_payload().map_err(|e| JsError::new(&e))
+    }
+
+    /// The equations of `method`: `{form, matrices, equations}`, each entry with
+    /// `label`, `mathml` and `latex`.
+    pub fn derive(&self, method_id: &str) -> Result<JsValue, JsError> {
+        let d = self.lab.derive(method(method_id)?).map_err(|e| JsError::new(&e))?;
+        let out = DerivationOut {
+            form: d.form,
+            matrices: d
+                .matrices
+                .iter()
+                .map(|m| EquationOut {
+                    label: m.name.to_string(),
+                    mathml: d.matrix_mathml(m),
+                    latex: d.matrix_latex(m),
+                })
+                .collect(),
+            equations: d
+                .equations
+                .iter()
+                .map(|e| EquationOut { label: e.label.clone(), mathml: d.mathml(e), latex: d.latex(e) })
+                .collect(),
+        };
+        to_js(&out)
+    }
+
+    /// Benchmark: `evaluations` right-hand sides of `method` at the initial state
+    /// (the page times the call); returns a checksum so the work cannot be skipped.
+    pub fn bench_rhs(&self, method_id: &str, evaluations: u32) -> Result<f64, JsError> {
+        let m = method(method_id)?;
+        self.lab.prepared().rhs_loop(m, evaluations as usize).map_err(|e| JsError::new(&e.to_string()))
+    }
+}

@@ -1,0 +1,115 @@
+//! Edits of the editor's TOML in place: the sliders, fields and menus change one
+//! value each and leave every comment, order and blank line as the author wrote them
+//! (toml_edit), so the text stays the single source of truth of the page.
+
+use toml_edit::{DocumentMut, InlineTable, Item, Table, TableLike, Value};
+
+/// What to put at a path.
+pub enum Edit<'a> {
+    /// A number.
+    Number(f64),
+    /// A string.
+    Text(&'a str),
+    /// An array of strings.
+    List(&'a [String]),
+    /// Nothing: the key is removed (an omitted velocity is solved from the constraints).
+    Remove,
+}
+
+/// Applies `edit` at the dotted `path` (`parameters.m`, `initial.v.phi`, `run.methods`)
+/// and returns the new text. Fails only when the text is not TOML.
+pub fn apply(text: &str, path: &str, edit: Edit) -> Result<String, String> {
+    let mut doc: DocumentMut =
+        text.parse().map_err(|e: toml_edit::TomlError| format!("the scenario text is not valid TOML: {e}"))?;
+    let keys: Vec<&str> = path.split('.').collect();
+    let (last, parents) = keys.split_last().ok_or("an empty path")?;
+    if !matches!(edit, Edit::Number(x) if !x.is_finite()) {
+        let mut table: &mut dyn TableLike = doc.as_table_mut();
+        let mut inline = false;
+        for (depth, key) in parents.iter().enumerate() {
+            if table.get(key).and_then(Item::as_table_like).is_none() {
+                if matches!(edit, Edit::Remove) {
+                    return Ok(doc.to_string());
+                }
+                // New top-level tables get a header; deeper ones stay inline (`q = { … }`).
+                let fresh = if depth == 0 { Item::Table(Table::new()) } else { Item::Value(InlineTable::new().into()) };
+                table.insert(key, fresh);
+            }
+            let item = table.get_mut(key).ok_or("not a table")?;
+            inline = item.is_value();
+            table = item.as_table_like_mut().ok_or("not a table")?;
+        }
+        let value: Value = match edit {
+            Edit::Number(x) => x.into(),
+            Edit::Text(s) => s.into(),
+            Edit::List(items) => items.iter().map(String::as_str).collect::<toml_edit::Array>().into(),
+            Edit::Remove => {
+                table.remove(last);
+                return Ok(doc.to_string());
+            }
+        };
+        let mut value = value;
+        // Keep the old value's surrounding spaces and trailing comment.
+        if let Some(old) = table.get(last).and_then(Item::as_value) {
+            *value.decor_mut() = old.decor().clone();
+        }
+        table.insert(last, Item::Value(value));
+        if inline {
+            table.fmt(); // `{ a = 1, b = 2 }` spacing after an insertion
+        }
+        Ok(doc.to_string())
+    } else {
+        Err(format!("{path}: a number must be finite"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "# a comment\ntitle = \"t\"\n\n[parameters]\nm = 1.0   # mass\n\n[initial]\nq = { x = 0, phi = 0 }\nv = { phi = 2 }\n";
+
+    #[test]
+    fn numbers_change_in_place_keeping_comments() {
+        let out = apply(TEXT, "parameters.m", Edit::Number(2.5)).unwrap();
+        assert!(out.contains("m = 2.5   # mass"), "{out}");
+        assert!(out.starts_with("# a comment\n"));
+        let out = apply(&out, "initial.q.x", Edit::Number(-1.0)).unwrap();
+        assert!(out.contains("q = { x = -1.0, phi = 0 }"), "{out}");
+    }
+
+    #[test]
+    fn missing_tables_and_keys_are_created() {
+        let out = apply(TEXT, "initial.v.x", Edit::Number(1.0)).unwrap();
+        assert!(out.contains("v = { phi = 2, x = 1.0 }"), "{out}");
+        let out = apply(TEXT, "run.methods", Edit::List(&["lagrange".into(), "hamel".into()])).unwrap();
+        assert!(out.contains("[run]\nmethods = [\"lagrange\", \"hamel\"]"), "{out}");
+        let out = apply(&out, "run.integrator", Edit::Text("rk4")).unwrap();
+        assert!(out.contains("integrator = \"rk4\""), "{out}");
+    }
+
+    #[test]
+    fn removing_solves_a_velocity_again() {
+        let out = apply(TEXT, "initial.v.phi", Edit::Remove).unwrap();
+        assert!(out.contains("v = {"), "{out}");
+        assert!(!out.contains("phi = 2"), "{out}");
+        assert_eq!(apply(TEXT, "nothing.here", Edit::Remove).unwrap(), TEXT);
+    }
+
+    #[test]
+    fn bad_text_and_bad_numbers_are_refused() {
+        assert!(apply("title = ", "parameters.m", Edit::Number(1.0)).unwrap_err().contains("not valid TOML"));
+        assert!(apply(TEXT, "parameters.m", Edit::Number(f64::NAN)).is_err());
+    }
+
+    #[test]
+    fn every_edit_loads_as_the_same_scenario_with_the_new_value() {
+        let text = crate::gallery::text("chaplygin-sleigh").unwrap();
+        let out = apply(text, "parameters.a", Edit::Number(0.75)).unwrap();
+        let lab = crate::lab::Lab::new(&out).unwrap();
+        assert_eq!(lab.scenario().parameters["a"], 0.75);
+        let mut expected = crate::lab::Lab::new(text).unwrap().scenario().clone();
+        expected.parameters.insert("a".into(), 0.75);
+        assert_eq!(lab.scenario(), &expected);
+    }
+}

@@ -1,0 +1,66 @@
+//! The gallery: every scenario under `scenarios/`, embedded at build time (build.rs).
+
+mod files {
+    include!(concat!(env!("OUT_DIR"), "/gallery.rs"));
+}
+
+/// The item the page opens on: the Chaplygin sleigh, with `lagrange`, `hamel` and
+/// `gauss` overlaid. Hamel's embedding is wrong for the sleigh (its E-vector is not
+/// zero): its motion leaves the true one at once and stops where its split turns
+/// singular, which is the lab's lesson in one picture.
+pub const DEFAULT: &str = "chaplygin-sleigh";
+
+/// One gallery item's card.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Entry {
+    /// File name without `.toml`: the `#gallery=` name.
+    pub name: &'static str,
+    /// Title.
+    pub title: String,
+    /// Description (plain text).
+    pub description: String,
+    /// Source (plain text).
+    pub source: String,
+}
+
+/// Every item, sorted by name.
+pub fn entries() -> Vec<Entry> {
+    files::FILES
+        .iter()
+        .map(|&(name, text)| {
+            let scenario = nhlab::scenario::load(text, nhlab::scenario::Format::Toml).ok().map(|(s, _)| s);
+            Entry {
+                name,
+                title: scenario.as_ref().map_or_else(|| name.to_string(), |s| s.title.clone()),
+                description: scenario.as_ref().and_then(|s| s.description.clone()).unwrap_or_default(),
+                source: scenario.as_ref().and_then(|s| s.source.clone()).unwrap_or_default(),
+            }
+        })
+        .collect()
+}
+
+/// The TOML text of the item `name`.
+pub fn text(name: &str) -> Option<&'static str> {
+    files::FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_scenario_file_is_in_the_gallery_and_runs() {
+        let on_disk = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios"))
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "toml"))
+            .count();
+        let entries = entries();
+        assert_eq!(entries.len(), on_disk);
+        assert!(entries.iter().any(|e| e.name == DEFAULT));
+        for e in entries {
+            let lab = crate::lab::Lab::new(text(e.name).unwrap());
+            assert!(lab.is_ok(), "{}: {:?}", e.name, lab.err());
+            assert!(!e.title.is_empty() && e.title != e.name, "{} has a title", e.name);
+        }
+    }
+}

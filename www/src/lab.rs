@@ -1,0 +1,326 @@
+//! The lab's state, in plain Rust (tested natively): one prepared scenario, one run
+//! per chosen method, stepped towards a display clock.
+//!
+//! Runs take exactly the steps `nhlab run` takes (`Simulation::step` towards the
+//! scenario's `t_end`, whatever the frame rate), so the page's samples, its CSV and a
+//! share link's run are the command line's, number for number. Between steps the
+//! display shows a state interpolated at the clock (dense output), which is never
+//! recorded.
+
+use nhlab::derivation::{derive, Derivation};
+use nhlab::export::{samples_table, step_comment};
+use nhlab::formulations::Method;
+use nhlab::prepare::Prepared;
+use nhlab::scenario::{encode_share, Format, Problem, Problems, Scenario};
+use nhlab::simulation::{Sample, Settings, Simulation};
+use nhlab::view::View;
+
+/// One method's run.
+pub struct Run {
+    /// The method.
+    pub method: Method,
+    sim: Option<Simulation>,
+    /// Why it stopped early (or could not start), if it did.
+    pub error: Option<String>,
+    /// The view outputs at every recorded sample.
+    pub view: Vec<Vec<f64>>,
+    /// The state shown at the display clock (interpolated inside the last step).
+    pub current: Option<(Sample, Vec<f64>)>,
+}
+
+impl Run {
+    /// The recorded samples.
+    pub fn samples(&self) -> &[Sample] {
+        self.sim.as_ref().map_or(&[], |s| s.samples())
+    }
+
+    /// Whether it has reached `t_end` or stopped.
+    pub fn finished(&self, t_end: f64) -> bool {
+        self.error.is_some() || self.sim.as_ref().is_none_or(|s| s.time() >= t_end)
+    }
+}
+
+/// A problem with the scenario text, positioned.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct TextProblem {
+    /// The field path.
+    pub field: String,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// 1-based column, when known.
+    pub column: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl TextProblem {
+    fn from_problem(p: &Problem) -> TextProblem {
+        TextProblem {
+            field: p.field.clone(),
+            line: p.position.map(|p| p.0),
+            column: p.position.map(|p| p.1),
+            message: p.message.clone(),
+        }
+    }
+
+    /// `line 3, column 7: constraints[0].expr: …`.
+    pub fn describe(&self) -> String {
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => format!("line {l}, column {c}: {}: {}", self.field, self.message),
+            _ => format!("{}: {}", self.field, self.message),
+        }
+    }
+}
+
+/// Every problem, one per line.
+pub fn describe_all(problems: &[TextProblem]) -> String {
+    problems.iter().map(TextProblem::describe).collect::<Vec<_>>().join("\n")
+}
+
+fn problems(p: Problems) -> Vec<TextProblem> {
+    p.0.iter().map(TextProblem::from_problem).collect()
+}
+
+/// The lab: a scenario and its runs.
+pub struct Lab {
+    prepared: Prepared,
+    view: View,
+    runs: Vec<Run>,
+    /// Start and end of the runs.
+    pub t0: f64,
+    /// End of the runs.
+    pub t_end: f64,
+    now: f64,
+    /// Warnings about the text (unknown fields), positioned.
+    pub warnings: Vec<TextProblem>,
+}
+
+impl Lab {
+    /// Loads TOML (or JSON, when the text starts with `{`) and starts every method of
+    /// `run.methods` at the initial state.
+    pub fn new(text: &str) -> Result<Lab, Vec<TextProblem>> {
+        let format = if text.trim_start().starts_with('{') { Format::Json } else { Format::Toml };
+        let prepared = Prepared::from_text(text, format).map_err(problems)?;
+        Lab::from_prepared(prepared)
+    }
+
+    /// Starts the runs of a prepared scenario.
+    pub fn from_prepared(prepared: Prepared) -> Result<Lab, Vec<TextProblem>> {
+        let view = View::new(&prepared.model).map_err(|e| {
+            vec![TextProblem { field: "view".into(), line: None, column: None, message: format!("{e}") }]
+        })?;
+        let run = &prepared.model.scenario.run;
+        let t0 = prepared.initial.t;
+        let t_end = run.t_end_or_default();
+        if t_end <= t0 {
+            let message = format!("must be after the initial time {t0}, found {t_end}");
+            return Err(vec![TextProblem { field: "run.t_end".into(), line: None, column: None, message }]);
+        }
+        let warnings = prepared.map.warnings.iter().map(TextProblem::from_problem).collect();
+        let mut lab = Lab { prepared, view, runs: Vec::new(), t0, t_end, now: t0, warnings };
+        lab.restart();
+        Ok(lab)
+    }
+
+    /// Back to the initial state, every run afresh.
+    pub fn restart(&mut self) {
+        let p = &self.prepared;
+        let mut runs = Vec::new();
+        for id in p.model.scenario.run.method_ids() {
+            // Ids were validated with the model.
+            let Some(method) = Method::from_id(&id) else { continue };
+            let settings = Settings::from_scenario(&p.model.scenario.run, method);
+            let mut run = Run { method, sim: None, error: None, view: Vec::new(), current: None };
+            match Simulation::new(p.numeric.clone(), settings, &p.initial) {
+                Ok(sim) => run.sim = Some(sim),
+                Err(e) => run.error = Some(format!("cannot start: {e}")),
+            }
+            runs.push(run);
+        }
+        self.runs = runs;
+        self.now = self.t0;
+        self.record_new_samples();
+    }
+
+    /// The scenario.
+    pub fn scenario(&self) -> &Scenario {
+        &self.prepared.model.scenario
+    }
+
+    /// The prepared model.
+    pub fn prepared(&self) -> &Prepared {
+        &self.prepared
+    }
+
+    /// The runs, in `run.methods` order.
+    pub fn runs(&self) -> &[Run] {
+        &self.runs
+    }
+
+    /// The display clock.
+    pub fn now(&self) -> f64 {
+        self.now
+    }
+
+    /// The view's labels: trajectory x, trajectory y, then each series.
+    pub fn view_labels(&self) -> &[String] {
+        &self.view.labels
+    }
+
+    /// Whether every run has reached `t_end` or stopped.
+    pub fn finished(&self) -> bool {
+        self.runs.iter().all(|r| r.finished(self.t_end))
+    }
+
+    /// Moves the display clock to `target` (clamped to the run) and steps every run
+    /// until it has passed the clock, at most `max_steps` steps each. Returns the
+    /// number of steps taken. A run that fails keeps its samples and its message.
+    pub fn advance(&mut self, target: f64, max_steps: usize) -> usize {
+        self.now = target.clamp(self.t0, self.t_end);
+        let (now, t_end) = (self.now, self.t_end);
+        let mut steps = 0;
+        for run in &mut self.runs {
+            let Some(sim) = run.sim.as_mut() else { continue };
+            if run.error.is_some() {
+                continue;
+            }
+            let mut taken = 0;
+            while sim.time() < now && taken < max_steps {
+                match sim.step(t_end) {
+                    Ok(true) => taken += 1,
+                    Ok(false) => break,
+                    Err(e) => {
+                        run.error = Some(format!("stopped at t = {:.6}: {e}", sim.time()));
+                        break;
+                    }
+                }
+                // Non-finite numbers stop the run instead of reaching a plot.
+                let last = sim.samples().last().expect("a run has its first sample");
+                if !sample_is_finite(last) {
+                    run.error = Some(format!("stopped at t = {:.6}: the state is no longer finite", last.t));
+                    break;
+                }
+            }
+            steps += taken;
+        }
+        self.record_new_samples();
+        steps
+    }
+
+    /// Computes the view at new samples, and every run's state at the clock.
+    fn record_new_samples(&mut self) {
+        let parameters = self.prepared.numeric.parameters.clone();
+        for run in &mut self.runs {
+            let Some(sim) = run.sim.as_mut() else { continue };
+            let samples = sim.samples();
+            for s in &samples[run.view.len()..] {
+                run.view.push(self.view.at(&parameters, s).to_vec());
+            }
+            let last = samples.last().expect("a run has its first sample").clone();
+            let shown = if run.error.is_none() && self.now < last.t {
+                sim.sample_in_last_step(self.now).ok().filter(sample_is_finite).unwrap_or(last)
+            } else {
+                last
+            };
+            let view = self.view.at(&parameters, &shown).to_vec();
+            run.current = Some((shown, view));
+        }
+    }
+
+    /// The CSV of every run's recorded samples: the same text `nhlab run` writes for
+    /// the same scenario and methods once the runs are complete.
+    pub fn csv(&self) -> String {
+        let borrowed: Vec<(Method, &[Sample])> = self.runs.iter().map(|r| (r.method, r.samples())).collect();
+        let comment = self.runs.first().and_then(|r| r.sim.as_ref()).map(|s| step_comment(s.settings()));
+        samples_table(&self.prepared.model, &borrowed, comment.unwrap_or_default()).to_csv()
+    }
+
+    /// The share payload (`#s=` …) of the scenario.
+    pub fn share_payload(&self) -> Result<String, String> {
+        encode_share(self.scenario()).map_err(|e| format!("cannot encode the scenario: {e}"))
+    }
+
+    /// The equations of `method`.
+    pub fn derive(&self, method: Method) -> Result<Derivation, String> {
+        derive(&self.prepared.model, method).map_err(|e| e.to_string())
+    }
+
+    /// Why Hamel's split (and with it the E-vector) is not available, if it is not.
+    pub fn hamel_unavailable(&self) -> Option<String> {
+        self.prepared.model.hamel.as_ref().err().map(|e| e.to_string())
+    }
+
+    /// Names of the independent coordinates (the E-vector's components).
+    pub fn e_components(&self) -> Vec<String> {
+        let names = self.prepared.model.coordinate_names();
+        match &self.prepared.model.hamel {
+            Ok(h) => h.independent.iter().map(|&i| names[i].clone()).collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+}
+
+fn sample_is_finite(s: &Sample) -> bool {
+    s.q.iter().chain(&s.v).chain(&s.mu).all(|x| x.is_finite()) && s.energy.is_finite()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sleigh() -> String {
+        crate::gallery::text("chaplygin-sleigh").expect("in the gallery").to_string()
+    }
+
+    #[test]
+    fn stepping_in_frames_reproduces_a_batch_run() {
+        let mut lab = Lab::new(&sleigh()).unwrap();
+        // Frames of uneven length, like a real page.
+        let mut t = lab.t0;
+        let mut k = 0;
+        while !lab.finished() {
+            t += [0.016, 0.033, 0.007][k % 3];
+            lab.advance(t, 1000);
+            k += 1;
+        }
+        let mut batch = Lab::new(&sleigh()).unwrap();
+        batch.advance(batch.t_end, usize::MAX);
+        assert_eq!(lab.csv(), batch.csv());
+        assert!(lab.csv().lines().count() > 10);
+    }
+
+    #[test]
+    fn the_clock_shows_an_interpolated_state_that_is_not_recorded() {
+        let mut lab = Lab::new(&sleigh()).unwrap();
+        lab.advance(lab.t0 + 0.05, 1000);
+        for run in lab.runs() {
+            let (shown, view) = run.current.as_ref().unwrap();
+            if run.error.is_none() {
+                assert!((shown.t - lab.now()).abs() < 1e-12);
+                assert!(run.samples().iter().all(|s| s.t != lab.now()) || lab.now() == run.samples().last().unwrap().t);
+            }
+            assert_eq!(view.len(), lab.view_labels().len());
+        }
+    }
+
+    #[test]
+    fn errors_are_positioned() {
+        let bad = sleigh().replace("expr = \"-x'*sin(phi) + y'*cos(phi)\"", "expr = \"-x'*sin(phi) + yy'*cos(phi)\"");
+        let problems = Lab::new(&bad).err().expect("an unknown name");
+        let p = &problems[0];
+        assert_eq!(p.field, "constraints[0].expr");
+        assert!(p.line.is_some() && p.column.is_some(), "{p:?}");
+        assert!(describe_all(&problems).contains("yy"), "{}", describe_all(&problems));
+    }
+
+    #[test]
+    fn a_failing_method_keeps_its_samples_and_says_why() {
+        let text = sleigh().replace("methods = [\"lagrange\", \"hamel\", \"gauss\"]", "methods = [\"hamel\"]");
+        let mut lab = Lab::new(&text).unwrap();
+        lab.advance(lab.t_end, 100_000);
+        let run = &lab.runs()[0];
+        let error = run.error.as_deref().expect("Hamel's split turns singular on the sleigh");
+        assert!(error.contains("singular"), "{error}");
+        assert!(run.samples().len() > 5);
+    }
+}
