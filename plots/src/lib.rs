@@ -194,14 +194,16 @@ pub fn log10_abs(x: f64) -> f64 {
 
 /// The finite runs of `points`, split at non-finite values.
 fn segments(points: &[(f64, f64)]) -> Vec<Vec<(f64, f64)>> {
-    let mut out = vec![Vec::new()];
+    let mut out = Vec::new();
+    let mut current = Vec::new();
     for &p in points {
         if p.0.is_finite() && p.1.is_finite() {
-            out.last_mut().expect("never empty").push(p);
-        } else if !out.last().expect("never empty").is_empty() {
-            out.push(Vec::new());
+            current.push(p);
+        } else if !current.is_empty() {
+            out.push(std::mem::take(&mut current));
         }
     }
+    out.push(current);
     out
 }
 

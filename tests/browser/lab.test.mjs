@@ -45,6 +45,20 @@ test("the default scenario plays and draws every plot", async () => {
   await ctx.close();
 });
 
+test("exports: the scenario as TOML, each plot as PNG", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=appell-hamel`);
+  const toml = await downloadText(page, "#export-toml");
+  assert.equal(toml.name, "appell-hamel.toml");
+  assert.equal(toml.text, fs.readFileSync(path.join(ROOT, "scenarios", "appell-hamel.toml"), "utf8"));
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#plot-trajectory-fig button")]);
+  assert.equal(download.suggestedFilename(), "appell-hamel-trajectory.png");
+  const png = fs.readFileSync(await download.path());
+  assert.deepEqual([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join(""), "PNG");
+  assert.ok(png.length > 2000);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
 test("choosing a gallery item changes the plots", async () => {
   const { page, problems, ctx } = await open(browser, server.url);
   await page.click("#to-end");

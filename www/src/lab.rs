@@ -190,12 +190,12 @@ impl Lab {
                     Ok(true) => taken += 1,
                     Ok(false) => break,
                     Err(e) => {
-                        run.error = Some(format!("stopped at t = {:.6}: {e}", sim.time()));
+                        run.error = Some(format!("stopped: {e}"));
                         break;
                     }
                 }
                 // Non-finite numbers stop the run instead of reaching a plot.
-                let last = sim.samples().last().expect("a run has its first sample");
+                let Some(last) = sim.samples().last() else { break };
                 if !sample_is_finite(last) {
                     run.error = Some(format!("stopped at t = {:.6}: the state is no longer finite", last.t));
                     break;
@@ -216,7 +216,7 @@ impl Lab {
             for s in &samples[run.view.len()..] {
                 run.view.push(self.view.at(&parameters, s).to_vec());
             }
-            let last = samples.last().expect("a run has its first sample").clone();
+            let Some(last) = samples.last().cloned() else { continue };
             let shown = if run.error.is_none() && self.now < last.t {
                 sim.sample_in_last_step(self.now).ok().filter(sample_is_finite).unwrap_or(last)
             } else {
