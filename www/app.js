@@ -38,7 +38,7 @@ const state = {
   dirty: true,
   embed: false,
   galleryName: null,
-  perf: { work: [], intervals: [] }, // frame timings (ms), read by the browser benchmark
+  perf: { work: [], step: [], draw: [], intervals: [] }, // frame timings (ms), read by the browser benchmark
 };
 window.nhlabPerf = state.perf;
 
@@ -235,7 +235,9 @@ function renderPlots(info) {
     const png = el("button", { type: "button", class: "small", text: "PNG", title: `Download “${p.title}” as PNG` });
     png.addEventListener("click", () => downloadCanvas(canvas, p.id));
     const head = el("div", { class: "fig-head" }, el("h3", { text: p.title }), png);
-    return el("figure", { id: `${p.id}-fig`, class: "fig" }, head, canvas, el("figcaption", { class: "note", text: p.note }));
+    const gaps = el("p", { class: "gaps", text: "Some values here are not finite (undefined or overflowing): they are left out as gaps." });
+    gaps.hidden = true;
+    return el("figure", { id: `${p.id}-fig`, class: "fig" }, head, canvas, el("figcaption", { class: "note", text: p.note }), gaps);
   }));
 }
 
@@ -434,9 +436,8 @@ function safely(what, fn) {
   }
 }
 
-function advanceTo(t) {
+function moveClock(t) {
   state.clock = Math.min(Math.max(t, state.info.t0), state.info.t_end);
-  safely("stepping", () => state.lab.advance(state.clock, MAX_STEPS_PER_FRAME));
   state.dirty = true;
 }
 
@@ -446,16 +447,33 @@ function frame(now) {
   const wall = state.lastFrame === null ? 0 : Math.min((now - state.lastFrame) / 1000, 0.1);
   state.lastFrame = now;
   if (state.lab && state.playing) {
-    advanceTo(state.clock + state.speed * wall);
-    if (state.lab.finished() && state.clock >= state.info.t_end) { state.playing = false; updatePlayButton(); }
+    state.clock = Math.min(state.clock + state.speed * wall, state.info.t_end);
+    state.dirty = true;
+  }
+  if (state.lab) {
+    // Runs catch up with the clock a bounded number of steps per frame, so a long
+    // jump (To end, a fast speed, a stiff system) never freezes the page.
+    const t0 = performance.now();
+    const steps = safely("stepping", () => state.lab.advance(state.clock, MAX_STEPS_PER_FRAME)) ?? 0;
+    if (steps > 0) state.perf.step.push(performance.now() - t0);
+    if (steps > 0) state.dirty = true;
+    const finished = state.lab.finished() ? "1" : "0";
+    if (document.body.dataset.finished !== finished) document.body.dataset.finished = finished;
+    if (state.playing && state.clock >= state.info.t_end && state.lab.finished()) { state.playing = false; updatePlayButton(); }
   }
   if (state.lab && state.dirty) {
     state.dirty = false;
-    safely("drawing", () => state.lab.draw(window.devicePixelRatio || 1));
+    const t0 = performance.now();
+    const gaps = safely("drawing", () => state.lab.draw(window.devicePixelRatio || 1)) ?? [];
+    state.perf.draw.push(performance.now() - t0);
+    for (const p of state.info.panels) {
+      const warn = $(`${p.id}-fig`)?.querySelector(".gaps");
+      if (warn) warn.hidden = !gaps.includes(p.id);
+    }
     $("clock").textContent = `t = ${state.lab.now().toFixed(3)} / ${state.info.t_end}`;
     renderLegend();
     state.perf.work.push(performance.now() - started);
-    if (state.perf.work.length > 5000) state.perf.work.splice(0, 1000);
+    for (const k of ["work", "step", "draw"]) if (state.perf[k].length > 5000) state.perf[k].splice(0, 1000);
     if (!document.body.dataset.ready) {
       document.body.dataset.ready = "1";
       state.perf.firstPlotMs = performance.now();
@@ -474,16 +492,14 @@ function wirePlayback() {
   });
   $("step").addEventListener("click", () => {
     state.playing = false; updatePlayButton();
-    advanceTo(state.clock + (state.info.t_end - state.info.t0) / 200);
+    moveClock(state.clock + (state.info.t_end - state.info.t0) / 200);
   });
   $("reset").addEventListener("click", () => {
     state.lab.restart(); state.clock = state.info.t0; state.dirty = true;
   });
   $("to-end").addEventListener("click", () => {
     state.playing = false; updatePlayButton();
-    state.clock = state.info.t_end;
-    safely("stepping", () => state.lab.advance(state.clock, 100000000));
-    state.dirty = true;
+    moveClock(state.info.t_end);
   });
   $("speed").addEventListener("change", () => { state.speed = Number($("speed").value); });
   document.addEventListener("keydown", (e) => {

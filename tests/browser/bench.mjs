@@ -27,14 +27,35 @@ try {
     const { page, ctx } = await open(browser, server.url);
     await page.selectOption("#speed", speed);
     await page.click("#reset");
-    await page.evaluate(() => { window.nhlabPerf.work.length = 0; window.nhlabPerf.intervals.length = 0; });
+    await page.evaluate(() => { for (const k of ["work", "step", "draw", "intervals"]) window.nhlabPerf[k].length = 0; });
     await page.waitForTimeout(wall * 1000);
-    const { work, intervals } = await page.evaluate(() => ({ work: [...window.nhlabPerf.work], intervals: [...window.nhlabPerf.intervals] }));
+    const { work, step, draw, intervals } = await page.evaluate(() => ({ ...window.nhlabPerf }));
     const fps = 1000 / (intervals.reduce((a, b) => a + b, 0) / intervals.length);
     const dropped = intervals.filter((x) => x > 25).length;
     console.log(`frames, sleigh with lagrange+hamel+gauss at ${speed}x: ${work.length} drawn frames in ${wall} s (${fps.toFixed(1)} fps, ${dropped} intervals > 25 ms)`);
     console.log(`  frame time (stepping + drawing 6 plots, JS + wasm): p50 ${ms(pct(work, 0.5))}, p95 ${ms(pct(work, 0.95))}, max ${ms(Math.max(...work))} (goal p95 < 16.7 ms)`);
     console.log(`  requestAnimationFrame interval (bounded below by the 16.7 ms vsync): p50 ${ms(pct(intervals, 0.5))}, p95 ${ms(pct(intervals, 0.95))}`);
+    await ctx.close();
+  }
+
+  // 1b. A long run: the turntable ball under rk4 with dt = 0.001 (30,000 samples per
+  //     method), at 10x: many steps per frame and thousands of points to decimate.
+  {
+    const { page, ctx } = await open(browser, `${server.url}#gallery=ball-on-turntable`);
+    await page.selectOption("#integrator", "rk4");
+    await page.waitForFunction(() => document.getElementById("editor").value.includes('integrator = "rk4"'));
+    await page.fill("#dt", "0.001");
+    await page.press("#dt", "Enter");
+    await page.waitForFunction(() => document.getElementById("editor").value.includes("dt = 0.001"));
+    await page.selectOption("#speed", "10");
+    await page.click("#reset");
+    await page.evaluate(() => { for (const k of ["work", "step", "draw", "intervals"]) window.nhlabPerf[k].length = 0; });
+    await page.waitForTimeout(2900);
+    const { work, step, draw, intervals } = await page.evaluate(() => ({ ...window.nhlabPerf }));
+    const dropped = intervals.filter((x) => x > 25).length;
+    console.log(`frames, turntable rk4 dt=0.001 (2 methods, 30,000 samples each) at 10x: ${work.length} frames in 2.9 s, ${dropped} intervals > 25 ms`);
+    console.log(`  frame time: p50 ${ms(pct(work, 0.5))}, p95 ${ms(pct(work, 0.95))}, max ${ms(Math.max(...work))} (goal p95 < 16.7 ms)`);
+    console.log(`    of which stepping p50 ${ms(pct(step, 0.5))}, drawing p50 ${ms(pct(draw, 0.5))}`);
     await ctx.close();
   }
 

@@ -20,6 +20,12 @@ after(async () => {
   await server?.close();
 });
 
+/** Clicks "To end" and waits until every run has caught up (a few frames at most). */
+async function toEnd(page) {
+  await page.click("#to-end");
+  await page.waitForSelector("body[data-finished='1']");
+  await page.waitForTimeout(50); // the frame that draws it
+}
 const clockOf = (page) => page.evaluate(() => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]));
 const waitClockPast = (page, t) => page.waitForFunction((t) => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) > t, t);
 
@@ -61,12 +67,11 @@ test("exports: the scenario as TOML, each plot as PNG", async () => {
 
 test("choosing a gallery item changes the plots", async () => {
   const { page, problems, ctx } = await open(browser, server.url);
-  await page.click("#to-end");
+  await toEnd(page);
   const before = await canvasDigest(page);
   await page.selectOption("#gallery", "knife-edge-incline");
   await page.waitForFunction(() => document.querySelector("h1").textContent.startsWith("Knife edge"));
-  await page.click("#to-end");
-  await page.waitForTimeout(100);
+  await toEnd(page);
   assert.notEqual(await canvasDigest(page), before);
   assertPlotsDrawn(await inkPerCanvas(page));
   assert.ok(page.url().endsWith("#gallery=knife-edge-incline"));
@@ -148,8 +153,7 @@ test("the CSV export is what the command line writes", async () => {
 test("embed mode shows only the plots and the controls", async () => {
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=ball-on-turntable&embed`, { viewport: { width: 720, height: 560 } });
   await waitClockPast(page, 0.3);
-  await page.click("#to-end");
-  await page.waitForTimeout(100);
+  await toEnd(page);
   assert.equal(await page.isVisible("#editor"), false);
   assert.equal(await page.isVisible("#eq-body"), false);
   assert.equal(await page.isVisible("#play"), true);

@@ -260,7 +260,7 @@ impl WebLab {
         } else if let Some(i) = names.iter().position(|n| column.strip_suffix('\'') == Some(n)) {
             samples.iter().map(|s| s.v[i]).collect()
         } else if let Some(k) = column.strip_prefix("view").and_then(|k| k.parse::<usize>().ok()) {
-            run.view.iter().map(|v| v.get(k).copied().unwrap_or(f64::NAN)).collect()
+            run.columns.view.get(k).cloned().ok_or_else(|| JsError::new(&format!("no view output {k}")))?
         } else {
             return Err(JsError::new(&format!("no column `{column}`")));
         };
@@ -269,7 +269,9 @@ impl WebLab {
 
     /// Draws every panel on its canvas (`id` from `info().panels`), with the backing
     /// store sized to the canvas' CSS size times `dpr`. Missing canvases are skipped.
-    pub fn draw(&self, dpr: f64) -> Result<(), JsError> {
+    /// Returns the ids of the panels with values that are not finite (left as gaps).
+    pub fn draw(&self, dpr: f64) -> Result<Vec<String>, JsError> {
+        let mut gaps = Vec::new();
         let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| JsError::new("no document"))?;
         let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
         for info in &self.panels {
@@ -288,13 +290,16 @@ impl WebLab {
                 .ok_or_else(|| JsError::new(&format!("#{}: no 2D context", info.id)))?;
             let area = backend.into_drawing_area();
             area.fill(&WHITE).map_err(|e| JsError::new(&e.to_string()))?;
-            let (lines, markers, scale) = panels::content(&self.lab, info.kind);
+            let (lines, markers, scale) = panels::content(&self.lab, info.kind, w as usize);
+            if panels::has_gaps(&lines) {
+                gaps.push(info.id.clone());
+            }
             let spec = panels::spec(&self.lab, info, scale, dpr);
             nhlab_plots::draw_panel(&area, &spec, &lines, &markers)
                 .map_err(|e| JsError::new(&format!("{}: {e}", info.id)))?;
             area.present().map_err(|e| JsError::new(&e.to_string()))?;
         }
-        Ok(())
+        Ok(gaps)
     }
 
     /// The samples of every run as CSV, the same text as `nhlab run` writes.

@@ -15,6 +15,8 @@ pub mod edit;
 pub mod gallery;
 pub mod lab;
 pub mod panels;
+#[cfg(test)]
+mod robustness;
 
 use wasm_bindgen::prelude::*;
 

@@ -3,16 +3,16 @@
 //!
 //! Every panel is redrawn whole on each frame: plotters-canvas has no retained
 //! layers, and the axes move as the data grow. What keeps a frame short is the
-//! decimation (at most [`MAX_POINTS`] points per line) and that the page only draws
+//! decimation (about one point per device pixel of the panel's width, at most
+//! [`MAX_POINTS`]) and that the page only draws
 //! when the clock or the canvas size has changed.
 
-use nhlab::simulation::Sample;
 use nhlab_plots::{decimate, Line, Marker, Panel, Scale};
 
-use crate::lab::{Lab, Run};
+use crate::lab::{Columns, Lab, Run};
 
-/// Points per line at most, after decimation: about two per pixel column of a wide panel.
-pub const MAX_POINTS: usize = 1200;
+/// Points per line at most, after decimation, however wide the canvas.
+pub const MAX_POINTS: usize = 2400;
 
 /// What a panel shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,71 +85,79 @@ pub fn panels(lab: &Lab) -> Vec<PanelInfo> {
     out
 }
 
-/// The recorded samples of `run` up to the clock, then the state at the clock.
-fn shown<'a>(lab: &Lab, run: &'a Run) -> impl Iterator<Item = (&'a Sample, &'a [f64])> + 'a {
-    let now = lab.now();
-    let samples = run.samples();
-    let recorded = samples.partition_point(|s| s.t <= now);
-    samples[..recorded].iter().zip(run.view.iter().map(Vec::as_slice)).chain(
-        run.current.iter().filter(move |c| c.0.t > samples[recorded.max(1) - 1].t).map(|(s, v)| (s, v.as_slice())),
-    )
+/// Picks the x and y columns of a line.
+type Pick<'a> = &'a dyn Fn(&Columns) -> (&[f64], &[f64]);
+
+/// The points `(x, y)` of `run` up to the clock: the recorded samples with `t ≤ now`,
+/// then the state at the clock when it lies after them.
+fn points(lab: &Lab, run: &Run, pick: Pick) -> Vec<(f64, f64)> {
+    let c = &run.columns;
+    let recorded = c.t.partition_point(|&t| t <= lab.now());
+    let (x, y) = pick(c);
+    let mut out: Vec<(f64, f64)> = x[..recorded].iter().copied().zip(y[..recorded].iter().copied()).collect();
+    if let Some((shown, row)) = &run.current {
+        if recorded == 0 || shown.t > c.t[recorded - 1] {
+            let (x, y) = pick(row);
+            out.push((x[0], y[0]));
+        }
+    }
+    out
 }
 
-fn line(run: &Run, points: Vec<(f64, f64)>, label: bool, dashed: bool) -> Line {
+fn line(run: &Run, points: Vec<(f64, f64)>, label: bool, dashed: bool, max_points: usize) -> Line {
     Line {
         method: run.method,
-        points: decimate(&points, MAX_POINTS),
+        points: decimate(&points, max_points.min(MAX_POINTS)),
         label: label.then(|| run.method.id().to_string()),
         dashed,
     }
 }
 
-/// The lines and markers of one panel, and its axes.
-pub fn content(lab: &Lab, kind: Kind) -> (Vec<Line>, Vec<Marker>, Scale) {
+/// The lines and markers of one panel, and its axes; each line decimated to about
+/// `max_points` points (the panel's width in device pixels is plenty: the min/max
+/// decimation keeps two points per bucket).
+pub fn content(lab: &Lab, kind: Kind, max_points: usize) -> (Vec<Line>, Vec<Marker>, Scale) {
     let mut lines = Vec::new();
     let mut markers = Vec::new();
-    let mut scale = Scale::Linear;
+    let scale = match kind {
+        Kind::Residual => Scale::Log,
+        Kind::EVector => Scale::SymLog,
+        _ => Scale::Linear,
+    };
     for run in lab.runs() {
-        let points = |f: &dyn Fn(&Sample, &[f64]) -> f64| -> Vec<(f64, f64)> {
-            shown(lab, run).map(|(s, v)| (s.t, f(s, v))).collect()
+        let mut add = |pick: Pick, label: bool, dashed: bool| {
+            lines.push(line(run, points(lab, run, pick), label, dashed, max_points));
         };
         match kind {
             Kind::Trajectory => {
-                let p: Vec<(f64, f64)> = shown(lab, run).map(|(_, v)| (v[0], v[1])).collect();
-                if let Some((_, v)) = &run.current {
-                    markers.push(Marker { method: run.method, at: (v[0], v[1]) });
+                add(&|c| (&c.view[0], &c.view[1]), true, false);
+                if let Some((_, row)) = &run.current {
+                    markers.push(Marker { method: run.method, at: (row.view[0][0], row.view[1][0]) });
                 }
-                lines.push(line(run, p, true, false));
             }
-            Kind::Series(i) => lines.push(line(run, points(&|_, v| v[2 + i]), true, false)),
-            Kind::Residual => {
-                scale = Scale::Log;
-                lines.push(line(
-                    run,
-                    points(&|s, _| s.residuals.iter().fold(0.0, |m: f64, r| m.max(r.abs()))),
-                    true,
-                    false,
-                ));
-            }
+            Kind::Series(i) => add(&|c| (&c.t, &c.view[2 + i]), true, false),
+            Kind::Residual => add(&|c| (&c.t, &c.residual), true, false),
             Kind::Energy => {
-                let e0 = run.samples().first().map_or(0.0, |s| s.energy);
-                lines.push(line(run, points(&|s, _| s.energy - e0), true, false));
+                let e0 = run.columns.energy.first().copied().unwrap_or(0.0);
+                let drift: Vec<(f64, f64)> =
+                    points(lab, run, &|c| (&c.t, &c.energy)).into_iter().map(|(t, e)| (t, e - e0)).collect();
+                lines.push(line(run, drift, true, false, max_points));
             }
             Kind::EVector => {
-                scale = Scale::SymLog;
-                let e = |s: &Sample, k: Option<usize>| match (&s.e_vector, k) {
-                    (None, _) => f64::NAN,
-                    (Some(e), None) => e.iter().map(|x| x * x).sum::<f64>().sqrt(),
-                    (Some(e), Some(k)) => e[k],
-                };
-                lines.push(line(run, points(&|s, _| e(s, None)), true, false));
+                add(&|c| (&c.t, &c.e_norm), true, false);
                 for k in 0..lab.e_components().len() {
-                    lines.push(line(run, points(&|s, _| e(s, Some(k))), false, true));
+                    add(&|c| (&c.t, &c.e[k]), false, true);
                 }
             }
         }
     }
     (lines, markers, scale)
+}
+
+/// Whether some point of `lines` is not finite (drawn as a gap): the page says so
+/// under the panel rather than leaving a silent hole.
+pub fn has_gaps(lines: &[Line]) -> bool {
+    lines.iter().any(|l| l.points.iter().any(|p| !(p.0.is_finite() && p.1.is_finite())))
 }
 
 /// The panel's text and axes.
@@ -191,7 +199,7 @@ mod tests {
         );
         lab.advance(0.7, 10_000);
         for kind in kinds {
-            let (lines, markers, _) = content(&lab, kind);
+            let (lines, markers, _) = content(&lab, kind, 1000);
             assert!(!lines.is_empty());
             if kind != Kind::Trajectory {
                 for l in &lines {
@@ -205,11 +213,25 @@ mod tests {
     }
 
     #[test]
+    fn undefined_values_are_gaps_that_are_reported() {
+        let text = crate::gallery::text("chaplygin-sleigh")
+            .unwrap()
+            .replace("series = [\"u\", \"phi'\"]", "series = [\"sqrt(phi - 0.3)\"]");
+        let mut lab = Lab::new(&text).unwrap();
+        lab.advance(2.0, 10_000);
+        let (lines, _, _) = content(&lab, Kind::Series(0), 1000);
+        assert!(has_gaps(&lines), "sqrt of a negative number before φ reaches 0.3");
+        assert!(lines[0].points.iter().any(|p| p.1.is_finite()), "and values after");
+        let (lines, _, _) = content(&lab, Kind::Energy, 1000);
+        assert!(!has_gaps(&lines));
+    }
+
+    #[test]
     fn the_e_vector_is_zero_where_hamel_is_right() {
         // Paper 000, example 1 with the force of theorem 2: E ≡ 0.
         let mut lab = Lab::new(crate::gallery::text("paper000-ex1-sphere").unwrap()).unwrap();
         lab.advance(lab.t0 + 1.0, 10_000);
-        let (lines, _, scale) = content(&lab, Kind::EVector);
+        let (lines, _, scale) = content(&lab, Kind::EVector, 1000);
         assert_eq!(scale, Scale::SymLog);
         for l in lines {
             assert!(
