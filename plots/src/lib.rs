@@ -59,6 +59,7 @@ pub enum Scale {
     Log,
     /// `sign(y) log10(1 + |y|)`: linear near zero, logarithmic far from it, so that
     /// signed values spanning decades (an E-vector near a singular split) stay readable.
+    /// A panel uses it only when some |y| exceeds [`SYMLOG_FROM`], else a linear axis.
     SymLog,
 }
 
@@ -82,11 +83,26 @@ impl Scale {
     }
 }
 
-fn tick_label(v: f64, span: f64, scale: Scale) -> String {
+/// A tick's text on an axis drawn over `[lo, hi]` (drawn coordinates): as many
+/// decimals as the tick spacing needs, scientific notation for very large or small
+/// magnitudes, and the values themselves (not their logarithms) on log axes.
+fn tick_label(v: f64, lo: f64, hi: f64, scale: Scale) -> String {
+    let width = (hi - lo).abs();
+    let magnitude = lo.abs().max(hi.abs());
     // A tick at zero up to rounding prints as 0, never as -0.000.
-    let v = if v.abs() < 1e-9 * span.max(f64::MIN_POSITIVE) { 0.0 } else { v };
+    let v = if v.abs() < 1e-9 * width.max(f64::MIN_POSITIVE) { 0.0 } else { v };
     match scale {
-        Scale::Linear if (1e-2..1e4).contains(&span) => format!("{:.3}", if v.abs() < 5e-4 { 0.0 } else { v }),
+        Scale::Linear if (1e-3..1e5).contains(&magnitude) && width > 1e-4 * magnitude => {
+            let decimals = (-(width / 6.0).log10()).ceil().clamp(0.0, 6.0) as usize;
+            let text = format!("{v:.decimals$}");
+            // -0.00 after rounding is 0.00.
+            if text.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+                text.trim_start_matches('-').to_string()
+            } else {
+                text
+            }
+        }
+        Scale::Linear if v == 0.0 => "0".into(),
         Scale::Linear => format!("{v:.1e}"),
         Scale::Log => format!("{:.0e}", scale.invert(v)),
         Scale::SymLog => {
@@ -101,6 +117,9 @@ fn tick_label(v: f64, span: f64, scale: Scale) -> String {
         }
     }
 }
+
+/// [`Scale::SymLog`] panels stay linear while every |y| is at most this.
+pub const SYMLOG_FROM: f64 = 100.0;
 
 /// A panel's text and layout.
 pub struct Panel<'a> {
@@ -228,11 +247,18 @@ pub fn draw_panel<B: DrawingBackend>(
 where
     B::ErrorType: 'static,
 {
+    // A symmetric log axis only where values span decades; otherwise linear ticks read better.
+    let largest =
+        lines.iter().flat_map(|l| l.points.iter().map(|p| p.1.abs())).filter(|y| y.is_finite()).fold(0.0, f64::max);
+    let y_scale = match panel.y_scale {
+        Scale::SymLog if largest <= SYMLOG_FROM => Scale::Linear,
+        s => s,
+    };
     let transformed: Vec<Line>;
-    let lines = if panel.y_scale == Scale::Linear {
+    let lines = if y_scale == Scale::Linear {
         lines
     } else {
-        let f = |p: &(f64, f64)| (p.0, panel.y_scale.apply(p.1));
+        let f = |p: &(f64, f64)| (p.0, y_scale.apply(p.1));
         transformed = lines
             .iter()
             .map(|l| Line {
@@ -245,7 +271,7 @@ where
         &transformed
     };
     let markers: Vec<Marker> =
-        markers.iter().map(|m| Marker { method: m.method, at: (m.at.0, panel.y_scale.apply(m.at.1)) }).collect();
+        markers.iter().map(|m| Marker { method: m.method, at: (m.at.0, y_scale.apply(m.at.1)) }).collect();
     let s = panel.scale.max(0.5);
     let px = |v: f64| (v * s).round() as i32;
     let pxu = |v: f64| (v * s).round().max(1.0) as u32;
@@ -270,9 +296,8 @@ where
         .x_label_area_size(x_area)
         .y_label_area_size(y_area)
         .build_cartesian_2d(xr.0..xr.1, yr.0..yr.1)?;
-    let span = (yr.1 - yr.0).abs().max(yr.0.abs()).max(yr.1.abs());
-    let y_scale = panel.y_scale;
-    let y_format = move |v: &f64| tick_label(*v, span, y_scale);
+    let y_format = move |v: &f64| tick_label(*v, yr.0, yr.1, y_scale);
+    let x_format = move |v: &f64| tick_label(*v, xr.0, xr.1, Scale::Linear);
     chart
         .configure_mesh()
         .x_desc(panel.x_label)
@@ -280,6 +305,7 @@ where
         .x_labels(6)
         .y_labels(6)
         .y_label_formatter(&y_format)
+        .x_label_formatter(&x_format)
         .label_style(("sans-serif", px(12.0)))
         .axis_desc_style(("sans-serif", px(13.0)))
         .light_line_style(RGBColor(238, 238, 238))
@@ -380,10 +406,16 @@ mod tests {
         }
         assert_eq!(Scale::SymLog.apply(-99.0), -2.0);
         assert_eq!(Scale::Log.apply(0.0), -18.0);
-        assert_eq!(tick_label(-6.0, 10.0, Scale::Log), "1e-6");
-        assert_eq!(tick_label(-1e-17, 0.2, Scale::Linear), "0.000");
-        assert_eq!(tick_label(-0.0002, 0.2, Scale::Linear), "0.000");
-        assert_eq!(tick_label(-0.05, 0.2, Scale::Linear), "-0.050");
+        assert_eq!(tick_label(-6.0, -18.0, 0.0, Scale::Log), "1e-6");
+        // Decimals follow the spacing of the ticks.
+        assert_eq!(tick_label(8.0, -1.0, 9.0, Scale::Linear), "8");
+        assert_eq!(tick_label(0.5, 0.0, 2.0, Scale::Linear), "0.5");
+        assert_eq!(tick_label(-0.05, -0.1, 0.1, Scale::Linear), "-0.05");
+        assert_eq!(tick_label(-1e-17, -0.1, 0.1, Scale::Linear), "0.00");
+        assert_eq!(tick_label(-0.0002, -0.1, 0.1, Scale::Linear), "0.00");
+        // Tiny spans (an energy drift of 1e-14) are scientific.
+        assert_eq!(tick_label(-1.5e-14, -3e-14, 2e-14, Scale::Linear), "-1.5e-14");
+        assert_eq!(tick_label(0.0, -3e-14, 2e-14, Scale::Linear), "0");
     }
 
     #[test]

@@ -32,6 +32,9 @@ pub struct Columns {
     pub e_norm: Vec<f64>,
     /// E's components, one column each.
     pub e: Vec<Vec<f64>>,
+    /// Whether the point is a recorded sample (not a display point of the dense
+    /// output, whose constraint residual and energy carry the interpolant's error).
+    pub is_sample: Vec<bool>,
 }
 
 impl Columns {
@@ -49,8 +52,9 @@ impl Columns {
         self.t.is_empty()
     }
 
-    fn push(&mut self, s: &Sample, view: &[f64]) {
+    fn push(&mut self, s: &Sample, view: &[f64], is_sample: bool) {
         self.t.push(s.t);
+        self.is_sample.push(is_sample);
         for (column, &v) in self.view.iter_mut().zip(view) {
             column.push(v);
         }
@@ -78,8 +82,11 @@ pub struct Run {
     sim: Option<Simulation>,
     /// Why it stopped early (or could not start), if it did.
     pub error: Option<String>,
-    /// What the plots read of every recorded sample.
+    /// What the plots read: every recorded sample, with display points of the dense
+    /// output inside long steps.
     pub columns: Columns,
+    /// How many of the simulation's samples are in `columns`.
+    recorded: usize,
     /// The state shown at the display clock (interpolated inside the last step), and
     /// its plotted scalars as a one-row [`Columns`].
     pub current: Option<(Sample, Columns)>,
@@ -188,7 +195,7 @@ impl Lab {
             let Some(method) = Method::from_id(&id) else { continue };
             let settings = Settings::from_scenario(&p.model.scenario.run, method);
             let columns = Columns::new(self.view.len(), self.e_components().len());
-            let mut run = Run { method, sim: None, error: None, columns, current: None };
+            let mut run = Run { method, sim: None, error: None, columns, recorded: 0, current: None };
             match Simulation::new(p.numeric.clone(), settings, &p.initial) {
                 Ok(sim) => run.sim = Some(sim),
                 Err(e) => run.error = Some(format!("cannot start: {e}")),
@@ -236,6 +243,8 @@ impl Lab {
     pub fn advance(&mut self, target: f64, max_steps: usize) -> usize {
         self.now = target.clamp(self.t0, self.t_end);
         let (now, t_end) = (self.now, self.t_end);
+        let display_dt = (self.t_end - self.t0) / DISPLAY_POINTS;
+        let parameters = self.prepared.numeric.parameters.clone();
         let mut steps = 0;
         for run in &mut self.runs {
             let Some(sim) = run.sim.as_mut() else { continue };
@@ -258,6 +267,7 @@ impl Lab {
                     run.error = Some(format!("stopped at t = {:.6}: the state is no longer finite", last.t));
                     break;
                 }
+                record_step(&mut run.columns, &mut run.recorded, sim, &mut self.view, &parameters, display_dt);
             }
             steps += taken;
         }
@@ -265,16 +275,18 @@ impl Lab {
         steps
     }
 
-    /// Computes the view at new samples, and every run's state at the clock.
+    /// Records samples not yet in the columns (the first one, and a failed step's
+    /// last), and every run's state at the clock.
     fn record_new_samples(&mut self) {
         let parameters = self.prepared.numeric.parameters.clone();
         let e_components = self.e_components().len();
         for run in &mut self.runs {
             let Some(sim) = run.sim.as_mut() else { continue };
             let samples = sim.samples();
-            for s in &samples[run.columns.len()..] {
-                run.columns.push(s, self.view.at(&parameters, s));
+            for s in &samples[run.recorded..] {
+                run.columns.push(s, self.view.at(&parameters, s), true);
             }
+            run.recorded = samples.len();
             let Some(last) = samples.last().cloned() else { continue };
             let shown = if run.error.is_none() && self.now < last.t {
                 sim.sample_in_last_step(self.now).ok().filter(sample_is_finite).unwrap_or(last)
@@ -282,7 +294,7 @@ impl Lab {
                 last
             };
             let mut row = Columns::new(self.view.len(), e_components);
-            row.push(&shown, self.view.at(&parameters, &shown));
+            row.push(&shown, self.view.at(&parameters, &shown), false);
             run.current = Some((shown, row));
         }
     }
@@ -318,6 +330,45 @@ impl Lab {
             Err(_) => Vec::new(),
         }
     }
+}
+
+/// Plotted points per run at least: a step longer than `(t_end − t₀) / DISPLAY_POINTS`
+/// is drawn through points of its dense output, so curves stay smooth where the
+/// integrator takes long steps. They are display points only: the recorded samples
+/// (and the CSV) are the integrator's steps.
+pub const DISPLAY_POINTS: f64 = 400.0;
+
+/// At most this many display points inside one step.
+const MAX_POINTS_PER_STEP: usize = 8;
+
+/// Puts the step just taken into the columns: points of its dense output when it is
+/// long, then its sample.
+fn record_step(
+    columns: &mut Columns,
+    recorded: &mut usize,
+    sim: &mut Simulation,
+    view: &mut View,
+    parameters: &[f64],
+    display_dt: f64,
+) {
+    let samples = sim.samples();
+    let n = samples.len();
+    if n < 2 || *recorded != n - 1 {
+        return; // the first sample, or a gap: record_new_samples catches up
+    }
+    let (t0, t1) = (samples[n - 2].t, samples[n - 1].t);
+    let last = samples[n - 1].clone();
+    let inside = (((t1 - t0) / display_dt).ceil() as usize).clamp(1, MAX_POINTS_PER_STEP + 1) - 1;
+    for j in 1..=inside {
+        let t = t0 + (t1 - t0) * j as f64 / (inside + 1) as f64;
+        if let Ok(s) = sim.sample_in_last_step(t) {
+            if sample_is_finite(&s) {
+                columns.push(&s, view.at(parameters, &s), false);
+            }
+        }
+    }
+    columns.push(&last, view.at(parameters, &last), true);
+    *recorded = n;
 }
 
 fn sample_is_finite(s: &Sample) -> bool {
@@ -362,6 +413,34 @@ mod tests {
             }
             assert_eq!(view.len(), lab.view_labels().len());
         }
+    }
+
+    #[test]
+    fn long_steps_are_drawn_through_their_dense_output() {
+        let mut lab = Lab::new(&sleigh()).unwrap();
+        lab.advance(lab.t_end, 100_000);
+        let run = &lab.runs()[0];
+        let (t, samples) = (&run.columns.t, run.samples());
+        assert!(t.len() > samples.len(), "display points were added: {} vs {}", t.len(), samples.len());
+        assert!(t.windows(2).all(|w| w[0] < w[1]), "in time order");
+        assert!(samples.iter().all(|s| t.contains(&s.t)), "every recorded sample is plotted");
+        // Each step gets just enough points for the display spacing, at most 8.
+        let spacing = (lab.t_end - lab.t0) / DISPLAY_POINTS;
+        for w in samples.windows(2) {
+            let inside = t.iter().filter(|&&x| x > w[0].t && x < w[1].t).count();
+            let h = w[1].t - w[0].t;
+            let expected = ((h / spacing).ceil() as usize).clamp(1, MAX_POINTS_PER_STEP + 1) - 1;
+            assert_eq!(inside, expected, "step of {h} at t = {}", w[0].t);
+        }
+        // Display points are on the trajectory: the energy invariant holds there to the
+        // interpolant's accuracy, at the samples to the integrator's.
+        let c = &run.columns;
+        let e0 = c.energy[0];
+        for k in 0..c.len() {
+            let tolerance = if c.is_sample[k] { 1e-9 } else { 1e-6 };
+            assert!((c.energy[k] - e0).abs() < tolerance, "t = {}: {}", c.t[k], c.energy[k] - e0);
+        }
+        assert_eq!(c.is_sample.iter().filter(|&&x| x).count(), samples.len());
     }
 
     #[test]

@@ -78,7 +78,7 @@ pub fn panels(lab: &Lab) -> Vec<PanelInfo> {
         out.push(PanelInfo {
             id: "plot-e".into(),
             title: format!("Hamel's E-vector ({})", lab.e_components().join(", ")),
-            note: "solid |E|, dashed components (symmetric log scale); E = 0 exactly where Hamel's embedding gives the true motion".into(),
+            note: "solid |E|, dashed components (a symmetric log axis once they exceed 100); E = 0 exactly where Hamel's embedding gives the true motion".into(),
             kind: Kind::EVector,
         });
     }
@@ -88,13 +88,23 @@ pub fn panels(lab: &Lab) -> Vec<PanelInfo> {
 /// Picks the x and y columns of a line.
 type Pick<'a> = &'a dyn Fn(&Columns) -> (&[f64], &[f64]);
 
-/// The points `(x, y)` of `run` up to the clock: the recorded samples with `t ≤ now`,
-/// then the state at the clock when it lies after them.
-fn points(lab: &Lab, run: &Run, pick: Pick) -> Vec<(f64, f64)> {
+/// The points `(x, y)` of `run` up to the clock: the plotted points with `t ≤ now`,
+/// then the state at the clock when it lies after them. With `samples_only` (the
+/// residual and energy panels, which show the integrator's error, not the
+/// interpolant's) only the recorded samples.
+fn points(lab: &Lab, run: &Run, pick: Pick, samples_only: bool) -> Vec<(f64, f64)> {
     let c = &run.columns;
     let recorded = c.t.partition_point(|&t| t <= lab.now());
     let (x, y) = pick(c);
-    let mut out: Vec<(f64, f64)> = x[..recorded].iter().copied().zip(y[..recorded].iter().copied()).collect();
+    let pairs = x[..recorded].iter().copied().zip(y[..recorded].iter().copied());
+    let mut out: Vec<(f64, f64)> = if samples_only {
+        pairs.zip(&c.is_sample).filter(|(_, &s)| s).map(|(p, _)| p).collect()
+    } else {
+        pairs.collect()
+    };
+    if samples_only {
+        return out;
+    }
     if let Some((shown, row)) = &run.current {
         if recorded == 0 || shown.t > c.t[recorded - 1] {
             let (x, y) = pick(row);
@@ -126,7 +136,7 @@ pub fn content(lab: &Lab, kind: Kind, max_points: usize) -> (Vec<Line>, Vec<Mark
     };
     for run in lab.runs() {
         let mut add = |pick: Pick, label: bool, dashed: bool| {
-            lines.push(line(run, points(lab, run, pick), label, dashed, max_points));
+            lines.push(line(run, points(lab, run, pick, false), label, dashed, max_points));
         };
         match kind {
             Kind::Trajectory => {
@@ -136,11 +146,14 @@ pub fn content(lab: &Lab, kind: Kind, max_points: usize) -> (Vec<Line>, Vec<Mark
                 }
             }
             Kind::Series(i) => add(&|c| (&c.t, &c.view[2 + i]), true, false),
-            Kind::Residual => add(&|c| (&c.t, &c.residual), true, false),
+            Kind::Residual => {
+                let p = points(lab, run, &|c| (&c.t, &c.residual), true);
+                lines.push(line(run, p, true, false, max_points));
+            }
             Kind::Energy => {
                 let e0 = run.columns.energy.first().copied().unwrap_or(0.0);
                 let drift: Vec<(f64, f64)> =
-                    points(lab, run, &|c| (&c.t, &c.energy)).into_iter().map(|(t, e)| (t, e - e0)).collect();
+                    points(lab, run, &|c| (&c.t, &c.energy), true).into_iter().map(|(t, e)| (t, e - e0)).collect();
                 lines.push(line(run, drift, true, false, max_points));
             }
             Kind::EVector => {
@@ -201,13 +214,22 @@ mod tests {
         for kind in kinds {
             let (lines, markers, _) = content(&lab, kind, 1000);
             assert!(!lines.is_empty());
-            if kind != Kind::Trajectory {
-                for l in &lines {
-                    let last = l.points.last().unwrap().0;
-                    assert!((last - 0.7).abs() < 1e-12, "{kind:?} ends at the clock: {last}");
+            match kind {
+                Kind::Trajectory => assert_eq!(markers.len(), 3),
+                // The diagnostics show recorded samples only: the last one up to the clock.
+                Kind::Residual | Kind::Energy => {
+                    for (l, run) in lines.iter().zip(lab.runs()) {
+                        let last = l.points.last().unwrap().0;
+                        let expected = run.samples().iter().map(|s| s.t).filter(|&t| t <= 0.7).fold(0.0, f64::max);
+                        assert_eq!(last, expected, "{kind:?} {}", run.method.id());
+                    }
                 }
-            } else {
-                assert_eq!(markers.len(), 3);
+                _ => {
+                    for l in &lines {
+                        let last = l.points.last().unwrap().0;
+                        assert!((last - 0.7).abs() < 1e-12, "{kind:?} ends at the clock: {last}");
+                    }
+                }
             }
         }
     }
