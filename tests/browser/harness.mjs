@@ -69,6 +69,22 @@ export async function inkPerCanvas(page) {
   }));
 }
 
+/** How many pixels of canvas `id` are within a small distance of each CSS colour. */
+export async function colourPixels(page, id, colours) {
+  return page.evaluate(({ id, colours }) => {
+    const c = document.getElementById(id);
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    const rgb = colours.map((h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16)));
+    const counts = rgb.map(() => 0);
+    for (let i = 0; i < d.length; i += 4) {
+      rgb.forEach(([r, g, b], k) => {
+        if (Math.abs(d[i] - r) + Math.abs(d[i + 1] - g) + Math.abs(d[i + 2] - b) < 30) counts[k]++;
+      });
+    }
+    return counts;
+  }, { id, colours });
+}
+
 /** A digest of every canvas' pixels, to tell whether the plots changed. */
 export async function canvasDigest(page) {
   return page.evaluate(() => [...document.querySelectorAll(".plots canvas")].map((c) => c.toDataURL()).join("|"));

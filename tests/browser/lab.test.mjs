@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
-import { ROOT, serve, launch, open, inkPerCanvas, canvasDigest, downloadText } from "./harness.mjs";
+import { ROOT, serve, launch, open, inkPerCanvas, canvasDigest, downloadText, colourPixels } from "./harness.mjs";
 
 let server, browser;
 const SHOTS = process.env.NHLAB_SCREENSHOTS ?? path.join(ROOT, "target", "screenshots");
@@ -43,6 +43,17 @@ test("the default scenario plays and draws every plot", async () => {
   assertPlotsDrawn(await inkPerCanvas(page));
   const legend = await page.textContent("#legend");
   for (const m of ["lagrange", "hamel", "gauss"]) assert.ok(legend.includes(m), `legend names ${m}`);
+  // Each method draws in its own colour, the legend's: every one is visible in every
+  // time plot, even where two agree and overlap (the first is drawn widest).
+  const colours = await page.evaluate(() => window.wasmBindings.methods().filter((m) => ["lagrange", "hamel", "gauss"].includes(m.id)).map((m) => m.colour));
+  const swatches = await page.$$eval("#legend .swatch", (s) => s.map((e) => getComputedStyle(e).backgroundColor));
+  await waitClockPast(page, 2);
+  const asRgb = (h) => `rgb(${[1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16)).join(", ")})`;
+  assert.deepEqual(swatches, colours.map(asRgb), "the legend's swatches are the plots' colours");
+  for (const id of ["plot-series-0", "plot-series-1", "plot-e"]) {
+    const counts = await colourPixels(page, id, colours);
+    counts.forEach((n, k) => assert.ok(n > 20, `${id}: colour ${colours[k]} drawn (${n} pixels)`));
+  }
   // Typeset equations, with LaTeX to copy.
   assert.ok(await page.locator("#eq-body math").count() > 5);
   assert.ok(await page.locator("#eq-body button", { hasText: "Copy LaTeX" }).count() > 5);
