@@ -518,8 +518,13 @@ function wirePlayback() {
 
 function wire() {
   const gallery = $("gallery");
-  gallery.replaceChildren(el("option", { value: "", text: "(your own scenario)", disabled: "" }),
-    ...state.api.gallery_entries().map((g) => el("option", { value: g.name, text: g.title })));
+  const groups = new Map();
+  for (const g of state.api.gallery_entries()) {
+    if (!groups.has(g.group)) groups.set(g.group, el("optgroup", { label: g.group }));
+    groups.get(g.group).append(el("option", { value: g.name, text: g.title }));
+  }
+  const classics = [...groups.keys()].sort((a, b) => (a.startsWith("Classic") ? -1 : b.startsWith("Classic") ? 1 : a.localeCompare(b)));
+  gallery.replaceChildren(el("option", { value: "", text: "(your own scenario)", disabled: "" }), ...classics.map((k) => groups.get(k)));
   gallery.addEventListener("change", () => {
     if (!gallery.value) return;
     history.replaceState(null, "", `#gallery=${encodeURIComponent(gallery.value)}${state.embed ? "&embed" : ""}`);

@@ -46,7 +46,7 @@ test("the default scenario plays and draws every plot", async () => {
   // Each method draws in its own colour, the legend's: every one is visible in every
   // time plot, even where two agree and overlap (the first is drawn widest).
   const colours = await page.evaluate(() => window.wasmBindings.methods().filter((m) => ["lagrange", "hamel", "gauss"].includes(m.id)).map((m) => m.colour));
-  const swatches = await page.$$eval("#legend .swatch", (s) => s.map((e) => getComputedStyle(e).backgroundColor));
+  const swatches = await page.evaluate(() => [...document.querySelectorAll("#legend .swatch")].map((e) => getComputedStyle(e).backgroundColor));
   await waitClockPast(page, 2);
   const asRgb = (h) => `rgb(${[1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16)).join(", ")})`;
   assert.deepEqual([...swatches].sort(), colours.map(asRgb).sort(), "the legend's swatches are the plots' colours");
@@ -175,6 +175,11 @@ test("embed mode shows only the plots and the controls", async () => {
   await page.screenshot({ path: path.join(SHOTS, "embed.png") });
   assert.deepEqual(problems, []);
   await ctx.close();
+  // The query form too.
+  const q = await open(browser, `${server.url}?embed#gallery=chaplygin-sleigh`, { viewport: { width: 600, height: 500 } });
+  assert.equal(await q.page.isVisible("#editor"), false);
+  assert.equal(await q.page.getAttribute("#open-full", "href"), `${server.url}#gallery=chaplygin-sleigh`);
+  await q.ctx.close();
 });
 
 test("hostile, malformed and truncated fragments show a message and run no script", async () => {

@@ -21,6 +21,19 @@ pub struct Entry {
     pub description: String,
     /// Source (plain text).
     pub source: String,
+    /// The gallery's section: the classics, or the paper whose worked examples it is.
+    pub group: &'static str,
+}
+
+/// The section of item `name`, from its file name's prefix.
+fn group(name: &str) -> &'static str {
+    if name.starts_with("paper000-") {
+        "Paper 000: Hamel's embedding and the E-vector"
+    } else if name.starts_with("paper001-") {
+        "Paper 001: variable mass"
+    } else {
+        "Classic systems"
+    }
 }
 
 /// Every item, sorted by name.
@@ -34,6 +47,7 @@ pub fn entries() -> Vec<Entry> {
                 title: scenario.as_ref().map_or_else(|| name.to_string(), |s| s.title.clone()),
                 description: scenario.as_ref().and_then(|s| s.description.clone()).unwrap_or_default(),
                 source: scenario.as_ref().and_then(|s| s.source.clone()).unwrap_or_default(),
+                group: group(name),
             }
         })
         .collect()
