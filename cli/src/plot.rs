@@ -106,9 +106,9 @@ where
         (s.t, s.residuals.iter().fold(0.0f64, |m, r| m.max(r.abs())))
     });
     draw_panel(&panels[2], &spec("constraint residual", "t", "max |f|", Scale::Log, false), &residual, &[])?;
-    // 4. Energy drift from the start.
+    // 4. Energy drift from the start, log scale (methods that conserve it sit decades below those that do not).
     let drift = lines(&|c, k| (c.samples[k].t, c.samples[k].energy - c.samples[0].energy));
-    draw_panel(&panels[3], &spec("energy drift", "t", "T + V − (T + V)(0)", Scale::Linear, false), &drift, &[])?;
+    draw_panel(&panels[3], &spec("energy drift", "t", "|T + V − (T + V)(0)|", Scale::Log, false), &drift, &[])?;
     // 5. |E| along each method's trajectory, log scale (it spans decades near a singular split).
     let e = lines(&|c, k| (c.samples[k].t, c.e_norm[k]));
     draw_panel(&panels[4], &spec("Hamel's E-vector", "t", "|E|", Scale::Log, false), &e, &[])?;

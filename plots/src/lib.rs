@@ -237,6 +237,38 @@ fn equalise(x: (f64, f64), y: (f64, f64), width: f64, height: f64) -> ((f64, f64
     (grow(x, width), grow(y, height))
 }
 
+/// The data as drawn on a `scale` axis: y transformed; an exact zero on a log axis
+/// put at the smallest nonzero |y| (the bottom of the data) instead of stretching the
+/// axis down to 1e-18; gaps (NaN) kept. A symmetric log axis becomes linear while
+/// every |y| is at most [`SYMLOG_FROM`]. Returns the scale actually used.
+fn to_axis(lines: &[Line], markers: &[Marker], scale: Scale) -> (Vec<Line>, Vec<Marker>, Scale) {
+    let ys = || lines.iter().flat_map(|l| l.points.iter().map(|p| p.1.abs())).filter(|y| y.is_finite());
+    let scale = match scale {
+        Scale::SymLog if ys().fold(0.0, f64::max) <= SYMLOG_FROM => Scale::Linear,
+        s => s,
+    };
+    let floor = match scale {
+        Scale::Log => Some(ys().filter(|&y| y > 0.0).fold(f64::INFINITY, f64::min)).filter(|f| f.is_finite()),
+        _ => None,
+    };
+    let at = |p: (f64, f64)| match (p.1, floor) {
+        (y, _) if y.is_nan() => p,
+        (y, Some(f)) if y.abs() < f => (p.0, scale.apply(f.copysign(y))),
+        (y, _) => (p.0, scale.apply(y)),
+    };
+    let lines = lines
+        .iter()
+        .map(|l| Line {
+            method: l.method,
+            points: l.points.iter().map(|&p| at(p)).collect(),
+            label: l.label.clone(),
+            dashed: l.dashed,
+        })
+        .collect();
+    let markers = markers.iter().map(|m| Marker { method: m.method, at: at(m.at) }).collect();
+    (lines, markers, scale)
+}
+
 /// Draws one panel on `area`.
 pub fn draw_panel<B: DrawingBackend>(
     area: &DrawingArea<B, Shift>,
@@ -247,31 +279,8 @@ pub fn draw_panel<B: DrawingBackend>(
 where
     B::ErrorType: 'static,
 {
-    // A symmetric log axis only where values span decades; otherwise linear ticks read better.
-    let largest =
-        lines.iter().flat_map(|l| l.points.iter().map(|p| p.1.abs())).filter(|y| y.is_finite()).fold(0.0, f64::max);
-    let y_scale = match panel.y_scale {
-        Scale::SymLog if largest <= SYMLOG_FROM => Scale::Linear,
-        s => s,
-    };
-    let transformed: Vec<Line>;
-    let lines = if y_scale == Scale::Linear {
-        lines
-    } else {
-        let f = |p: &(f64, f64)| (p.0, y_scale.apply(p.1));
-        transformed = lines
-            .iter()
-            .map(|l| Line {
-                method: l.method,
-                points: l.points.iter().map(f).collect(),
-                label: l.label.clone(),
-                dashed: l.dashed,
-            })
-            .collect();
-        &transformed
-    };
-    let markers: Vec<Marker> =
-        markers.iter().map(|m| Marker { method: m.method, at: (m.at.0, y_scale.apply(m.at.1)) }).collect();
+    let (lines, markers, y_scale) = to_axis(lines, markers, panel.y_scale);
+    let (lines, markers) = (&lines[..], &markers[..]);
     let s = panel.scale.max(0.5);
     let px = |v: f64| (v * s).round() as i32;
     let pxu = |v: f64| (v * s).round().max(1.0) as u32;
@@ -341,7 +350,7 @@ where
             }
         }
     }
-    for m in &markers {
+    for m in markers {
         if m.at.0.is_finite() && m.at.1.is_finite() {
             let c = colour(m.method);
             chart.draw_series(std::iter::once(Circle::new(m.at, pxu(5.0), c.filled())))?;
@@ -376,6 +385,27 @@ mod tests {
         assert!(d.windows(2).all(|w| w[0].0 < w[1].0), "order is kept");
         let lo = d.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
         assert!(lo < -0.999, "the minimum survives: {lo}");
+    }
+
+    #[test]
+    fn axes_keep_gaps_and_put_zeros_at_the_bottom_of_a_log_axis() {
+        let line = |points: Vec<(f64, f64)>| Line { method: Method::Lagrange, points, label: None, dashed: false };
+        let data = [line(vec![(0.0, 0.0), (1.0, 1e-12), (2.0, f64::NAN), (3.0, 1e-9)])];
+        let (out, _, scale) = to_axis(&data, &[], Scale::Log);
+        assert_eq!(scale, Scale::Log);
+        let y: Vec<f64> = out[0].points.iter().map(|p| p.1).collect();
+        assert_eq!(y[0], -12.0, "the zero sits at the smallest nonzero value");
+        assert_eq!(y[1], -12.0);
+        assert!(y[2].is_nan(), "the gap stays");
+        assert!((y[3] + 9.0).abs() < 1e-12);
+        // Symmetric log only past 100.
+        let small = [line(vec![(0.0, -50.0), (1.0, 3.0)])];
+        assert_eq!(to_axis(&small, &[], Scale::SymLog).2, Scale::Linear);
+        assert_eq!(to_axis(&small, &[], Scale::SymLog).0[0].points, small[0].points);
+        let large = [line(vec![(0.0, -5e8), (1.0, f64::NAN)])];
+        let (out, _, scale) = to_axis(&large, &[], Scale::SymLog);
+        assert_eq!(scale, Scale::SymLog);
+        assert!(out[0].points[1].1.is_nan());
     }
 
     #[test]

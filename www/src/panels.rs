@@ -23,7 +23,7 @@ pub enum Kind {
     Series(usize),
     /// The largest constraint residual, log scale.
     Residual,
-    /// `T + V` minus its initial value.
+    /// `|T + V|` minus its initial value, log scale.
     Energy,
     /// Hamel's E-vector: its norm (solid) and components (dashed).
     EVector,
@@ -71,7 +71,7 @@ pub fn panels(lab: &Lab) -> Vec<PanelInfo> {
     out.push(PanelInfo {
         id: "plot-energy".into(),
         title: "energy drift".into(),
-        note: "T + V minus its initial value".into(),
+        note: "|T + V − (T + V)(0)| (log scale): conservation, or how far from it".into(),
         kind: Kind::Energy,
     });
     if lab.hamel_unavailable().is_none() && !lab.e_components().is_empty() {
@@ -130,7 +130,7 @@ pub fn content(lab: &Lab, kind: Kind, max_points: usize) -> (Vec<Line>, Vec<Mark
     let mut lines = Vec::new();
     let mut markers = Vec::new();
     let scale = match kind {
-        Kind::Residual => Scale::Log,
+        Kind::Residual | Kind::Energy => Scale::Log,
         Kind::EVector => Scale::SymLog,
         _ => Scale::Linear,
     };
@@ -180,7 +180,7 @@ pub fn spec<'a>(lab: &'a Lab, info: &'a PanelInfo, y_scale: Scale, dpr: f64) -> 
         Kind::Trajectory => (labels[0].as_str(), labels[1].as_str(), None),
         Kind::Series(i) => ("t", labels[2 + i].as_str(), Some((lab.t0, lab.t_end))),
         Kind::Residual => ("t", "max |f|", Some((lab.t0, lab.t_end))),
-        Kind::Energy => ("t", "ΔE", Some((lab.t0, lab.t_end))),
+        Kind::Energy => ("t", "|ΔE|", Some((lab.t0, lab.t_end))),
         Kind::EVector => ("t", "E", Some((lab.t0, lab.t_end))),
     };
     let coordinates = lab.prepared().model.coordinate_names();
