@@ -330,7 +330,7 @@ where
     }
     let width = |m: Method| {
         let rank = order.iter().position(|&o| o == m).unwrap_or(0);
-        pxu(1.8 + 1.6 * (order.len() - 1 - rank).min(2) as f64)
+        pxu(1.6 + 1.1 * (order.len() - 1 - rank).min(2) as f64)
     };
     for line in lines {
         let colour = colour(line.method);

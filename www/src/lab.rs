@@ -157,6 +157,8 @@ pub struct Lab {
     now: f64,
     /// Warnings about the text (unknown fields), positioned.
     pub warnings: Vec<TextProblem>,
+    /// Samples a run may record: [`MAX_SAMPLES_PER_RUN`] (smaller in tests).
+    sample_limit: usize,
 }
 
 impl Lab {
@@ -181,7 +183,8 @@ impl Lab {
             return Err(vec![TextProblem { field: "run.t_end".into(), line: None, column: None, message }]);
         }
         let warnings = prepared.map.warnings.iter().map(TextProblem::from_problem).collect();
-        let mut lab = Lab { prepared, view, runs: Vec::new(), t0, t_end, now: t0, warnings };
+        let mut lab =
+            Lab { prepared, view, runs: Vec::new(), t0, t_end, now: t0, warnings, sample_limit: MAX_SAMPLES_PER_RUN };
         lab.restart();
         Ok(lab)
     }
@@ -246,6 +249,7 @@ impl Lab {
         let display_dt = (self.t_end - self.t0) / DISPLAY_POINTS;
         let parameters = self.prepared.numeric.parameters.clone();
         let mut steps = 0;
+        let limit = self.sample_limit;
         for run in &mut self.runs {
             let Some(sim) = run.sim.as_mut() else { continue };
             if run.error.is_some() {
@@ -253,6 +257,14 @@ impl Lab {
             }
             let mut taken = 0;
             while sim.time() < now && taken < max_steps {
+                if sim.samples().len() >= limit {
+                    run.error = Some(format!(
+                        "stopped at t = {:.6}: {limit} samples, the page's limit per run (memory); \
+                         use a larger dt, looser tolerances or an earlier t_end (the command line has no limit)",
+                        sim.time()
+                    ));
+                    break;
+                }
                 match sim.step(t_end) {
                     Ok(true) => taken += 1,
                     Ok(false) => break,
@@ -331,6 +343,10 @@ impl Lab {
         }
     }
 }
+
+/// Samples one run may record in the page (about 40 MB with its plotted columns):
+/// past it the run stops with a message instead of exhausting the tab's memory.
+pub const MAX_SAMPLES_PER_RUN: usize = 100_000;
 
 /// Plotted points per run at least: a step longer than `(t_end − t₀) / DISPLAY_POINTS`
 /// is drawn through points of its dense output, so curves stay smooth where the
@@ -441,6 +457,22 @@ mod tests {
             assert!((c.energy[k] - e0).abs() < tolerance, "t = {}: {}", c.t[k], c.energy[k] - e0);
         }
         assert_eq!(c.is_sample.iter().filter(|&&x| x).count(), samples.len());
+    }
+
+    #[test]
+    fn a_run_stops_with_a_message_at_the_sample_limit() {
+        let text = sleigh().replace("integrator = \"dopri5\"", "integrator = \"rk4\"\ndt = 1e-3");
+        let mut lab = Lab::new(&text).unwrap();
+        lab.sample_limit = 3000; // the same check as MAX_SAMPLES_PER_RUN, quicker
+        let mut rounds = 0;
+        while !lab.finished() && rounds < 1000 {
+            lab.advance(lab.t_end, 50_000);
+            rounds += 1;
+        }
+        for run in lab.runs().iter().filter(|r| r.method != Method::Hamel) {
+            assert_eq!(run.samples().len(), 3000);
+            assert!(run.error.as_deref().unwrap_or("").contains("limit per run"), "{:?}", run.error);
+        }
     }
 
     #[test]
