@@ -326,9 +326,19 @@ function downloadCanvas(canvas, id) {
 async function copyText(text, button) {
   let ok = false;
   try { await navigator.clipboard.writeText(text); ok = true; } catch { ok = false; }
+  if (!ok) {
+    // The Clipboard API needs a secure context (https or localhost); a page served
+    // over plain http from a course server falls back to a selected textarea.
+    const area = el("textarea", { readonly: "", "aria-hidden": "true", class: "offscreen" });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    try { ok = document.execCommand("copy"); } catch { ok = false; }
+    area.remove();
+  }
   if (button) {
     const label = button.textContent;
-    button.textContent = ok ? "Copied" : "Select and copy";
+    button.textContent = ok ? "Copied" : "Copy failed";
     setTimeout(() => { button.textContent = label; }, 1200);
   }
   return ok;

@@ -76,6 +76,26 @@ test("exports: the scenario as TOML, each plot as PNG", async () => {
   await ctx.close();
 });
 
+test("Copy LaTeX puts the equation's LaTeX on the clipboard", async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  await ctx.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+  const { page, problems } = await open(browser, server.url, { context: ctx });
+  await page.selectOption("#eq-method", "lagrange");
+  const expected = await page.evaluate(() => {
+    const api = window.wasmBindings;
+    const lab = new api.WebLab(api.gallery_text("chaplygin-sleigh"));
+    const d = lab.derive("lagrange");
+    lab.free();
+    return d.matrices[0].latex;
+  });
+  assert.match(expected, /^M = \\begin\{bmatrix\}/);
+  await page.locator("#eq-body button", { hasText: "Copy LaTeX" }).first().click();
+  await page.waitForFunction(() => [...document.querySelectorAll("#eq-body button")].some((b) => b.textContent === "Copied"));
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), expected);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
 test("choosing a gallery item changes the plots", async () => {
   const { page, problems, ctx } = await open(browser, server.url);
   await toEnd(page);
