@@ -54,6 +54,8 @@ test("the default scenario plays and draws every plot", async () => {
     const counts = await colourPixels(page, id, colours);
     counts.forEach((n, k) => assert.ok(n > 20, `${id}: colour ${colours[k]} drawn (${n} pixels)`));
   }
+  // Sliders in the order the scenario writes its parameters.
+  assert.deepEqual(await page.$$eval(".param .name", (e) => e.map((x) => x.textContent)), ["m", "a", "I"]);
   // Typeset equations, with LaTeX to copy.
   assert.ok(await page.locator("#eq-body math").count() > 5);
   assert.ok(await page.locator("#eq-body button", { hasText: "Copy LaTeX" }).count() > 5);

@@ -91,6 +91,8 @@ pub fn methods() -> Result<JsValue, JsError> {
 pub struct WebLab {
     lab: Lab,
     panels: Vec<PanelInfo>,
+    /// The parameters' names in the order the text writes them.
+    parameter_order: Vec<String>,
 }
 
 #[derive(serde::Serialize)]
@@ -160,7 +162,8 @@ impl WebLab {
     pub fn new(text: &str) -> Result<WebLab, JsError> {
         let lab = Lab::new(text).map_err(|p| JsError::new(&describe_all(&p)))?;
         let panels = panels::panels(&lab);
-        Ok(WebLab { lab, panels })
+        let parameter_order = edit::key_order(text, "parameters");
+        Ok(WebLab { lab, panels, parameter_order })
     }
 
     /// What the page shows around the plots: title, parameters, state, settings,
@@ -174,7 +177,13 @@ impl WebLab {
             title: &s.title,
             description: s.description.as_deref().unwrap_or(""),
             source: s.source.as_deref().unwrap_or(""),
-            parameters: p.model.parameters.iter().map(|x| Parameter { name: x.name.clone(), value: x.value }).collect(),
+            parameters: {
+                let mut list: Vec<Parameter> =
+                    p.model.parameters.iter().map(|x| Parameter { name: x.name.clone(), value: x.value }).collect();
+                // The author's order (JSON scenarios and unknown names keep the sorted one).
+                list.sort_by_key(|x| self.parameter_order.iter().position(|n| *n == x.name).unwrap_or(usize::MAX));
+                list
+            },
             coordinates: s
                 .coordinates
                 .iter()
