@@ -60,6 +60,21 @@ function editorStatus(message, kind) {
   const s = $("editor-status");
   s.className = `editor-status ${kind}`;
   s.textContent = message;
+  // The lines named by the problems are marked in the gutter.
+  const bad = new Set(kind === "error" ? [...message.matchAll(/line (\d+), column \d+/g)].map((m) => Number(m[1])) : []);
+  renderGutter(bad);
+}
+
+/** Line numbers beside the editor, `bad` ones marked; scrolled with the text. */
+function renderGutter(bad = state.badLines ?? new Set()) {
+  state.badLines = bad;
+  const gutter = $("gutter");
+  const lines = $("editor").value.split("\n").length;
+  if (gutter.childElementCount !== lines || gutter.dataset.bad !== [...bad].join(",")) {
+    gutter.replaceChildren(...Array.from({ length: lines }, (_, i) => el("span", { class: bad.has(i + 1) ? "bad" : "", text: String(i + 1) })));
+    gutter.dataset.bad = [...bad].join(",");
+  }
+  gutter.scrollTop = $("editor").scrollTop;
 }
 
 // ---------- loading a scenario ----------
@@ -80,6 +95,7 @@ function load(text, { fromEditor = false, keepClock = false } = {}) {
   state.text = text;
   state.info = lab.info();
   if (!fromEditor) $("editor").value = text;
+  renderGutter(new Set());
   const warnings = state.info.warnings;
   editorStatus(warnings.length ? `loaded, with warnings:\n${warnings.join("\n")}` : "loaded", warnings.length ? "warning" : "ok");
   renderInfo();
@@ -541,7 +557,9 @@ function wire() {
     openGallery(gallery.value);
   });
   let timer = null;
+  $("editor").addEventListener("scroll", () => { $("gutter").scrollTop = $("editor").scrollTop; });
   $("editor").addEventListener("input", () => {
+    renderGutter();
     clearTimeout(timer);
     timer = setTimeout(() => {
       state.galleryName = null;

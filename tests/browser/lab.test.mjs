@@ -122,6 +122,7 @@ test("a typed error shows its line and column while the last run keeps playing",
   const status = await page.textContent("#editor-status");
   const line = broken.split("\n").findIndex((l) => l.includes("w'*cos")) + 1;
   assert.match(status, new RegExp(`line ${line}, column \\d+: constraints\\[0\\]\\.expr: .*w`), status);
+  assert.deepEqual(await page.$$eval("#gutter span.bad", (e) => e.map((x) => x.textContent)), [String(line)]);
   // The previous run goes on; the text is untouched.
   const t0 = await clockOf(page);
   await waitClockPast(page, t0 + 0.2);
@@ -132,6 +133,8 @@ test("a typed error shows its line and column while the last run keeps playing",
   // Fixing it restarts.
   await page.fill("#editor", text);
   await page.waitForSelector(".editor-status.ok");
+  assert.equal(await page.locator("#gutter span.bad").count(), 0);
+  assert.equal(await page.locator("#gutter span").count(), text.split("\n").length);
   assert.deepEqual(problems, []);
   await ctx.close();
 });
