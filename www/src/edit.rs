@@ -19,48 +19,46 @@ pub enum Edit<'a> {
 /// Applies `edit` at the dotted `path` (`parameters.m`, `initial.v.phi`, `run.methods`)
 /// and returns the new text. Fails only when the text is not TOML.
 pub fn apply(text: &str, path: &str, edit: Edit) -> Result<String, String> {
+    if matches!(edit, Edit::Number(x) if !x.is_finite()) {
+        return Err(format!("{path}: a number must be finite"));
+    }
     let mut doc: DocumentMut =
         text.parse().map_err(|e: toml_edit::TomlError| format!("the scenario text is not valid TOML: {e}"))?;
     let keys: Vec<&str> = path.split('.').collect();
     let (last, parents) = keys.split_last().ok_or("an empty path")?;
-    if !matches!(edit, Edit::Number(x) if !x.is_finite()) {
-        let mut table: &mut dyn TableLike = doc.as_table_mut();
-        let mut inline = false;
-        for (depth, key) in parents.iter().enumerate() {
-            if table.get(key).and_then(Item::as_table_like).is_none() {
-                if matches!(edit, Edit::Remove) {
-                    return Ok(doc.to_string());
-                }
-                // New top-level tables get a header; deeper ones stay inline (`q = { … }`).
-                let fresh = if depth == 0 { Item::Table(Table::new()) } else { Item::Value(InlineTable::new().into()) };
-                table.insert(key, fresh);
-            }
-            let item = table.get_mut(key).ok_or("not a table")?;
-            inline = item.is_value();
-            table = item.as_table_like_mut().ok_or("not a table")?;
-        }
-        let value: Value = match edit {
-            Edit::Number(x) => x.into(),
-            Edit::Text(s) => s.into(),
-            Edit::List(items) => items.iter().map(String::as_str).collect::<toml_edit::Array>().into(),
-            Edit::Remove => {
-                table.remove(last);
+    let mut table: &mut dyn TableLike = doc.as_table_mut();
+    let mut inline = false;
+    for (depth, key) in parents.iter().enumerate() {
+        if table.get(key).and_then(Item::as_table_like).is_none() {
+            if matches!(edit, Edit::Remove) {
                 return Ok(doc.to_string());
             }
-        };
-        let mut value = value;
-        // Keep the old value's surrounding spaces and trailing comment.
-        if let Some(old) = table.get(last).and_then(Item::as_value) {
-            *value.decor_mut() = old.decor().clone();
+            // New top-level tables get a header; deeper ones stay inline (`q = { … }`).
+            let fresh = if depth == 0 { Item::Table(Table::new()) } else { Item::Value(InlineTable::new().into()) };
+            table.insert(key, fresh);
         }
-        table.insert(last, Item::Value(value));
-        if inline {
-            table.fmt(); // `{ a = 1, b = 2 }` spacing after an insertion
-        }
-        Ok(doc.to_string())
-    } else {
-        Err(format!("{path}: a number must be finite"))
+        let item = table.get_mut(key).ok_or("not a table")?;
+        inline = item.is_value();
+        table = item.as_table_like_mut().ok_or("not a table")?;
     }
+    let mut value: Value = match edit {
+        Edit::Number(x) => x.into(),
+        Edit::Text(s) => s.into(),
+        Edit::List(items) => items.iter().map(String::as_str).collect::<toml_edit::Array>().into(),
+        Edit::Remove => {
+            table.remove(last);
+            return Ok(doc.to_string());
+        }
+    };
+    // Keep the old value's surrounding spaces and trailing comment.
+    if let Some(old) = table.get(last).and_then(Item::as_value) {
+        *value.decor_mut() = old.decor().clone();
+    }
+    table.insert(last, Item::Value(value));
+    if inline {
+        table.fmt(); // `{ a = 1, b = 2 }` spacing after an insertion
+    }
+    Ok(doc.to_string())
 }
 
 /// The keys of the table at `path` in the order the text writes them (the scenario's

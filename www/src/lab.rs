@@ -102,6 +102,48 @@ impl Run {
     pub fn finished(&self, t_end: f64) -> bool {
         self.error.is_some() || self.sim.as_ref().is_none_or(|s| s.time() >= t_end)
     }
+
+    /// Steps towards `t_end` until past `now`, at most `max_steps` steps, recording
+    /// each step; stops the run with its reason on a failure, a non-finite state or
+    /// `limit` samples. Returns the steps taken.
+    fn catch_up(&mut self, now: f64, t_end: f64, max_steps: usize, limit: usize, recorder: &mut Recorder) -> usize {
+        let Some(sim) = self.sim.as_mut() else { return 0 };
+        let mut taken = 0;
+        while self.error.is_none() && sim.time() < now && taken < max_steps {
+            if sim.samples().len() >= limit {
+                self.error = Some(format!(
+                    "stopped at t = {:.6}: {limit} samples, the page's limit per run (memory); \
+                     use a larger dt, looser tolerances or an earlier t_end (the command line has no limit)",
+                    sim.time()
+                ));
+                break;
+            }
+            match sim.step(t_end) {
+                Ok(true) => taken += 1,
+                Ok(false) => break,
+                Err(e) => {
+                    self.error = Some(format!("stopped: {e}"));
+                    break;
+                }
+            }
+            // Non-finite numbers stop the run instead of reaching a plot.
+            match sim.samples().last() {
+                Some(last) if !sample_is_finite(last) => {
+                    self.error = Some(format!("stopped at t = {:.6}: the state is no longer finite", last.t));
+                }
+                _ => recorder.record_step(&mut self.columns, &mut self.recorded, sim),
+            }
+        }
+        taken
+    }
+}
+
+/// What recording a step needs from the lab: the view and parameters to evaluate
+/// it, and the spacing of display points.
+struct Recorder<'a> {
+    view: &'a mut View,
+    parameters: &'a [f64],
+    display_dt: f64,
 }
 
 /// A problem with the scenario text, positioned.
@@ -245,43 +287,14 @@ impl Lab {
     /// number of steps taken. A run that fails keeps its samples and its message.
     pub fn advance(&mut self, target: f64, max_steps: usize) -> usize {
         self.now = target.clamp(self.t0, self.t_end);
-        let (now, t_end) = (self.now, self.t_end);
-        let display_dt = (self.t_end - self.t0) / DISPLAY_POINTS;
-        let parameters = self.prepared.numeric.parameters.clone();
+        let mut recorder = Recorder {
+            view: &mut self.view,
+            parameters: &self.prepared.numeric.parameters,
+            display_dt: (self.t_end - self.t0) / DISPLAY_POINTS,
+        };
         let mut steps = 0;
-        let limit = self.sample_limit;
         for run in &mut self.runs {
-            let Some(sim) = run.sim.as_mut() else { continue };
-            if run.error.is_some() {
-                continue;
-            }
-            let mut taken = 0;
-            while sim.time() < now && taken < max_steps {
-                if sim.samples().len() >= limit {
-                    run.error = Some(format!(
-                        "stopped at t = {:.6}: {limit} samples, the page's limit per run (memory); \
-                         use a larger dt, looser tolerances or an earlier t_end (the command line has no limit)",
-                        sim.time()
-                    ));
-                    break;
-                }
-                match sim.step(t_end) {
-                    Ok(true) => taken += 1,
-                    Ok(false) => break,
-                    Err(e) => {
-                        run.error = Some(format!("stopped: {e}"));
-                        break;
-                    }
-                }
-                // Non-finite numbers stop the run instead of reaching a plot.
-                let Some(last) = sim.samples().last() else { break };
-                if !sample_is_finite(last) {
-                    run.error = Some(format!("stopped at t = {:.6}: the state is no longer finite", last.t));
-                    break;
-                }
-                record_step(&mut run.columns, &mut run.recorded, sim, &mut self.view, &parameters, display_dt);
-            }
-            steps += taken;
+            steps += run.catch_up(self.now, self.t_end, max_steps, self.sample_limit, &mut recorder);
         }
         self.record_new_samples();
         steps
@@ -290,23 +303,24 @@ impl Lab {
     /// Records samples not yet in the columns (the first one, and a failed step's
     /// last), and every run's state at the clock.
     fn record_new_samples(&mut self) {
-        let parameters = self.prepared.numeric.parameters.clone();
         let e_components = self.e_components().len();
-        for run in &mut self.runs {
+        let Lab { runs, view, prepared, now, .. } = self;
+        let parameters = &prepared.numeric.parameters;
+        for run in runs {
             let Some(sim) = run.sim.as_mut() else { continue };
             let samples = sim.samples();
             for s in &samples[run.recorded..] {
-                run.columns.push(s, self.view.at(&parameters, s), true);
+                run.columns.push(s, view.at(parameters, s), true);
             }
             run.recorded = samples.len();
             let Some(last) = samples.last().cloned() else { continue };
-            let shown = if run.error.is_none() && self.now < last.t {
-                sim.sample_in_last_step(self.now).ok().filter(sample_is_finite).unwrap_or(last)
+            let shown = if run.error.is_none() && *now < last.t {
+                sim.sample_in_last_step(*now).ok().filter(sample_is_finite).unwrap_or(last)
             } else {
                 last
             };
-            let mut row = Columns::new(self.view.len(), e_components);
-            row.push(&shown, self.view.at(&parameters, &shown), false);
+            let mut row = Columns::new(view.len(), e_components);
+            row.push(&shown, view.at(parameters, &shown), false);
             run.current = Some((shown, row));
         }
     }
@@ -357,34 +371,29 @@ pub const DISPLAY_POINTS: f64 = 400.0;
 /// At most this many display points inside one step.
 const MAX_POINTS_PER_STEP: usize = 8;
 
-/// Puts the step just taken into the columns: points of its dense output when it is
-/// long, then its sample.
-fn record_step(
-    columns: &mut Columns,
-    recorded: &mut usize,
-    sim: &mut Simulation,
-    view: &mut View,
-    parameters: &[f64],
-    display_dt: f64,
-) {
-    let samples = sim.samples();
-    let n = samples.len();
-    if n < 2 || *recorded != n - 1 {
-        return; // the first sample, or a gap: record_new_samples catches up
-    }
-    let (t0, t1) = (samples[n - 2].t, samples[n - 1].t);
-    let last = samples[n - 1].clone();
-    let inside = (((t1 - t0) / display_dt).ceil() as usize).clamp(1, MAX_POINTS_PER_STEP + 1) - 1;
-    for j in 1..=inside {
-        let t = t0 + (t1 - t0) * j as f64 / (inside + 1) as f64;
-        if let Ok(s) = sim.sample_in_last_step(t) {
-            if sample_is_finite(&s) {
-                columns.push(&s, view.at(parameters, &s), false);
+impl Recorder<'_> {
+    /// Puts the step just taken into the columns: points of its dense output when it
+    /// is long, then its sample.
+    fn record_step(&mut self, columns: &mut Columns, recorded: &mut usize, sim: &mut Simulation) {
+        let samples = sim.samples();
+        let n = samples.len();
+        if n < 2 || *recorded != n - 1 {
+            return; // the first sample, or a gap: record_new_samples catches up
+        }
+        let (t0, t1) = (samples[n - 2].t, samples[n - 1].t);
+        let last = samples[n - 1].clone();
+        let inside = (((t1 - t0) / self.display_dt).ceil() as usize).clamp(1, MAX_POINTS_PER_STEP + 1) - 1;
+        for j in 1..=inside {
+            let t = t0 + (t1 - t0) * j as f64 / (inside + 1) as f64;
+            if let Ok(s) = sim.sample_in_last_step(t) {
+                if sample_is_finite(&s) {
+                    columns.push(&s, self.view.at(self.parameters, &s), false);
+                }
             }
         }
+        columns.push(&last, self.view.at(self.parameters, &last), true);
+        *recorded = n;
     }
-    columns.push(&last, view.at(parameters, &last), true);
-    *recorded = n;
 }
 
 fn sample_is_finite(s: &Sample) -> bool {
