@@ -60,6 +60,12 @@ pub struct EvalArgs {
     pub at: Option<String>,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TableFormat {
+    Csv,
+    Json,
+}
+
 #[derive(Args)]
 pub struct RunArgs {
     /// Scenario file; `-` reads standard input.
@@ -70,12 +76,16 @@ pub struct RunArgs {
     /// End time; default: the scenario's `run.t_end`.
     #[arg(long)]
     pub t_end: Option<f64>,
-    /// Sample exactly at these times (comma-separated), from dense output.
-    #[arg(long, value_delimiter = ',')]
-    pub sample_at: Option<Vec<f64>>,
-    /// Output: `FILE.csv`, `FILE.json` or `-` (CSV on standard output).
+    /// Sample exactly at these times, from dense output: a comma-separated list of
+    /// times and ranges `START:STOP:STEP` (STOP included), e.g. `0:10:0.01,12.5`.
+    #[arg(long, allow_hyphen_values = true)]
+    pub sample_at: Option<String>,
+    /// Output: a file path (any writable path, `/dev/null` too) or `-` (standard output).
     #[arg(long, default_value = "-")]
     pub out: String,
+    /// Table format; default: from `--out`'s extension (`.json` gives JSON), else CSV.
+    #[arg(long, value_enum)]
+    pub format: Option<TableFormat>,
     /// Figure: `FILE.svg` or `FILE.png`.
     #[arg(long)]
     pub plot: Option<String>,

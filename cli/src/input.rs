@@ -38,13 +38,15 @@ pub fn load_file(file: &str) -> Result<Loaded, Failure> {
         )
     };
     let (scenario, map) = load(&text, format).map_err(problems)?;
-    for w in &map.warnings {
+    let prepared = Prepared::from_scenario(&scenario, map).map_err(problems)?;
+    // Warnings of loading (unknown fields) and of preparing (free velocities).
+    for w in &prepared.map.warnings {
         match w.position {
             Some((line, col)) => eprintln!("warning: {name}:{line}:{col}: {}: {}", w.field, w.message),
             None => eprintln!("warning: {name}: {}: {}", w.field, w.message),
         }
     }
-    Prepared::from_scenario(&scenario, map).map_err(problems)
+    Ok(prepared)
 }
 
 /// The method with this id, or a bad-input failure listing the ids.

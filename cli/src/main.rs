@@ -7,6 +7,7 @@
 mod args;
 mod commands;
 mod input;
+mod output;
 mod plot;
 
 use std::process::ExitCode;

@@ -1,6 +1,8 @@
-//! `run --plot`: one figure of a run, SVG or PNG, six panels — trajectory, time
-//! series, constraint residuals (log scale), energy, the E-vector's norm and Gauss's
-//! compulsion — one colour per method, with a legend.
+//! `run --plot`: one figure of a run, SVG or PNG, in two columns of panels — the
+//! trajectory (at equal aspect when it is a path in coordinates, as in the page),
+//! one panel per `view.series`, constraint residuals (log scale; dashed the
+//! velocity-level residual of holonomic constraints), energy, the E-vector's norm and
+//! Gauss's compulsion — one colour per method, with a legend.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -45,76 +47,109 @@ fn register_font() -> Result<(), Failure> {
     ))
 }
 
+/// What the figure shows besides the curves.
+pub struct Figure<'a> {
+    /// The scenario's title.
+    pub title: &'a str,
+    /// The view's labels: the trajectory pair, then one per series.
+    pub labels: &'a [String],
+    /// Whether the trajectory is a path in coordinates (drawn at equal aspect).
+    pub spatial: bool,
+    /// Which constraints are holonomic (their velocity-level residual is dashed).
+    pub holonomic: &'a [bool],
+}
+
+/// Panels of a figure with `series` time series: trajectory, the series, residual,
+/// energy, E-vector, compulsion.
+fn panel_count(series: usize) -> usize {
+    1 + series + 4
+}
+
+/// A panel's text and axes.
+fn spec<'s>(title: &'s str, x_label: &'s str, y_label: &'s str, y_scale: Scale, legend: bool) -> Panel<'s> {
+    Panel { title, x_label, y_label, x_range: None, y_scale, equal_aspect: false, legend, scale: 1.0 }
+}
+
 /// Writes the figure to `path` (`.svg` or `.png`).
-pub fn write(path: &str, title: &str, labels: &[String], curves: &[Curves]) -> Result<(), Failure> {
-    let size = (1200, 1100);
+pub fn write(path: &str, figure: &Figure, curves: &[Curves]) -> Result<(), Failure> {
+    let rows = panel_count(figure.labels.len().saturating_sub(2)).div_ceil(2) as u32;
+    let size = (1200, 60 + 350 * rows);
     // Both backends measure text with the registered font.
     register_font()?;
     let result = if path.ends_with(".svg") {
-        draw(SVGBackend::new(path, size).into_drawing_area(), title, labels, curves)
+        draw(SVGBackend::new(path, size).into_drawing_area(), figure, curves)
     } else if path.ends_with(".png") {
-        draw(BitMapBackend::new(path, size).into_drawing_area(), title, labels, curves)
+        draw(BitMapBackend::new(path, size).into_drawing_area(), figure, curves)
     } else {
         return Err(Failure::bad(format!("--plot: `{path}` must end in .svg or .png")));
     };
     result.map_err(|e| Failure::Compute(format!("--plot {path}: {e}")))
 }
 
-fn draw<B: DrawingBackend>(root: DrawingArea<B, Shift>, title: &str, labels: &[String], curves: &[Curves]) -> DrawResult
+fn draw<B: DrawingBackend>(root: DrawingArea<B, Shift>, figure: &Figure, curves: &[Curves]) -> DrawResult
 where
     B::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    let root = root.titled(title, ("sans-serif", 26))?;
-    let panels = root.split_evenly((3, 2));
-    let lines = |f: &dyn Fn(&Curves, usize) -> (f64, f64)| -> Vec<Line> {
+    let root = root.titled(figure.title, ("sans-serif", 26))?;
+    let labels = figure.labels;
+    let series_count = labels.len().saturating_sub(2);
+    let count = panel_count(series_count);
+    let panels = root.split_evenly((count.div_ceil(2), 2));
+    let curve_lines = |f: &dyn Fn(&Curves, usize) -> (f64, f64), label: bool, dashed: bool| -> Vec<Line> {
         curves
             .iter()
             .map(|c| Line {
                 method: c.method,
                 points: (0..c.samples.len()).map(|k| f(c, k)).collect(),
-                label: Some(c.method.id().to_string()),
-                dashed: false,
+                label: label.then(|| c.method.id().to_string()),
+                dashed,
             })
             .collect()
     };
-    let spec = |title, x_label, y_label, y_scale, legend| Panel {
-        title,
-        x_label,
-        y_label,
-        x_range: None,
-        y_scale,
-        equal_aspect: false,
-        legend,
-        scale: 1.0,
-    };
+    let lines = |f: &dyn Fn(&Curves, usize) -> (f64, f64)| curve_lines(f, true, false);
     let (xl, yl) = match labels {
         [a, b, ..] => (a.as_str(), b.as_str()),
         _ => ("", ""),
     };
-    // 1. Trajectory: the first two view expressions against each other.
+    let mut next = panels.iter();
+    let mut panel = || next.next().expect("one drawing area per panel");
+    // The trajectory: the first two view expressions against each other.
     let trajectory = lines(&|c, k| (c.view[k][0], c.view[k][1]));
-    draw_panel(&panels[0], &spec("trajectory", xl, yl, Scale::Linear, false), &trajectory, &[])?;
-    // 2. The first series against t.
-    let first = labels.get(2).cloned().unwrap_or_default();
-    let title = format!("{first} against t");
-    let series = lines(&|c, k| (c.samples[k].t, c.view[k].get(2).copied().unwrap_or(f64::NAN)));
-    draw_panel(&panels[1], &spec(&title, "t", &first, Scale::Linear, false), &series, &[])?;
-    // 3. Largest constraint residual, log scale.
-    let residual = lines(&|c, k| {
-        let s = &c.samples[k];
-        (s.t, s.residuals.iter().fold(0.0f64, |m, r| m.max(r.abs())))
-    });
-    draw_panel(&panels[2], &spec("constraint residual", "t", "max |f|", Scale::Log, false), &residual, &[])?;
-    // 4. Energy drift from the start, log scale (methods that conserve it sit decades below those that do not).
+    let trajectory_spec = Panel { equal_aspect: figure.spatial, ..spec("trajectory", xl, yl, Scale::Linear, false) };
+    draw_panel(panel(), &trajectory_spec, &trajectory, &[])?;
+    // Every series against t, one panel each.
+    for (i, label) in labels.iter().skip(2).enumerate() {
+        let title = format!("{label} against t");
+        let series = lines(&|c, k| (c.samples[k].t, c.view[k].get(2 + i).copied().unwrap_or(f64::NAN)));
+        draw_panel(panel(), &spec(&title, "t", label, Scale::Linear, false), &series, &[])?;
+    }
+    // Largest constraint residual as written, log scale; dashed the velocity level of
+    // holonomic constraints.
+    let largest = |xs: &mut dyn Iterator<Item = f64>| xs.fold(0.0f64, |m, r| m.max(r.abs()));
+    let mut residual = lines(&|c, k| (c.samples[k].t, largest(&mut c.samples[k].residuals.iter().copied())));
+    if figure.holonomic.iter().any(|&h| h) {
+        residual.extend(curve_lines(
+            &|c, k| {
+                let s = &c.samples[k];
+                let mut holonomic =
+                    s.velocity_residuals.iter().zip(figure.holonomic).filter(|(_, &h)| h).map(|(&r, _)| r);
+                (s.t, largest(&mut holonomic))
+            },
+            false,
+            true,
+        ));
+    }
+    draw_panel(panel(), &spec("constraint residuals", "t", "max |residual|", Scale::Log, false), &residual, &[])?;
+    // Energy drift from the start, log scale (methods that conserve it sit decades below those that do not).
     let drift = lines(&|c, k| (c.samples[k].t, c.samples[k].energy - c.samples[0].energy));
-    draw_panel(&panels[3], &spec("energy drift", "t", "|T + V − (T + V)(0)|", Scale::Log, false), &drift, &[])?;
-    // 5. |E| along each method's trajectory, log scale (it spans decades near a singular split).
+    draw_panel(panel(), &spec("energy drift", "t", "|T + V − (T + V)(0)|", Scale::Log, false), &drift, &[])?;
+    // |E| along each method's trajectory, log scale (it spans decades near a singular split).
     let e = lines(&|c, k| (c.samples[k].t, c.e_norm[k]));
-    draw_panel(&panels[4], &spec("Hamel's E-vector", "t", "|E|", Scale::Log, false), &e, &[])?;
-    // 6. Gauss's compulsion of each method's accelerations, log scale.
+    draw_panel(panel(), &spec("Hamel's E-vector", "t", "|E|", Scale::Log, false), &e, &[])?;
+    // Gauss's compulsion of each method's accelerations, log scale.
     let z = lines(&|c, k| (c.samples[k].t, c.samples[k].compulsion));
-    draw_panel(&panels[5], &spec("Gauss's compulsion", "t", "Z", Scale::Log, true), &z, &[])?;
+    draw_panel(panel(), &spec("Gauss's compulsion", "t", "Z", Scale::Log, true), &z, &[])?;
     root.present()?;
     Ok(())
 }

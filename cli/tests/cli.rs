@@ -167,9 +167,9 @@ fn bad_input_exits_2_naming_the_place() {
     let (code, _, err) = nhlab(&["eval", &scenario("pendulum-cartesian"), "--method", "lagrange", "--at", "z=1"]);
     assert_eq!(code, 2);
     assert!(err.contains("--at: unknown name `z`"), "{err}");
-    let (code, _, err) = nhlab(&["run", &scenario("pendulum-cartesian"), "--out", "x.txt"]);
+    let (code, _, err) = nhlab(&["run", &scenario("pendulum-cartesian"), "--out", "-", "--format", "xml"]);
     assert_eq!(code, 2);
-    assert!(err.contains("--out"), "{err}");
+    assert!(err.contains("--format"), "{err}");
     let (code, _, _) = nhlab(&["frobnicate"]);
     assert_eq!(code, 2);
 }
@@ -298,4 +298,189 @@ fn run_draws_a_figure() {
     assert_eq!(code, 2);
     assert!(err.contains("--plot"), "{err}");
     std::fs::remove_dir_all(dir).ok();
+}
+
+// ---- Issue 8: command-line edges -------------------------------------------------
+
+/// `nhlab run … | head`: a reader that goes away is a normal end — exit 0, nothing
+/// on standard error (it used to panic with exit 101 and a backtrace).
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nhlab"))
+        .args(["run", &scenario("pendulum-cartesian"), "--sample-at", "0:10:0.0001"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+#[test]
+fn out_accepts_any_writable_path_and_format_chooses_the_table() {
+    let (code, out, err) = nhlab(&["run", &scenario("pendulum-cartesian"), "--t-end", "0.5", "--out", "/dev/null"]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    let (code, out, err) =
+        nhlab(&["run", &scenario("pendulum-cartesian"), "--t-end", "0.5", "--out", "-", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["columns"][7], "res_rod");
+    let dir = std::env::temp_dir().join(format!("nhlab-cli-format-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("samples.txt");
+    let (code, _, err) =
+        nhlab(&["run", &scenario("pendulum-cartesian"), "--t-end", "0.5", "--out", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(&path).unwrap().starts_with("# "), "CSV by default");
+    let (code, _, err) = nhlab(&["run", &scenario("pendulum-cartesian"), "--out", "/no/such/dir/x.csv"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: --out /no/such/dir/x.csv: "), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn sample_at_takes_ranges_and_lists() {
+    let (code, out, err) =
+        nhlab(&["run", &scenario("pendulum-cartesian"), "--method", "lagrange", "--sample-at", "0:1:0.25,1.5"]);
+    assert_eq!(code, 0, "{err}");
+    let times: Vec<&str> = out.lines().skip(2).map(|l| l.split(',').nth(1).unwrap()).collect();
+    assert_eq!(times, ["0.0", "0.25", "0.5", "0.75", "1.0", "1.5"]);
+    // 30,001 times: no argument-list limit, exact grid times.
+    let (code, out, err) =
+        nhlab(&["run", &scenario("pendulum-cartesian"), "--method", "lagrange", "--sample-at", "0:3:0.0001"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 2 + 30_001);
+    assert!(out.lines().last().unwrap().starts_with("lagrange,3.0,"), "STOP is included");
+    for (args, message) in [
+        ("0:1:0", "error: --sample-at: `0:1:0`: the step must be positive"),
+        ("1:0:0.1", "error: --sample-at: `1:0:0.1`: STOP is before START"),
+        ("0:1", "error: --sample-at: `0:1`: expected a time or START:STOP:STEP"),
+        ("0:1e9:1e-3", "error: --sample-at: more than 10000000 times asked for"),
+        ("x", "error: --sample-at: `x` is not a number"),
+    ] {
+        let (code, _, err) = nhlab(&["run", &scenario("pendulum-cartesian"), "--sample-at", args]);
+        assert_eq!((code, err.trim()), (2, message), "{args}");
+    }
+    let (code, _, err) = nhlab(&["run", &scenario("pendulum-cartesian"), "--sample-at", "0,5", "--t-end", "2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("the last time 5 is past --t-end 2"), "{err}");
+}
+
+/// A singular mass matrix at an `--at` state names that state, not the initial one.
+#[test]
+fn eval_at_names_the_state_it_evaluated() {
+    let text = r#"format = "nhlab/1"
+title = "mass that vanishes at x = 0"
+coordinates = ["x", "y"]
+kinetic = "1/2*(x^2*x'^2 + y'^2)"
+[initial]
+q = { x = 1, y = 0 }
+v = { x = 0, y = 0 }
+"#;
+    let (code, _, err) = nhlab_with_input(&["eval", "-", "--method", "lagrange", "--at", "x=0,y=2"], Some(text));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--at: the mass matrix ∂²T/∂v² is not positive definite at the given state (t = 0, x = 0, y = 2)"),
+        "{err}"
+    );
+}
+
+/// Omitted velocities the constraints leave free are named, with the values taken.
+#[test]
+fn free_velocities_are_warned_about_in_check_run_and_eval() {
+    let text = std::fs::read_to_string(scenario("knife-edge-incline")).unwrap();
+    let spec_example = text.replace("v = { x = 0, phi = 2 }", "v = { phi = 2 }");
+    let (code, _, err) = nhlab_with_input(&["check", "-"], Some(&spec_example));
+    assert_eq!(code, 0);
+    assert!(
+        err.contains("<stdin>:26:5: initial.v: x' is not fixed by the constraints; took the minimum-norm value x' = 0"),
+        "{err}"
+    );
+    let (code, out, err) =
+        nhlab(&["eval", &scenario("chaplygin-sleigh"), "--method", "lagrange", "--at", "phi=0.3,x'=1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: --at: phi' is not fixed by the constraints; took the minimum-norm value phi' = 0"),
+        "{err}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["v"]["phi"], 0.0);
+}
+
+#[test]
+fn eval_refuses_non_finite_results() {
+    let text = r#"format = "nhlab/1"
+title = "a mass too small for its force"
+coordinates = ["x"]
+kinetic = "1e-300/2*x'^2"
+potential = "-1e10*x"
+[initial]
+q = { x = 0 }
+v = { x = 0 }
+"#;
+    let (code, out, err) = nhlab_with_input(&["eval", "-", "--method", "lagrange"], Some(text));
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(err.contains("lagrange: `qdd.x` is not finite at the initial state, t = 0"), "{err}");
+}
+
+#[test]
+fn holonomic_constraints_report_position_and_velocity_residuals() {
+    let (code, out, err) =
+        nhlab(&["eval", &scenario("pendulum-cartesian"), "--method", "lagrange", "--at", "x=0.7,y=-0.7,x'=1,y'=0.5"]);
+    // Given velocities must satisfy the rod (2x x' + 2y y' = 0): these do not.
+    assert_eq!(code, 2, "{out}{err}");
+    let (code, out, err) =
+        nhlab(&["eval", &scenario("pendulum-cartesian"), "--method", "lagrange", "--at", "x=0.7,y=-0.7,x'=1"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let phi = 0.7f64 * 0.7 + 0.7 * 0.7 - 1.0;
+    assert!((v["residuals"][0].as_f64().unwrap() - phi).abs() < 1e-15, "res = φ(q) = {phi}: {out}");
+    assert!(v["velocity_residuals"]["rod"].as_f64().unwrap().abs() < 1e-12, "{out}");
+}
+
+#[test]
+fn check_says_which_methods_apply_and_why_not() {
+    let (code, out, _) = nhlab(&["check", &scenario("appell-hamel")]);
+    assert_eq!(code, 0);
+    assert!(out.contains("methods: lagrange, udwadia-kalaba, gauss, euler, vakonomic\n"), "{out}");
+    assert!(out.contains("  not voronets: Voronets' equations eliminate the dependent velocities"), "{out}");
+    let (code, _, err) = nhlab(&["derive", &scenario("appell-hamel"), "--method", "voronets"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("Voronets' equations eliminate the dependent velocities"), "{err}");
+    let (code, _, err) = nhlab(&["run", &scenario("appell-hamel"), "--method", "voronets"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("Voronets' equations eliminate the dependent velocities"), "{err}");
+}
+
+/// `run --plot` draws every `view.series`, one panel each.
+#[test]
+fn the_figure_draws_every_series() {
+    let dir = std::env::temp_dir().join(format!("nhlab-cli-series-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("sleigh.svg");
+    let (code, _, err) = nhlab(&[
+        "run",
+        &scenario("chaplygin-sleigh"),
+        "--method",
+        "lagrange",
+        "--out",
+        "/dev/null",
+        "--plot",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let svg = std::fs::read_to_string(&path).unwrap();
+    let text = nhlab::scenario::load_toml(&std::fs::read_to_string(scenario("chaplygin-sleigh")).unwrap()).unwrap().0;
+    let series = &text.view.series;
+    assert!(series.len() >= 2);
+    for s in series {
+        let title = format!("{s} against t").replace('\'', "&apos;");
+        assert!(svg.contains(&title), "no panel for {s}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -2,10 +2,11 @@
 //! printed as text, LaTeX or MathML: what `nhlab derive` prints and what the web lab
 //! typesets, assembled in one place.
 //!
-//! - `lagrange`, `euler`: `Σ_j M_ij q̈_j = F_i + Σ_k A_ki λ_k` per coordinate (for
-//!   `euler` with nonlinear constraints the reaction is `Rᵀλ`, stated in the form);
-//! - `udwadia-kalaba`, `gauss`: `Σ_j M_ij q̈_j = F_i` plus the constraint force of the
-//!   method, stated in the form;
+//! - `lagrange`, `gauss`, `udwadia-kalaba`: `Σ_j M_ij q̈_j = F_i + Σ_k A_ki λ_k` per
+//!   coordinate (Gauss's minimum and the Udwadia–Kalaba force are this force, with
+//!   the multipliers of the minimisation / the pseudo-inverse);
+//! - `euler`: `Σ_j M_ij q̈_j = F_i + Σ_k R_ki λ_k` with Shen's reaction `R`, printed
+//!   in closed form where it has one, else as `R[c, x] = ∫₀¹ … ds`;
 //! - `hamel`: `v₁*`, `T*`, `Ψ`, the equations `Ψ q̈₂ = G`, and `G`, `H`, `E`;
 //! - `voronets`: `v₁*` and `Ψ q̈₂ = H`;
 //! - `vakonomic`: `M_v q̈ + C μ̇ = F_v`;
@@ -16,9 +17,9 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::expr::{ExprGraph, ExprId};
-use crate::formulations::Method;
-use crate::mechanics::Model;
+use crate::expr::{ExprGraph, ExprId, SymbolId};
+use crate::formulations::{applicability, Method};
+use crate::mechanics::{reaction_row, Model, ReactionRow};
 
 /// One labelled equation `lhs = rhs`, or a definition `label = rhs` when `lhs` is
 /// `None`.
@@ -30,6 +31,15 @@ pub struct Equation {
     pub lhs: Option<ExprId>,
     /// Right-hand side (or the value of a named quantity).
     pub rhs: ExprId,
+    /// When set, the value is the integral `∫₀¹ rhs ds` over this symbol (the Euler
+    /// reaction where it has no closed form).
+    pub integral_over: Option<SymbolId>,
+}
+
+impl Equation {
+    fn new(label: String, lhs: Option<ExprId>, rhs: ExprId) -> Equation {
+        Equation { label, lhs, rhs, integral_over: None }
+    }
 }
 
 /// A method's equations with the graph that holds them (it has the multiplier
@@ -103,42 +113,75 @@ pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationErr
     let mut equations = Vec::new();
     let mut matrices = Vec::new();
     let fail = |reason: String| DerivationError { method: method.id(), reason };
+    applicability(model, method).map_err(fail)?;
     let form = match method {
         Method::Lagrange => "Routh's equations with multipliers: M q̈ = F + Aᵀλ, A q̈ = b",
         Method::Euler if model.constraints_are_linear() => {
             "Euler condition: M q̈ = F + Rᵀλ, A q̈ = b; for constraints linear in the velocities R = A"
         }
-        Method::Euler => "Euler condition: M q̈ = F + Rᵀλ, A q̈ = b, with R = ∫₀¹ ∂f/∂v(q, s·v, t) ds",
-        Method::UdwadiaKalaba => "Udwadia–Kalaba: q̈ = a + M^(-1/2) (A M^(-1/2))⁺ (b − A a), a = M⁻¹F",
-        Method::Gauss => "Gauss: q̈ minimises ½(q̈ − a)ᵀ M (q̈ − a) subject to A q̈ = b, a = M⁻¹F",
+        Method::Euler => "Euler condition: M q̈ = F + Rᵀλ, A q̈ = b, with R = ∫₀¹ ∂f/∂v(q, s·v, t) ds = Σ_l (1/l) ∂g_l/∂v",
+        Method::UdwadiaKalaba => {
+            "Udwadia–Kalaba: q̈ = a + M^(-1/2) (A M^(-1/2))⁺ (b − A a), a = M⁻¹F; that is M q̈ = F + Aᵀλ, A q̈ = b with λ = (A M⁻¹ Aᵀ)⁺ (b − A a)"
+        }
+        Method::Gauss => {
+            "Gauss: q̈ minimises ½(q̈ − a)ᵀ M (q̈ − a) subject to A q̈ = b, a = M⁻¹F; at the minimum M q̈ = F + Aᵀλ with λ its multipliers"
+        }
         Method::Hamel => "Hamel's embedding: Ψ q̈₂ = G; E = G − H vanishes exactly where it gives the true motion",
         Method::Voronets => "Voronets: the true motion in the independent velocities, Ψ q̈₂ = H = Nᵀ(F − Mγ)",
         Method::Vakonomic => "vakonomic: d/dt[∂L/∂v + Aᵀμ] − ∂L/∂q − (∂f/∂q)ᵀμ = Q, f = 0",
     };
     match method {
         Method::Lagrange | Method::Euler | Method::UdwadiaKalaba | Method::Gauss => {
-            let with_multipliers =
-                method == Method::Lagrange || (method == Method::Euler && model.constraints_are_linear());
-            let lambdas: Vec<ExprId> = if with_multipliers {
-                (1..=model.constraints.len())
-                    .map(|k| {
-                        let s = g.declare_fresh_auxiliary(&format!("lambda{k}"));
-                        g.symbol_expr(s)
-                    })
-                    .collect()
-            } else {
-                Vec::new()
-            };
+            let lambdas: Vec<ExprId> = (1..=model.constraints.len())
+                .map(|k| {
+                    let s = g.declare_fresh_auxiliary(&format!("lambda{k}"));
+                    g.symbol_expr(s)
+                })
+                .collect();
+            // The reaction's rows: A, or Shen's R for the Euler condition.
+            let mut reaction: Vec<Vec<ExprId>> = model.constraints.iter().map(|c| c.jacobian.clone()).collect();
+            if method == Method::Euler && !model.constraints_are_linear() {
+                for (j, c) in model.constraints.iter().enumerate() {
+                    match reaction_row(&mut g, c) {
+                        ReactionRow::Closed(row) => reaction[j] = row,
+                        ReactionRow::Integral { s, entries } => {
+                            // An entry without a closed form is named R<j>_<coordinate>
+                            // and defined by its integral.
+                            for (i, entry) in entries.into_iter().enumerate() {
+                                let integrand = match entry {
+                                    Ok(closed) => {
+                                        reaction[j][i] = closed;
+                                        continue;
+                                    }
+                                    Err(integrand) => integrand,
+                                };
+                                let symbol = g.declare_fresh_auxiliary(&format!("R{}_{}", j + 1, names[i]));
+                                reaction[j][i] = g.symbol_expr(symbol);
+                                equations.push(Equation {
+                                    label: format!("R[{}, {}]", c.name, names[i]),
+                                    lhs: Some(reaction[j][i]),
+                                    rhs: integrand,
+                                    integral_over: Some(s),
+                                });
+                            }
+                        }
+                    }
+                }
+            }
             matrices.push(matrix("M", "M", n, n, model.equations.mass_matrix.clone()));
             matrices.push(matrix("F", "F", n, 1, model.equations.forcing.clone()));
+            if method == Method::Euler && !model.constraints_are_linear() {
+                let entries = reaction.iter().flatten().copied().collect();
+                matrices.push(matrix("R", "R", model.constraints.len(), n, entries));
+            }
             for (i, name) in names.iter().enumerate() {
                 let lhs = times_accelerations(&mut g, &model.equations.mass_matrix[i * n..(i + 1) * n], &all);
                 let mut rhs = alloc::vec![model.equations.forcing[i]];
-                for (c, &l) in model.constraints.iter().zip(&lambdas) {
-                    rhs.push(g.mul2(c.jacobian[i], l));
+                for (row, &l) in reaction.iter().zip(&lambdas) {
+                    rhs.push(g.mul2(row[i], l));
                 }
                 let rhs = g.add(&rhs);
-                equations.push(Equation { label: format!("equation of {name}"), lhs: Some(lhs), rhs });
+                equations.push(Equation::new(format!("equation of {name}"), Some(lhs), rhs));
             }
         }
         Method::Hamel | Method::Voronets => {
@@ -146,18 +189,14 @@ pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationErr
             let k = h.independent.len();
             for (j, &d) in h.dependent.iter().enumerate() {
                 let v = g.symbol_expr(g.coordinate(d)[1]);
-                equations.push(Equation {
-                    label: format!("{}' (dependent)", names[d]),
-                    lhs: Some(v),
-                    rhs: h.dependent_velocities[j],
-                });
+                equations.push(Equation::new(format!("{}' (dependent)", names[d]), Some(v), h.dependent_velocities[j]));
             }
             if method == Method::Hamel {
-                equations.push(Equation { label: "T*".into(), lhs: None, rhs: h.embedded_kinetic });
+                equations.push(Equation::new("T*".into(), None, h.embedded_kinetic));
                 for s in 0..k {
                     for c in 0..k {
                         let label = format!("Ψ[{}, {}]", names[h.independent[s]], names[h.independent[c]]);
-                        equations.push(Equation { label, lhs: None, rhs: h.psi[s * k + c] });
+                        equations.push(Equation::new(label, None, h.psi[s * k + c]));
                     }
                 }
             }
@@ -172,12 +211,12 @@ pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationErr
             let rhs = if method == Method::Hamel { &h.g } else { &h.h };
             for (s, &i) in h.independent.iter().enumerate() {
                 let lhs = times_accelerations(&mut g, &h.psi[s * k..(s + 1) * k], &h.independent);
-                equations.push(Equation { label: format!("equation of {}", names[i]), lhs: Some(lhs), rhs: rhs[s] });
+                equations.push(Equation::new(format!("equation of {}", names[i]), Some(lhs), rhs[s]));
             }
             if method == Method::Hamel {
                 for (s, &i) in h.independent.iter().enumerate() {
                     for (what, values) in [("G", &h.g), ("H", &h.h), ("E", &h.e)] {
-                        equations.push(Equation { label: format!("{what}[{}]", names[i]), lhs: None, rhs: values[s] });
+                        equations.push(Equation::new(format!("{what}[{}]", names[i]), None, values[s]));
                     }
                 }
             }
@@ -197,13 +236,13 @@ pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationErr
                     terms.push(g.mul2(vk.rate_matrix[i * m + j], rate));
                 }
                 let lhs = g.add(&terms);
-                equations.push(Equation { label: format!("equation of {name}"), lhs: Some(lhs), rhs: vk.forcing[i] });
+                equations.push(Equation::new(format!("equation of {name}"), Some(lhs), vk.forcing[i]));
             }
         }
     }
     for c in &model.constraints {
         let lhs = times_accelerations(&mut g, &c.jacobian, &all);
-        equations.push(Equation { label: format!("constraint {}", c.name), lhs: Some(lhs), rhs: c.bias });
+        equations.push(Equation::new(format!("constraint {}", c.name), Some(lhs), c.bias));
     }
     let m = model.constraints.len();
     if m > 0 {
@@ -217,17 +256,25 @@ pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationErr
 impl Derivation {
     /// One equation as plain text: `lhs = rhs`, or `label = rhs` for a named quantity.
     pub fn text(&self, e: &Equation) -> String {
+        let mut rhs = self.graph.to_text(e.rhs);
+        if let Some(s) = e.integral_over {
+            rhs = format!("∫₀¹ ({rhs}) d{}", self.graph.to_text(self.graph.symbol_expr(s)));
+        }
         match e.lhs {
-            Some(lhs) => format!("{} = {}", self.graph.to_text(lhs), self.graph.to_text(e.rhs)),
-            None => format!("{} = {}", e.label, self.graph.to_text(e.rhs)),
+            Some(lhs) => format!("{} = {rhs}", self.graph.to_text(lhs)),
+            None => format!("{} = {rhs}", e.label),
         }
     }
 
     /// One equation as LaTeX.
     pub fn latex(&self, e: &Equation) -> String {
+        let mut rhs = self.graph.to_latex(e.rhs);
+        if let Some(s) = e.integral_over {
+            rhs = format!("\\int_0^1 {rhs} \\,\\mathrm{{d}}{}", self.graph.to_latex(self.graph.symbol_expr(s)));
+        }
         match e.lhs {
-            Some(lhs) => format!("{} = {}", self.graph.to_latex(lhs), self.graph.to_latex(e.rhs)),
-            None => format!("{} = {}", e.label, self.graph.to_latex(e.rhs)),
+            Some(lhs) => format!("{} = {rhs}", self.graph.to_latex(lhs)),
+            None => format!("{} = {rhs}", e.label),
         }
     }
 
@@ -243,9 +290,10 @@ impl Derivation {
 
     /// One equation as a MathML Core block (a named quantity shows its value).
     pub fn mathml(&self, e: &Equation) -> String {
-        match e.lhs {
-            Some(lhs) => self.graph.equation_to_mathml(lhs, e.rhs),
-            None => self.graph.to_mathml(e.rhs),
+        match (e.lhs, e.integral_over) {
+            (Some(lhs), Some(s)) => self.graph.integral_equation_to_mathml(lhs, e.rhs, s),
+            (Some(lhs), None) => self.graph.equation_to_mathml(lhs, e.rhs),
+            (None, _) => self.graph.to_mathml(e.rhs),
         }
     }
 }

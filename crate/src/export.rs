@@ -4,8 +4,11 @@
 //!
 //! Columns: `method`, `t`, every coordinate, every velocity (`x'`), `mu1…` when a
 //! vakonomic run is among them (empty for the others), `energy`, `res_<constraint>`
-//! for each constraint, and `E_<coordinate>` for each independent coordinate of the
-//! model's Hamel split (empty where the split is singular).
+//! for each constraint (its residual as written: `φ` for a holonomic constraint),
+//! `E_<coordinate>` for each independent coordinate of the model's Hamel split
+//! (empty where the split is singular), and last `dres_<constraint>` for each
+//! holonomic constraint: its velocity-level residual `φ_q v + φ_t`. The `dres_`
+//! columns come after the contract's columns so that those keep their places.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -63,9 +66,11 @@ pub fn samples_table(model: &Model, runs: &[(Method, &[Sample])], comment: Strin
         columns.extend((1..=m).map(|k| format!("mu{k}")));
     }
     columns.push("energy".into());
-    columns.extend(model.constraints.iter().map(|c| format!("res_{}", c.name.trim_start_matches('#'))));
+    columns.extend(model.constraints.iter().map(|c| format!("res_{}", column_name(&c.name))));
     let e_columns: Vec<usize> = model.hamel.as_ref().map(|h| h.independent.clone()).unwrap_or_default();
     columns.extend(e_columns.iter().map(|&i| format!("E_{}", names[i])));
+    let holonomic: Vec<usize> = (0..m).filter(|&j| model.constraints[j].position_residual.is_some()).collect();
+    columns.extend(holonomic.iter().map(|&j| format!("dres_{}", column_name(&model.constraints[j].name))));
     let mut rows = Vec::new();
     let mut singular_split_at = None;
     for &(method, samples) in runs {
@@ -89,10 +94,16 @@ pub fn samples_table(model: &Model, runs: &[(Method, &[Sample])], comment: Strin
                 }
                 None => {}
             }
+            row.extend(holonomic.iter().map(|&j| Cell::Number(s.velocity_residuals[j])));
             rows.push(row);
         }
     }
     Table { comment, columns, rows, singular_split_at }
+}
+
+/// A constraint's name as a column suffix: `#2` (an unnamed constraint) gives `2`.
+pub fn column_name(constraint: &str) -> &str {
+    constraint.trim_start_matches('#')
 }
 
 /// Quotes a CSV field when it holds a comma, quote or newline.

@@ -6,7 +6,7 @@ use alloc::vec;
 
 use crate::mechanics::{Model, NumericModel};
 use crate::scenario::{load, Format, Problem, Problems, Scenario, SourceMap};
-use crate::simulation::{initial_state, State};
+use crate::simulation::{initial_state_with_warnings, State};
 
 /// A loaded, validated, compiled scenario with its initial state.
 #[derive(Clone)]
@@ -17,7 +17,8 @@ pub struct Prepared {
     pub numeric: NumericModel,
     /// The initial state, omitted velocities solved.
     pub initial: State,
-    /// Field positions in the text, and warnings (unknown fields).
+    /// Field positions in the text, and warnings (unknown fields, velocities the
+    /// constraints leave free).
     pub map: SourceMap,
 }
 
@@ -29,11 +30,12 @@ impl Prepared {
     }
 
     /// Validates and compiles a scenario already read (`map` gives positions).
-    pub fn from_scenario(scenario: &Scenario, map: SourceMap) -> Result<Prepared, Problems> {
+    pub fn from_scenario(scenario: &Scenario, mut map: SourceMap) -> Result<Prepared, Problems> {
         let model = Model::build(scenario, &map)?;
         let mut numeric = NumericModel::new(&model)
             .map_err(|e| Problems(vec![Problem { field: "model".into(), position: None, message: format!("{e}") }]))?;
-        let initial = initial_state(&model, &mut numeric, &map)?;
+        let (initial, warnings) = initial_state_with_warnings(&model, &mut numeric, &map)?;
+        map.warnings.extend(warnings);
         Ok(Prepared { model, numeric, initial, map })
     }
 }

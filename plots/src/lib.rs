@@ -226,6 +226,45 @@ fn segments(points: &[(f64, f64)]) -> Vec<Vec<(f64, f64)>> {
     out
 }
 
+/// Maps a data point to device pixels.
+type ToPixel<'a> = &'a dyn Fn(&(f64, f64)) -> (i32, i32);
+
+/// `points` cut into runs that share their end points wherever the line turns back
+/// by more than 120° on screen (`pixel` maps data to device pixels): plotters joins
+/// the segments of a thick line with unbounded miters, so a sharp V — a dip on a log
+/// axis — would otherwise grow a spike far outside the panel.
+fn split_at_sharp_turns(points: &[(f64, f64)], pixel: ToPixel) -> Vec<Vec<(f64, f64)>> {
+    let screen: Vec<(f64, f64)> = points
+        .iter()
+        .map(|p| {
+            let (x, y) = pixel(p);
+            (x as f64, y as f64)
+        })
+        .collect();
+    let mut runs = Vec::new();
+    let mut current: Vec<(f64, f64)> = Vec::new();
+    let mut incoming: Option<(f64, f64)> = None;
+    for (k, &p) in points.iter().enumerate() {
+        if k > 0 {
+            let d = (screen[k].0 - screen[k - 1].0, screen[k].1 - screen[k - 1].1);
+            let length = d.0.hypot(d.1);
+            if length > 0.0 {
+                let d = (d.0 / length, d.1 / length);
+                if let Some(before) = incoming {
+                    if before.0 * d.0 + before.1 * d.1 < -0.5 {
+                        let corner = current[current.len() - 1];
+                        runs.push(core::mem::replace(&mut current, vec![corner]));
+                    }
+                }
+                incoming = Some(d);
+            }
+        }
+        current.push(p);
+    }
+    runs.push(current);
+    runs
+}
+
 fn equalise(x: (f64, f64), y: (f64, f64), width: f64, height: f64) -> ((f64, f64), (f64, f64)) {
     let (dx, dy) = (x.1 - x.0, y.1 - y.0);
     let per_pixel = (dx / width.max(1.0)).max(dy / height.max(1.0));
@@ -334,7 +373,11 @@ where
     };
     for line in lines {
         let colour = colour(line.method);
-        for (k, s) in segments(&line.points).into_iter().enumerate() {
+        let runs: Vec<Vec<(f64, f64)>> = segments(&line.points)
+            .into_iter()
+            .flat_map(|s| if line.dashed { vec![s] } else { split_at_sharp_turns(&s, &|p| chart.backend_coord(p)) })
+            .collect();
+        for (k, s) in runs.into_iter().enumerate() {
             let series = if line.dashed {
                 chart.draw_series(DashedLineSeries::new(s, pxu(5.0), pxu(4.0), colour.stroke_width(pxu(1.2))))?
             } else {
@@ -415,6 +458,17 @@ mod tests {
         let d = decimate(&points, 100);
         assert!(d.iter().any(|p| p.1.is_nan()));
         assert_eq!(segments(&d).len(), 2);
+    }
+
+    #[test]
+    fn a_thick_line_is_cut_where_it_turns_back() {
+        // A V on screen (down then up steeply) is cut at its tip; a gentle bend is not.
+        let pixel = |p: &(f64, f64)| ((p.0 * 10.0) as i32, (p.1 * 10.0) as i32);
+        let v = [(0.0, 0.0), (0.1, 10.0), (0.2, 0.0), (0.3, -10.0)];
+        let runs = split_at_sharp_turns(&v, &pixel);
+        assert_eq!(runs, vec![vec![(0.0, 0.0), (0.1, 10.0)], vec![(0.1, 10.0), (0.2, 0.0), (0.3, -10.0)]]);
+        let gentle = [(0.0, 0.0), (1.0, 1.0), (2.0, 1.5), (3.0, 1.0)];
+        assert_eq!(split_at_sharp_turns(&gentle, &pixel), vec![gentle.to_vec()]);
     }
 
     #[test]

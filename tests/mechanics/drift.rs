@@ -16,7 +16,7 @@ fn drift(stabilization: Stabilization) -> (f64, f64) {
     let mut sim = Simulation::new(numeric, settings, &state).unwrap();
     sim.advance_to(20.0).unwrap();
     sim.samples().iter().fold((0.0f64, 0.0f64), |(p, v), s| {
-        (p.max((s.q[0] * s.q[0] + s.q[1] * s.q[1] - 1.0).abs()), v.max(s.residuals[0].abs()))
+        (p.max((s.q[0] * s.q[0] + s.q[1] * s.q[1] - 1.0).abs()), v.max(s.velocity_residuals[0].abs()))
     })
 }
 

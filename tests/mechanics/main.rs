@@ -8,6 +8,8 @@ mod drift;
 mod hamel;
 mod integrators;
 mod papers;
+mod printed_equations;
+mod sampling;
 mod scenario_errors;
 mod share;
 mod vakonomic;

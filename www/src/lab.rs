@@ -24,8 +24,12 @@ pub struct Columns {
     pub t: Vec<f64>,
     /// The view outputs, one column per output.
     pub view: Vec<Vec<f64>>,
-    /// The largest |f| over the constraints.
+    /// The largest residual as written over the constraints (`|φ|` of a holonomic
+    /// one, `|f|` of the others).
     pub residual: Vec<f64>,
+    /// The largest velocity-level residual `|φ_q v + φ_t|` over the holonomic
+    /// constraints (0 without any).
+    pub velocity_residual: Vec<f64>,
     /// `T + V`.
     pub energy: Vec<f64>,
     /// |E| (NaN where the split is singular or absent).
@@ -35,11 +39,18 @@ pub struct Columns {
     /// Whether the point is a recorded sample (not a display point of the dense
     /// output, whose constraint residual and energy carry the interpolant's error).
     pub is_sample: Vec<bool>,
+    /// Which constraints are holonomic (not a column: what `velocity_residual` reads).
+    holonomic: Vec<bool>,
 }
 
 impl Columns {
-    fn new(outputs: usize, e_components: usize) -> Columns {
-        Columns { view: vec![Vec::new(); outputs], e: vec![Vec::new(); e_components], ..Columns::default() }
+    fn new(outputs: usize, e_components: usize, holonomic: &[bool]) -> Columns {
+        Columns {
+            view: vec![Vec::new(); outputs],
+            e: vec![Vec::new(); e_components],
+            holonomic: holonomic.to_vec(),
+            ..Columns::default()
+        }
     }
 
     /// The number of samples.
@@ -58,7 +69,10 @@ impl Columns {
         for (column, &v) in self.view.iter_mut().zip(view) {
             column.push(v);
         }
-        self.residual.push(s.residuals.iter().fold(0.0, |m: f64, r| m.max(r.abs())));
+        let largest = |xs: &mut dyn Iterator<Item = f64>| xs.fold(0.0, |m: f64, r| m.max(r.abs()));
+        self.residual.push(largest(&mut s.residuals.iter().copied()));
+        let mut holonomic = s.velocity_residuals.iter().zip(&self.holonomic).filter(|(_, &h)| h).map(|(&r, _)| r);
+        self.velocity_residual.push(largest(&mut holonomic));
         self.energy.push(s.energy);
         match &s.e_vector {
             Some(e) => {
@@ -239,7 +253,8 @@ impl Lab {
             // Ids were validated with the model.
             let Some(method) = Method::from_id(&id) else { continue };
             let settings = Settings::from_scenario(&p.model.scenario.run, method);
-            let columns = Columns::new(self.view.len(), self.e_components().len());
+            let holonomic: Vec<bool> = p.model.constraints.iter().map(|c| c.position_residual.is_some()).collect();
+            let columns = Columns::new(self.view.len(), self.e_components().len(), &holonomic);
             let mut run = Run { method, sim: None, error: None, columns, recorded: 0, current: None };
             match Simulation::new(p.numeric.clone(), settings, &p.initial) {
                 Ok(sim) => run.sim = Some(sim),
@@ -319,7 +334,7 @@ impl Lab {
             } else {
                 last
             };
-            let mut row = Columns::new(view.len(), e_components);
+            let mut row = Columns::new(view.len(), e_components, &run.columns.holonomic);
             row.push(&shown, view.at(parameters, &shown), false);
             run.current = Some((shown, row));
         }

@@ -21,7 +21,8 @@ pub enum Kind {
     Trajectory,
     /// `view.series[i]` against t.
     Series(usize),
-    /// The largest constraint residual, log scale.
+    /// The largest constraint residual as written (`φ` for holonomic constraints),
+    /// and dashed the largest velocity-level residual of the holonomic ones; log scale.
     Residual,
     /// `|T + V|` minus its initial value, log scale.
     Energy,
@@ -60,11 +61,18 @@ pub fn panels(lab: &Lab) -> Vec<PanelInfo> {
             kind: Kind::Series(i),
         });
     }
-    if !lab.prepared().model.constraints.is_empty() {
+    let constraints = &lab.prepared().model.constraints;
+    if !constraints.is_empty() {
+        let any_holonomic = constraints.iter().any(|c| c.position_residual.is_some());
+        let note = if any_holonomic {
+            "solid: largest |residual| as written (|φ| for holonomic constraints, |f| for the others); dashed: largest |φ̇ = φ_q q̇ + φ_t| of the holonomic ones (log scale)"
+        } else {
+            "largest |f| over the constraints (log scale): drift from the constraint surface"
+        };
         out.push(PanelInfo {
             id: "plot-residual".into(),
-            title: "constraint residual".into(),
-            note: "largest |f| over the constraints (log scale): drift from the constraint surface".into(),
+            title: "constraint residuals".into(),
+            note: note.into(),
             kind: Kind::Residual,
         });
     }
@@ -149,6 +157,10 @@ pub fn content(lab: &Lab, kind: Kind, max_points: usize) -> (Vec<Line>, Vec<Mark
             Kind::Residual => {
                 let p = points(lab, run, &|c| (&c.t, &c.residual), true);
                 lines.push(line(run, p, true, false, max_points));
+                if lab.prepared().model.constraints.iter().any(|c| c.position_residual.is_some()) {
+                    let p = points(lab, run, &|c| (&c.t, &c.velocity_residual), true);
+                    lines.push(line(run, p, false, true, max_points));
+                }
             }
             Kind::Energy => {
                 let e0 = run.columns.energy.first().copied().unwrap_or(0.0);
@@ -179,7 +191,7 @@ pub fn spec<'a>(lab: &'a Lab, info: &'a PanelInfo, y_scale: Scale, dpr: f64) -> 
     let (x_label, y_label, x_range) = match info.kind {
         Kind::Trajectory => (labels[0].as_str(), labels[1].as_str(), None),
         Kind::Series(i) => ("t", labels[2 + i].as_str(), Some((lab.t0, lab.t_end))),
-        Kind::Residual => ("t", "max |f|", Some((lab.t0, lab.t_end))),
+        Kind::Residual => ("t", "max |residual|", Some((lab.t0, lab.t_end))),
         Kind::Energy => ("t", "|ΔE|", Some((lab.t0, lab.t_end))),
         Kind::EVector => ("t", "E", Some((lab.t0, lab.t_end))),
     };

@@ -1,26 +1,39 @@
 //! `nhlab check FILE`: validate and describe.
 
+use std::fmt::Write;
+
+use nhlab::formulations::{applicability, Method};
+
 use crate::args::FileArgs;
 use crate::input::load_file;
+use crate::output::emit;
 use crate::Failure;
+
+/// `println!` into the report (writing to a `String` cannot fail).
+macro_rules! say {
+    ($out:expr, $($arg:tt)*) => {{
+        let _ = writeln!($out, $($arg)*);
+    }};
+}
 
 pub fn run(args: &FileArgs) -> Result<(), Failure> {
     let l = load_file(&args.file)?;
     let m = &l.model;
     let s = &m.scenario;
-    println!("{}", s.title);
-    println!("coordinates: {}", s.coordinates.join(", "));
+    let mut out = String::new();
+    say!(out, "{}", s.title);
+    say!(out, "coordinates: {}", s.coordinates.join(", "));
     if m.parameters.is_empty() {
-        println!("parameters: none");
+        say!(out, "parameters: none");
     } else {
         let ps: Vec<String> = m.parameters.iter().map(|p| format!("{} = {}", p.name, p.value)).collect();
-        println!("parameters: {}", ps.join(", "));
+        say!(out, "parameters: {}", ps.join(", "));
     }
-    println!("constraints: {}", m.constraints.len());
+    say!(out, "constraints: {}", m.constraints.len());
     for c in &m.constraints {
         let timing = if c.rheonomic { "rheonomic" } else { "scleronomic" };
         let expr = m.graph.to_text(c.position_residual.unwrap_or(c.velocity_residual));
-        println!("  {}: {expr} = 0  ({}, {timing})", c.name, c.kind.label());
+        say!(out, "  {}: {expr} = 0  ({}, {timing})", c.name, c.kind.label());
     }
     match &m.hamel {
         Ok(h) => {
@@ -30,9 +43,9 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
             } else {
                 "chosen: the best-conditioned A₁ at the initial state"
             };
-            println!("Hamel split: dependent {}; independent {} ({how})", names(&h.dependent), names(&h.independent));
+            say!(out, "Hamel split: dependent {}; independent {} ({how})", names(&h.dependent), names(&h.independent));
         }
-        Err(e) if !m.constraints.is_empty() => println!("Hamel split: none ({e})"),
+        Err(e) if !m.constraints.is_empty() => say!(out, "Hamel split: none ({e})"),
         Err(_) => {}
     }
     let n = m.coordinate_count();
@@ -47,9 +60,17 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
         }
     };
     let plural = if rank == 1 { "" } else { "s" };
-    println!(
+    say!(
+        out,
         "degrees of freedom: {} ({n} coordinates, {rank} independent constraint{plural} at the initial state)",
         n - rank
     );
-    Ok(())
+    let (usable, refused): (Vec<_>, Vec<_>) =
+        Method::ALL.iter().map(|&method| (method, applicability(m, method))).partition(|(_, a)| a.is_ok());
+    let ids: Vec<&str> = usable.iter().map(|(method, _)| method.id()).collect();
+    say!(out, "methods: {}", ids.join(", "));
+    for (method, why) in refused {
+        say!(out, "  not {}: {}", method.id(), why.unwrap_err());
+    }
+    emit(&out)
 }

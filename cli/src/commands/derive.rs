@@ -8,6 +8,7 @@ use nhlab::expr::ExprId;
 
 use crate::args::{DeriveArgs, DeriveFormat};
 use crate::input::{load_file, method};
+use crate::output::emit;
 use crate::Failure;
 
 pub fn run(args: &DeriveArgs) -> Result<(), Failure> {
@@ -15,22 +16,23 @@ pub fn run(args: &DeriveArgs) -> Result<(), Failure> {
     let l = load_file(&args.file)?;
     let model = &l.model;
     let d = derive(model, method).map_err(|e| Failure::Compute(e.to_string()))?;
+    let mut out = String::new();
     match args.format {
         DeriveFormat::Text => {
-            println!("# {}: {}", method.id(), d.form);
+            out.push_str(&format!("# {}: {}\n", method.id(), d.form));
             for e in &d.equations {
-                println!("{}", d.text(e));
+                out.push_str(&format!("{}\n", d.text(e)));
             }
         }
         DeriveFormat::Latex => {
-            println!("% {}: {}", method.id(), d.form);
+            out.push_str(&format!("% {}: {}\n", method.id(), d.form));
             for e in &d.equations {
-                println!("{} \\\\", d.latex(e));
+                out.push_str(&format!("{} \\\\\n", d.latex(e)));
             }
         }
         DeriveFormat::Mathml => {
             for e in &d.equations {
-                println!("{}", d.mathml(e));
+                out.push_str(&format!("{}\n", d.mathml(e)));
             }
         }
         DeriveFormat::Json => {
@@ -52,7 +54,7 @@ pub fn run(args: &DeriveArgs) -> Result<(), Failure> {
                     })
                 })
                 .collect();
-            let out = json!({
+            let json = json!({
                 "method": method.id(),
                 "form": d.form,
                 "mass_matrix": matrix(&model.equations.mass_matrix, n),
@@ -61,8 +63,8 @@ pub fn run(args: &DeriveArgs) -> Result<(), Failure> {
                 "constraint_bias": model.constraints.iter().map(|c| text(&c.bias)).collect::<Vec<_>>(),
                 "equations": equations,
             });
-            println!("{out}");
+            out = format!("{json}\n");
         }
     }
-    Ok(())
+    emit(&out)
 }

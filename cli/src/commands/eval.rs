@@ -2,11 +2,13 @@
 
 use serde_json::{json, Map, Value};
 
+use nhlab::export::column_name;
 use nhlab::formulations::{accelerations_with_multipliers, compulsion, e_vector};
-use nhlab::simulation::{initial_state, State};
+use nhlab::simulation::{state_with_warnings, State, StateOrigin};
 
 use crate::args::EvalArgs;
 use crate::input::{load_file, method};
+use crate::output::emit;
 use crate::Failure;
 
 /// The state `--at` names: unnamed `t` and coordinates keep their initial values;
@@ -55,8 +57,23 @@ fn state_at(l: &mut crate::input::Loaded, at: &str) -> Result<State, Failure> {
         }
     }
     let model = nhlab::mechanics::Model { scenario, ..l.model.clone() };
-    initial_state(&model, &mut l.numeric, &l.map)
-        .map_err(|p| Failure::BadInput(p.0.iter().map(|p| format!("--at: {}", p.message)).collect()))
+    let (state, warnings) = state_with_warnings(&model, &mut l.numeric, &l.map, StateOrigin::Given)
+        .map_err(|p| Failure::BadInput(p.0.iter().map(|p| format!("--at: {}", p.message)).collect()))?;
+    for w in warnings {
+        eprintln!("warning: --at: {}", w.message);
+    }
+    Ok(state)
+}
+
+/// Every number of the result, with its key, for the non-finite check.
+fn numbers(value: &Value, key: &str, out: &mut Vec<(String, f64)>) {
+    match value {
+        Value::Number(x) => out.push((key.to_string(), x.as_f64().unwrap_or(f64::NAN))),
+        Value::Null => out.push((key.to_string(), f64::NAN)),
+        Value::Array(xs) => xs.iter().enumerate().for_each(|(i, x)| numbers(x, &format!("{key}[{i}]"), out)),
+        Value::Object(m) => m.iter().for_each(|(k, x)| numbers(x, &format!("{key}.{k}"), out)),
+        _ => {}
+    }
 }
 
 pub fn run(args: &EvalArgs) -> Result<(), Failure> {
@@ -85,7 +102,18 @@ pub fn run(args: &EvalArgs) -> Result<(), Failure> {
     if let Some(lambda) = &solution.multipliers {
         out.insert("multipliers".into(), json!(lambda.as_slice()));
     }
-    out.insert("residuals".into(), json!(terms.residuals.as_slice()));
+    out.insert("residuals".into(), json!(terms.constraint_residuals()));
+    let velocity_residuals: Map<_, _> = l
+        .model
+        .constraints
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.position_residual.is_some())
+        .map(|(j, c)| (column_name(&c.name).to_string(), json!(terms.residuals[j])))
+        .collect();
+    if !velocity_residuals.is_empty() {
+        out.insert("velocity_residuals".into(), Value::Object(velocity_residuals));
+    }
     out.insert("energy".into(), json!(terms.energy));
     out.insert("compulsion".into(), json!(z));
     if let Some(rates) = &solution.multiplier_rates {
@@ -100,6 +128,18 @@ pub fn run(args: &EvalArgs) -> Result<(), Failure> {
         Some(Err(err)) => eprintln!("warning: no E-vector here: {err}"),
         None => {}
     }
-    println!("{}", Value::Object(out));
-    Ok(())
+    let out = Value::Object(out);
+    // serde_json writes NaN and infinities as null: refuse them instead, naming the
+    // first in the order of cause (accelerations before what is computed from them).
+    let mut all = Vec::new();
+    for key in ["qdd", "multipliers", "mu_dot", "residuals", "velocity_residuals", "energy", "compulsion", "evec"] {
+        if let Some(value) = out.get(key) {
+            numbers(value, key, &mut all);
+        }
+    }
+    if let Some((key, _)) = all.iter().find(|(_, x)| !x.is_finite()) {
+        let place = if args.at.is_some() { "the given state" } else { "the initial state" };
+        return Err(Failure::Compute(format!("{}: `{}` is not finite at {place}, t = {}", method.id(), key, state.t)));
+    }
+    emit(&format!("{out}\n"))
 }

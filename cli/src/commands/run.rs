@@ -5,9 +5,56 @@ use nhlab::formulations::Method;
 use nhlab::simulation::{Settings, Simulation};
 use nhlab::view::View;
 
-use crate::args::RunArgs;
+use crate::args::{RunArgs, TableFormat};
 use crate::input::{load_file, method};
+use crate::output::write_to;
 use crate::Failure;
+
+/// Most sample times one `--sample-at` may ask for (a bound on memory and time).
+pub const MAX_SAMPLE_TIMES: usize = 10_000_000;
+
+/// `--sample-at`: comma-separated times and ranges `START:STOP:STEP`, STOP included
+/// when the range lands on it (within a millionth of a step); the times of a range
+/// are `START + k·STEP`, never an accumulated sum.
+pub fn parse_sample_times(text: &str) -> Result<Vec<f64>, String> {
+    let number = |s: &str| -> Result<f64, String> {
+        let x: f64 = s.trim().parse().map_err(|_| format!("`{}` is not a number", s.trim()))?;
+        if x.is_finite() {
+            Ok(x)
+        } else {
+            Err(format!("`{}` is not finite", s.trim()))
+        }
+    };
+    let mut times = Vec::new();
+    for item in text.split(',').filter(|s| !s.trim().is_empty()) {
+        let parts: Vec<&str> = item.split(':').collect();
+        match parts.as_slice() {
+            [x] => times.push(number(x)?),
+            [start, stop, step] => {
+                let (start, stop, step) = (number(start)?, number(stop)?, number(step)?);
+                if step <= 0.0 {
+                    return Err(format!("`{}`: the step must be positive", item.trim()));
+                }
+                if stop < start {
+                    return Err(format!("`{}`: STOP is before START", item.trim()));
+                }
+                let count = ((stop - start) / step + 1e-6).floor() + 1.0;
+                if count + times.len() as f64 > MAX_SAMPLE_TIMES as f64 {
+                    return Err(format!("more than {MAX_SAMPLE_TIMES} times asked for"));
+                }
+                times.extend((0..count as usize).map(|k| start + k as f64 * step));
+            }
+            _ => return Err(format!("`{}`: expected a time or START:STOP:STEP", item.trim())),
+        }
+        if times.len() > MAX_SAMPLE_TIMES {
+            return Err(format!("more than {MAX_SAMPLE_TIMES} times asked for"));
+        }
+    }
+    if times.is_empty() {
+        return Err("no times given".into());
+    }
+    Ok(times)
+}
 
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
     let l = load_file(&args.file)?;
@@ -18,9 +65,22 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if !(t_end.is_finite() && t_end > l.initial.t) {
         return Err(Failure::bad(format!("--t-end: must be after the initial time {}, found {t_end}", l.initial.t)));
     }
-    if let Some(times) = &args.sample_at {
-        if times.windows(2).any(|w| w[1] < w[0]) || times.iter().any(|t| !t.is_finite() || *t < l.initial.t) {
-            return Err(Failure::bad("--sample-at: times must be finite, ascending and not before the initial time"));
+    let sample_at = match &args.sample_at {
+        Some(text) => Some(parse_sample_times(text).map_err(|e| Failure::bad(format!("--sample-at: {e}")))?),
+        None => None,
+    };
+    if let Some(times) = &sample_at {
+        if times.windows(2).any(|w| w[1] < w[0]) || times[0] < l.initial.t {
+            return Err(Failure::bad(format!(
+                "--sample-at: times must be ascending and not before the initial time {}",
+                l.initial.t
+            )));
+        }
+        let last = times[times.len() - 1];
+        if args.t_end.is_some_and(|t| last > t) {
+            return Err(Failure::bad(format!(
+                "--sample-at: the last time {last} is past --t-end {t_end}: the run ends at the last sample time"
+            )));
         }
     }
     if let Some(plot) = &args.plot {
@@ -28,9 +88,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             return Err(Failure::bad(format!("--plot: `{plot}` must end in .svg or .png")));
         }
     }
-    if !(args.out == "-" || args.out.ends_with(".csv") || args.out.ends_with(".json")) {
-        return Err(Failure::bad(format!("--out: `{}` must end in .csv or .json (or be -)", args.out)));
-    }
+    let format = args.format.unwrap_or(if args.out.ends_with(".json") { TableFormat::Json } else { TableFormat::Csv });
     let mut view = View::new(&l.model).map_err(|e| Failure::bad(format!("view: {e}")))?;
     let mut failure: Option<String> = None;
     let mut runs: Vec<(Method, Vec<nhlab::simulation::Sample>)> = Vec::new();
@@ -40,7 +98,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         first_settings.get_or_insert(settings);
         let mut sim = Simulation::new(l.numeric.clone(), settings, &l.initial)
             .map_err(|e| Failure::Compute(format!("{}: {e}", method.id())))?;
-        let result = match &args.sample_at {
+        let result = match &sample_at {
             Some(times) => sim.advance_sampling(times),
             None => sim.advance_to(t_end),
         };
@@ -49,14 +107,14 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         if let Err(e) = result {
             failure.get_or_insert(format!("{}: {e}", method.id()));
         }
-        let samples = match &args.sample_at {
+        let samples = match &sample_at {
             // The start is sampled only when asked for.
             Some(times) if times.first() != Some(&l.initial.t) => &sim.samples()[1..],
             _ => sim.samples(),
         };
         runs.push((method, samples.to_vec()));
     }
-    let comment = match (&args.sample_at, first_settings) {
+    let comment = match (&sample_at, first_settings) {
         (Some(_), _) => "samples at the requested times (dense output)".to_string(),
         (None, Some(st)) => step_comment(&st),
         (None, None) => String::new(),
@@ -74,19 +132,26 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
                 samples: samples.clone(),
             })
             .collect();
-        crate::plot::write(plot, &s.title, &view.labels, &curves)?;
+        let coordinates = l.model.coordinate_names();
+        let holonomic: Vec<bool> = l.model.constraints.iter().map(|c| c.position_residual.is_some()).collect();
+        let figure = crate::plot::Figure {
+            title: &s.title,
+            labels: &view.labels,
+            spatial: view.labels.len() >= 2 && view.labels[..2].iter().all(|x| coordinates.contains(x)),
+            holonomic: &holonomic,
+        };
+        crate::plot::write(plot, &figure, &curves)?;
     }
     let borrowed: Vec<(Method, &[nhlab::simulation::Sample])> = runs.iter().map(|(m, x)| (*m, x.as_slice())).collect();
     let table = samples_table(&l.model, &borrowed, comment);
     if let Some(t) = table.singular_split_at {
         eprintln!("warning: Hamel's split is singular from t = {t} on at some samples: their E columns are empty");
     }
-    let text = if args.out.ends_with(".json") { table.to_json() } else { table.to_csv() };
-    if args.out == "-" {
-        print!("{text}");
-    } else {
-        std::fs::write(&args.out, text).map_err(|e| Failure::bad(format!("--out {}: {e}", args.out)))?;
-    }
+    let text = match format {
+        TableFormat::Json => table.to_json() + "\n",
+        TableFormat::Csv => table.to_csv(),
+    };
+    write_to(&args.out, "--out", &text)?;
     match failure {
         Some(message) => Err(Failure::Compute(format!("{message} (the samples before it were written)"))),
         None => Ok(()),

@@ -44,7 +44,17 @@ pub(crate) fn split_is_regular(jacobian: &DMatrix<f64>, dependent: &[usize]) -> 
     a1.determinant().abs() > SPLIT_TOLERANCE * scale.max(f64::MIN_POSITIVE)
 }
 
+/// Why Hamel's embedding does not apply to a model without constraints.
+pub(crate) const NO_CONSTRAINTS: &str =
+    "Hamel's embedding has nothing to embed: the scenario has no constraints (hamel would be lagrange)";
+
 pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) -> Result<Solution, DynamicsError> {
+    if numeric.m() == 0 {
+        return Err(DynamicsError::Unsupported(NO_CONSTRAINTS.into()));
+    }
+    if !numeric.nonlinear_constraints.is_empty() {
+        return Err(DynamicsError::Unsupported(alloc::format!("{}", crate::mechanics::SplitError::Nonlinear)));
+    }
     let terms = numeric.evaluate(t, q, v)?;
     let (jacobian, bias) = (terms.jacobian.clone(), terms.bias.clone());
     let Some(hamel) = numeric.hamel_terms(t, q, v) else {

@@ -84,6 +84,25 @@ impl Method {
     }
 }
 
+/// Whether `method` applies to `model`: `Err` says why not, in the words that
+/// `nhlab check`, `derive`, `run`, `eval` and the page all use.
+pub fn applicability(model: &crate::mechanics::Model, method: Method) -> Result<(), alloc::string::String> {
+    match method {
+        Method::Voronets => match model.nonlinear_constraints() {
+            names if names.is_empty() => Ok(()),
+            names => Err(voronets::nonlinear_reason(&names)),
+        },
+        Method::Hamel if model.constraints.is_empty() => Err(hamel::NO_CONSTRAINTS.into()),
+        Method::Hamel => model.hamel.as_ref().map(|_| ()).map_err(|e| alloc::format!("{e}")),
+        Method::Vakonomic => model
+            .vakonomic
+            .as_ref()
+            .map(|_| ())
+            .map_err(|e| alloc::format!("the vakonomic equations could not be derived: {e}")),
+        _ => Ok(()),
+    }
+}
+
 /// Accelerations at a state, with the multipliers where the method has them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solution {

@@ -12,6 +12,15 @@ use super::hamel::complete;
 use super::Solution;
 use crate::mechanics::{DynamicsError, NumericModel};
 
+/// Why Voronets' equations do not apply: the constraints named are nonlinear in the
+/// velocities, and the elimination `v₁ = X v₂ + β` needs linear ones.
+pub(crate) fn nonlinear_reason(names: &[alloc::string::String]) -> alloc::string::String {
+    let (list, verb) = (names.join("`, `"), if names.len() == 1 { "is" } else { "are" });
+    alloc::format!(
+        "Voronets' equations eliminate the dependent velocities, which needs constraints linear in the velocities, and `{list}` {verb} not (lagrange gives Chetaev's motion, euler Shen's)"
+    )
+}
+
 /// The `r` best-conditioned dependent columns of `A` (m×n): greedy column pivoting.
 pub(crate) fn best_split(a: &nalgebra::DMatrix<f64>) -> (alloc::vec::Vec<usize>, alloc::vec::Vec<usize>) {
     let (m, n) = a.shape();
@@ -43,6 +52,9 @@ pub(crate) fn best_split(a: &nalgebra::DMatrix<f64>) -> (alloc::vec::Vec<usize>,
 }
 
 pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) -> Result<Solution, DynamicsError> {
+    if !numeric.nonlinear_constraints.is_empty() {
+        return Err(DynamicsError::Unsupported(nonlinear_reason(&numeric.nonlinear_constraints)));
+    }
     let (terms, workspace) = numeric.evaluate_with_workspace(t, q, v)?;
     let (m, n) = terms.jacobian.shape();
     if m == 0 {

@@ -56,6 +56,14 @@ pub enum IntegrationError<E> {
         /// The last step tried.
         h: f64,
     },
+    /// A fixed step too small to change the time (`t + dt == t` in floating point).
+    #[error("the step dt = {dt:e} does not advance the time at t = {t}: choose a larger dt")]
+    NoProgress {
+        /// When.
+        t: f64,
+        /// The step.
+        dt: f64,
+    },
     /// The state became NaN or infinite.
     #[error("the state is not finite at t = {t}")]
     NonFinite {

@@ -4,6 +4,7 @@
 
 mod constraint;
 mod equations;
+mod euler;
 mod hamel;
 mod model;
 mod numeric;
@@ -11,6 +12,7 @@ mod vakonomic;
 
 pub use constraint::{Constraint, ConstraintKind};
 pub use equations::{EquationsOfMotion, ParticleTerms};
+pub use euler::{reaction_row, ReactionRow};
 pub use hamel::{choose_dependent, HamelSplit, SplitError};
 pub use model::{Model, Parameter};
 pub use numeric::{DynamicsError, HamelTerms, NumericModel, Terms, VakonomicTerms};

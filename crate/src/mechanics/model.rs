@@ -337,6 +337,15 @@ impl Model {
         &self.scenario.coordinates
     }
 
+    /// The names of the constraints nonlinear in the velocities, in scenario order.
+    pub fn nonlinear_constraints(&self) -> Vec<String> {
+        self.constraints
+            .iter()
+            .filter(|c| c.kind == ConstraintKind::NonlinearNonholonomic)
+            .map(|c| c.name.clone())
+            .collect()
+    }
+
     /// Whether every constraint is linear in the velocities (holonomic ones count:
     /// they are used at velocity level).
     pub fn constraints_are_linear(&self) -> bool {

@@ -59,6 +59,25 @@ pub struct Terms {
     pub position_residuals: DVector<f64>,
     /// `T + V`.
     pub energy: f64,
+    /// Which constraints are holonomic (their residual as written is `φ`).
+    pub holonomic: Vec<bool>,
+}
+
+impl Terms {
+    /// The residual of constraint `j` as written in the scenario: `φ(q, t)` for a
+    /// holonomic constraint, `f(q, v, t)` for the others.
+    pub fn constraint_residual(&self, j: usize) -> f64 {
+        if self.holonomic[j] {
+            self.position_residuals[j]
+        } else {
+            self.residuals[j]
+        }
+    }
+
+    /// Every constraint's residual as written, in scenario order.
+    pub fn constraint_residuals(&self) -> Vec<f64> {
+        (0..self.residuals.len()).map(|j| self.constraint_residual(j)).collect()
+    }
 }
 
 /// Numeric values of a Hamel split's terms at one state (evaluated on the
@@ -121,11 +140,13 @@ pub struct NumericModel {
     pub parameters: Vec<f64>,
     /// Baumgarte rates (α, β): when set, `b` is corrected towards `f = 0`, `φ = 0`.
     pub baumgarte: Option<(f64, f64)>,
-    holonomic: Vec<bool>,
     terms: Terms,
     hamel: Option<CompiledHamel>,
     vakonomic: Option<CompiledVakonomic>,
     workspace: crate::formulations::Workspace,
+    /// Names of the constraints nonlinear in the velocities (methods that need
+    /// linear ones refuse with them).
+    pub(crate) nonlinear_constraints: Vec<String>,
 }
 
 impl NumericModel {
@@ -208,7 +229,7 @@ impl NumericModel {
             hamel,
             vakonomic,
             workspace: Default::default(),
-            holonomic: model.constraints.iter().map(|c| c.position_residual.is_some()).collect(),
+            nonlinear_constraints: model.nonlinear_constraints(),
             terms: Terms {
                 mass: DMatrix::zeros(n, n),
                 forcing: DVector::zeros(n),
@@ -217,6 +238,7 @@ impl NumericModel {
                 residuals: DVector::zeros(m),
                 position_residuals: DVector::zeros(m),
                 energy: 0.0,
+                holonomic: model.constraints.iter().map(|c| c.position_residual.is_some()).collect(),
             },
         })
     }
@@ -260,7 +282,7 @@ impl NumericModel {
         tm.energy = o[k + 3 * m];
         if let Some((alpha, beta)) = self.baumgarte {
             for j in 0..m {
-                let correction = if self.holonomic[j] {
+                let correction = if tm.holonomic[j] {
                     2.0 * alpha * tm.residuals[j] + beta * beta * tm.position_residuals[j]
                 } else {
                     alpha * tm.residuals[j]

@@ -5,7 +5,9 @@
 //! (Gauss–Newton from zero on `f(q, v, t) = 0`; one step for linear constraints):
 //! where the constraints leave a velocity free it stays 0. That is how the spec's
 //! own example reads — the knife edge omits `x'` and `y'` against one constraint and
-//! means "at rest". It is an error only when the constraints cannot be satisfied.
+//! means "at rest". It is an error only when the constraints cannot be satisfied,
+//! and never silent: the velocities that the constraints did not fix are named in a
+//! warning with the values taken ([`initial_state_with_warnings`]).
 
 use alloc::format;
 use alloc::string::String;
@@ -31,8 +33,45 @@ pub struct State {
 /// Relative tolerance for given velocities that must satisfy the constraints.
 pub const VELOCITY_TOLERANCE: f64 = 1e-9;
 
-/// The scenario's initial state with every velocity, or the problems.
+/// The scenario's initial state with every velocity, or the problems (warnings
+/// dropped: see [`initial_state_with_warnings`]).
 pub fn initial_state(model: &Model, numeric: &mut NumericModel, map: &SourceMap) -> Result<State, Problems> {
+    initial_state_with_warnings(model, numeric, map).map(|(state, _)| state)
+}
+
+/// The scenario's initial state with every velocity, and a warning (at
+/// `initial.v`) naming the omitted velocities that the constraints leave free and
+/// the minimum-norm values taken for them; or the problems.
+pub fn initial_state_with_warnings(
+    model: &Model,
+    numeric: &mut NumericModel,
+    map: &SourceMap,
+) -> Result<(State, Vec<Problem>), Problems> {
+    state_with_warnings(model, numeric, map, StateOrigin::Initial)
+}
+
+/// Where a state to complete comes from: its messages name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StateOrigin {
+    /// The scenario's `[initial]` table.
+    Initial,
+    /// A state given on the command line (`eval --at`), written into the
+    /// scenario's `[initial]` table.
+    Given,
+}
+
+/// The state in the scenario's `[initial]` table completed as
+/// [`initial_state_with_warnings`] does, its messages naming `origin`.
+pub fn state_with_warnings(
+    model: &Model,
+    numeric: &mut NumericModel,
+    map: &SourceMap,
+    origin: StateOrigin,
+) -> Result<(State, Vec<Problem>), Problems> {
+    let (the_state, velocities) = match origin {
+        StateOrigin::Initial => ("the initial state", "the initial velocities"),
+        StateOrigin::Given => ("the given state", "the given velocities"),
+    };
     let s = &model.scenario;
     let t = s.initial.t;
     let q: Vec<f64> = s.coordinates.iter().map(|c| s.initial.q.get(c).copied().unwrap_or(0.0)).collect();
@@ -78,7 +117,7 @@ pub fn initial_state(model: &Model, numeric: &mut NumericModel, map: &SourceMap)
                 field: "initial.v".into(),
                 position: map.value("initial.v"),
                 message: format!(
-                    "the initial velocities violate constraint `{}` by {:.3e}{}",
+                    "{velocities} violate constraint `{}` by {:.3e}{}",
                     model.constraints[j].name,
                     f[j],
                     if unknown.is_empty() {
@@ -93,17 +132,78 @@ pub fn initial_state(model: &Model, numeric: &mut NumericModel, map: &SourceMap)
     if !problems.is_empty() {
         return Err(Problems(problems));
     }
+    let free = not_fixed(&a, &unknown);
+    let warnings: Vec<Problem> = free_velocities_warning(&s.coordinates, &free, &v)
+        .map(|message| Problem { field: "initial.v".into(), position: map.value("initial.v"), message })
+        .into_iter()
+        .collect();
     let terms = numeric.evaluate(t, &q, &v).map_err(|e| problem(format!("{e}")))?;
     if terms.mass.clone().cholesky().is_none() {
         return Err(Problems(alloc::vec![Problem {
             field: "kinetic".into(),
             position: map.value("kinetic"),
-            message: "the mass matrix ∂²T/∂v² is not positive definite at the initial state".into(),
+            message: format!(
+                "the mass matrix ∂²T/∂v² is not positive definite at {the_state} ({})",
+                describe_state(&s.coordinates, t, &q)
+            ),
         }]));
     }
     let mu = match &s.vakonomic {
         Some(vk) if vk.mu0.len() == model.constraints.len() => vk.mu0.clone(),
         _ => alloc::vec![0.0; model.constraints.len()],
     };
-    Ok(State { t, q, v, mu })
+    Ok((State { t, q, v, mu }, warnings))
+}
+
+/// `t = 0, x = 1, y = 0.5`: a state's time and coordinates, for messages.
+fn describe_state(coordinates: &[String], t: f64, q: &[f64]) -> String {
+    let mut parts = alloc::vec![format!("t = {t}")];
+    parts.extend(coordinates.iter().zip(q).map(|(c, x)| format!("{c} = {x}")));
+    parts.join(", ")
+}
+
+/// The omitted velocities (indices into the coordinates) that the constraints with
+/// Jacobian `a` (m×n, at the solution) do not fix: those whose unit direction is
+/// not in the row space of `A`'s omitted columns, i.e. whose diagonal entry of the
+/// projector `A_u⁺ A_u` is below 1.
+fn not_fixed(a: &DMatrix<f64>, unknown: &[usize]) -> Vec<usize> {
+    if unknown.is_empty() {
+        return Vec::new();
+    }
+    if a.nrows() == 0 {
+        return unknown.to_vec();
+    }
+    let au = DMatrix::from_columns(&unknown.iter().map(|&i| a.column(i).into_owned()).collect::<Vec<_>>());
+    let tol = 1e-10 * au.amax().max(f64::MIN_POSITIVE);
+    let svd = au.svd(false, true);
+    let Some(vt) = svd.v_t else { return unknown.to_vec() };
+    // Rows of Vᵀ with nonzero singular values span the row space: P_ii = Σ_r vt[r,i]².
+    let rank_rows: Vec<usize> = (0..svd.singular_values.len()).filter(|&r| svd.singular_values[r] > tol).collect();
+    unknown
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| rank_rows.iter().map(|&r| vt[(r, k)] * vt[(r, k)]).sum::<f64>() < 1.0 - 1e-9)
+        .map(|(_, &i)| i)
+        .collect()
+}
+
+/// The warning for velocities that were not fixed: ``x', y' are not fixed by the
+/// constraints; took the minimum-norm values x' = 0, y' = 0 — give them to choose
+/// others``; `None` when there are none.
+pub fn free_velocities_warning(coordinates: &[String], free: &[usize], v: &[f64]) -> Option<String> {
+    if free.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = free.iter().map(|&i| format!("{}'", coordinates[i])).collect();
+    let values: Vec<String> = free.iter().map(|&i| format!("{}' = {}", coordinates[i], v[i])).collect();
+    let (verb, value, pronoun) = if free.len() == 1 {
+        ("is", "value", "it to choose another")
+    } else {
+        ("are", "values", "them to choose others")
+    };
+    Some(format!(
+        "{} {verb} not fixed by the constraints; took the minimum-norm {value} {} — give {pronoun}",
+        names.join(", "),
+        values.join(", ")
+    ))
 }

@@ -4,7 +4,9 @@
 
 mod initial;
 
-pub use initial::{initial_state, State, VELOCITY_TOLERANCE};
+pub use initial::{
+    initial_state, initial_state_with_warnings, state_with_warnings, State, StateOrigin, VELOCITY_TOLERANCE,
+};
 
 use alloc::vec::Vec;
 use nalgebra::DVector;
@@ -86,8 +88,12 @@ pub struct Sample {
     pub energy: f64,
     /// `μ` (vakonomic only; empty otherwise).
     pub mu: Vec<f64>,
-    /// `f_j` of every constraint.
+    /// Every constraint's residual as written: `φ(q, t)` for a holonomic one,
+    /// `f(q, v, t)` for the others.
     pub residuals: Vec<f64>,
+    /// Every constraint's velocity-level residual `f` (`φ_q v + φ_t` for a
+    /// holonomic one; the same as [`Sample::residuals`] for the others).
+    pub velocity_residuals: Vec<f64>,
     /// Gauss's compulsion of the method's accelerations.
     pub compulsion: f64,
     /// Hamel's E-vector at this state (one per independent coordinate of the
@@ -134,8 +140,18 @@ pub struct Simulation {
     y: Vec<f64>,
     stepper: Stepper,
     samples: Vec<Sample>,
-    /// The state at the start of the last step, for [`Simulation::sample_in_last_step`].
-    previous: (f64, Vec<f64>),
+    /// The time at the start of the last step, for [`Simulation::sample_in_last_step`].
+    previous_t: f64,
+    /// RK4's grid: `t = origin + k·dt` exactly, never an accumulated sum of steps.
+    grid: Grid,
+}
+
+/// The fixed-step grid `tₖ = origin + k·dt`.
+#[derive(Clone, Copy, Debug)]
+struct Grid {
+    origin: f64,
+    /// Grid points reached so far.
+    k: u64,
 }
 
 impl Simulation {
@@ -157,8 +173,17 @@ impl Simulation {
                 Stepper::Dopri5(alloc::boxed::Box::new(Dopri5::new(dim, settings.rtol, settings.atol)))
             }
         };
-        let previous = (initial.t, y.clone());
-        let mut sim = Simulation { numeric, settings, t: initial.t, y, stepper, samples: Vec::new(), previous };
+        let grid = Grid { origin: initial.t, k: 0 };
+        let mut sim = Simulation {
+            numeric,
+            settings,
+            t: initial.t,
+            y,
+            stepper,
+            samples: Vec::new(),
+            previous_t: initial.t,
+            grid,
+        };
         let first = sim.sample_now().map_err(IntegrationError::System)?;
         sim.samples.push(first);
         Ok(sim)
@@ -197,12 +222,24 @@ impl Simulation {
             formulations::accelerations_with_multipliers(self.settings.method, &mut self.numeric, t, q, v, mu)?;
         let terms = self.numeric.evaluate(t, q, v)?;
         let compulsion = formulations::compulsion(terms, &solution.accelerations, t)?;
-        let (energy, residuals) = (terms.energy, terms.residuals.iter().copied().collect());
+        let energy = terms.energy;
+        let residuals = terms.constraint_residuals();
+        let velocity_residuals = terms.residuals.iter().copied().collect();
         let e_vector = match formulations::e_vector(&mut self.numeric, t, q, v) {
             Some(Ok(e)) => Some(e.values.iter().copied().collect()),
             _ => None,
         };
-        Ok(Sample { t, q: q.to_vec(), v: v.to_vec(), energy, mu: mu.to_vec(), residuals, compulsion, e_vector })
+        Ok(Sample {
+            t,
+            q: q.to_vec(),
+            v: v.to_vec(),
+            energy,
+            mu: mu.to_vec(),
+            residuals,
+            velocity_residuals,
+            compulsion,
+            e_vector,
+        })
     }
 
     fn sample_now(&mut self) -> Result<Sample, DynamicsError> {
@@ -239,26 +276,28 @@ impl Simulation {
     }
 
     /// A sample at `t` inside the last step, for display between steps: from the
-    /// dense output (dopri5) or linear between the step's ends (rk4, whose steps are
-    /// short). `t` is clamped to the step.
+    /// integrator's dense output (and projected like the steps, when projection is
+    /// on). `t` is clamped to the step.
     pub fn sample_in_last_step(&mut self, t: f64) -> Result<Sample, SimulationError> {
-        let (t0, t1) = (self.previous.0, self.t);
-        let t = t.clamp(t0, t1);
+        let t = t.clamp(self.previous_t, self.t);
+        let y = self.state_in_last_step(t).map_err(IntegrationError::System)?;
+        self.sample_at(t, &y).map_err(IntegrationError::System)
+    }
+
+    /// The state at `t` inside the last step: the step's end at its end, the dense
+    /// output inside it, projected onto the constraints when projection is on.
+    fn state_in_last_step(&mut self, t: f64) -> Result<Vec<f64>, DynamicsError> {
         let mut y = self.y.clone();
-        if t < t1 {
+        if t < self.t {
             match &self.stepper {
-                Stepper::Dopri5(dp) => {
-                    dp.interpolate(t, &mut y);
-                }
-                Stepper::Rk4(_) => {
-                    let s = (t - t0) / (t1 - t0);
-                    for (yi, &pi) in y.iter_mut().zip(&self.previous.1) {
-                        *yi = pi + s * (*yi - pi);
-                    }
-                }
+                Stepper::Dopri5(dp) => dp.interpolate(t, &mut y),
+                Stepper::Rk4(rk4) => rk4.interpolate(t, &mut y),
+            };
+            if self.settings.stabilization == Stabilization::Projection {
+                project(&mut self.numeric, t, &mut y)?;
             }
         }
-        self.sample_at(t, &y).map_err(IntegrationError::System)
+        Ok(y)
     }
 
     fn advance(&mut self, t_end: f64, sample_times: &[f64]) -> Result<(), SimulationError> {
@@ -273,38 +312,41 @@ impl Simulation {
     /// `next_sample` on, or (with no sample times) the step's end.
     fn step_once(&mut self, t_end: f64, sample_times: &[f64], next_sample: &mut usize) -> Result<(), SimulationError> {
         let t0 = self.t;
-        self.previous.0 = t0;
-        self.previous.1.copy_from_slice(&self.y);
+        self.previous_t = t0;
         let mut dynamics = Dynamics { numeric: &mut self.numeric, method: self.settings.method };
         match &mut self.stepper {
             Stepper::Rk4(rk4) => {
-                let h = self.settings.dt.min(t_end - t0);
-                rk4.step(&mut dynamics, t0, &mut self.y, h)?;
-                self.t = if h == t_end - t0 { t_end } else { t0 + h };
+                let dt = self.settings.dt;
+                let target = self.grid.origin + (self.grid.k + 1) as f64 * dt;
+                let t1 = target.min(t_end);
+                if t1 <= t0 {
+                    return Err(IntegrationError::NoProgress { t: t0, dt });
+                }
+                rk4.step(&mut dynamics, t0, &mut self.y, t1 - t0)?;
+                self.t = t1;
+                // A step shortened to land on `t_end` leaves the grid where it was.
+                if t1 == target {
+                    self.grid.k += 1;
+                }
             }
             Stepper::Dopri5(dp) => {
                 dp.step(&mut dynamics, &mut self.t, &mut self.y, t_end)?;
             }
         }
-        // Samples inside this step come from dense output (dopri5) or are the
-        // step's end (rk4 with a grid of dt).
-        while *next_sample < sample_times.len() && sample_times[*next_sample] <= self.t {
-            let ts = sample_times[*next_sample];
-            let mut y = self.y.clone();
-            if let Stepper::Dopri5(dp) = &self.stepper {
-                if ts < self.t {
-                    dp.interpolate(ts, &mut y);
-                }
-            }
-            let s = self.sample_at(ts, &y).map_err(IntegrationError::System)?;
-            self.samples.push(s);
-            *next_sample += 1;
-        }
         if self.settings.stabilization == Stabilization::Projection {
-            self.project().map_err(IntegrationError::System)?;
+            project(&mut self.numeric, self.t, &mut self.y).map_err(IntegrationError::System)?;
             if let Stepper::Dopri5(dp) = &mut self.stepper {
                 dp.restart();
             }
+        }
+        // Samples inside this step come from the dense output; one at the step's
+        // end is the step's (projected) state itself.
+        while *next_sample < sample_times.len() && sample_times[*next_sample] <= self.t {
+            let ts = sample_times[*next_sample];
+            let y = self.state_in_last_step(ts).map_err(IntegrationError::System)?;
+            let s = self.sample_at(ts, &y).map_err(IntegrationError::System)?;
+            self.samples.push(s);
+            *next_sample += 1;
         }
         if sample_times.is_empty() {
             let s = self.sample_now().map_err(IntegrationError::System)?;
@@ -312,47 +354,41 @@ impl Simulation {
         }
         Ok(())
     }
+}
 
-    /// Projects positions onto `φ = 0` (Gauss–Newton) and velocities onto `f = 0`
-    /// in the metric of `M`.
-    fn project(&mut self) -> Result<(), DynamicsError> {
-        let n = self.numeric.n();
-        if self.numeric.m() == 0 {
-            return Ok(());
-        }
-        let t = self.t;
-        for _ in 0..3 {
-            let (q, rest) = self.y.split_at(n);
-            let v = &rest[..n];
-            let terms = self.numeric.evaluate(t, q, v)?;
-            let phi = terms.position_residuals.clone();
-            if phi.amax() <= 1e-14 {
-                break;
-            }
-            // Rows of A for holonomic constraints are ∂φ/∂q.
-            let jac = terms.jacobian.clone();
-            let correction = least_norm(&jac, &phi);
-            for i in 0..n {
-                self.y[i] -= correction[i];
-            }
-        }
-        let (q, rest) = self.y.split_at(n);
-        let terms = self.numeric.evaluate(t, q, &rest[..n])?;
-        if terms.residuals.nrows() == 0 {
-            return Ok(());
-        }
-        let m_inv = terms.mass.clone().cholesky().ok_or(DynamicsError::NotPositiveDefinite { t })?;
-        let a = &terms.jacobian;
-        let m_inv_at = m_inv.solve(&a.transpose());
-        let s = a * &m_inv_at;
-        let lambda =
-            s.lu().solve(&terms.residuals).ok_or(DynamicsError::Singular { what: "A M⁻¹ Aᵀ", t, hint: "" })?;
-        let dv = m_inv_at * lambda;
-        for i in 0..n {
-            self.y[n + i] -= dv[i];
-        }
-        Ok(())
+/// Projects positions onto `φ = 0` (Gauss–Newton) and velocities onto `f = 0` in
+/// the metric of `M`, in place.
+fn project(numeric: &mut NumericModel, t: f64, y: &mut [f64]) -> Result<(), DynamicsError> {
+    let n = numeric.n();
+    if numeric.m() == 0 {
+        return Ok(());
     }
+    for _ in 0..3 {
+        let (q, rest) = y.split_at(n);
+        let terms = numeric.evaluate(t, q, &rest[..n])?;
+        let phi = terms.position_residuals.clone();
+        if phi.amax() <= 1e-14 {
+            break;
+        }
+        // Rows of A for holonomic constraints are ∂φ/∂q.
+        let correction = least_norm(&terms.jacobian, &phi);
+        for i in 0..n {
+            y[i] -= correction[i];
+        }
+    }
+    let (q, rest) = y.split_at(n);
+    let terms = numeric.evaluate(t, q, &rest[..n])?;
+    let m_inv = terms.mass.clone().cholesky().ok_or(DynamicsError::NotPositiveDefinite { t })?;
+    let a = &terms.jacobian;
+    let m_inv_at = m_inv.solve(&a.transpose());
+    let s = a * &m_inv_at;
+    let lambda =
+        s.lu().solve(&terms.residuals).ok_or(DynamicsError::Singular { what: "A M⁻¹ Aᵀ", t, hint: "" })?;
+    let dv = m_inv_at * lambda;
+    for i in 0..n {
+        y[n + i] -= dv[i];
+    }
+    Ok(())
 }
 
 /// The least-norm `x` with `J x = r`, rows of `J` that are zero ignored.

@@ -82,6 +82,19 @@ impl ExprGraph {
         out
     }
 
+    /// An equation `lhs = ∫₀¹ integrand ds` as a MathML Core block (`s` the
+    /// integration variable).
+    pub fn integral_equation_to_mathml(&self, lhs: ExprId, integrand: ExprId, s: SymbolId) -> String {
+        let mut out = String::from("<math xmlns=\"http://www.w3.org/1998/Math/MathML\" display=\"block\"><mrow>");
+        out.push_str(&mathml::render(self, &self.layout(lhs)));
+        out.push_str("<mo>=</mo><msubsup><mo>∫</mo><mn>0</mn><mn>1</mn></msubsup><mrow>");
+        out.push_str(&mathml::render(self, &self.layout(integrand)));
+        out.push_str("</mrow><mo lspace=\"0.2em\" rspace=\"0\">&#x2009;</mo><mi mathvariant=\"normal\">d</mi>");
+        out.push_str(&mathml::render(self, &self.layout(self.symbol_expr(s))));
+        out.push_str("</mrow></math>");
+        out
+    }
+
     /// An equation `lhs = rhs` as a MathML Core `<math display="block">` element.
     pub fn equation_to_mathml(&self, lhs: ExprId, rhs: ExprId) -> String {
         let mut out = String::from("<math xmlns=\"http://www.w3.org/1998/Math/MathML\" display=\"block\"><mrow>");

@@ -1,0 +1,177 @@
+//! What a user reads from a run: samples at requested times (rk4's dense output,
+//! a grid without accumulated rounding), samples that satisfy the constraints under
+//! projection, residuals as written (`φ` for holonomic constraints) beside their
+//! velocity level, and velocities the constraints leave free named in a warning.
+
+use nhlab::formulations::{applicability, Method};
+use nhlab::integrators::{IntegrationError, IntegratorKind};
+use nhlab::simulation::{initial_state_with_warnings, Sample, Settings, Simulation, Stabilization};
+use nhlab_tests::scenarios::load;
+
+fn pendulum_run(integrator: IntegratorKind, dt: f64, stabilization: Stabilization) -> Simulation {
+    let (model, numeric, state) = load("pendulum-cartesian");
+    let mut settings = Settings::from_scenario(&model.scenario.run, Method::Lagrange);
+    settings.integrator = integrator;
+    settings.dt = dt;
+    settings.rtol = 1e-12;
+    settings.atol = 1e-14;
+    settings.stabilization = stabilization;
+    Simulation::new(numeric, settings, &state).unwrap()
+}
+
+fn sampled(integrator: IntegratorKind, dt: f64, times: &[f64]) -> Vec<Sample> {
+    let mut sim = pendulum_run(integrator, dt, Stabilization::None);
+    sim.advance_sampling(times).unwrap();
+    sim.samples()[1..].to_vec()
+}
+
+fn state_error(a: &Sample, b: &Sample) -> f64 {
+    a.q.iter().chain(&a.v).zip(b.q.iter().chain(&b.v)).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+}
+
+/// The defect: asking rk4 for t = 2.98 returned the state at 2.99, because the grid
+/// carried rounding (2.9799999999999804) and the first grid point at or after the
+/// time was taken.
+#[test]
+fn rk4_samples_at_grid_times_are_the_grid_rows() {
+    let mut grid = pendulum_run(IntegratorKind::Rk4, 0.01, Stabilization::None);
+    grid.advance_to(3.0).unwrap();
+    for (k, s) in grid.samples().iter().enumerate() {
+        assert_eq!(s.t, k as f64 * 0.01, "the grid is t₀ + k·dt exactly");
+    }
+    let times = [0.5, 1.0, 2.98, 2.99, 3.0];
+    for (s, &t) in sampled(IntegratorKind::Rk4, 0.01, &times).iter().zip(&times) {
+        assert_eq!(s.t, t);
+        let row = &grid.samples()[(t / 0.01).round() as usize];
+        assert!(state_error(s, row) < 1e-13, "t = {t}: {:?} against the grid row {:?}", s.q, row.q);
+    }
+}
+
+/// Between grid points rk4 samples come from its dense output: they agree with a
+/// tight dopri5 reference, and the error falls with dt at order ≥ 3.
+#[test]
+fn rk4_samples_between_grid_points_follow_the_dense_output_at_order_three() {
+    let times: Vec<f64> = (1..=40).map(|k| 0.0731 * k as f64 + 0.0013).collect();
+    let reference = sampled(IntegratorKind::Dopri5, 0.0, &times);
+    let error = |dt: f64| {
+        let samples = sampled(IntegratorKind::Rk4, dt, &times);
+        samples.iter().zip(&reference).map(|(a, b)| state_error(a, b)).fold(0.0, f64::max)
+    };
+    let (coarse, fine) = (error(0.04), error(0.02));
+    let order = (coarse / fine).log2();
+    assert!(order >= 3.0, "observed order {order} ({coarse:e} → {fine:e})");
+    assert!(fine < 1e-5, "{fine:e}");
+    // The old behaviour (the next grid state) is first-order: far worse at dt = 0.02.
+    assert!(fine < 1e-3 * 0.02, "{fine:e}");
+}
+
+/// A fixed step too small to change the time is an error, not an endless loop.
+#[test]
+fn a_step_that_does_not_advance_time_is_refused() {
+    let (model, numeric, mut state) = load("pendulum-cartesian");
+    state.t = 1.0;
+    let mut settings = Settings::from_scenario(&model.scenario.run, Method::Lagrange);
+    settings.integrator = IntegratorKind::Rk4;
+    settings.dt = 1e-17;
+    let mut sim = Simulation::new(numeric, settings, &state).unwrap();
+    match sim.advance_to(2.0) {
+        Err(IntegrationError::NoProgress { t, dt }) => assert_eq!((t, dt), (1.0, 1e-17)),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The defect: with projection, dense-output samples were not projected (|φ| 6e-8
+/// against 2.7e-15 at the steps).
+#[test]
+fn projection_reaches_the_samples_between_steps() {
+    for integrator in [IntegratorKind::Dopri5, IntegratorKind::Rk4] {
+        let mut sim = pendulum_run(integrator, 0.05, Stabilization::Projection);
+        let times: Vec<f64> = (1..=200).map(|k| 0.0497 * k as f64).collect();
+        sim.advance_sampling(&times).unwrap();
+        for s in &sim.samples()[1..] {
+            let phi = s.q[0] * s.q[0] + s.q[1] * s.q[1] - 1.0;
+            let dphi = 2.0 * (s.q[0] * s.v[0] + s.q[1] * s.v[1]);
+            assert!(phi.abs() < 1e-12 && dphi.abs() < 1e-12, "{integrator:?} t = {}: φ {phi:e}, φ̇ {dphi:e}", s.t);
+        }
+        // The page's display points too.
+        sim.advance_to(10.1).unwrap();
+        let shown = sim.sample_in_last_step(10.05).unwrap();
+        let phi = shown.q[0] * shown.q[0] + shown.q[1] * shown.q[1] - 1.0;
+        assert!(phi.abs() < 1e-12, "display point: φ {phi:e}");
+    }
+}
+
+/// The defect: a holonomic constraint's residual was reported at velocity level.
+/// `res_` is φ as written, recomputed here from the sampled coordinates; `dres_` its
+/// velocity level φ_q v.
+#[test]
+fn holonomic_residuals_are_reported_as_written_and_at_velocity_level() {
+    let (model, _, _) = load("pendulum-cartesian");
+    let mut sim = pendulum_run(IntegratorKind::Rk4, 0.05, Stabilization::None);
+    sim.advance_to(3.0).unwrap();
+    let samples = sim.samples();
+    let last = samples.last().unwrap();
+    let phi = last.q[0] * last.q[0] + last.q[1] * last.q[1] - 1.0;
+    let dphi = 2.0 * (last.q[0] * last.v[0] + last.q[1] * last.v[1]);
+    assert!(phi.abs() > 1e-9, "rk4 at dt = 0.05 drifts visibly: {phi:e}");
+    assert!((last.residuals[0] - phi).abs() < 1e-15, "res = φ: {} vs {phi}", last.residuals[0]);
+    assert!((last.velocity_residuals[0] - dphi).abs() < 1e-15);
+    let table = nhlab::export::samples_table(&model, &[(Method::Lagrange, samples)], String::new());
+    assert_eq!(table.columns.join(","), "method,t,x,y,x',y',energy,res_rod,E_x,dres_rod");
+    let row = table.rows.last().unwrap();
+    assert_eq!(row[7], nhlab::export::Cell::Number(last.residuals[0]));
+    assert_eq!(row[9], nhlab::export::Cell::Number(dphi));
+}
+
+/// The defect: omitted velocities the constraints do not fix were set to 0 silently.
+#[test]
+fn velocities_the_constraints_leave_free_are_named_in_a_warning() {
+    // The spec's own example: the knife edge given only φ' (the gallery file gives x' too).
+    let text = nhlab_tests::scenarios::text("knife-edge-incline");
+    let text = text.replace("v = { x = 0, phi = 2 }", "v = { phi = 2 }");
+    let (scenario, map) = nhlab::scenario::load_toml(&text).unwrap();
+    let (model, mut numeric, _) = nhlab_tests::scenarios::build(&scenario, &map);
+    let (state, warnings) = initial_state_with_warnings(&model, &mut numeric, &map).unwrap();
+    assert_eq!(state.v, vec![0.0, 0.0, 2.0]);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings[0].field, "initial.v");
+    assert!(warnings[0].position.is_some());
+    assert_eq!(
+        warnings[0].message,
+        "x' is not fixed by the constraints; took the minimum-norm value x' = 0 — give it to choose another"
+    );
+    // At φ = 0.3 the blade's constraint ties x' and y' together: both are named.
+    let mut scenario = scenario.clone();
+    scenario.initial.q.insert("phi".into(), 0.3);
+    let (model, mut numeric, _) = nhlab_tests::scenarios::build(&scenario, &map);
+    let (_, warnings) = initial_state_with_warnings(&model, &mut numeric, &map).unwrap();
+    assert!(
+        warnings[0]
+            .message
+            .starts_with("x', y' are not fixed by the constraints; took the minimum-norm values x' = 0, y' = 0"),
+        "{}",
+        warnings[0].message
+    );
+    // Velocities the constraints do fix are not named: the sleigh's y' from x' and φ.
+    let (model, mut numeric, _) = load("pendulum-cartesian");
+    let (state, warnings) = initial_state_with_warnings(&model, &mut numeric, &map).unwrap();
+    assert_eq!(state.v, vec![0.0, 0.0]);
+    assert!(warnings.is_empty(), "y' is fixed by the rod at x' = 0: {warnings:?}");
+}
+
+/// The defect: voronets ran on nonlinear constraints but refused to print its
+/// equations. Both now refuse, with the reason `check` gives.
+#[test]
+fn voronets_refuses_nonlinear_constraints_in_derive_and_run_alike() {
+    let (model, numeric, state) = load("appell-hamel");
+    let reason = applicability(&model, Method::Voronets).unwrap_err();
+    assert!(reason.contains("`appell`") && reason.contains("linear in the velocities"), "{reason}");
+    let derived = nhlab::derivation::derive(&model, Method::Voronets).unwrap_err();
+    assert_eq!(derived.reason, reason);
+    let settings = Settings::from_scenario(&model.scenario.run, Method::Voronets);
+    let ran = Simulation::new(numeric, settings, &state).err().expect("refused");
+    assert_eq!(ran.to_string(), reason);
+    // On linear constraints every method applies (the sleigh).
+    let (sleigh, _, _) = load("chaplygin-sleigh");
+    assert!(Method::ALL.iter().all(|&m| applicability(&sleigh, m).is_ok()));
+}
