@@ -139,6 +139,28 @@ test("a typed error shows its line and column while the last run keeps playing",
   await ctx.close();
 });
 
+test("free velocities are named, and a holonomic constraint shows both residuals", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=knife-edge-incline`);
+  // The spec's own example: only φ' given, so x' is taken as 0 and the page says so.
+  const text = await page.inputValue("#editor");
+  const omitted = text.replace(/^v = \{ x = 0, phi = 2 \}.*$/m, "v = { phi = 2 }");
+  assert.notEqual(omitted, text);
+  await page.fill("#editor", omitted);
+  await page.waitForSelector(".editor-status.warning");
+  const status = await page.textContent("#editor-status");
+  assert.match(status, /initial\.v: x' is not fixed by the constraints; took the minimum-norm value x' = 0/, status);
+  // The Cartesian pendulum: the residual panel plots |φ| solid and |φ̇| dashed.
+  await page.selectOption("#gallery", "pendulum-cartesian");
+  await page.waitForFunction(() => document.querySelector("h1").textContent.startsWith("Pendulum"));
+  const note = await page.textContent("#plot-residual-fig .note");
+  assert.match(note, /\|φ\| for holonomic constraints/, note);
+  assert.match(note, /dashed: largest \|φ̇/, note);
+  await toEnd(page);
+  assertPlotsDrawn(await inkPerCanvas(page));
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
 test("a share link reproduces the run number for number", async () => {
   const { page, problems, ctx } = await open(browser, server.url);
   // Change a parameter and a method through the controls first.
