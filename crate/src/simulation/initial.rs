@@ -155,27 +155,6 @@ pub fn state_with_warnings(
     Ok((State { t, q, v, mu }, warnings))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::short_number;
-
-    #[test]
-    fn numbers_in_messages_are_short() {
-        for (x, text) in [
-            (0.0, "0"),
-            (-6.66e-16, "0"),
-            (0.6, "0.6"),
-            (-2.5, "-2.5"),
-            (1.0 / 3.0, "0.333333333"),
-            (1.25e-7, "1.25e-7"),
-            (3e12, "3e12"),
-            (120.0, "120"),
-        ] {
-            assert_eq!(short_number(x), text, "{x}");
-        }
-    }
-}
-
 /// `t = 0, x = 1, y = 0.5`: a state's time and coordinates, for messages.
 fn describe_state(coordinates: &[String], t: f64, q: &[f64]) -> String {
     let mut parts = alloc::vec![format!("t = {t}")];
@@ -246,4 +225,25 @@ pub fn free_velocities_warning(coordinates: &[String], free: &[usize], v: &[f64]
         names.join(", "),
         values.join(", ")
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_number;
+
+    #[test]
+    fn numbers_in_messages_are_short() {
+        for (x, text) in [
+            (0.0, "0"),
+            (-6.66e-16, "0"),
+            (0.6, "0.6"),
+            (-2.5, "-2.5"),
+            (1.0 / 3.0, "0.333333333"),
+            (1.25e-7, "1.25e-7"),
+            (3e12, "3e12"),
+            (120.0, "120"),
+        ] {
+            assert_eq!(short_number(x), text, "{x}");
+        }
+    }
 }
