@@ -21,36 +21,6 @@ pub(crate) fn nonlinear_reason(names: &[alloc::string::String]) -> alloc::string
     )
 }
 
-/// The `r` best-conditioned dependent columns of `A` (m×n): greedy column pivoting.
-pub(crate) fn best_split(a: &nalgebra::DMatrix<f64>) -> (alloc::vec::Vec<usize>, alloc::vec::Vec<usize>) {
-    let (m, n) = a.shape();
-    let mut work = a.clone();
-    let mut dependent = alloc::vec::Vec::with_capacity(m);
-    for row in 0..m.min(n) {
-        let (best, _) = (0..n)
-            .filter(|c| !dependent.contains(c))
-            .map(|c| (c, work.view((row, c), (m - row, 1)).norm()))
-            .fold((usize::MAX, -1.0), |acc, x| if x.1 > acc.1 { x } else { acc });
-        if best == usize::MAX {
-            break;
-        }
-        dependent.push(best);
-        // Householder-free Gram–Schmidt: remove the chosen column's direction.
-        let col = work.column(best).rows(row, m - row).into_owned();
-        let norm2 = col.norm_squared();
-        if norm2 > 0.0 {
-            for c in 0..n {
-                let x = work.column(c).rows(row, m - row).into_owned();
-                let proj = col.dot(&x) / norm2;
-                let updated = x - &col * proj;
-                work.view_mut((row, c), (m - row, 1)).copy_from(&updated);
-            }
-        }
-    }
-    let independent = (0..n).filter(|c| !dependent.contains(c)).collect();
-    (dependent, independent)
-}
-
 pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) -> Result<Solution, DynamicsError> {
     if !numeric.nonlinear_constraints.is_empty() {
         return Err(DynamicsError::Unsupported(nonlinear_reason(&numeric.nonlinear_constraints)));
@@ -64,7 +34,7 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
             ..s
         });
     }
-    let (dependent, independent) = best_split(&terms.jacobian);
+    let (dependent, independent) = crate::mechanics::best_split(&terms.jacobian);
     let a1 = terms.jacobian.select_columns(&dependent);
     let a2 = terms.jacobian.select_columns(&independent);
     let lu = a1.lu();
