@@ -86,6 +86,12 @@ pub struct RunArgs {
     /// Table format; default: from `--out`'s extension (`.json` gives JSON), else CSV.
     #[arg(long, value_enum)]
     pub format: Option<TableFormat>,
+    /// Most steps per method; a run that reaches it stops with a message, its samples written.
+    #[arg(long, default_value_t = nhlab::simulation::Limits::DEFAULT_STEPS)]
+    pub max_steps: u64,
+    /// Most samples per method (the first included); as for --max-steps.
+    #[arg(long, default_value_t = nhlab::simulation::Limits::DEFAULT_SAMPLES)]
+    pub max_samples: usize,
     /// Figure: `FILE.svg` or `FILE.png`.
     #[arg(long)]
     pub plot: Option<String>,

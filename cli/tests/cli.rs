@@ -484,3 +484,86 @@ fn the_figure_draws_every_series() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+// ---- Issue 9: bounded runs, named failures ------------------------------------
+
+/// A write error on standard output is an ordinary failure (exit 1, one line), not a
+/// panic.
+#[test]
+fn a_full_disk_is_a_failure_with_a_message() {
+    for args in [
+        vec!["check", "SCENARIO"],
+        vec!["derive", "SCENARIO", "--method", "lagrange"],
+        vec!["eval", "SCENARIO", "--method", "lagrange"],
+        vec!["run", "SCENARIO", "--t-end", "0.1"],
+    ] {
+        let path = scenario("pendulum-cartesian");
+        let args: Vec<&str> = args.iter().map(|a| if *a == "SCENARIO" { path.as_str() } else { a }).collect();
+        let out = Command::new(env!("CARGO_BIN_EXE_nhlab"))
+            .args(&args)
+            .stdout(std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.starts_with("error: writing to standard output: "), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+/// No run is unbounded: `t_end = 1e300` stops at the step limit, naming the time
+/// reached, with the samples so far written.
+#[test]
+fn a_run_stops_at_its_step_and_sample_limits() {
+    let (code, out, err) = nhlab(&[
+        "run",
+        &scenario("pendulum-cartesian"),
+        "--method",
+        "lagrange",
+        "--t-end",
+        "1e300",
+        "--max-steps",
+        "5000",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("lagrange: the run stopped at t = "), "{err}");
+    assert!(err.contains("it reached its limit of 5000 steps (raise it with --max-steps)"), "{err}");
+    assert_eq!(out.lines().count(), 2 + 5001, "the start and every step before the limit");
+    let (code, out, err) =
+        nhlab(&["run", &scenario("pendulum-cartesian"), "--method", "lagrange", "--max-samples", "50"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("it reached its limit of 50 samples (raise it with --max-samples)"), "{err}");
+    assert_eq!(out.lines().count(), 2 + 50);
+    let (code, _, err) = nhlab(&["run", &scenario("pendulum-cartesian"), "--max-steps", "0"]);
+    assert_eq!((code, err.trim()), (2, "error: --max-steps and --max-samples: must be at least 1"));
+}
+
+fn one_coordinate(extra: &str) -> String {
+    format!(
+        "format = \"nhlab/1\"\ntitle = \"x\"\ncoordinates = [\"x\"]\nkinetic = \"x'^2/2\"\n{extra}\n[initial]\nt = 1e300\nq = {{ x = 0 }}\nv = {{ x = 1 }}\n"
+    )
+}
+
+/// A fixed step that does not change the time is refused, and large times print
+/// short (`1e300`, not a 301-digit number).
+#[test]
+fn a_step_that_does_not_advance_time_is_named() {
+    let text = one_coordinate("[run]\nintegrator = \"rk4\"\ndt = 1\nt_end = 2e300");
+    let (code, _, err) = nhlab_with_input(&["run", "-", "--out", "/dev/null"], Some(&text));
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("the step dt = 1e0 does not advance the time at t = 1e300: choose a larger dt"), "{err}");
+}
+
+#[test]
+fn absurd_tolerances_and_non_finite_multipliers_are_refused() {
+    let text = one_coordinate("[run]\nrtol = 1e-300");
+    let (code, _, err) = nhlab_with_input(&["check", "-"], Some(&text));
+    assert_eq!(code, 2);
+    assert!(err.contains("run.rtol: expected at least 1e-14, found 1e-300"), "{err}");
+    let text = std::fs::read_to_string(scenario("knife-edge-incline")).unwrap().replace("mu0 = [0.0]", "mu0 = [nan]");
+    assert!(text.contains("mu0 = [nan]"));
+    let (code, _, err) = nhlab_with_input(&["check", "-"], Some(&text));
+    assert_eq!(code, 2);
+    assert!(err.contains("vakonomic.mu0[0]: expected a finite number, found NaN"), "{err}");
+}

@@ -114,3 +114,34 @@ pub fn sign(x: f64) -> f64 {
         x * 0.0
     }
 }
+
+/// A number for messages: as Rust writes it (`2`, `1.1478`), but in exponent form
+/// beyond `1e15` or below `1e-4` (`1e300`, not a 301-digit number).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Short(pub f64);
+
+impl core::fmt::Display for Short {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let x = self.0;
+        if x == 0.0 || !x.is_finite() || (1e-4..1e15).contains(&x.abs()) {
+            write!(f, "{x}")
+        } else {
+            write!(f, "{x:e}")
+        }
+    }
+}
+
+#[cfg(test)]
+mod message_tests {
+    use super::Short;
+    use alloc::format;
+
+    #[test]
+    fn numbers_in_messages_stay_short() {
+        for (x, text) in
+            [(2.0, "2"), (1.25, "1.25"), (1e300, "1e300"), (-3e-7, "-3e-7"), (f64::INFINITY, "inf"), (0.0, "0")]
+        {
+            assert_eq!(format!("{}", Short(x)), text);
+        }
+    }
+}

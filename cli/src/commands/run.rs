@@ -2,7 +2,8 @@
 
 use nhlab::export::{samples_table, step_comment};
 use nhlab::formulations::Method;
-use nhlab::simulation::{Settings, Simulation};
+use nhlab::integrators::IntegrationError;
+use nhlab::simulation::{Limits, Settings, Simulation};
 use nhlab::view::View;
 
 use crate::args::{RunArgs, TableFormat};
@@ -62,6 +63,9 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     let ids: Vec<String> = if args.methods.is_empty() { s.run.method_ids() } else { args.methods.clone() };
     let methods = ids.iter().map(|id| method(id)).collect::<Result<Vec<Method>, _>>()?;
     let t_end = args.t_end.unwrap_or_else(|| s.run.t_end_or_default());
+    if args.max_steps == 0 || args.max_samples == 0 {
+        return Err(Failure::bad("--max-steps and --max-samples: must be at least 1"));
+    }
     if !(t_end.is_finite() && t_end > l.initial.t) {
         return Err(Failure::bad(format!("--t-end: must be after the initial time {}, found {t_end}", l.initial.t)));
     }
@@ -94,7 +98,8 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     let mut runs: Vec<(Method, Vec<nhlab::simulation::Sample>)> = Vec::new();
     let mut first_settings = None;
     for &method in &methods {
-        let settings = Settings::from_scenario(&s.run, method);
+        let mut settings = Settings::from_scenario(&s.run, method);
+        settings.limits = Limits { max_steps: args.max_steps, max_samples: args.max_samples };
         first_settings.get_or_insert(settings);
         let mut sim = Simulation::new(l.numeric.clone(), settings, &l.initial)
             .map_err(|e| Failure::Compute(format!("{}: {e}", method.id())))?;
@@ -105,7 +110,12 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         // A method that fails keeps the samples it reached; the error is reported
         // after the output is written (exit status 1).
         if let Err(e) = result {
-            failure.get_or_insert(format!("{}: {e}", method.id()));
+            let hint = match e {
+                IntegrationError::Limit { what: "steps", .. } => " (raise it with --max-steps)",
+                IntegrationError::Limit { .. } => " (raise it with --max-samples)",
+                _ => "",
+            };
+            failure.get_or_insert(format!("{}: {e}{hint}", method.id()));
         }
         let samples = match &sample_at {
             // The start is sampled only when asked for.

@@ -49,7 +49,7 @@ pub enum IntegrationError<E> {
     #[error("{0}")]
     System(E),
     /// The adaptive step became too small to make progress.
-    #[error("the step size collapsed to {h:e} at t = {t}: the system is too stiff or singular there")]
+    #[error("the step size collapsed to {h:e} at t = {}: the system is too stiff or singular there", crate::math::Short(*t))]
     StepSizeCollapse {
         /// When.
         t: f64,
@@ -57,15 +57,25 @@ pub enum IntegrationError<E> {
         h: f64,
     },
     /// A fixed step too small to change the time (`t + dt == t` in floating point).
-    #[error("the step dt = {dt:e} does not advance the time at t = {t}: choose a larger dt")]
+    #[error("the step dt = {dt:e} does not advance the time at t = {}: choose a larger dt", crate::math::Short(*t))]
     NoProgress {
         /// When.
         t: f64,
         /// The step.
         dt: f64,
     },
+    /// A bound on the run was reached (steps or samples).
+    #[error("the run stopped at t = {}: it reached its limit of {limit} {what}", crate::math::Short(*t))]
+    Limit {
+        /// When.
+        t: f64,
+        /// What was counted: `steps` or `samples`.
+        what: &'static str,
+        /// The limit.
+        limit: u64,
+    },
     /// The state became NaN or infinite.
-    #[error("the state is not finite at t = {t}")]
+    #[error("the state is not finite at t = {}", crate::math::Short(*t))]
     NonFinite {
         /// When.
         t: f64,

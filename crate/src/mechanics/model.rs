@@ -377,6 +377,9 @@ fn check_initial(c: &mut Checker<'_>, s: &Scenario) {
     }
 }
 
+/// The smallest `run.rtol` accepted: a few hundred units of double-precision round-off.
+pub const MIN_RTOL: f64 = 1e-14;
+
 fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
     if let Some(h) = &s.hamel {
         for (i, q) in h.dependent.iter().enumerate() {
@@ -396,6 +399,11 @@ fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
         let m = s.constraints.len();
         if v.mu0.len() != m {
             c.at("vakonomic.mu0", format!("expected one multiplier per constraint ({m}), found {}", v.mu0.len()));
+        }
+        for (j, x) in v.mu0.iter().enumerate() {
+            if !x.is_finite() {
+                c.at(&format!("vakonomic.mu0[{j}]"), format!("expected a finite number, found {x}"));
+            }
         }
     }
     let r = &s.run;
@@ -428,6 +436,14 @@ fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
             if !(x.is_finite() && x > 0.0) {
                 c.at(field, format!("expected a positive number, found {x}"));
             }
+        }
+    }
+    if let Some(rtol) = r.rtol.filter(|x| x.is_finite() && *x > 0.0) {
+        if rtol < MIN_RTOL {
+            c.at(
+                "run.rtol",
+                format!("expected at least {MIN_RTOL:e}, found {rtol:e}: no double-precision step can meet a smaller relative tolerance"),
+            );
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::expr::{CompileError, Evaluator, ExprId, SymbolId};
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum DynamicsError {
     /// A value came out NaN or infinite.
-    #[error("{what} is not finite at t = {t}")]
+    #[error("{what} is not finite at t = {}", crate::math::Short(*t))]
     NonFinite {
         /// Which quantity.
         what: String,
@@ -22,7 +22,7 @@ pub enum DynamicsError {
         t: f64,
     },
     /// A matrix that must be invertible is not.
-    #[error("{what} is singular at t = {t}{hint}")]
+    #[error("{what} is singular at t = {}{hint}", crate::math::Short(*t))]
     Singular {
         /// Which matrix.
         what: &'static str,
@@ -32,7 +32,7 @@ pub enum DynamicsError {
         hint: &'static str,
     },
     /// The mass matrix is not positive definite.
-    #[error("the mass matrix is not positive definite at t = {t}: check the kinetic energy and the parameters")]
+    #[error("the mass matrix is not positive definite at t = {}: check the kinetic energy and the parameters", crate::math::Short(*t))]
     NotPositiveDefinite {
         /// When.
         t: f64,

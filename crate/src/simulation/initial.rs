@@ -157,7 +157,7 @@ pub fn state_with_warnings(
 
 /// `t = 0, x = 1, y = 0.5`: a state's time and coordinates, for messages.
 fn describe_state(coordinates: &[String], t: f64, q: &[f64]) -> String {
-    let mut parts = alloc::vec![format!("t = {t}")];
+    let mut parts = alloc::vec![format!("t = {}", crate::math::Short(t))];
     parts.extend(coordinates.iter().zip(q).map(|(c, x)| format!("{c} = {x}")));
     parts.join(", ")
 }

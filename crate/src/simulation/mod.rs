@@ -59,6 +59,32 @@ pub struct Settings {
     pub dt: f64,
     /// Drift control.
     pub stabilization: Stabilization,
+    /// Bounds on the work and memory of one run.
+    pub limits: Limits,
+}
+
+/// Bounds on one run, so that no scenario can run unbounded: a stiff system, an
+/// absurd `t_end` or a tiny step stops with a message naming the time reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Most steps one run may take (default [`Limits::DEFAULT_STEPS`]).
+    pub max_steps: u64,
+    /// Most samples one run may record, the first included (default
+    /// [`Limits::DEFAULT_SAMPLES`]; a sample holds the whole state, so this bounds memory).
+    pub max_samples: usize,
+}
+
+impl Limits {
+    /// One million steps: minutes at most for the gallery's models.
+    pub const DEFAULT_STEPS: u64 = 1_000_000;
+    /// One million samples: a few hundred megabytes for a dozen coordinates.
+    pub const DEFAULT_SAMPLES: usize = 1_000_000;
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_steps: Limits::DEFAULT_STEPS, max_samples: Limits::DEFAULT_SAMPLES }
+    }
 }
 
 impl Settings {
@@ -71,6 +97,7 @@ impl Settings {
             atol: run.atol.unwrap_or(1e-12),
             dt: run.dt.unwrap_or(0.01),
             stabilization: run.stabilization.as_deref().and_then(Stabilization::from_id).unwrap_or(Stabilization::None),
+            limits: Limits::default(),
         }
     }
 }
@@ -144,6 +171,8 @@ pub struct Simulation {
     previous_t: f64,
     /// RK4's grid: `t = origin + k·dt` exactly, never an accumulated sum of steps.
     grid: Grid,
+    /// Steps taken so far.
+    steps: u64,
 }
 
 /// The fixed-step grid `tₖ = origin + k·dt`.
@@ -183,6 +212,7 @@ impl Simulation {
             samples: Vec::new(),
             previous_t: initial.t,
             grid,
+            steps: 0,
         };
         let first = sim.sample_now().map_err(IntegrationError::System)?;
         sim.samples.push(first);
@@ -312,6 +342,11 @@ impl Simulation {
     /// `next_sample` on, or (with no sample times) the step's end.
     fn step_once(&mut self, t_end: f64, sample_times: &[f64], next_sample: &mut usize) -> Result<(), SimulationError> {
         let t0 = self.t;
+        let limits = self.settings.limits;
+        if self.steps >= limits.max_steps {
+            return Err(IntegrationError::Limit { t: t0, what: "steps", limit: limits.max_steps });
+        }
+        self.steps += 1;
         self.previous_t = t0;
         let mut dynamics = Dynamics { numeric: &mut self.numeric, method: self.settings.method };
         match &mut self.stepper {
@@ -345,13 +380,23 @@ impl Simulation {
             let ts = sample_times[*next_sample];
             let y = self.state_in_last_step(ts).map_err(IntegrationError::System)?;
             let s = self.sample_at(ts, &y).map_err(IntegrationError::System)?;
-            self.samples.push(s);
+            self.record(s)?;
             *next_sample += 1;
         }
         if sample_times.is_empty() {
             let s = self.sample_now().map_err(IntegrationError::System)?;
-            self.samples.push(s);
+            self.record(s)?;
         }
+        Ok(())
+    }
+
+    /// Keeps a sample, within the sample limit.
+    fn record(&mut self, sample: Sample) -> Result<(), SimulationError> {
+        let limit = self.settings.limits.max_samples;
+        if self.samples.len() >= limit {
+            return Err(IntegrationError::Limit { t: sample.t, what: "samples", limit: limit as u64 });
+        }
+        self.samples.push(sample);
         Ok(())
     }
 }
