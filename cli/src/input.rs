@@ -19,7 +19,8 @@ fn read(file: &str) -> Result<(String, Format), Failure> {
     } else {
         text = std::fs::read_to_string(file).map_err(|e| Failure::bad(format!("{file}: {e}")))?;
     }
-    let json = file.ends_with(".json") || (file == "-" && text.trim_start().starts_with('{'));
+    let json =
+        file.ends_with(".json") || (file == "-" && text.trim_start_matches('\u{feff}').trim_start().starts_with('{'));
     Ok((text, if json { Format::Json } else { Format::Toml }))
 }
 

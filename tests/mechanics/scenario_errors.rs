@@ -217,3 +217,48 @@ fn unknown_fields_are_warnings_with_suggestions() {
     let (_, map) = load_toml(BASE).unwrap();
     assert!(map.warnings.is_empty(), "{:?}", map.warnings);
 }
+
+// ---- Issue 9: type errors name their field; arrays are not tables; BOM -------------
+
+#[test]
+fn a_type_error_names_its_field_and_quotes_only_an_excerpt() {
+    let p = &problems(&BASE.replace("title = \"test\"", "title = 3"))[0];
+    assert_eq!((p.field.as_str(), p.position), ("title", Some((2, 9))), "{p}");
+    let huge = "y".repeat(70_000);
+    let json = format!(
+        "{{\"format\": \"nhlab/1\", \"title\": \"t\", \"coordinates\": [\"x\"], \"kinetic\": \"x'^2\",\n \"initial\": {{\"q\": {{\"x\": \"{huge}\"}}}}}}"
+    );
+    let p = &load_json(&json).unwrap_err().0[0];
+    assert_eq!(p.field, "initial.q.x", "{p}");
+    assert_eq!(p.position.map(|x| x.0), Some(2));
+    assert!(p.message.len() < 200, "{}", p.message);
+    assert!(p.message.contains("(70000 characters)"), "{}", p.message);
+}
+
+#[test]
+fn an_array_where_a_table_belongs_is_refused() {
+    let text = BASE.replace("[parameters]", "run = [0.5, [\"gauss\"], \"rk4\"]\n\n[parameters]");
+    let p = problems(&text);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert_eq!((p[0].field.as_str(), p[0].message.as_str()), ("run", "expected a table, found an array"));
+    assert!(p[0].position.is_some());
+    let json = "{\"format\": \"nhlab/1\", \"title\": \"t\", \"coordinates\": [\"x\"], \"kinetic\": \"x'^2\", \"initial\": {\"q\": {\"x\": 0}}, \"view\": [\"x\", \"x'\"]}";
+    let p = &load_json(json).unwrap_err().0[0];
+    assert_eq!((p.field.as_str(), p.message.as_str()), ("view", "expected a table, found an array"));
+}
+
+#[test]
+fn json_with_a_byte_order_mark_loads_and_its_problems_have_lines() {
+    let (scenario, _) = load_toml(BASE).unwrap();
+    let json = format!("\u{feff}{}", scenario.to_json().unwrap());
+    assert!(load_json(&json).is_ok());
+    // Problems found after loading are positioned in JSON too.
+    let pretty = serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&json[3..]).unwrap())
+        .unwrap()
+        .replace("phi'^2/2", "psi'^2/2");
+    let (scenario, map) = load_json(&pretty).unwrap();
+    let p = &Model::build(&scenario, &map).unwrap_err().0[0];
+    assert_eq!(p.field, "kinetic");
+    let line = pretty.lines().position(|l| l.contains("psi'")).unwrap() + 1;
+    assert_eq!(p.position.map(|x| x.0), Some(line), "{p}");
+}

@@ -1,7 +1,6 @@
 //! Reading scenarios from TOML and JSON, with a map from field paths to places in
 //! the text so that every later problem can say where it is.
 
-use alloc::borrow::ToOwned;
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec;
@@ -25,8 +24,19 @@ pub struct SourceMap {
     /// `nhlab/1`): one warning each, with the nearest known names.
     pub warnings: alloc::vec::Vec<Problem>,
     text: String,
-    /// Field path → (byte offset of the key, byte range of the value).
-    places: BTreeMap<String, (Option<usize>, core::ops::Range<usize>)>,
+    /// Field path → (byte offset of the key, byte range of the value, its kind).
+    places: Places,
+}
+
+/// What kind of value a field holds, as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ValueKind {
+    /// A table (TOML) or object (JSON).
+    Table,
+    /// An array.
+    Array,
+    /// A string, number or boolean.
+    Scalar,
 }
 
 impl SourceMap {
@@ -37,19 +47,19 @@ impl SourceMap {
 
     /// Line and column of a field's value.
     pub fn value(&self, field: &str) -> Option<(usize, usize)> {
-        self.places.get(field).map(|(_, v)| line_col(&self.text, v.start))
+        self.places.get(field).map(|(_, v, _)| line_col(&self.text, v.start))
     }
 
     /// Line and column of a field's key (for `forces.z`: the `z`), else its value.
     pub fn key(&self, field: &str) -> Option<(usize, usize)> {
-        let (key, value) = self.places.get(field)?;
+        let (key, value, _) = self.places.get(field)?;
         Some(line_col(&self.text, key.unwrap_or(value.start)))
     }
 
     /// Line and column of byte `offset` within a string field's contents, for
     /// positions inside an expression. Exact unless the string has escapes.
     pub fn inside(&self, field: &str, offset: usize) -> Option<(usize, usize)> {
-        let (_, value) = self.places.get(field)?;
+        let (_, value, _) = self.places.get(field)?;
         let raw = self.text.get(value.clone())?;
         let quote = if raw.starts_with("\"\"\"") || raw.starts_with("'''") {
             3
@@ -82,56 +92,119 @@ pub fn load(text: &str, format: Format) -> Result<(Scenario, SourceMap), Problem
 
 /// Reads a TOML scenario.
 pub fn load_toml(text: &str) -> Result<(Scenario, SourceMap), Problems> {
-    let scenario: Scenario = toml::from_str(text).map_err(|e| {
-        let position = e.span().map(|s| line_col(text, s.start));
-        let message = e.message().trim().to_owned();
-        Problems(vec![Problem { field: "(file)".into(), position, message }])
-    })?;
     let mut map = SourceMap { warnings: alloc::vec::Vec::new(), text: text.to_string(), places: BTreeMap::new() };
     if let Ok(doc) = toml::de::DeTable::parse(text) {
         index_table(doc.get_ref(), "", &mut map.places);
     }
+    // Shapes first: serde would read an array as a table positionally, or report
+    // the mismatch at an element instead of the field.
+    check_shapes(&map)?;
+    let scenario: Scenario = toml::from_str(text).map_err(|e| {
+        let start = e.span().map(|s| s.start);
+        let message = shorten(e.message().trim());
+        Problems(vec![map.problem_at(start, message)])
+    })?;
     let paths: alloc::vec::Vec<String> = map.places.keys().cloned().collect();
     map.warnings = unknown_field_warnings(&map, paths.iter().map(String::as_str));
     Ok((scenario, map))
 }
 
-/// Reads a JSON scenario. Positions are those serde_json reports for syntax and type
-/// errors; later problems name the field only.
+/// Reads a JSON scenario (a leading byte-order mark is skipped, as in TOML).
 pub fn load_json(text: &str) -> Result<(Scenario, SourceMap), Problems> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let map =
+        SourceMap { warnings: alloc::vec::Vec::new(), text: text.to_string(), places: super::json_map::places(text) };
+    check_shapes(&map)?;
     let scenario: Scenario = serde_json::from_str(text).map_err(|e| {
-        Problems(vec![Problem {
-            field: "(file)".into(),
-            position: Some((e.line(), e.column())),
-            message: e.to_string(),
-        }])
+        let start = byte_offset(text, e.line(), e.column());
+        // serde_json appends " at line L column C": the position is given apart.
+        let message = e.to_string();
+        let message = message.rsplit_once(" at line ").map_or(message.as_str(), |(m, _)| m);
+        Problems(vec![map.problem_at(start, shorten(message))])
     })?;
-    let mut map = SourceMap { warnings: alloc::vec::Vec::new(), text: text.to_string(), places: BTreeMap::new() };
-    if let Ok(value) = serde_json::from_str::<serde_json::Value>(text) {
-        let mut paths = alloc::vec::Vec::new();
-        json_paths(&value, String::new(), &mut paths);
-        map.warnings = unknown_field_warnings(&map, paths.iter().map(String::as_str));
-    }
+    let mut map = map;
+    let paths: alloc::vec::Vec<String> = map.places.keys().cloned().collect();
+    map.warnings = unknown_field_warnings(&map, paths.iter().map(String::as_str));
     Ok((scenario, map))
 }
 
-fn json_paths(value: &serde_json::Value, path: String, out: &mut alloc::vec::Vec<String>) {
-    match value {
-        serde_json::Value::Object(fields) => {
-            for (k, v) in fields {
-                let p = if path.is_empty() { k.clone() } else { alloc::format!("{path}.{k}") };
-                json_paths(v, p.clone(), out);
-                out.push(p);
-            }
+impl SourceMap {
+    /// A problem at byte `offset` of the text, named after the innermost field whose
+    /// value holds it (`(file)` when none does, as for a syntax error).
+    fn problem_at(&self, offset: Option<usize>, message: String) -> Problem {
+        let field = offset.and_then(|at| {
+            self.places
+                .iter()
+                .filter(|(_, (_, value, _))| value.start <= at && at < value.end.max(value.start + 1))
+                .max_by_key(|(_, (_, value, _))| value.start)
+                .map(|(path, _)| path.clone())
+        });
+        Problem {
+            field: field.unwrap_or_else(|| "(file)".into()),
+            position: offset.map(|at| line_col(&self.text, at.min(self.text.len()))),
+            message,
         }
-        serde_json::Value::Array(items) => {
-            for (i, v) in items.iter().enumerate() {
-                let p = alloc::format!("{path}[{i}]");
-                json_paths(v, p.clone(), out);
-                out.push(p);
-            }
+    }
+}
+
+/// The byte offset of 1-based `line` and `column` (serde_json's, in characters).
+fn byte_offset(text: &str, line: usize, column: usize) -> Option<usize> {
+    let start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    let rest = text.get(start..)?;
+    Some(start + rest.char_indices().nth(column.saturating_sub(1)).map_or(rest.len(), |(i, _)| i))
+}
+
+/// A parser's message with every quoted value longer than 40 characters cut to an
+/// excerpt: a type error must not echo a 70 KB value.
+fn shorten(message: &str) -> String {
+    let mut out = String::new();
+    let mut parts = message.split('"');
+    if let Some(first) = parts.next() {
+        out.push_str(first);
+    }
+    for (i, part) in parts.enumerate() {
+        out.push('"');
+        let inside = i % 2 == 0;
+        if inside && part.chars().count() > 40 {
+            out.extend(part.chars().take(32));
+            out.push_str(&alloc::format!("… ({} characters)", part.chars().count()));
+        } else {
+            out.push_str(part);
         }
-        _ => {}
+    }
+    out
+}
+
+/// Fields that must be tables, and table items of the arrays of tables: serde would
+/// read an array there positionally (`run = [0.5, ["gauss"], "rk4"]`).
+const TABLES: [&str; 10] =
+    ["parameters", "definitions", "forces", "initial", "initial.q", "initial.v", "hamel", "vakonomic", "run", "view"];
+
+/// Refuses a non-table where `nhlab/1` expects a table.
+fn check_shapes(map: &SourceMap) -> Result<(), Problems> {
+    let items = map.places.keys().filter(|p| {
+        ["constraints[", "particles["]
+            .iter()
+            .any(|a| p.starts_with(a) && p.ends_with(']') && !p[..p.len() - 1].contains(['.', ']']))
+    });
+    let problems: alloc::vec::Vec<Problem> = TABLES
+        .iter()
+        .map(|t| String::from(*t))
+        .chain(items.cloned())
+        .filter_map(|path| {
+            let kind = map.places.get(&path)?.2;
+            let found = match kind {
+                ValueKind::Table => return None,
+                ValueKind::Array => "an array",
+                ValueKind::Scalar => "a single value",
+            };
+            Some(map.problem(&path, alloc::format!("expected a table, found {found}")))
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(Problems(problems))
     }
 }
 
@@ -151,7 +224,8 @@ fn unknown_field_warnings<'a>(map: &SourceMap, paths: impl IntoIterator<Item = &
         .collect()
 }
 
-type Places = BTreeMap<String, (Option<usize>, core::ops::Range<usize>)>;
+/// Field path → (byte offset of the key, byte range of the value, its kind).
+pub(crate) type Places = BTreeMap<String, (Option<usize>, core::ops::Range<usize>, ValueKind)>;
 
 fn index_table(table: &toml::de::DeTable<'_>, prefix: &str, places: &mut Places) {
     for (key, value) in table.iter() {
@@ -162,16 +236,20 @@ fn index_table(table: &toml::de::DeTable<'_>, prefix: &str, places: &mut Places)
 }
 
 fn index_value(value: &toml::Spanned<toml::de::DeValue<'_>>, path: String, key: Option<usize>, places: &mut Places) {
-    match value.get_ref() {
-        toml::de::DeValue::Table(t) => index_table(t, &path, places),
+    let kind = match value.get_ref() {
+        toml::de::DeValue::Table(t) => {
+            index_table(t, &path, places);
+            ValueKind::Table
+        }
         toml::de::DeValue::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 index_value(item, alloc::format!("{path}[{i}]"), None, places);
             }
+            ValueKind::Array
         }
-        _ => {}
-    }
-    places.insert(path, (key, value.span()));
+        _ => ValueKind::Scalar,
+    };
+    places.insert(path, (key, value.span(), kind));
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 //! reported together with every other problem instead of stopping the parse.
 
 mod fields;
+mod json_map;
 mod load;
 mod problem;
 mod share;
