@@ -13,11 +13,18 @@ use crate::Failure;
 pub type Loaded = Prepared;
 
 fn read(file: &str) -> Result<(String, Format), Failure> {
+    // Read one byte past the limit at most: the loader then refuses the text as too
+    // long, and a huge file or an endless pipe never fills memory.
+    let limit = nhlab::limits::MAX_SCENARIO_BYTES as u64 + 1;
     let mut text = String::new();
     if file == "-" {
-        std::io::stdin().read_to_string(&mut text).map_err(|e| Failure::bad(format!("standard input: {e}")))?;
+        std::io::stdin()
+            .take(limit)
+            .read_to_string(&mut text)
+            .map_err(|e| Failure::bad(format!("standard input: {e}")))?;
     } else {
-        text = std::fs::read_to_string(file).map_err(|e| Failure::bad(format!("{file}: {e}")))?;
+        let f = std::fs::File::open(file).map_err(|e| Failure::bad(format!("{file}: {e}")))?;
+        f.take(limit).read_to_string(&mut text).map_err(|e| Failure::bad(format!("{file}: {e}")))?;
     }
     let json =
         file.ends_with(".json") || (file == "-" && text.trim_start_matches('\u{feff}').trim_start().starts_with('{'));

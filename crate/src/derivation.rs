@@ -17,6 +17,10 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+mod shared;
+
+pub use shared::{MAX_PRINTED_NODES, PRINT_BUDGET};
+
 use crate::expr::{ExprGraph, ExprId, SymbolId};
 use crate::formulations::{applicability, Method};
 use crate::mechanics::{reaction_row, Model, ReactionRow};
@@ -250,6 +254,7 @@ pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationErr
         matrices.push(matrix("A", "A", m, n, a));
         matrices.push(matrix("b", "b", m, 1, model.constraints.iter().map(|c| c.bias).collect()));
     }
+    shared::name_shared_subexpressions(&mut g, &mut equations, &mut matrices).map_err(fail)?;
     Ok(Derivation { graph: g, method, form, equations, matrices })
 }
 

@@ -37,6 +37,7 @@ pub mod export;
 pub mod expr;
 pub mod formulations;
 pub mod integrators;
+pub mod limits;
 pub mod math;
 pub mod mechanics;
 pub mod prepare;

@@ -63,7 +63,22 @@ fn printed_accelerations(model: &Model, d: &Derivation, state: &State) -> Result
         let defined = g.free_symbols(e.lhs.unwrap())[0];
         known.insert(defined, value);
     }
-    let equations: Vec<_> = d.equations.iter().filter(|e| e.lhs.is_some() && e.integral_over.is_none()).collect();
+    // Named shared parts (`w1 = …`, in order, each using earlier ones) are definitions:
+    // evaluated forward where they hold no unknowns.
+    let mut defined = std::collections::HashSet::new();
+    for e in d.equations.iter().filter(|e| e.label.starts_with("shared ")) {
+        let open = g.free_symbols(e.rhs).into_iter().any(|s| base(&known, s).is_none());
+        if !open {
+            let value = g.evaluate(e.rhs, &|sym| base(&known, sym).unwrap_or(f64::NAN));
+            known.insert(g.free_symbols(e.lhs.unwrap())[0], value);
+            defined.insert(e.label.clone());
+        }
+    }
+    let equations: Vec<_> = d
+        .equations
+        .iter()
+        .filter(|e| e.lhs.is_some() && e.integral_over.is_none() && !defined.contains(&e.label))
+        .collect();
     // Unknowns: the accelerations, then every other symbol the equations leave open.
     let mut unknowns: Vec<SymbolId> = (0..n).map(|i| g.coordinate(i)[2]).collect();
     for e in &equations {
@@ -246,4 +261,55 @@ fn a_transcendental_constraint_prints_r_as_an_integral() {
     // The core integrates with 8-point Gauss–Legendre; exact only for polynomials,
     // so agreement here is to that rule's accuracy on a smooth integrand.
     assert!(check_agreement("transcendental", &model, &mut numeric, &initial, 1e-9) >= 12);
+}
+
+/// A chain of definitions `dₖ = dₖ₋₁² + sin dₖ₋₁` in the kinetic energy.
+fn chained(n: usize) -> String {
+    let mut defs = String::from("d1 = \"x\"\n");
+    for k in 2..=n {
+        defs += &format!("d{k} = \"d{}*d{} + sin(d{})\"\n", k - 1, k - 1, k - 1);
+    }
+    format!(
+        "format = \"nhlab/1\"\ntitle = \"chain\"\ncoordinates = [\"x\", \"y\"]\nkinetic = \"(1 + d{n}^2)*x'^2/2 + y'^2/2\"\npotential = \"y*d{n}\"\n[definitions]\n{defs}[[constraints]]\nexpr = \"y' - x'*cos(x)\"\n[initial]\nq = {{ x = 0.01, y = 0 }}\nv = {{ x = 0.3 }}\n[run]\nt_end = 0.5\n"
+    )
+}
+
+/// Issue 9: printed as trees, chained definitions grew exponentially (10: 24 MB of
+/// text; 14: out of memory). Shared parts are now named `w1, w2, …`: the output grows
+/// with the graph, and what is printed still gives `eval`'s accelerations.
+#[test]
+fn chained_definitions_print_in_size_proportional_to_the_graph() {
+    let printed = |n: usize| -> (usize, usize) {
+        let (scenario, map) = nhlab::scenario::load_toml(&chained(n)).unwrap();
+        let (model, _, _) = nhlab_tests::scenarios::build(&scenario, &map);
+        let d = derive(&model, Method::Lagrange).unwrap();
+        let bytes = d.equations.iter().map(|e| d.mathml(e).len()).sum::<usize>()
+            + d.matrices.iter().map(|m| d.matrix_mathml(m).len()).sum::<usize>();
+        (bytes, d.equations.iter().filter(|e| e.label.starts_with("shared w")).count())
+    };
+    let (small, named_small) = printed(4);
+    assert_eq!(named_small, 0, "small models print as derived");
+    let (b14, named14) = printed(14);
+    let (b28, _) = printed(28);
+    assert!(named14 > 0);
+    assert!(b14 < 3_000_000 && b28 < 3 * b14, "MathML bytes: {small}, {b14}, {b28}");
+    for n in [14, 28] {
+        let (scenario, map) = nhlab::scenario::load_toml(&chained(n)).unwrap();
+        let (model, mut numeric, initial) = nhlab_tests::scenarios::build(&scenario, &map);
+        assert!(check_agreement("chain", &model, &mut numeric, &initial, 1e-9) >= 6);
+    }
+}
+
+/// Every gallery scenario's equations are far below the budget: none is renamed.
+#[test]
+fn gallery_equations_print_as_derived() {
+    let dir = format!("{}/../scenarios", env!("CARGO_MANIFEST_DIR"));
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned();
+        let (model, _, _) = nhlab_tests::scenarios::load(&name);
+        for method in Method::ALL {
+            let Ok(d) = derive(&model, method) else { continue };
+            assert!(d.equations.iter().all(|e| !e.label.starts_with("shared ")), "{name} {}", method.id());
+        }
+    }
 }

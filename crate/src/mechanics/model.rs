@@ -128,6 +128,25 @@ impl Model {
         if s.coordinates.is_empty() {
             c.at("coordinates", "a scenario needs at least one coordinate");
         }
+        use crate::limits::{MAX_CONSTRAINTS, MAX_COORDINATES, MAX_DEFINITIONS, MAX_PARTICLES, MAX_SERIES};
+        let mut too_large = false;
+        for (field, count, limit) in [
+            ("coordinates", s.coordinates.len(), MAX_COORDINATES),
+            ("constraints", s.constraints.len(), MAX_CONSTRAINTS),
+            ("particles", s.particles.len(), MAX_PARTICLES),
+            ("definitions", s.definitions.len(), MAX_DEFINITIONS),
+            ("view.series", s.view.series.len(), MAX_SERIES),
+        ] {
+            if count > limit {
+                let noun = field.rsplit('.').next().unwrap_or(field);
+                c.at(field, format!("{count} {noun}; the lab supports at most {limit}"));
+                too_large = true;
+            }
+        }
+        if too_large {
+            // Everything below scales with these counts: stop before it.
+            return Err(Problems(c.problems));
+        }
         let mut g = ExprGraph::new();
         let before_names = c.problems.len();
         for (i, q) in s.coordinates.iter().enumerate() {

@@ -84,6 +84,11 @@ impl SourceMap {
 
 /// Reads a scenario in the given format.
 pub fn load(text: &str, format: Format) -> Result<(Scenario, SourceMap), Problems> {
+    let limit = crate::limits::MAX_SCENARIO_BYTES;
+    if text.len() > limit {
+        let message = alloc::format!("the scenario is {} bytes; the lab reads at most {limit}", text.len());
+        return Err(Problems(vec![Problem { field: "(file)".into(), position: None, message }]));
+    }
     match format {
         Format::Toml => load_toml(text),
         Format::Json => load_json(text),
