@@ -175,3 +175,30 @@ fn voronets_refuses_nonlinear_constraints_in_derive_and_run_alike() {
     let (sleigh, _, _) = load("chaplygin-sleigh");
     assert!(Method::ALL.iter().all(|&m| applicability(&sleigh, m).is_ok()));
 }
+
+/// Issue 9: `x'² + y'² = 1` with `x' = 0.6` was refused as inconsistent: Newton's
+/// method from zero cannot move `y'` (the Jacobian `2y'` vanishes there). It now
+/// starts again from 1, finds `y' = 0.8`, and says so.
+#[test]
+fn nonlinear_constraints_are_solved_for_omitted_velocities_from_a_stated_start() {
+    let text = r#"format = "nhlab/1"
+title = "unit speed"
+coordinates = ["x", "y"]
+kinetic = "(x'^2 + y'^2)/2"
+[[constraints]]
+expr = "x'^2 + y'^2 - 1"
+[initial]
+q = { x = 0, y = 0 }
+v = { x = 0.6 }
+"#;
+    let (scenario, map) = nhlab::scenario::load_toml(text).unwrap();
+    let model = nhlab::mechanics::Model::build(&scenario, &map).unwrap();
+    let mut numeric = nhlab::mechanics::NumericModel::new(&model).unwrap();
+    let (state, warnings) = initial_state_with_warnings(&model, &mut numeric, &map).unwrap();
+    assert!((state.v[1] - 0.8).abs() < 1e-12, "{:?}", state.v);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(
+        warnings[0].message,
+        "the omitted velocities were solved from the nonlinear constraints by Newton's method from 1: y' = 0.8; other solutions may exist — give them to choose"
+    );
+}

@@ -284,3 +284,32 @@ fn models_beyond_the_size_limits_are_refused_at_once() {
     let e = nhlab::scenario::load(&long, nhlab::scenario::Format::Toml).unwrap_err();
     assert!(e.0[0].message.starts_with("the scenario is 1048"), "{}", e.0[0].message);
 }
+
+/// Issue 9: an overflow in the potential was reported as "initial.v: forcing entry 1
+/// is not finite". The field that produced it is named, with the state.
+#[test]
+fn a_value_that_is_not_finite_is_blamed_on_its_field() {
+    let with_potential = |v: &str| BASE.replace("[parameters]", &format!("potential = \"{v}\"\n\n[parameters]"));
+    let p = &problems(&with_potential("exp(1000*(x + 1))"))[0];
+    assert_eq!(p.field, "potential", "{p}");
+    assert_eq!(p.message, "not finite at the initial state (t = 0, x = 0, y = 0, phi = 0)");
+    assert_eq!(p.position, Some((6, 13)), "the potential line, before [parameters]");
+    let p = &problems(&with_potential("exp(709*(x + 1))"))[0];
+    assert_eq!(
+        (p.field.as_str(), p.message.as_str()),
+        ("potential", "its derivative by x is not finite at the initial state (t = 0, x = 0, y = 0, phi = 0)")
+    );
+    let text = BASE
+        .replace("[parameters]", "[definitions]\nbig = \"exp(800 + x)\"\n\n[parameters]")
+        .replace("phi'^2/2", "big*phi'^2/2");
+    let p = &problems(&text)[0];
+    assert_eq!(p.field, "definitions.big", "{p}");
+}
+
+/// Issue 9: a mass of 2e-320 was reported as "the energy is not finite" later on.
+#[test]
+fn a_subnormal_mass_is_refused_with_the_cause() {
+    let p = &problems(&BASE.replace("m = 1.0", "m = 2e-320"))[0];
+    assert_eq!(p.field, "kinetic");
+    assert!(p.message.starts_with("the mass matrix has an entry of 2e-320 at the initial state"), "{p}");
+}

@@ -147,6 +147,8 @@ pub struct NumericModel {
     /// Names of the constraints nonlinear in the velocities (methods that need
     /// linear ones refuse with them).
     pub(crate) nonlinear_constraints: Vec<String>,
+    /// Coordinate and constraint names, for messages.
+    names: (Vec<String>, Vec<String>),
 }
 
 impl NumericModel {
@@ -230,6 +232,7 @@ impl NumericModel {
             vakonomic,
             workspace: Default::default(),
             nonlinear_constraints: model.nonlinear_constraints(),
+            names: (model.coordinate_names().to_vec(), model.constraints.iter().map(|c| c.name.clone()).collect()),
             terms: Terms {
                 mass: DMatrix::zeros(n, n),
                 forcing: DVector::zeros(n),
@@ -267,7 +270,7 @@ impl NumericModel {
         let _ = self.all.eval(&self.inputs, &mut self.outputs);
         let (n, m) = (self.n, self.m);
         if let Some(k) = self.outputs.iter().position(|x| !x.is_finite()) {
-            return Err(DynamicsError::NonFinite { what: describe_output(k, n, m), t });
+            return Err(DynamicsError::NonFinite { what: describe_output(k, &self.names.0, &self.names.1), t });
         }
         let o = &self.outputs;
         let tm = &mut self.terms;
@@ -376,23 +379,26 @@ fn fill_row_major(matrix: &mut DMatrix<f64>, row_major: &[f64]) {
     }
 }
 
-fn describe_output(k: usize, n: usize, m: usize) -> String {
+/// What output `k` of the main program is, by name: `the mass matrix entry (x, y)`,
+/// `the force F[x] (from T, V and the forces)`, `the constraint Jacobian entry (blade, x)`.
+fn describe_output(k: usize, coordinates: &[String], constraints: &[String]) -> String {
+    let (n, m) = (coordinates.len(), constraints.len());
     let mut k = k;
     if k < n * n {
-        return format!("mass matrix entry ({}, {})", k / n + 1, k % n + 1);
+        return format!("the mass matrix entry ({}, {})", coordinates[k / n], coordinates[k % n]);
     }
     k -= n * n;
     if k < n {
-        return format!("forcing entry {}", k + 1);
+        return format!("the force F[{}] (from T, V and the forces)", coordinates[k]);
     }
     k -= n;
     if k < m * n {
-        return format!("constraint Jacobian entry ({}, {})", k / n + 1, k % n + 1);
+        return format!("the constraint Jacobian entry ({}, {})", constraints[k / n], coordinates[k % n]);
     }
     k -= m * n;
-    let what = ["constraint bias b", "constraint residual", "position residual"];
+    let what = ["the bias b", "the velocity-level residual", "the residual φ"];
     if k < 3 * m {
-        return format!("{} of constraint {}", what[k / m.max(1)], k % m.max(1) + 1);
+        return format!("{} of constraint `{}`", what[k / m], constraints[k % m]);
     }
-    "the energy".into()
+    "the energy T + V".into()
 }

@@ -80,10 +80,26 @@ pub fn state_with_warnings(
     let problem = |message: String| {
         Problems(alloc::vec![Problem { field: "initial.v".into(), position: map.value("initial.v"), message }])
     };
+    // A value that is not finite is blamed on the scenario field that produced it.
+    let failed = |e: crate::mechanics::DynamicsError, v: &[f64]| match &e {
+        crate::mechanics::DynamicsError::NonFinite { .. } => {
+            match super::blame::non_finite_field(
+                model,
+                map,
+                (t, &q, v),
+                &format!("{the_state} ({})", describe_state(&s.coordinates, t, &q)),
+            ) {
+                Some(p) => Problems(alloc::vec![p]),
+                None => problem(format!("{e}")),
+            }
+        }
+        _ => problem(format!("{e}")),
+    };
     let eval = |numeric: &mut NumericModel, v: &[f64]| -> Result<(DVector<f64>, DMatrix<f64>), Problems> {
-        let terms = numeric.evaluate(t, &q, v).map_err(|e| problem(format!("{e}")))?;
+        let terms = numeric.evaluate(t, &q, v).map_err(|e| failed(e, v))?;
         Ok((terms.residuals.clone(), terms.jacobian.clone()))
     };
+    let mut newton_start = None;
     if !unknown.is_empty() && model.constraints.is_empty() {
         for &i in &unknown {
             v[i] = 0.0;
@@ -91,19 +107,21 @@ pub fn state_with_warnings(
     } else if !unknown.is_empty() {
         // Gauss–Newton from zero: for linear constraints one step gives the
         // minimum-norm solution, so velocities the constraints leave free stay 0.
-        let columns = |a: &DMatrix<f64>| {
-            DMatrix::from_columns(&unknown.iter().map(|&i| a.column(i).into_owned()).collect::<Vec<_>>())
-        };
-        for _ in 0..50 {
-            let (f, a) = eval(numeric, &v)?;
-            if f.norm() <= 1e-14 * (1.0 + DVector::from_column_slice(&v).norm()) {
-                break;
+        let start = v.clone();
+        gauss_newton(&mut |v: &[f64]| eval(numeric, v), &unknown, &mut v, &problem)?;
+        // A nonlinear constraint's Jacobian may vanish at zero (ẋ² + ẏ² = 1 with ẏ
+        // omitted): then Newton's method again from 1 for every omitted velocity.
+        let (f, a) = eval(numeric, &v)?;
+        if !model.constraints_are_linear() && !meets_constraints(&f, &a, &v) {
+            let mut retry = start;
+            for &i in &unknown {
+                retry[i] = NEWTON_RESTART;
             }
-            let au = columns(&a);
-            let tol = 1e-12 * au.amax().max(f64::MIN_POSITIVE);
-            let step = au.svd(true, true).solve(&f, tol).map_err(|e| problem(String::from(e)))?;
-            for (k, &i) in unknown.iter().enumerate() {
-                v[i] -= step[k];
+            gauss_newton(&mut |v: &[f64]| eval(numeric, v), &unknown, &mut retry, &problem)?;
+            let (f, a) = eval(numeric, &retry)?;
+            if meets_constraints(&f, &a, &retry) {
+                v = retry;
+                newton_start = Some(NEWTON_RESTART);
             }
         }
     }
@@ -111,8 +129,7 @@ pub fn state_with_warnings(
     let (f, a) = eval(numeric, &v)?;
     let mut problems = Vec::new();
     for j in 0..f.len() {
-        let scale: f64 = 1.0 + a.row(j).iter().zip(&v).map(|(x, y)| (x * y).abs()).sum::<f64>();
-        if f[j].is_nan() || f[j].abs() > VELOCITY_TOLERANCE * scale {
+        if !meets_constraint(&f, &a, &v, j) {
             problems.push(Problem {
                 field: "initial.v".into(),
                 position: map.value("initial.v"),
@@ -133,11 +150,31 @@ pub fn state_with_warnings(
         return Err(Problems(problems));
     }
     let free = not_fixed(&a, &unknown);
+    let newton = newton_start.map(|start| {
+        let values: Vec<String> =
+            unknown.iter().map(|&i| format!("{}' = {}", s.coordinates[i], short_number(v[i]))).collect();
+        format!(
+            "the omitted velocities were solved from the nonlinear constraints by Newton's method from {start}: {}; other solutions may exist — give them to choose",
+            values.join(", ")
+        )
+    });
     let warnings: Vec<Problem> = free_velocities_warning(&s.coordinates, &free, &v)
-        .map(|message| Problem { field: "initial.v".into(), position: map.value("initial.v"), message })
         .into_iter()
+        .chain(newton)
+        .map(|message| Problem { field: "initial.v".into(), position: map.value("initial.v"), message })
         .collect();
-    let terms = numeric.evaluate(t, &q, &v).map_err(|e| problem(format!("{e}")))?;
+    let terms = numeric.evaluate(t, &q, &v).map_err(|e| failed(e, &v))?;
+    if let Some(x) = terms.mass.iter().find(|x| **x != 0.0 && x.abs() < f64::MIN_POSITIVE) {
+        // A subnormal mass carries almost no precision: its accelerations overflow
+        // and the run would report a non-finite state far from the cause.
+        return Err(Problems(alloc::vec![Problem {
+            field: "kinetic".into(),
+            position: map.value("kinetic"),
+            message: format!(
+                "the mass matrix has an entry of {x:e} at {the_state}, below the smallest normal double (2.2e-308): rescale the units"
+            ),
+        }]));
+    }
     if terms.mass.clone().cholesky().is_none() {
         return Err(Problems(alloc::vec![Problem {
             field: "kinetic".into(),
@@ -153,6 +190,44 @@ pub fn state_with_warnings(
         _ => alloc::vec![0.0; model.constraints.len()],
     };
     Ok((State { t, q, v, mu }, warnings))
+}
+
+/// Where Newton's method starts again for omitted velocities when starting from zero
+/// does not meet nonlinear constraints.
+const NEWTON_RESTART: f64 = 1.0;
+
+/// Gauss–Newton on `f(v) = 0` over the velocities `unknown` (at most 50 steps; the
+/// least-norm step where the Jacobian is rank-deficient).
+fn gauss_newton(
+    eval: &mut dyn FnMut(&[f64]) -> Result<(DVector<f64>, DMatrix<f64>), Problems>,
+    unknown: &[usize],
+    v: &mut [f64],
+    problem: &dyn Fn(String) -> Problems,
+) -> Result<(), Problems> {
+    for _ in 0..50 {
+        let (f, a) = eval(v)?;
+        if f.norm() <= 1e-14 * (1.0 + DVector::from_column_slice(v).norm()) {
+            break;
+        }
+        let au = DMatrix::from_columns(&unknown.iter().map(|&i| a.column(i).into_owned()).collect::<Vec<_>>());
+        let tol = 1e-12 * au.amax().max(f64::MIN_POSITIVE);
+        let step = au.svd(true, true).solve(&f, tol).map_err(|e| problem(String::from(e)))?;
+        for (k, &i) in unknown.iter().enumerate() {
+            v[i] -= step[k];
+        }
+    }
+    Ok(())
+}
+
+/// Whether constraint `j` holds at `v` within [`VELOCITY_TOLERANCE`], relative to
+/// the size of its terms.
+fn meets_constraint(f: &DVector<f64>, a: &DMatrix<f64>, v: &[f64], j: usize) -> bool {
+    let scale: f64 = 1.0 + a.row(j).iter().zip(v).map(|(x, y)| (x * y).abs()).sum::<f64>();
+    !f[j].is_nan() && f[j].abs() <= VELOCITY_TOLERANCE * scale
+}
+
+fn meets_constraints(f: &DVector<f64>, a: &DMatrix<f64>, v: &[f64]) -> bool {
+    (0..f.len()).all(|j| meets_constraint(f, a, v, j))
 }
 
 /// `t = 0, x = 1, y = 0.5`: a state's time and coordinates, for messages.

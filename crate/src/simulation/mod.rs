@@ -2,6 +2,7 @@
 //! frame and what `nhlab run` calls in batch: create, advance to a time, read the
 //! samples (state, energy, residuals, compulsion).
 
+mod blame;
 mod initial;
 
 pub use initial::{
