@@ -196,10 +196,13 @@ pub fn state_with_warnings(
 /// does not meet nonlinear constraints.
 const NEWTON_RESTART: f64 = 1.0;
 
+/// `f` and `∂f/∂v` at a state.
+type Residuals = (DVector<f64>, DMatrix<f64>);
+
 /// Gauss–Newton on `f(v) = 0` over the velocities `unknown` (at most 50 steps; the
 /// least-norm step where the Jacobian is rank-deficient).
 fn gauss_newton(
-    eval: &mut dyn FnMut(&[f64]) -> Result<(DVector<f64>, DMatrix<f64>), Problems>,
+    eval: &mut dyn FnMut(&[f64]) -> Result<Residuals, Problems>,
     unknown: &[usize],
     v: &mut [f64],
     problem: &dyn Fn(String) -> Problems,
