@@ -4,7 +4,8 @@
 #   1. installs what is missing (the wasm32 target, clippy, rustfmt) from the registries;
 #   2. formatting and lints (native and for wasm32 without std);
 #   3. the core builds for wasm32-unknown-unknown without std;
-#   4. every Rust test of the workspace (unit, integration, doc tests);
+#   4. every Rust test of the workspace (unit, integration, doc tests), then the fuzz
+#      suite in release mode (tests/fuzz: a million generated inputs, about a minute);
 #   5. the benchmarks in their quick variants (print figures; never assert on time);
 #   6. the web lab: installs the pinned web tools (trunk, wasm-bindgen-cli, binaryen and
 #      playwright-core from npm, Debian's chromium), builds dist/ as the README's serve
@@ -49,6 +50,19 @@ rm -f "$log"
 if [ "$test_status" -ne 0 ]; then
     failures+=("tests")
     [ "$failed" -eq 0 ] && failed=1 # a build failure or crash counts as a failure
+fi
+
+step "fuzz suite (release, 1,000,000 generated inputs)"
+log=$(mktemp)
+cargo test --release -p nhlab-tests --test fuzz --locked -- --nocapture 2>&1 | tee "$log"
+fuzz_status=${PIPESTATUS[0]}
+passed=$((passed + $(grep -Eo '^test result: .* ([0-9]+) passed' "$log" | grep -Eo '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')))
+fuzz_failed=$(grep -Eo '[0-9]+ failed;' "$log" | awk '{s+=$1} END {print s+0}')
+failed=$((failed + fuzz_failed))
+rm -f "$log"
+if [ "$fuzz_status" -ne 0 ]; then
+    failures+=("fuzz suite")
+    [ "$fuzz_failed" -eq 0 ] && failed=$((failed + 1))
 fi
 
 step "web toolchain"

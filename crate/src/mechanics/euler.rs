@@ -16,9 +16,10 @@
 //! integral (`formulations/euler.rs`); tests check the two agree.
 
 use alloc::vec::Vec;
+use hashbrown::HashMap;
 
 use super::constraint::{Constraint, ConstraintKind};
-use crate::expr::{ExprGraph, ExprId, SymbolId};
+use crate::expr::{ExprGraph, ExprId, Node, SymbolId};
 
 /// Highest polynomial degree in `s` tried before falling back to the integral.
 const MAX_DEGREE: usize = 16;
@@ -117,13 +118,20 @@ fn generic_value(index: usize, point: u64) -> f64 {
 }
 
 /// `∫₀¹ e ds` when `e` is a polynomial in `s` of degree at most [`MAX_DEGREE`]:
-/// with `c_j = (dʲe/dsʲ)(0)/j!`, the integral is `Σ c_j/(j + 1)`.
+/// with `c_j = (dʲe/dsʲ)(0)/j!`, the integral is `Σ c_j/(j + 1)`. Whether `e` is
+/// such a polynomial, and its degree, is read from its structure first: repeated
+/// differentiation of a transcendental expression would grow without bound (the
+/// fuzz suite found a constraint that took 41 s and 3 GB that way).
 fn polynomial_integral(g: &mut ExprGraph, e: ExprId, s: SymbolId) -> Option<ExprId> {
+    let degree = polynomial_degree(g, e, s, &mut HashMap::new())?;
+    if degree > MAX_DEGREE {
+        return None;
+    }
     let zero = g.zero();
     let mut derivative = e;
     let mut terms = Vec::new();
     let mut factorial: i64 = 1;
-    for j in 0..=MAX_DEGREE {
+    for j in 0..=degree + 1 {
         if g.is_zero(derivative) {
             let sum = g.add(&terms);
             return Some(g.expand(sum));
@@ -136,4 +144,34 @@ fn polynomial_integral(g: &mut ExprGraph, e: ExprId, s: SymbolId) -> Option<Expr
         factorial *= j as i64 + 1;
     }
     None
+}
+
+/// The degree of `e` as a polynomial in the symbol `s`, or `None` when it is not one
+/// (`s` inside a function, a fractional or negative power, or a definition).
+fn polynomial_degree(
+    g: &ExprGraph,
+    e: ExprId,
+    s: SymbolId,
+    memo: &mut HashMap<ExprId, Option<usize>>,
+) -> Option<usize> {
+    if let Some(&d) = memo.get(&e) {
+        return d;
+    }
+    let free = |x: ExprId| !g.free_symbols(x).contains(&s);
+    let d = match g.node(e) {
+        Node::Number(_) => Some(0),
+        Node::Symbol(x) => Some(usize::from(*x == s)),
+        _ if free(e) => Some(0),
+        Node::Add(xs) => xs.iter().map(|&x| polynomial_degree(g, x, s, memo)).try_fold(0, |a, d| d.map(|d| a.max(d))),
+        Node::Mul(xs) => {
+            xs.iter().map(|&x| polynomial_degree(g, x, s, memo)).try_fold(0usize, |a, d| d.map(|d| a.saturating_add(d)))
+        }
+        Node::Pow(base, exponent) => match g.as_number(*exponent).and_then(|n| n.as_integer()) {
+            Some(k) if k >= 0 => polynomial_degree(g, *base, s, memo).map(|d| d.saturating_mul(k as usize)),
+            _ => None,
+        },
+        Node::Definition(_) | Node::Call(..) | Node::Atan2(..) => None,
+    };
+    memo.insert(e, d);
+    d
 }

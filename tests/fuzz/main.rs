@@ -1,0 +1,275 @@
+//! The fuzz suite (issue 9): over a million generated inputs through every way text
+//! enters the lab — the expression parser, the TOML and JSON loaders, the share-link
+//! decoder — and whole small models through load, derive (every method), evaluation
+//! and a bounded run. Nothing may panic, and every case must finish within a bound.
+//!
+//! How inputs are made:
+//! - **grammar-aware**: random expression trees printed as text; scenarios whose
+//!   values are replaced by values of the right kind and of the wrong kind (random
+//!   expressions, extreme numbers, NaN, strings, arrays, tables), whose lines are
+//!   deleted, duplicated or swapped;
+//! - **byte mutation**: random insertions, deletions, replacements and duplicated
+//!   spans in the gallery's scenario texts, their JSON and their share payloads.
+//!
+//! Every case is made from `(seed, case)` alone. Run it:
+//!
+//! ```text
+//! cargo test --release -p nhlab-tests --test fuzz            # the CI run
+//! NHLAB_FUZZ_SEED=7 cargo test --release -p nhlab-tests --test fuzz   # another seed
+//! NHLAB_FUZZ_SCALE=0.1 …                                     # a tenth of the cases
+//! ```
+//!
+//! A failure prints the stage, seed and case, and writes the input to
+//! `target/fuzz-failures/`; `NHLAB_FUZZ_SEED=S NHLAB_FUZZ_CASE=C` replays that one case.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use nhlab::derivation::derive;
+use nhlab::formulations::{accelerations_with_multipliers, Method};
+use nhlab::prepare::Prepared;
+use nhlab::scenario::{decode_share, encode_share, load_json, load_toml, Format};
+use nhlab::simulation::{Limits, Settings, Simulation};
+use nhlab_tests::mutate::{mutate_bytes, mutate_scenario, mutate_values};
+use nhlab_tests::random::{Rng, Tree};
+
+/// Whole models that loaded, and runs that took steps: the model stage must do work.
+static LOADED: AtomicUsize = AtomicUsize::new(0);
+static RAN: AtomicUsize = AtomicUsize::new(0);
+
+/// No single case may take longer than this (release build; generous on purpose).
+const CASE_BOUND: Duration = Duration::from_secs(5);
+
+struct Fuzz {
+    seed: u64,
+    only: Option<u64>,
+    scale: f64,
+    gallery: Vec<(String, String)>,
+    slowest: (Duration, String),
+}
+
+impl Fuzz {
+    fn new() -> Fuzz {
+        let env = |k: &str| std::env::var(k).ok();
+        let dir = format!("{}/../scenarios", env!("CARGO_MANIFEST_DIR"));
+        let mut gallery: Vec<(String, String)> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
+            .collect();
+        gallery.sort();
+        Fuzz {
+            seed: env("NHLAB_FUZZ_SEED").and_then(|s| s.parse().ok()).unwrap_or(0x5eed_f022),
+            only: env("NHLAB_FUZZ_CASE").and_then(|s| s.parse().ok()),
+            scale: env("NHLAB_FUZZ_SCALE").and_then(|s| s.parse().ok()).unwrap_or(1.0),
+            gallery,
+            slowest: (Duration::ZERO, String::new()),
+        }
+    }
+
+    fn count(&self, n: u64) -> u64 {
+        ((n as f64 * self.scale) as u64).max(1)
+    }
+
+    /// Runs `body` on each case's input; a panic or a case over the bound fails the
+    /// test with everything needed to replay it. Returns the number of cases run.
+    fn cases(&mut self, stage: &str, n: u64, make: &dyn Fn(&mut Rng, &Fuzz) -> String, body: &dyn Fn(&str)) -> u64 {
+        let n = self.count(n);
+        let mut run = 0;
+        for case in 0..n {
+            if self.only.is_some_and(|c| c != case) {
+                continue;
+            }
+            let mut rng = Rng::new(self.seed ^ case.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ hash(stage));
+            let input = make(&mut rng, self);
+            let started = Instant::now();
+            let outcome = catch_unwind(AssertUnwindSafe(|| body(&input)));
+            let took = started.elapsed();
+            if outcome.is_err() || took > CASE_BOUND {
+                let dir = format!("{}/../target/fuzz-failures", env!("CARGO_MANIFEST_DIR"));
+                std::fs::create_dir_all(&dir).ok();
+                let path = format!("{dir}/{stage}-{}-{case}.txt", self.seed);
+                std::fs::write(&path, &input).ok();
+                let what = if outcome.is_err() { "panicked".to_string() } else { format!("took {took:?}") };
+                panic!(
+                    "fuzz stage `{stage}` case {case} {what}; input in {path}; replay with NHLAB_FUZZ_SEED={} NHLAB_FUZZ_CASE={case}",
+                    self.seed
+                );
+            }
+            if took > self.slowest.0 {
+                self.slowest = (took, format!("{stage} case {case}"));
+            }
+            run += 1;
+        }
+        run
+    }
+}
+
+fn hash(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+// ---- generators (shared with the command line's fuzz test: `nhlab_tests::mutate`) ----
+
+fn gallery_text<'a>(rng: &mut Rng, f: &'a Fuzz) -> &'a str {
+    let k = rng.below(f.gallery.len());
+    &f.gallery[k].1
+}
+
+/// The JSON of a gallery scenario.
+fn gallery_json(rng: &mut Rng, f: &Fuzz) -> String {
+    load_toml(gallery_text(rng, f)).unwrap().0.to_json().unwrap()
+}
+
+// ---- what each stage does with an input ---------------------------------------
+
+fn parse_expression(input: &str) {
+    let mut g = nhlab_tests::graph();
+    let _ = g.parse_with(input, nhlab::expr::ParseOptions { allow_accelerations: input.len() % 2 == 0 });
+}
+
+fn load_any(input: &str) {
+    let _ = load_toml(input);
+    let _ = load_json(input);
+}
+
+fn decode(input: &str) {
+    if let Ok((s, _)) = decode_share(input) {
+        let _ = s.to_toml();
+    }
+}
+
+/// A whole model: load, derive every method, evaluate each at the initial state,
+/// and run two methods a bounded number of steps.
+fn whole_model(input: &str) {
+    let Ok(p) = Prepared::from_text(input, Format::Toml) else { return };
+    LOADED.fetch_add(1, Ordering::Relaxed);
+    for method in Method::ALL {
+        if let Ok(d) = derive(&p.model, method) {
+            for e in d.equations.iter().take(4) {
+                let _ = (d.text(e), d.latex(e), d.mathml(e));
+            }
+        }
+        let mut numeric = p.numeric.clone();
+        let s = &p.initial;
+        let _ = accelerations_with_multipliers(method, &mut numeric, s.t, &s.q, &s.v, &s.mu);
+    }
+    for method in [Method::Lagrange, Method::ALL[input.len() % Method::ALL.len()]] {
+        let mut settings = Settings::from_scenario(&p.model.scenario.run, method);
+        settings.limits = Limits { max_steps: 300, max_samples: 300 };
+        if let Ok(mut sim) = Simulation::new(p.numeric.clone(), settings, &p.initial) {
+            let _ = sim.advance_to(p.initial.t + p.model.scenario.run.t_end_or_default());
+            if sim.samples().len() > 1 {
+                RAN.fetch_add(1, Ordering::Relaxed);
+            }
+            let _ = nhlab::export::samples_table(&p.model, &[(method, sim.samples())], String::new()).to_csv();
+        }
+    }
+}
+
+#[test]
+fn a_million_generated_inputs_cause_no_panic_and_stay_bounded() {
+    let started = Instant::now();
+    let mut f = Fuzz::new();
+    let mut total = 0;
+    // 1. The expression parser: grammar-aware trees, and the same with bytes mutated.
+    total += f.cases(
+        "expression",
+        428_000,
+        &|r, _| {
+            let depth = 1 + r.below(6);
+            Tree::random(r, depth).text()
+        },
+        &parse_expression,
+    );
+    total += f.cases(
+        "expression-bytes",
+        300_000,
+        &|r, _| {
+            let depth = 1 + r.below(5);
+            let t = Tree::random(r, depth).text();
+            mutate_bytes(r, &t)
+        },
+        &parse_expression,
+    );
+    // 2. The loaders: gallery texts mutated by bytes and by grammar, and their JSON.
+    total += f.cases(
+        "toml-bytes",
+        80_000,
+        &|r, f| {
+            let text = gallery_text(r, f);
+            mutate_bytes(r, text)
+        },
+        &load_any,
+    );
+    total += f.cases(
+        "toml-grammar",
+        60_000,
+        &|r, f| {
+            let text = gallery_text(r, f);
+            mutate_scenario(r, text)
+        },
+        &load_any,
+    );
+    total += f.cases(
+        "json-bytes",
+        60_000,
+        &|r, f| {
+            let json = gallery_json(r, f);
+            mutate_bytes(r, &json)
+        },
+        &load_any,
+    );
+    // 3. The share-link decoder: valid payloads of mutated scenarios, mutated payloads.
+    total += f.cases(
+        "share",
+        60_000,
+        &|r, f| {
+            let original = gallery_text(r, f);
+            let text = mutate_scenario(r, original);
+            let payload = load_toml(&text).ok().and_then(|(s, _)| encode_share(&s).ok());
+            match payload {
+                Some(p) if r.below(2) == 0 => p,
+                Some(p) => mutate_bytes(r, &p),
+                None => {
+                    let p = encode_share(&load_toml(original).unwrap().0).unwrap();
+                    mutate_bytes(r, &p)
+                }
+            }
+        },
+        &decode,
+    );
+    // 4. Whole models through load, derive, eval and a bounded run.
+    total += f.cases(
+        "model",
+        12_000,
+        &|r, f| {
+            let text = gallery_text(r, f);
+            if r.below(3) == 0 {
+                mutate_scenario(r, text)
+            } else {
+                mutate_values(r, text)
+            }
+        },
+        &whole_model,
+    );
+    let expected = f.count(1_000_000);
+    let (loaded, ran) = (LOADED.load(Ordering::Relaxed), RAN.load(Ordering::Relaxed));
+    println!(
+        "fuzz: {total} inputs (seed {}) in {:.1} s; {loaded} mutated models loaded, {ran} runs stepped; slowest case {:?} ({})",
+        f.seed,
+        started.elapsed().as_secs_f64(),
+        f.slowest.0,
+        f.slowest.1
+    );
+    if f.only.is_none() {
+        assert!(total >= expected, "{total} of {expected} cases ran");
+        let models = f.count(12_000) as usize;
+        assert!(
+            loaded * 3 >= models && ran * 3 >= models,
+            "the model stage did too little: {loaded} loaded, {ran} ran of {models}"
+        );
+    }
+}
