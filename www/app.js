@@ -5,13 +5,23 @@
 // Safety: user text (titles, descriptions, names, messages, anything from a shared
 // URL) only ever reaches the page through textContent or input values. MathML from
 // the core is rebuilt element by element from an allow-list, never assigned as HTML.
+//
+// Responsiveness: nothing a scenario holds may block the page. Every new scenario is
+// first loaded in a Web Worker running the same wasm module, under a time budget; a
+// worker that does not answer in time is terminated and replaced, and the page keeps
+// the run it had. Derivations for the equations panel and CSV exports run in the
+// worker too. Playback steps on the page within a time budget per frame. A wasm trap
+// on the page replaces the module instance and reloads the last good scenario.
 
 const MATHML = "http://www.w3.org/1998/Math/MathML";
 const MATHML_TAGS = new Set(["math", "mrow", "mi", "mn", "mo", "msub", "msup", "msubsup", "mfrac", "msqrt",
   "mroot", "mover", "munder", "munderover", "mtable", "mtr", "mtd", "mtext", "mspace", "mstyle", "mpadded"]);
 const MATHML_ATTRS = new Set(["display", "mathvariant", "stretchy", "accent", "form", "lspace", "rspace"]);
-const MAX_STEPS_PER_FRAME = 4000;   // per run: a slow method lags instead of freezing the page
+const FRAME_BUDGET_MS = 8;          // stepping per frame: a slow model lags instead of freezing the page
+const STEPS_PER_CALL = 32;           // steps per run between two looks at the frame's clock
 const EDIT_DEBOUNCE_MS = 250;
+// Time budgets of the worker, in ms (the browser tests lower them with NHLAB_BUDGET_MS).
+const budget = (what) => window.NHLAB_BUDGET_MS ?? { load: 4000, derive: 6000 }[what];
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
@@ -38,6 +48,8 @@ const state = {
   dirty: true,
   embed: false,
   galleryName: null,
+  loadToken: 0,     // the newest load; an older one that finishes late is dropped
+  instances: 0,     // wasm instances made after a trap
   perf: { work: [], step: [], draw: [], intervals: [] }, // frame timings (ms), read by the browser benchmark
 };
 window.nhlabPerf = state.perf;
@@ -77,15 +89,146 @@ function renderGutter(bad = state.badLines ?? new Set()) {
   gutter.scrollTop = $("editor").scrollTop;
 }
 
+// ---------- the worker: loading, deriving and exporting off the page ----------
+
+const worker = { w: null, seq: 0, pending: new Map(), broken: false };
+
+/** The wasm module's JS glue and binary, as trunk named them in the page. */
+function moduleUrls() {
+  return {
+    js: document.querySelector('link[rel="modulepreload"]')?.href,
+    wasm: document.querySelector('link[rel="preload"][as="fetch"]')?.href,
+  };
+}
+
+// The worker's program: the same module; a cache of one lab per scenario text.
+const WORKER_SOURCE = (js, wasm) => `
+import init, * as api from ${JSON.stringify(js)};
+const ready = init({ module_or_path: ${JSON.stringify(wasm)} });
+let cached = { text: null, lab: null };
+const lab = (text) => {
+  if (cached.text !== text) {
+    cached = { text: null, lab: null };
+    cached = { text, lab: new api.WebLab(text) };
+  }
+  return cached.lab;
+};
+self.onmessage = async ({ data }) => {
+  const { id, op } = data;
+  try {
+    await ready;
+    let result = null;
+    if (op === "check") {
+      const l = lab(data.text);
+      const info = l.info();
+      l.advance(info.t0 + (info.t_end - info.t0) * 1e-3, 1);   // one step of every run
+      for (const m of info.methods) { try { l.derive(m); } catch { /* shown as "No equations: …" */ } }
+    } else if (op === "derive") {
+      result = lab(data.text).derive(data.method);
+    } else if (op === "csv") {
+      const l = new api.WebLab(data.text);
+      const info = l.info();
+      while (!l.finished()) {
+        if (l.advance(info.t_end, 2000) === 0) break;
+        self.postMessage({ id, progress: (l.now() - info.t0) / (info.t_end - info.t0) });
+      }
+      result = l.csv();
+      l.free();
+    } else if (op === "trap") {
+      api.self_test_trap();
+    }
+    self.postMessage({ id, ok: true, result });
+  } catch (e) {
+    self.postMessage({ id, ok: false, error: e instanceof Error ? e.message : String(e), trap: e instanceof WebAssembly.RuntimeError });
+  }
+};`;
+
+function startWorker() {
+  const { js, wasm } = moduleUrls();
+  try {
+    if (!js || !wasm) throw new Error("the module's files are not named in the page");
+    const url = URL.createObjectURL(new Blob([WORKER_SOURCE(js, wasm)], { type: "text/javascript" }));
+    worker.w = new Worker(url, { type: "module" });
+  } catch (e) {
+    worker.broken = true; // no workers here: load on the page, as before
+    return;
+  }
+  worker.w.onmessage = ({ data }) => {
+    const p = worker.pending.get(data.id);
+    if (!p) return;
+    if (data.progress !== undefined) { p.onProgress?.(data.progress); return; }
+    finish(data.id, data);
+    // A trap poisons the worker's instance: replace it.
+    if (data.trap) restartWorker("the worker's wasm instance trapped");
+  };
+  worker.w.onerror = (e) => {
+    e.preventDefault?.();
+    restartWorker(`the worker failed: ${e.message || "an error"}`);
+  };
+}
+
+function finish(id, answer) {
+  const p = worker.pending.get(id);
+  if (!p) return;
+  worker.pending.delete(id);
+  clearTimeout(p.timer);
+  p.resolve(answer);
+}
+
+/** Terminates the worker (whatever it is doing) and starts a fresh one. */
+function restartWorker(why) {
+  worker.w?.terminate();
+  for (const id of [...worker.pending.keys()]) finish(id, { ok: false, error: why, cancelled: true });
+  startWorker();
+}
+
+/** Asks the worker; resolves to {ok, result} or {ok: false, error, timeout?}. With a
+ *  budget, a worker that has not answered in time is replaced. */
+function ask(op, payload = {}, { budgetMs = null, onProgress = null } = {}) {
+  return new Promise((resolve) => {
+    const id = ++worker.seq;
+    const entry = { resolve, onProgress, timer: null };
+    worker.pending.set(id, entry);
+    if (budgetMs !== null) {
+      entry.timer = setTimeout(() => {
+        finish(id, { ok: false, timeout: true, error: `stopped after ${budgetMs / 1000} s` });
+        restartWorker("timed out");
+      }, budgetMs);
+    }
+    worker.w.postMessage({ id, op, ...payload });
+  });
+}
+
 // ---------- loading a scenario ----------
 
-/** Builds a lab from `text`; on success it replaces the running one, on failure the
- *  running lab keeps playing and the problems show under the editor. */
-function load(text, { fromEditor = false, keepClock = false } = {}) {
+/** Builds a lab from `text`: first in the worker under the load budget, then on the
+ *  page. On success it replaces the running lab (true); on failure (problems, or too
+ *  slow) the running lab keeps playing and the reason shows under the editor (false);
+ *  undefined when a newer load overtook this one. */
+async function load(text, options = {}) {
+  const token = ++state.loadToken;
+  if (!worker.broken) {
+    const check = await ask("check", { text }, { budgetMs: budget("load") });
+    if (token !== state.loadToken) return undefined; // a newer load has started
+    if (!check.ok) {
+      const message = check.timeout
+        ? `This scenario took more than ${budget("load") / 1000} s to load (deriving its equations and taking a first step) and was stopped.${state.lab ? " The previous run goes on." : ""}`
+        : check.error;
+      editorStatus(message, "error");
+      highlightProblem(message);
+      if (check.timeout) notice(message);
+      return false;
+    }
+  }
+  return loadNow(text, options);
+}
+
+function loadNow(text, { fromEditor = false, keepClock = false } = {}) {
   let lab;
   try {
     lab = new state.api.WebLab(text);
   } catch (e) {
+    if (isTrap(e)) { recoverFromTrap(errorText(e)); return false; }
     editorStatus(errorText(e), "error");
     highlightProblem(errorText(e));
     return false;
@@ -105,6 +248,32 @@ function load(text, { fromEditor = false, keepClock = false } = {}) {
   updatePlayButton();
   state.dirty = true;
   return true;
+}
+
+/** Whether an exception is a trap of the wasm instance (which then cannot be used). */
+function isTrap(e) {
+  return e instanceof WebAssembly.RuntimeError
+    || /recursive use of an object|null pointer passed to rust|unreachable/.test(errorText(e));
+}
+
+/** A trap on the page: a fresh instance of the module, and the last good scenario. */
+async function recoverFromTrap(reason) {
+  if (state.recovering) return;
+  state.recovering = true;
+  state.lab = null; // the old instance's objects are unusable; never freed
+  try {
+    const { js, wasm } = moduleUrls();
+    const fresh = await import(`${js}?instance=${++state.instances}`);
+    await fresh.default({ module_or_path: wasm });
+    state.api = fresh;
+    const text = state.text || fresh.gallery_text(fresh.gallery_default());
+    loadNow(text, { fromEditor: true });
+    notice(`The lab hit an internal error (${reason}) and was restarted with the last scenario that worked.`);
+  } catch (e) {
+    notice(`The lab hit an internal error (${reason}) and could not restart: reload the page.`);
+  } finally {
+    state.recovering = false;
+  }
 }
 
 /** Moves the editor's caret to the first `line L, column C` of an error message. */
@@ -305,14 +474,22 @@ function equationRow(eq) {
   return el("div", { class: "eq" }, el("div", { class: "eq-label", text: eq.label }), el("div", { class: "eq-math" }, safeMath(eq.mathml)), copy);
 }
 
-function renderEquations() {
+async function renderEquations() {
   const body = $("eq-body");
+  const method = $("eq-method").value, text = state.text;
   let d;
-  try {
-    d = state.lab.derive($("eq-method").value);
-  } catch (e) {
+  if (worker.broken) {
+    try { d = state.lab.derive(method); } catch (e) { d = { error: errorText(e) }; }
+  } else {
+    body.replaceChildren(el("p", { class: "hint", text: "Deriving…" }));
+    const answer = await ask("derive", { text, method }, { budgetMs: budget("derive") });
+    if (text !== state.text || method !== $("eq-method").value) return; // superseded
+    d = answer.ok ? answer.result
+      : { error: answer.timeout ? `deriving them took more than ${budget("derive") / 1000} s and was stopped` : answer.error };
+  }
+  if (d.error !== undefined) {
     $("eq-form").textContent = "";
-    body.replaceChildren(el("p", { class: "hint", text: `No equations: ${errorText(e)}` }));
+    body.replaceChildren(el("p", { class: "hint", text: `No equations: ${d.error}` }));
     return;
   }
   $("eq-form").textContent = d.form;
@@ -380,19 +557,35 @@ function openShare() {
   $("share-link").select();
 }
 
-function exportCsv() {
-  // The whole run, computed apart from the playing one, so the file is the
-  // command line's whatever the playback position.
-  let lab;
-  try {
-    lab = new state.api.WebLab(state.text);
-    lab.advance(state.info.t_end, 100000000);
-    download(`${slug()}.csv`, new Blob([lab.csv()], { type: "text/csv" }));
-  } catch (e) {
-    notice(`CSV export failed: ${errorText(e)}`);
-  } finally {
-    if (lab) lab.free();
+async function exportCsv() {
+  // The whole run, computed in the worker apart from the playing one, so the file is
+  // the command line's whatever the playback position; the button cancels it.
+  const button = $("export-csv");
+  if (state.exporting) { restartWorker("export cancelled"); return; }
+  if (worker.broken) {
+    let lab;
+    try {
+      lab = new state.api.WebLab(state.text);
+      lab.advance(state.info.t_end, 100000000);
+      download(`${slug()}.csv`, new Blob([lab.csv()], { type: "text/csv" }));
+    } catch (e) {
+      notice(`CSV export failed: ${errorText(e)}`);
+    } finally {
+      if (lab) lab.free();
+    }
+    return;
   }
+  const label = button.textContent;
+  state.exporting = true;
+  button.textContent = "Cancel export";
+  const answer = await ask("csv", { text: state.text }, {
+    onProgress: (x) => { button.textContent = `Cancel export (${Math.round(100 * x)} %)`; },
+  });
+  state.exporting = false;
+  button.textContent = label;
+  if (answer.ok) download(`${slug()}.csv`, new Blob([answer.result], { type: "text/csv" }));
+  else if (answer.cancelled) notice("CSV export cancelled.", "info");
+  else notice(`CSV export failed: ${answer.error}`);
 }
 
 // ---------- the fragment: #s=…, #gallery=…, &embed ----------
@@ -408,8 +601,8 @@ function openGallery(name, { message } = {}) {
   try { text = state.api.gallery_text(name); } catch (e) { notice(errorText(e)); return false; }
   state.galleryName = name;
   $("gallery").value = name;
-  load(text);
   if (message) notice(message); else notice(null);
+  load(text);
   return true;
 }
 
@@ -431,9 +624,19 @@ function openFromFragment() {
     }
     state.galleryName = null;
     $("gallery").value = "";
-    if (!load(text)) {
-      notice(`This share link's scenario has problems (see under the editor).`);
-    } else notice(null);
+    notice(null);
+    load(text).then(async (ok) => {
+      if (ok !== false) return;
+      // Show the link's scenario and its problems; the default system plays meanwhile.
+      const status = $("editor-status").textContent;
+      if (!state.lab) await load(state.api.gallery_text(state.api.gallery_default()), { fromEditor: true });
+      $("editor").value = text;
+      editorStatus(status, "error");
+      highlightProblem(status);
+      notice(/took more than/.test(status)
+        ? "This share link's scenario took too long to load and was stopped (see under the editor). The default system plays meanwhile."
+        : "This share link's scenario has problems: they are shown under the editor, where you can fix them. The default system plays meanwhile.");
+    });
     return;
   }
   if (f.gallery !== null) {
@@ -455,6 +658,7 @@ function updatePlayButton() {
 
 function safely(what, fn) {
   try { return fn(); } catch (e) {
+    if (isTrap(e)) { recoverFromTrap(`${what}: ${errorText(e)}`); return undefined; }
     state.playing = false;
     updatePlayButton();
     notice(`${what}: ${errorText(e)}`);
@@ -477,12 +681,18 @@ function frame(now) {
     state.dirty = true;
   }
   if (state.lab) {
-    // Runs catch up with the clock a bounded number of steps per frame, so a long
-    // jump (To end, a fast speed, a stiff system) never freezes the page.
+    // Runs catch up with the clock within a time budget per frame, so a long jump
+    // (To end, a fast speed, a stiff or large system) never freezes the page.
     const t0 = performance.now();
-    const steps = safely("stepping", () => state.lab.advance(state.clock, MAX_STEPS_PER_FRAME)) ?? 0;
+    let steps = 0;
+    while (state.lab) {
+      const n = safely("stepping", () => state.lab.advance(state.clock, STEPS_PER_CALL)) ?? 0;
+      steps += n;
+      if (n === 0 || performance.now() - t0 > FRAME_BUDGET_MS) break;
+    }
     if (steps > 0) state.perf.step.push(performance.now() - t0);
     if (steps > 0) state.dirty = true;
+    if (!state.lab) { requestAnimationFrame(frame); return; } // replaced after a trap
     const finished = state.lab.finished() ? "1" : "0";
     if (document.body.dataset.finished !== finished) document.body.dataset.finished = finished;
     if (state.playing && state.clock >= state.info.t_end && state.lab.finished()) { state.playing = false; updatePlayButton(); }
@@ -586,6 +796,13 @@ function wire() {
 function boot(api) {
   if (state.api) return;
   state.api = api;
+  startWorker();
+  // For the browser tests: a deliberate trap on the page or in the worker.
+  window.nhlabTest = {
+    trapPage: () => safely("self-test", () => state.api.self_test_trap()),
+    trapWorker: () => ask("trap"),
+    load: (text) => load(text, { fromEditor: true }),   // the benchmark times an edit's whole path
+  };
   try {
     wire();
     openFromFragment();

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
+import zlib from "node:zlib";
 import { ROOT, serve, launch, open, inkPerCanvas, canvasDigest, downloadText, colourPixels } from "./harness.mjs";
 
 let server, browser;
@@ -308,6 +309,103 @@ test("once loaded it works without any network", async () => {
   await page.waitForFunction(() => document.querySelector("h1").textContent.startsWith("Appell"));
   await waitClockPast(page, 0.3);
   assertPlotsDrawn(await inkPerCanvas(page));
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+// ---- Issue 9: nothing a link holds can freeze or poison the page ----
+
+/** A share payload (`#s=`) for a scenario object, as the page writes them. */
+const payloadOf = (scenario) => "1." + zlib.deflateRawSync(Buffer.from(JSON.stringify(scenario)), { level: 9 }).toString("base64url");
+
+/** A model within the size limits that takes seconds to derive. */
+function slowScenario(n) {
+  const coordinates = Array.from({ length: n }, (_, i) => `q${i}`);
+  const kinetic = coordinates.map((q, i) => `(${q}' + 0.5*q${(i + 1) % n}')^2`).join(" + ");
+  const constraints = Array.from({ length: n / 4 }, (_, k) => ({ expr: `q${2 * k}' - sin(q${2 * k + 1})*q${2 * k + 2}'` }));
+  const q = Object.fromEntries(coordinates.map((c, i) => [c, 0.1 * (i % 7)]));
+  return { format: "nhlab/1", title: "Too slow", coordinates, kinetic, potential: coordinates.map((c) => `cos(${c})`).join(" + "), constraints, initial: { q } };
+}
+
+/** Milliseconds the page takes to answer a click. */
+async function answerTime(page) {
+  const started = Date.now();
+  const before = await page.textContent("#play");
+  await page.click("#play");
+  await page.waitForFunction((b) => document.getElementById("play").textContent !== b, before);
+  return Date.now() - started;
+}
+
+test("a link too slow to load is stopped, and the page answers input at once", async () => {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  await context.addInitScript(() => { window.NHLAB_BUDGET_MS = 300; });
+  const { page, problems, ctx } = await open(browser, `${server.url}#s=${payloadOf(slowScenario(160))}`, { context });
+  await page.waitForSelector(".editor-status.error");
+  assert.match(await page.textContent("#editor-status"), /took more than 0.3 s to load/);
+  assert.match(await page.textContent("#notice"), /took too long to load and was stopped/);
+  assert.equal(await page.textContent("h1"), "Chaplygin sleigh", "the default system plays");
+  assert.match(await page.inputValue("#editor"), /title = "Too slow"/, "the link's scenario is in the editor");
+  await waitClockPast(page, 0.2);
+  assert.ok(await answerTime(page) < 1000);
+  // Typing it again is stopped the same way, and the run goes on.
+  const t = await clockOf(page);
+  await page.click("#play");
+  await page.fill("#editor", (await page.inputValue("#editor")) + "\n# again\n");
+  await page.waitForFunction(() => /took more than/.test(document.getElementById("editor-status").textContent));
+  await waitClockPast(page, t + 0.2);
+  assert.ok(await answerTime(page) < 1000);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("a valid link whose scenario has problems shows them in the editor", async () => {
+  const broken = { format: "nhlab/1", title: "Broken", coordinates: ["x"], kinetic: "x'^2/2 + w", initial: { q: { x: 0 } } };
+  const { page, problems, ctx } = await open(browser, `${server.url}#s=${payloadOf(broken)}`);
+  await page.waitForFunction(() => /has problems/.test(document.getElementById("notice").textContent));
+  assert.match(await page.inputValue("#editor"), /kinetic = "x'\^2\/2 \+ w"/);
+  const status = await page.textContent("#editor-status");
+  assert.match(status, /line \d+, column \d+: kinetic: unknown name `w`/, status);
+  assert.equal(await page.locator("#gutter span.bad").count(), 1);
+  assert.equal(await page.textContent("h1"), "Chaplygin sleigh");
+  await waitClockPast(page, 0.2);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("a trap in the worker or on the page never poisons the page", async () => {
+  const { page, problems, ctx } = await open(browser, server.url);
+  const answer = await page.evaluate(() => window.nhlabTest.trapWorker());
+  assert.equal(answer.ok, false);
+  // The worker was replaced: loading goes on working.
+  await page.selectOption("#gallery", "knife-edge-incline");
+  await page.waitForFunction(() => document.querySelector("h1").textContent.startsWith("Knife edge"));
+  await toEnd(page);
+  assertPlotsDrawn(await inkPerCanvas(page));
+  // A trap on the page: a fresh instance, the last scenario back.
+  await page.evaluate(() => window.nhlabTest.trapPage());
+  await page.waitForFunction(() => /restarted with the last scenario/.test(document.getElementById("notice").textContent));
+  assert.ok((await page.textContent("h1")).startsWith("Knife edge"));
+  await page.click("#reset");
+  await waitClockPast(page, 0.2);
+  assertPlotsDrawn(await inkPerCanvas(page));
+  await page.selectOption("#gallery", "chaplygin-sleigh");
+  await page.waitForFunction(() => document.querySelector("h1").textContent === "Chaplygin sleigh");
+  await page.waitForSelector(".eq-list .eq");
+  const unexpected = problems.filter((p) => !/self-test trap|unreachable|RuntimeError/.test(p));
+  assert.deepEqual(unexpected, []);
+  await ctx.close();
+});
+
+test("a link too long to open is never made", async () => {
+  const { page, problems, ctx } = await open(browser, server.url);
+  const text = await page.inputValue("#editor");
+  let seed = 1;
+  const letters = Array.from({ length: 100000 }, () => String.fromCharCode(97 + ((seed = (seed * 48271) % 2147483647) % 26))).join("");
+  await page.fill("#editor", text.replace(/description = "[^"]*"/, `description = "${letters}"`));
+  await page.waitForFunction(() => document.getElementById("description").textContent.length > 1000);
+  await page.click("#share");
+  assert.match(await page.textContent("#notice"), /too large to share as a link \(\d+ characters; the limit is 65536\)/);
+  assert.equal(await page.evaluate(() => document.getElementById("share-dialog").open), false);
   assert.deepEqual(problems, []);
   await ctx.close();
 });

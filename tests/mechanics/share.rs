@@ -88,3 +88,20 @@ fn random_payloads_never_panic() {
         let _ = decode_share(&s);
     }
 }
+
+/// Issue 9: the page made a 92,774-character link that it then refused to open. One
+/// limit, checked when the link is made, with a message.
+#[test]
+fn a_link_too_long_to_open_is_never_made() {
+    let (mut scenario, _) = nhlab::scenario::load_toml(&nhlab_tests::scenarios::text("chaplygin-sleigh")).unwrap();
+    let mut r = nhlab_tests::random::Rng::new(9);
+    // Random letters: about 0.8 characters of payload per character.
+    scenario.description = Some((0..100_000).map(|_| (b'a' + r.below(26) as u8) as char).collect());
+    let Err(e) = nhlab::scenario::encode_share(&scenario) else { panic!("a link over the limit was made") };
+    assert!(e.starts_with("the scenario is too large to share as a link ("), "{e}");
+    assert!(e.contains("the limit is 65536"), "{e}");
+    // Just below the limit, the link is made and opens.
+    scenario.description = Some((0..40_000).map(|_| (b'a' + r.below(26) as u8) as char).collect());
+    let payload = nhlab::scenario::encode_share(&scenario).unwrap();
+    assert!(nhlab::scenario::decode_share(&payload).is_ok());
+}

@@ -352,3 +352,11 @@ impl WebLab {
         self.lab.prepared().rhs_loop(m, evaluations as usize).map_err(|e| JsError::new(&e.to_string()))
     }
 }
+
+/// For the browser tests only: panics on purpose, so that they can prove that a trap
+/// — in the worker or on the page — never poisons the page (the instance that
+/// trapped is replaced and the last good scenario reloaded).
+#[wasm_bindgen]
+pub fn self_test_trap() {
+    panic!("self-test trap (the browser tests call this on purpose)");
+}

@@ -350,7 +350,7 @@ impl Lab {
 
     /// The share payload (`#s=` …) of the scenario.
     pub fn share_payload(&self) -> Result<String, String> {
-        encode_share(self.scenario()).map_err(|e| format!("cannot encode the scenario: {e}"))
+        encode_share(self.scenario())
     }
 
     /// The equations of `method`.

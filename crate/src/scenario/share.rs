@@ -25,10 +25,25 @@ pub const MAX_INFLATED_BYTES: usize = 1024 * 1024;
 const ENGINE: base64::engine::GeneralPurpose = base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 /// The share payload of a scenario (the part after `#s=`).
-pub fn encode_share(scenario: &Scenario) -> Result<String, serde_json::Error> {
-    let json = scenario.to_json()?;
+pub fn encode_share(scenario: &Scenario) -> Result<String, String> {
+    let json = scenario.to_json().map_err(|e| format!("cannot encode the scenario: {e}"))?;
+    if json.len() > MAX_INFLATED_BYTES {
+        return Err(format!(
+            "the scenario is too large to share as a link ({} bytes; the limit is {MAX_INFLATED_BYTES}): export it as .toml instead",
+            json.len()
+        ));
+    }
     let deflated = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
-    Ok(format!("{SHARE_VERSION}.{}", ENGINE.encode(deflated)))
+    let payload = format!("{SHARE_VERSION}.{}", ENGINE.encode(deflated));
+    // One limit, checked when the link is made: a link the page would refuse to open
+    // is never made.
+    if payload.len() > MAX_PAYLOAD_CHARS {
+        return Err(format!(
+            "the scenario is too large to share as a link ({} characters; the limit is {MAX_PAYLOAD_CHARS}): export it as .toml instead",
+            payload.len()
+        ));
+    }
+    Ok(payload)
 }
 
 fn refuse(message: String) -> Problems {
