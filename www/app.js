@@ -21,7 +21,7 @@ const FRAME_BUDGET_MS = 8;          // stepping per frame: a slow model lags ins
 const STEPS_PER_CALL = 32;           // steps per run between two looks at the frame's clock
 const EDIT_DEBOUNCE_MS = 250;
 // Time budgets of the worker, in ms (the browser tests lower them with NHLAB_BUDGET_MS).
-const budget = (what) => window.NHLAB_BUDGET_MS ?? { load: 4000, derive: 6000 }[what];
+const budget = (what) => window.NHLAB_BUDGET_MS ?? { load: 1500, derive: 6000 }[what];
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {

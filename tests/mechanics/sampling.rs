@@ -202,3 +202,24 @@ v = { x = 0.6 }
         "the omitted velocities were solved from the nonlinear constraints by Newton's method from 1: y' = 0.8; other solutions may exist — give them to choose"
     );
 }
+
+/// Issue 9: Appell–Hamel with g = −5 ran for tens of seconds into gigabytes: the
+/// weight rises, its horizontal speed dies at t ≈ 0.5 where the constraint's
+/// Jacobian vanishes, and the steps shrink without end. It now stops there at once.
+#[test]
+fn a_run_that_stalls_stops_with_the_cause_and_the_time() {
+    let text = nhlab_tests::scenarios::text("appell-hamel").replace("g = 9.81", "g = -5");
+    let (scenario, map) = nhlab::scenario::load_toml(&text).unwrap();
+    let (model, numeric, state) = nhlab_tests::scenarios::build(&scenario, &map);
+    let settings = Settings::from_scenario(&model.scenario.run, Method::Lagrange);
+    let mut sim = Simulation::new(numeric, settings, &state).unwrap();
+    match sim.advance_to(2.0) {
+        Err(IntegrationError::Stalled { t, steps, advanced }) => {
+            assert!((t - 0.5).abs() < 1e-3, "stalled at {t}");
+            assert_eq!(steps, 10_000);
+            assert!(advanced < 2e-6, "{advanced}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(sim.samples().len() < 100_000, "{} samples", sim.samples().len());
+}

@@ -64,6 +64,20 @@ pub enum IntegrationError<E> {
         /// The step.
         dt: f64,
     },
+    /// The steps became so small that the run cannot reach its end: a window of
+    /// steps advanced the time by a negligible part of the run.
+    #[error(
+        "the integrator stalled at t = {}: {steps} steps advanced the time by only {advanced:e}; the system is stiff or singular here (a constraint's Jacobian may vanish)",
+        crate::math::Short(*t)
+    )]
+    Stalled {
+        /// When.
+        t: f64,
+        /// Steps in the window.
+        steps: u64,
+        /// How far they advanced the time.
+        advanced: f64,
+    },
     /// A bound on the run was reached (steps or samples).
     #[error("the run stopped at t = {}: it reached its limit of {limit} {what}", crate::math::Short(*t))]
     Limit {

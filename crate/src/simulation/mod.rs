@@ -78,8 +78,9 @@ pub struct Limits {
 impl Limits {
     /// One million steps: minutes at most for the gallery's models.
     pub const DEFAULT_STEPS: u64 = 1_000_000;
-    /// One million samples: a few hundred megabytes for a dozen coordinates.
-    pub const DEFAULT_SAMPLES: usize = 1_000_000;
+    /// 200,000 samples: about 400 MB at the peak of `nhlab run` for a small model
+    /// (samples, table and text together), twice what the page records.
+    pub const DEFAULT_SAMPLES: usize = 200_000;
 }
 
 impl Default for Limits {
@@ -174,7 +175,16 @@ pub struct Simulation {
     grid: Grid,
     /// Steps taken so far.
     steps: u64,
+    /// The time at the start of the current window of [`STALL_WINDOW`] steps.
+    window_t: f64,
 }
+
+/// Steps between two checks that the run is getting anywhere.
+const STALL_WINDOW: u64 = 10_000;
+
+/// A window of steps that advances the time by less than this part of the run
+/// stalls it: at that rate the run would need more than 10¹⁰ steps.
+const STALL_FRACTION: f64 = 1e-6;
 
 /// The fixed-step grid `tₖ = origin + k·dt`.
 #[derive(Clone, Copy, Debug)]
@@ -214,6 +224,7 @@ impl Simulation {
             previous_t: initial.t,
             grid,
             steps: 0,
+            window_t: initial.t,
         };
         let first = sim.sample_now().map_err(IntegrationError::System)?;
         sim.samples.push(first);
@@ -346,6 +357,13 @@ impl Simulation {
         let limits = self.settings.limits;
         if self.steps >= limits.max_steps {
             return Err(IntegrationError::Limit { t: t0, what: "steps", limit: limits.max_steps });
+        }
+        if self.steps > 0 && self.steps % STALL_WINDOW == 0 {
+            let advanced = t0 - self.window_t;
+            if advanced < STALL_FRACTION * (t_end - self.grid.origin) {
+                return Err(IntegrationError::Stalled { t: t0, steps: STALL_WINDOW, advanced });
+            }
+            self.window_t = t0;
         }
         self.steps += 1;
         self.previous_t = t0;
