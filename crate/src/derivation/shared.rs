@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 use hashbrown::HashMap;
 
 use super::{Equation, Matrix};
-use crate::expr::{ExprGraph, ExprId, Node};
+use crate::expr::{ExprGraph, ExprId};
 
 /// Printed nodes of one expression below which nothing is named: every gallery
 /// scenario's equations are far below it and print exactly as derived.
@@ -47,7 +47,7 @@ pub(super) fn name_shared_subexpressions(
     // Uses of each node: its parents' references, and the roots themselves.
     let mut uses: HashMap<ExprId, usize> = HashMap::new();
     for &e in &order {
-        for c in children(g, e) {
+        for c in g.children(e) {
             *uses.entry(c).or_default() += 1;
         }
     }
@@ -59,7 +59,7 @@ pub(super) fn name_shared_subexpressions(
     let mut named: Vec<ExprId> = Vec::new();
     let mut named_size: HashMap<ExprId, usize> = HashMap::new();
     for &e in &order {
-        let own = 1 + children(g, e).map(|c| named_size[&c]).fold(0usize, usize::saturating_add);
+        let own = 1 + g.children(e).into_iter().map(|c| named_size[&c]).fold(0usize, usize::saturating_add);
         let shared = uses.get(&e).copied().unwrap_or(0) >= 2;
         if shared && own >= MIN_NAMED_SIZE {
             named.push(e);
@@ -70,7 +70,7 @@ pub(super) fn name_shared_subexpressions(
     }
     let printed: usize = named
         .iter()
-        .map(|e| 1 + children(g, *e).map(|c| named_size[&c]).fold(0usize, usize::saturating_add))
+        .map(|e| 1 + g.children(*e).into_iter().map(|c| named_size[&c]).fold(0usize, usize::saturating_add))
         .chain(roots.iter().map(|r| named_size[r]))
         .fold(0, usize::saturating_add);
     if printed > MAX_PRINTED_NODES {
@@ -108,17 +108,6 @@ pub(super) fn name_shared_subexpressions(
     Ok(())
 }
 
-/// The direct subexpressions of `e` (a definition is a leaf: it prints by name).
-fn children(g: &ExprGraph, e: ExprId) -> impl Iterator<Item = ExprId> + '_ {
-    let list: Vec<ExprId> = match g.node(e) {
-        Node::Number(_) | Node::Symbol(_) | Node::Definition(_) => Vec::new(),
-        Node::Add(xs) | Node::Mul(xs) => xs.to_vec(),
-        Node::Pow(a, b) | Node::Atan2(a, b) => alloc::vec![*a, *b],
-        Node::Call(_, u) => alloc::vec![*u],
-    };
-    list.into_iter()
-}
-
 /// Every node reachable from `roots`, children before parents (ids grow with
 /// construction, so a child's id is below its parent's).
 fn reachable_children_first(g: &ExprGraph, roots: &[ExprId]) -> Vec<ExprId> {
@@ -132,7 +121,7 @@ fn reachable_children_first(g: &ExprGraph, roots: &[ExprId]) -> Vec<ExprId> {
 fn printed_sizes(g: &ExprGraph, order: &[ExprId]) -> HashMap<ExprId, usize> {
     let mut size: HashMap<ExprId, usize> = HashMap::with_capacity(order.len());
     for &e in order {
-        let s = 1 + children(g, e).map(|c| size[&c]).fold(0usize, usize::saturating_add);
+        let s = 1 + g.children(e).into_iter().map(|c| size[&c]).fold(0usize, usize::saturating_add);
         size.insert(e, s);
     }
     size

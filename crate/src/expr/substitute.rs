@@ -43,32 +43,35 @@ impl ExprGraph {
         if let Some(&x) = memo.get(&e) {
             return x;
         }
-        let x = match self.node(e).clone() {
-            Node::Number(_) | Node::Symbol(_) | Node::Definition(_) => e,
-            Node::Add(terms) => {
-                let terms: Vec<ExprId> = terms.iter().map(|&t| self.replace_subexpressions(t, with, memo)).collect();
-                self.add(&terms)
-            }
-            Node::Mul(factors) => {
-                let factors: Vec<ExprId> =
-                    factors.iter().map(|&f| self.replace_subexpressions(f, with, memo)).collect();
-                self.mul(&factors)
-            }
-            Node::Pow(b, x) => {
-                let (b, x) = (self.replace_subexpressions(b, with, memo), self.replace_subexpressions(x, with, memo));
-                self.pow(b, x)
-            }
-            Node::Call(f, u) => {
-                let u = self.replace_subexpressions(u, with, memo);
-                self.call(f, u)
-            }
-            Node::Atan2(y, x) => {
-                let (y, x) = (self.replace_subexpressions(y, with, memo), self.replace_subexpressions(x, with, memo));
-                self.atan2(y, x)
-            }
-        };
+        let children: Vec<ExprId> =
+            self.children(e).into_iter().map(|c| self.replace_subexpressions(c, with, memo)).collect();
+        let x = self.rebuild(e, &children);
         memo.insert(e, x);
         x
+    }
+
+    /// The direct subexpressions of `e`, in order (none for numbers, symbols and
+    /// definitions, which are leaves of a printed or rebuilt expression).
+    pub fn children(&self, e: ExprId) -> Vec<ExprId> {
+        match self.node(e) {
+            Node::Number(_) | Node::Symbol(_) | Node::Definition(_) => Vec::new(),
+            Node::Add(xs) | Node::Mul(xs) => xs.to_vec(),
+            Node::Pow(a, b) | Node::Atan2(a, b) => alloc::vec![*a, *b],
+            Node::Call(_, u) => alloc::vec![*u],
+        }
+    }
+
+    /// `e` rebuilt canonically with `children` (as [`children`](Self::children)
+    /// lists them) in place of its own; a leaf is `e` itself.
+    fn rebuild(&mut self, e: ExprId, children: &[ExprId]) -> ExprId {
+        match self.node(e).clone() {
+            Node::Add(_) => self.add(children),
+            Node::Mul(_) => self.mul(children),
+            Node::Pow(..) => self.pow(children[0], children[1]),
+            Node::Call(f, _) => self.call(f, children[0]),
+            Node::Atan2(..) => self.atan2(children[0], children[1]),
+            Node::Number(_) | Node::Symbol(_) | Node::Definition(_) => e,
+        }
     }
 
     fn substitute_memo(
@@ -94,25 +97,10 @@ impl ExprGraph {
                 }
                 None => e,
             },
-            Node::Add(terms) => {
-                let terms: Vec<ExprId> = terms.iter().map(|&t| self.substitute_memo(t, with, memo)).collect();
-                self.add(&terms)
-            }
-            Node::Mul(factors) => {
-                let factors: Vec<ExprId> = factors.iter().map(|&f| self.substitute_memo(f, with, memo)).collect();
-                self.mul(&factors)
-            }
-            Node::Pow(b, x) => {
-                let (b, x) = (self.substitute_memo(b, with, memo), self.substitute_memo(x, with, memo));
-                self.pow(b, x)
-            }
-            Node::Call(f, u) => {
-                let u = self.substitute_memo(u, with, memo);
-                self.call(f, u)
-            }
-            Node::Atan2(y, x) => {
-                let (y, x) = (self.substitute_memo(y, with, memo), self.substitute_memo(x, with, memo));
-                self.atan2(y, x)
+            _ => {
+                let children: Vec<ExprId> =
+                    self.children(e).into_iter().map(|c| self.substitute_memo(c, with, memo)).collect();
+                self.rebuild(e, &children)
             }
         };
         memo.insert(e, x);
