@@ -18,8 +18,10 @@ const MATHML_TAGS = new Set(["math", "mrow", "mi", "mn", "mo", "msub", "msup", "
   "mroot", "mover", "munder", "munderover", "mtable", "mtr", "mtd", "mtext", "mspace", "mstyle", "mpadded"]);
 const MATHML_ATTRS = new Set(["display", "mathvariant", "stretchy", "accent", "form", "lspace", "rspace"]);
 const FRAME_BUDGET_MS = 8;          // stepping per frame: a slow model lags instead of freezing the page
-const STEPS_PER_CALL = 32;           // steps per run between two looks at the frame's clock
+const MAX_STEPS_PER_CALL = 4096;     // steps per run between two looks at the frame's clock, at most
 const EDIT_DEBOUNCE_MS = 250;
+const MAX_TYPESET_ENTRIES = 400;     // a larger matrix is named, not typeset (layout would block the page)
+const EQUATIONS_AT_ONCE = 60;        // expanded equations shown per "show more"
 // Time budgets of the worker, in ms (the browser tests lower them with NHLAB_BUDGET_MS).
 const budget = (what) => window.NHLAB_BUDGET_MS ?? { load: 1500, derive: 6000 }[what];
 
@@ -49,6 +51,7 @@ const state = {
   embed: false,
   galleryName: null,
   loadToken: 0,     // the newest load; an older one that finishes late is dropped
+  msPerStep: 1,     // measured cost of one call-step (ms), to size the next call
   instances: 0,     // wasm instances made after a trap
   perf: { work: [], step: [], draw: [], intervals: [] }, // frame timings (ms), read by the browser benchmark
 };
@@ -493,9 +496,26 @@ async function renderEquations() {
     return;
   }
   $("eq-form").textContent = d.form;
-  body.replaceChildren(
-    el("h3", { text: "Matrix form" }), el("div", { class: "eq-list" }, ...d.matrices.map(equationRow)),
-    el("h3", { text: "Expanded" }), el("div", { class: "eq-list" }, ...d.equations.map(equationRow)));
+  // Typesetting is the page's own work: a 150×150 matrix is 22,500 MathML cells and
+  // half a second of layout. Large matrices are named, not typeset; long lists of
+  // equations come 60 at a time.
+  const matrices = d.matrices.map((m) => (m.rows * m.cols > MAX_TYPESET_ENTRIES
+    ? el("div", { class: "eq" }, el("div", { class: "eq-label", text: m.label }),
+      el("p", { class: "hint", text: `${m.rows}×${m.cols}: too large to typeset here; its entries are in the expanded equations below (and in \`nhlab derive\`).` }))
+    : equationRow(m)));
+  const list = el("div", { class: "eq-list" });
+  const showFrom = (start) => {
+    list.querySelector(".more")?.remove();
+    list.append(...d.equations.slice(start, start + EQUATIONS_AT_ONCE).map(equationRow));
+    const rest = d.equations.length - start - EQUATIONS_AT_ONCE;
+    if (rest > 0) {
+      const more = el("button", { type: "button", class: "small more", text: `Show ${Math.min(rest, EQUATIONS_AT_ONCE)} more of ${rest}` });
+      more.addEventListener("click", () => showFrom(start + EQUATIONS_AT_ONCE));
+      list.append(more);
+    }
+  };
+  showFrom(0);
+  body.replaceChildren(el("h3", { text: "Matrix form" }), el("div", { class: "eq-list" }, ...matrices), el("h3", { text: "Expanded" }), list);
 }
 
 // ---------- files, links, clipboard ----------
@@ -683,12 +703,19 @@ function frame(now) {
   if (state.lab) {
     // Runs catch up with the clock within a time budget per frame, so a long jump
     // (To end, a fast speed, a stiff or large system) never freezes the page.
+    // Each call asks for as many steps per run as the time left allows, from the
+    // measured cost of a step (one step of a large model can take milliseconds).
     const t0 = performance.now();
     let steps = 0;
     while (state.lab) {
-      const n = safely("stepping", () => state.lab.advance(state.clock, STEPS_PER_CALL)) ?? 0;
+      const left = FRAME_BUDGET_MS - (performance.now() - t0);
+      if (left <= 0) break;
+      const k = Math.max(1, Math.min(MAX_STEPS_PER_CALL, Math.floor(left / state.msPerStep)));
+      const c0 = performance.now();
+      const n = safely("stepping", () => state.lab.advance(state.clock, k)) ?? 0;
+      if (n > 0) state.msPerStep = Math.max(1e-4, (performance.now() - c0) / k);
       steps += n;
-      if (n === 0 || performance.now() - t0 > FRAME_BUDGET_MS) break;
+      if (n === 0) break;
     }
     if (steps > 0) state.perf.step.push(performance.now() - t0);
     if (steps > 0) state.dirty = true;

@@ -409,3 +409,39 @@ test("a link too long to open is never made", async () => {
   assert.deepEqual(problems, []);
   await ctx.close();
 });
+
+test("every link issue 9 observed leaves the page answering input within a second", async () => {
+  const chain = (n) => ({
+    format: "nhlab/1", title: `chain of ${n}`, coordinates: ["x"], kinetic: `(1 + d${n}^2)*x'^2/2`,
+    definitions: Object.fromEntries([["d1", "x"], ...Array.from({ length: n - 1 }, (_, k) => [`d${k + 2}`, `d${k + 1}*d${k + 1} + sin(d${k + 1})`])]),
+    initial: { q: { x: 0.01 }, v: { x: 1 } },
+  });
+  const many = (n, constraints) => {
+    const coordinates = Array.from({ length: n }, (_, i) => `q${i}`);
+    return {
+      format: "nhlab/1", title: `${n} coordinates`, coordinates, kinetic: coordinates.map((q) => `${q}'^2`).join(" + "),
+      constraints: Array.from({ length: constraints }, (_, k) => ({ expr: `q${2 * k}' - cos(q${2 * k + 1})*q${(2 * k + 2) % n}'` })),
+      initial: { q: Object.fromEntries(coordinates.map((q, i) => [q, 0.01 * i])) },
+    };
+  };
+  const sines = { ...many(1, 0), title: "3000 sines", potential: Array.from({ length: 3000 }, (_, k) => `sin(${k + 1}*q0)`).join(" + "), initial: { q: { q0: 0.1 }, v: { q0: 1 } } };
+  const cases = [
+    ["14 chained definitions", chain(14), /chain of 14/],
+    ["28 coordinates, 14 constraints", many(28, 14), /28 coordinates/],
+    ["5,000 coordinates", { ...many(5000, 0), kinetic: "q0'^2", initial: { q: { q0: 0 } } }, /5000 coordinates; the lab supports at most 200/],
+    ["a potential of 3,000 sines", sines, /3000 sines|took more than/],
+    ["150 coordinates", many(150, 0), /150 coordinates|took more than/],
+  ];
+  for (const [what, scenario, expected] of cases) {
+    const { page, problems, ctx } = await open(browser, `${server.url}#s=${payloadOf(scenario)}`);
+    await page.waitForFunction((source) => new RegExp(source).test(
+      `${document.querySelector("h1").textContent} ${document.getElementById("editor-status").textContent}`), expected.source);
+    const shown = `${await page.textContent("h1")} ${await page.textContent("#editor-status")}`;
+    assert.match(shown, expected, `${what}: ${shown}`);
+    await page.click("#to-end"); // runs catch up within a time budget per frame
+    assert.ok(await answerTime(page) < 1000, what);
+    assert.ok(await answerTime(page) < 1000, what);
+    assert.deepEqual(problems, [], what);
+    await ctx.close();
+  }
+});

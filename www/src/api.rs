@@ -145,6 +145,9 @@ struct EquationOut {
     label: String,
     mathml: String,
     latex: String,
+    /// A matrix's size (1×1 for an equation): the page typesets only small ones.
+    rows: usize,
+    cols: usize,
 }
 
 #[derive(serde::Serialize)]
@@ -334,12 +337,20 @@ impl WebLab {
                     label: m.name.to_string(),
                     mathml: d.matrix_mathml(m),
                     latex: d.matrix_latex(m),
+                    rows: m.rows,
+                    cols: m.cols,
                 })
                 .collect(),
             equations: d
                 .equations
                 .iter()
-                .map(|e| EquationOut { label: e.label.clone(), mathml: d.mathml(e), latex: d.latex(e) })
+                .map(|e| EquationOut {
+                    label: e.label.clone(),
+                    mathml: d.mathml(e),
+                    latex: d.latex(e),
+                    rows: 1,
+                    cols: 1,
+                })
                 .collect(),
         };
         to_js(&out)
