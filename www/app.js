@@ -94,7 +94,7 @@ function renderGutter(bad = state.badLines ?? new Set()) {
 
 // ---------- the worker: loading, deriving and exporting off the page ----------
 
-const worker = { w: null, seq: 0, pending: new Map(), broken: false };
+const worker = { w: null, seq: 0, pending: new Map(), broken: false, ready: null };
 
 /** The wasm module's JS glue and binary, as trunk named them in the page. */
 function moduleUrls() {
@@ -108,6 +108,7 @@ function moduleUrls() {
 const WORKER_SOURCE = (js, wasm) => `
 import init, * as api from ${JSON.stringify(js)};
 const ready = init({ module_or_path: ${JSON.stringify(wasm)} });
+ready.then(() => self.postMessage({ ready: true }), (e) => self.postMessage({ ready: false, error: String(e) }));
 let cached = { text: null, lab: null };
 const lab = (text) => {
   if (cached.text !== text) {
@@ -156,7 +157,16 @@ function startWorker() {
     worker.broken = true; // no workers here: load on the page, as before
     return;
   }
+  // Budgets start once the worker has compiled its module: compiling is not the
+  // scenario's fault, and takes longer on a busy machine.
+  let markReady;
+  worker.ready = new Promise((resolve) => { markReady = resolve; });
   worker.w.onmessage = ({ data }) => {
+    if (data.ready !== undefined) {
+      if (!data.ready) worker.broken = true; // the module would not start there: load on the page
+      markReady();
+      return;
+    }
     const p = worker.pending.get(data.id);
     if (!p) return;
     if (data.progress !== undefined) { p.onProgress?.(data.progress); return; }
@@ -188,10 +198,14 @@ function restartWorker(why) {
 /** Asks the worker; resolves to {ok, result} or {ok: false, error, timeout?}. With a
  *  budget, a worker that has not answered in time is replaced. */
 function ask(op, payload = {}, { budgetMs = null, onProgress = null } = {}) {
-  return new Promise((resolve) => {
+  return new Promise(async (resolve) => {
     const id = ++worker.seq;
     const entry = { resolve, onProgress, timer: null };
     worker.pending.set(id, entry);
+    const w = worker.w;
+    await worker.ready;
+    if (w !== worker.w || !worker.pending.has(id)) return; // replaced or cancelled meanwhile
+    if (worker.broken) { finish(id, { ok: true, result: null, skipped: true }); return; }
     if (budgetMs !== null) {
       entry.timer = setTimeout(() => {
         finish(id, { ok: false, timeout: true, error: `stopped after ${budgetMs / 1000} s` });
@@ -204,13 +218,13 @@ function ask(op, payload = {}, { budgetMs = null, onProgress = null } = {}) {
 
 // ---------- loading a scenario ----------
 
-/** Builds a lab from `text`: first in the worker under the load budget, then on the
- *  page. On success it replaces the running lab (true); on failure (problems, or too
+/** Builds a lab from `text`: first in the worker under the load budget (unless it is
+ *  one of the gallery's own files, `trusted`), then on the page. On success it replaces the running lab (true); on failure (problems, or too
  *  slow) the running lab keeps playing and the reason shows under the editor (false);
  *  undefined when a newer load overtook this one. */
 async function load(text, options = {}) {
   const token = ++state.loadToken;
-  if (!worker.broken) {
+  if (!worker.broken && !options.trusted) {
     const check = await ask("check", { text }, { budgetMs: budget("load") });
     if (token !== state.loadToken) return undefined; // a newer load has started
     if (!check.ok) {
@@ -622,7 +636,7 @@ function openGallery(name, { message } = {}) {
   state.galleryName = name;
   $("gallery").value = name;
   if (message) notice(message); else notice(null);
-  load(text);
+  load(text, { trusted: true });
   return true;
 }
 
@@ -649,7 +663,7 @@ function openFromFragment() {
       if (ok !== false) return;
       // Show the link's scenario and its problems; the default system plays meanwhile.
       const status = $("editor-status").textContent;
-      if (!state.lab) await load(state.api.gallery_text(state.api.gallery_default()), { fromEditor: true });
+      if (!state.lab) await load(state.api.gallery_text(state.api.gallery_default()), { fromEditor: true, trusted: true });
       $("editor").value = text;
       editorStatus(status, "error");
       highlightProblem(status);
