@@ -161,6 +161,7 @@ function startWorker() {
   // scenario's fault, and takes longer on a busy machine.
   let markReady;
   worker.ready = new Promise((resolve) => { markReady = resolve; });
+  worker.markReady = markReady;
   worker.w.onmessage = ({ data }) => {
     if (data.ready !== undefined) {
       if (!data.ready) worker.broken = true; // the module would not start there: load on the page
@@ -192,20 +193,25 @@ function finish(id, answer) {
 function restartWorker(why) {
   worker.w?.terminate();
   for (const id of [...worker.pending.keys()]) finish(id, { ok: false, error: why, cancelled: true });
+  const wake = worker.markReady;
   startWorker();
+  wake?.(); // requests waiting for the old worker to be ready now wait for the new one
 }
 
 /** Asks the worker; resolves to {ok, result} or {ok: false, error, timeout?}. With a
  *  budget, a worker that has not answered in time is replaced. */
-function ask(op, payload = {}, { budgetMs = null, onProgress = null } = {}) {
-  return new Promise(async (resolve) => {
+async function ask(op, payload = {}, { budgetMs = null, onProgress = null } = {}) {
+  // Wait until a worker is ready; one replaced meanwhile wakes its waiters (below).
+  for (;;) {
+    const w = worker.w;
+    await worker.ready;
+    if (worker.broken) return { ok: true, result: null, skipped: true };
+    if (w === worker.w) break;
+  }
+  return new Promise((resolve) => {
     const id = ++worker.seq;
     const entry = { resolve, onProgress, timer: null };
     worker.pending.set(id, entry);
-    const w = worker.w;
-    await worker.ready;
-    if (w !== worker.w || !worker.pending.has(id)) return; // replaced or cancelled meanwhile
-    if (worker.broken) { finish(id, { ok: true, result: null, skipped: true }); return; }
     if (budgetMs !== null) {
       entry.timer = setTimeout(() => {
         finish(id, { ok: false, timeout: true, error: `stopped after ${budgetMs / 1000} s` });
