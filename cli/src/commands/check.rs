@@ -41,7 +41,7 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
             let how = if s.hamel.as_ref().is_some_and(|h| !h.dependent.is_empty()) {
                 "from [hamel] dependent"
             } else {
-                "chosen: the best-conditioned A₁ at the initial state"
+                "chosen by column pivoting of A at the initial state"
             };
             say!(out, "Hamel split: dependent {}; independent {} ({how})", names(&h.dependent), names(&h.independent));
         }
