@@ -131,9 +131,28 @@ impl core::fmt::Display for Short {
     }
 }
 
+/// `x` for a message: round-off below 1e-12 as 0, else at most 9 significant digits
+/// (`0.6`, `-1.25e-7`), never a 30-digit decimal.
+pub fn short_number(x: f64) -> alloc::string::String {
+    if x.abs() < 1e-12 {
+        return alloc::string::String::from("0");
+    }
+    let s = alloc::format!("{x:.8e}");
+    let (mantissa, exponent) = s.split_once('e').unwrap_or((&s, "0"));
+    let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+    match exponent.parse::<i32>().unwrap_or(0) {
+        0 => mantissa.into(),
+        e if (-4..9).contains(&e) => {
+            let fixed = alloc::format!("{:.*}", (8 - e) as usize, x);
+            fixed.trim_end_matches('0').trim_end_matches('.').into()
+        }
+        e => alloc::format!("{mantissa}e{e}"),
+    }
+}
+
 #[cfg(test)]
 mod message_tests {
-    use super::Short;
+    use super::{short_number, Short};
     use alloc::format;
 
     #[test]
@@ -142,6 +161,22 @@ mod message_tests {
             [(2.0, "2"), (1.25, "1.25"), (1e300, "1e300"), (-3e-7, "-3e-7"), (f64::INFINITY, "inf"), (0.0, "0")]
         {
             assert_eq!(format!("{}", Short(x)), text);
+        }
+    }
+
+    #[test]
+    fn numbers_in_messages_are_short() {
+        for (x, text) in [
+            (0.0, "0"),
+            (-6.66e-16, "0"),
+            (0.6, "0.6"),
+            (-2.5, "-2.5"),
+            (1.0 / 3.0, "0.333333333"),
+            (1.25e-7, "1.25e-7"),
+            (3e12, "3e12"),
+            (120.0, "120"),
+        ] {
+            assert_eq!(short_number(x), text, "{x}");
         }
     }
 }

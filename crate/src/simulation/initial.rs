@@ -14,6 +14,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use nalgebra::{DMatrix, DVector};
 
+use crate::math::short_number;
 use crate::mechanics::{Model, NumericModel};
 use crate::scenario::{Problem, Problems, SourceMap};
 
@@ -265,25 +266,6 @@ fn not_fixed(a: &DMatrix<f64>, unknown: &[usize]) -> Vec<usize> {
         .collect()
 }
 
-/// `x` for a message: round-off below 1e-12 as 0, else at most 9 significant digits
-/// (`0.6`, `-1.25e-7`), never a 30-digit decimal.
-fn short_number(x: f64) -> String {
-    if x.abs() < 1e-12 {
-        return "0".into();
-    }
-    let s = format!("{x:.8e}");
-    let (mantissa, exponent) = s.split_once('e').unwrap_or((&s, "0"));
-    let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
-    match exponent.parse::<i32>().unwrap_or(0) {
-        0 => mantissa.into(),
-        e if (-4..9).contains(&e) => {
-            let fixed = format!("{:.*}", (8 - e) as usize, x);
-            fixed.trim_end_matches('0').trim_end_matches('.').into()
-        }
-        e => format!("{mantissa}e{e}"),
-    }
-}
-
 /// The warning for velocities that were not fixed: ``x', y' are not fixed by the
 /// constraints; took the minimum-norm values x' = 0, y' = 0 — give them to choose
 /// others``; `None` when there are none.
@@ -303,25 +285,4 @@ pub fn free_velocities_warning(coordinates: &[String], free: &[usize], v: &[f64]
         names.join(", "),
         values.join(", ")
     ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::short_number;
-
-    #[test]
-    fn numbers_in_messages_are_short() {
-        for (x, text) in [
-            (0.0, "0"),
-            (-6.66e-16, "0"),
-            (0.6, "0.6"),
-            (-2.5, "-2.5"),
-            (1.0 / 3.0, "0.333333333"),
-            (1.25e-7, "1.25e-7"),
-            (3e12, "3e12"),
-            (120.0, "120"),
-        ] {
-            assert_eq!(short_number(x), text, "{x}");
-        }
-    }
 }
