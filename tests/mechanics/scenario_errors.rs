@@ -313,3 +313,18 @@ fn a_subnormal_mass_is_refused_with_the_cause() {
     assert_eq!(p.field, "kinetic");
     assert!(p.message.starts_with("the mass matrix has an entry of 2e-320 at the initial state"), "{p}");
 }
+
+/// The reference's worked example (`docs/reference.md`, the first TOML block) loads,
+/// and gives the warning the reference quotes for the velocities it omits.
+#[test]
+fn the_references_example_loads_with_the_warning_it_documents() {
+    let doc = std::fs::read_to_string(format!("{}/../docs/reference.md", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let start = doc.find("```toml\n").expect("a TOML example") + "```toml\n".len();
+    let example = &doc[start..start + doc[start..].find("```").unwrap()];
+    let prepared = nhlab::prepare::Prepared::from_text(example, nhlab::scenario::Format::Toml).unwrap();
+    assert_eq!(prepared.initial.v, vec![0.0, 0.0, 2.0]);
+    let warnings: Vec<&str> = prepared.map.warnings.iter().map(|w| w.message.as_str()).collect();
+    let documented = "x' is not fixed by the constraints; took the minimum-norm value x' = 0 — give it to choose another";
+    assert_eq!(warnings, [documented]);
+    assert!(doc.contains(&format!("initial.v: {documented}")), "the reference quotes the warning as the lab gives it");
+}
