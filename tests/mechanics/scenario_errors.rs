@@ -324,7 +324,8 @@ fn the_references_example_loads_with_the_warning_it_documents() {
     let prepared = nhlab::prepare::Prepared::from_text(example, nhlab::scenario::Format::Toml).unwrap();
     assert_eq!(prepared.initial.v, vec![0.0, 0.0, 2.0]);
     let warnings: Vec<&str> = prepared.map.warnings.iter().map(|w| w.message.as_str()).collect();
-    let documented = "x' is not fixed by the constraints; took the minimum-norm value x' = 0 — give it to choose another";
+    let documented =
+        "x' is not fixed by the constraints; took the minimum-norm value x' = 0 — give it to choose another";
     assert_eq!(warnings, [documented]);
     assert!(doc.contains(&format!("initial.v: {documented}")), "the reference quotes the warning as the lab gives it");
 }
