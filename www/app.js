@@ -6,24 +6,39 @@
 // URL) only ever reaches the page through textContent or input values. MathML from
 // the core is rebuilt element by element from an allow-list, never assigned as HTML.
 //
-// Responsiveness: nothing a scenario holds may block the page. Every new scenario is
-// first loaded in a Web Worker running the same wasm module, under a time budget; a
-// worker that does not answer in time is terminated and replaced, and the page keeps
-// the run it had. Derivations for the equations panel and CSV exports run in the
-// worker too. Playback steps on the page within a time budget per frame. A wasm trap
-// on the page replaces the module instance and reloads the last good scenario.
+// Responsiveness: nothing a scenario holds may block the page, because the page
+// never derives or steps. The playing scenario lives in a Web Worker (the runner,
+// www/worker.js, talked to through www/channel.js), which loads it under a time
+// budget, steps it towards the page's clock in short slices and sends back the rows
+// it recorded; the page keeps them in a WebDisplay and draws them. A new scenario
+// is loaded in a new runner that replaces the old one only once it has loaded; one
+// that fails or takes too long is terminated and the old run plays on. Derivations
+// and CSV exports run in a second worker (the helper). A trap in a worker replaces
+// it; a trap on the page replaces the module instance, and the runner resends.
+
+// channel.js and worker.js are copied as they are (trunk hashes only the page's own
+// files): the glue's hashed name versions them, so a cached copy never meets a newer
+// module.
+const VERSION = new URL(document.querySelector('link[rel="modulepreload"]')?.href ?? "x:/none").pathname.split("/").pop();
+const { LabWorker } = await import(`./channel.js?v=${encodeURIComponent(VERSION)}`);
 
 const MATHML = "http://www.w3.org/1998/Math/MathML";
 const MATHML_TAGS = new Set(["math", "mrow", "mi", "mn", "mo", "msub", "msup", "msubsup", "mfrac", "msqrt",
   "mroot", "mover", "munder", "munderover", "mtable", "mtr", "mtd", "mtext", "mspace", "mstyle", "mpadded"]);
 const MATHML_ATTRS = new Set(["display", "mathvariant", "stretchy", "accent", "form", "lspace", "rspace"]);
-const FRAME_BUDGET_MS = 8;          // stepping per frame: a slow model lags instead of freezing the page
-const MAX_STEPS_PER_CALL = 4096;     // steps per run between two looks at the frame's clock, at most
+const WORKER_SLICE_MS = 10;          // stepping per request to the runner: the plots follow within a frame or two
 const EDIT_DEBOUNCE_MS = 250;
 const MAX_TYPESET_ENTRIES = 400;     // a larger matrix is named, not typeset (layout would block the page)
 const EQUATIONS_AT_ONCE = 60;        // expanded equations shown per "show more"
-// Time budgets of the worker, in ms (the browser tests lower them with NHLAB_BUDGET_MS).
-const budget = (what) => window.NHLAB_BUDGET_MS ?? { load: 1500, derive: 6000 }[what];
+const TYPESET_MS_PER_FRAME = 4;      // building equation rows per animation frame (their layout costs a few times more)
+// Time budgets of the workers, in ms.
+// load: a new scenario; derive: the equations panel; step: one request to the runner
+// (a slice of stepping, overrun only by a single step slower than this).
+// The browser tests lower them with NHLAB_BUDGET_MS: a number for all, or {what: ms}.
+const budget = (what) => {
+  const test = window.NHLAB_BUDGET_MS;
+  return (typeof test === "object" ? test?.[what] : test) ?? { load: 1500, derive: 6000, step: 2000 }[what];
+};
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
@@ -40,9 +55,18 @@ const el = (tag, props = {}, ...children) => {
 
 const state = {
   api: null,        // the wasm bindings
-  lab: null,        // the running WebLab
+  runner: null,     // the LabWorker that holds and steps the running scenario
+  spare: null,      // a started LabWorker for the next scenario
+  display: null,    // the page's WebDisplay: what the runner sent, drawn on the canvases
   text: "",         // the scenario text the running lab was built from
-  info: null,       // lab.info()
+  info: null,       // the runner's WebLab.info()
+  runs: [],         // each run's status in the runner's last update
+  finished: false,  // every run has reached t_end or stopped
+  caughtUp: false,  // the runs have reached the clock (or stopped)
+  target: null,     // the clock of the runner's last answer
+  advancing: false, // a request to step is out
+  stalled: null,    // why playback stopped (one step too slow), if it did
+  jumping: false,   // To end: the clock jumped and the runs are catching up (Play reads Stop)
   playing: true,
   speed: 1,
   clock: 0,
@@ -51,9 +75,8 @@ const state = {
   embed: false,
   galleryName: null,
   loadToken: 0,     // the newest load; an older one that finishes late is dropped
-  msPerStep: 1,     // measured cost of one call-step (ms), to size the next call
   instances: 0,     // wasm instances made after a trap
-  perf: { work: [], step: [], draw: [], intervals: [] }, // frame timings (ms), read by the browser benchmark
+  perf: { work: [], step: [], draw: [], intervals: [], loads: [] }, // timings (ms), read by the browser benchmark
 };
 window.nhlabPerf = state.perf;
 
@@ -92,185 +115,157 @@ function renderGutter(bad = state.badLines ?? new Set()) {
   gutter.scrollTop = $("editor").scrollTop;
 }
 
-// ---------- the worker: loading, deriving and exporting off the page ----------
+// ---------- the workers: the running scenario, derivations and exports ----------
+//
+// The runner (state.runner) holds the playing scenario and steps it; a new scenario
+// is loaded in a new runner, which replaces the old one only once it has loaded, so
+// the old run plays on meanwhile and a scenario that fails or takes too long changes
+// nothing. The helper derives equations and computes CSV exports.
 
-const worker = { w: null, seq: 0, pending: new Map(), broken: false, ready: null };
+let helper = null; // a LabWorker({ respawn: true }), made at boot
 
-/** The wasm module's JS glue and binary, as trunk named them in the page. */
-function moduleUrls() {
-  return {
-    js: document.querySelector('link[rel="modulepreload"]')?.href,
-    wasm: document.querySelector('link[rel="preload"][as="fetch"]')?.href,
-  };
-}
-
-// The worker's program: the same module; a cache of one lab per scenario text.
-const WORKER_SOURCE = (js, wasm) => `
-import init, * as api from ${JSON.stringify(js)};
-const ready = init({ module_or_path: ${JSON.stringify(wasm)} });
-ready.then(() => self.postMessage({ ready: true }), (e) => self.postMessage({ ready: false, error: String(e) }));
-let cached = { text: null, lab: null };
-const lab = (text) => {
-  if (cached.text !== text) {
-    cached = { text: null, lab: null };
-    cached = { text, lab: new api.WebLab(text) };
-  }
-  return cached.lab;
-};
-self.onmessage = async ({ data }) => {
-  const { id, op } = data;
-  try {
-    await ready;
-    let result = null;
-    if (op === "check") {
-      const l = lab(data.text);
-      const info = l.info();
-      l.advance(info.t0 + (info.t_end - info.t0) * 1e-3, 1);   // one step of every run
-      for (const m of info.methods) { try { l.derive(m); } catch { /* shown as "No equations: …" */ } }
-    } else if (op === "derive") {
-      result = lab(data.text).derive(data.method);
-    } else if (op === "csv") {
-      const l = new api.WebLab(data.text);
-      const info = l.info();
-      while (!l.finished()) {
-        if (l.advance(info.t_end, 2000) === 0) break;
-        self.postMessage({ id, progress: (l.now() - info.t0) / (info.t_end - info.t0) });
-      }
-      result = l.csv();
-      l.free();
-    } else if (op === "trap") {
-      api.self_test_trap();
-    }
-    self.postMessage({ id, ok: true, result });
-  } catch (e) {
-    self.postMessage({ id, ok: false, error: e instanceof Error ? e.message : String(e), trap: e instanceof WebAssembly.RuntimeError });
-  }
-};`;
-
-function startWorker() {
-  const { js, wasm } = moduleUrls();
-  try {
-    if (!js || !wasm) throw new Error("the module's files are not named in the page");
-    const url = URL.createObjectURL(new Blob([WORKER_SOURCE(js, wasm)], { type: "text/javascript" }));
-    worker.w = new Worker(url, { type: "module" });
-  } catch (e) {
-    worker.broken = true; // no workers here: load on the page, as before
-    return;
-  }
-  // Budgets start once the worker has compiled its module: compiling is not the
-  // scenario's fault, and takes longer on a busy machine.
-  let markReady;
-  worker.ready = new Promise((resolve) => { markReady = resolve; });
-  worker.markReady = markReady;
-  worker.w.onmessage = ({ data }) => {
-    if (data.ready !== undefined) {
-      if (!data.ready) worker.broken = true; // the module would not start there: load on the page
-      markReady();
-      return;
-    }
-    const p = worker.pending.get(data.id);
-    if (!p) return;
-    if (data.progress !== undefined) { p.onProgress?.(data.progress); return; }
-    finish(data.id, data);
-    // A trap poisons the worker's instance: replace it.
-    if (data.trap) restartWorker("the worker's wasm instance trapped");
-  };
-  worker.w.onerror = (e) => {
-    e.preventDefault?.();
-    restartWorker(`the worker failed: ${e.message || "an error"}`);
-  };
-}
-
-function finish(id, answer) {
-  const p = worker.pending.get(id);
-  if (!p) return;
-  worker.pending.delete(id);
-  clearTimeout(p.timer);
-  p.resolve(answer);
-}
-
-/** Terminates the worker (whatever it is doing) and starts a fresh one. */
-function restartWorker(why) {
-  worker.w?.terminate();
-  for (const id of [...worker.pending.keys()]) finish(id, { ok: false, error: why, cancelled: true });
-  const wake = worker.markReady;
-  startWorker();
-  wake?.(); // requests waiting for the old worker to be ready now wait for the new one
-}
-
-/** Asks the worker; resolves to {ok, result} or {ok: false, error, timeout?}. With a
- *  budget, a worker that has not answered in time is replaced. */
-async function ask(op, payload = {}, { budgetMs = null, onProgress = null } = {}) {
-  // Wait until a worker is ready; one replaced meanwhile wakes its waiters (below).
-  for (;;) {
-    const w = worker.w;
-    await worker.ready;
-    if (worker.broken) return { ok: true, result: null, skipped: true };
-    if (w === worker.w) break;
-  }
-  return new Promise((resolve) => {
-    const id = ++worker.seq;
-    const entry = { resolve, onProgress, timer: null };
-    worker.pending.set(id, entry);
-    if (budgetMs !== null) {
-      entry.timer = setTimeout(() => {
-        finish(id, { ok: false, timeout: true, error: `stopped after ${budgetMs / 1000} s` });
-        restartWorker("timed out");
-      }, budgetMs);
-    }
-    worker.w.postMessage({ id, op, ...payload });
-  });
-}
-
-// ---------- loading a scenario ----------
-
-/** Builds a lab from `text`: first in the worker under the load budget (unless it is
- *  one of the gallery's own files, `trusted`), then on the page. On success it replaces the running lab (true); on failure (problems, or too
- *  slow) the running lab keeps playing and the reason shows under the editor (false);
- *  undefined when a newer load overtook this one. */
-async function load(text, options = {}) {
+/** Builds a lab from `text` in a fresh runner, under the load budget (none for the
+ *  gallery's own files, `trusted`). On success the runner replaces the running one
+ *  (true); on failure (problems, or too slow) the running lab keeps playing and the
+ *  reason shows under the editor (false); undefined when a newer load overtook this. */
+async function load(text, { trusted = false, fromEditor = false, keepClock = false } = {}) {
   const token = ++state.loadToken;
-  if (!worker.broken && !options.trusted) {
-    const check = await ask("check", { text }, { budgetMs: budget("load") });
-    if (token !== state.loadToken) return undefined; // a newer load has started
-    if (!check.ok) {
-      const message = check.timeout
-        ? `This scenario took more than ${budget("load") / 1000} s to load (deriving its equations and taking a first step) and was stopped.${state.lab ? " The previous run goes on." : ""}`
-        : check.error;
-      editorStatus(message, "error");
-      highlightProblem(message);
-      if (check.timeout) notice(message);
-      return false;
-    }
-  }
-  return loadNow(text, options);
-}
-
-function loadNow(text, { fromEditor = false, keepClock = false } = {}) {
-  let lab;
-  try {
-    lab = new state.api.WebLab(text);
-  } catch (e) {
-    if (isTrap(e)) { recoverFromTrap(errorText(e)); return false; }
-    editorStatus(errorText(e), "error");
-    highlightProblem(errorText(e));
+  const candidate = takeSpare();
+  const started = performance.now();
+  const answer = await candidate.ask("open", { text }, { budgetMs: trusted ? null : budget("load") });
+  if (token !== state.loadToken) { candidate.kill("superseded"); return undefined; }
+  if (!answer.ok) {
+    candidate.kill("refused");
+    const message = answer.timeout
+      ? `This scenario took more than ${budget("load") / 1000} s to load (checking it, deriving its equations of motion and compiling them) and was stopped. Models of this size are for the command line (\`nhlab run\` has no time limit).${state.display ? " The previous run goes on." : ""}`
+      : answer.error;
+    editorStatus(message, "error");
+    highlightProblem(message);
+    if (answer.timeout) notice(message);
     return false;
   }
-  if (state.lab) state.lab.free();
-  state.lab = lab;
+  state.perf.loads.push(performance.now() - started);
+  install(candidate, text, answer.result, { fromEditor, keepClock });
+  return true;
+}
+
+/** A started runner for the next load: one is kept ready, so that an edit does not
+ *  wait for a worker to start (about 40 ms of the 75 ms an edit took without it). */
+function takeSpare() {
+  const spare = state.spare ?? new LabWorker();
+  state.spare = null;
+  setTimeout(() => { if (!state.spare) state.spare = new LabWorker(); }, 0);
+  return spare;
+}
+
+/** Makes `runner`, which has just opened `text`, the running lab. */
+function install(runner, text, opened, { fromEditor = false, keepClock = false } = {}) {
+  let display;
+  try {
+    display = new state.api.WebDisplay(opened.info.layout);
+  } catch (e) {
+    runner.kill("refused");
+    if (isTrap(e)) recoverFromTrap(errorText(e));
+    else editorStatus(`the lab could not lay out this scenario's plots: ${errorText(e)}`, "error");
+    return;
+  }
+  retire(state.runner);
+  state.display?.free();
+  state.runner = runner;
+  runner.onDeath = (why) => runnerDied(runner, why);
+  state.display = display;
   state.text = text;
-  state.info = lab.info();
+  state.info = opened.info;
+  state.stalled = null;
+  state.target = null;
+  state.jumping = false;
+  applyUpdate(opened);
   if (!fromEditor) $("editor").value = text;
   renderGutter(new Set());
   const warnings = state.info.warnings;
   editorStatus(warnings.length ? `loaded, with warnings:\n${warnings.join("\n")}` : "loaded", warnings.length ? "warning" : "ok");
   renderInfo();
-  state.clock = state.info.t0;
+  state.clock = state.info.layout.t0;
   state.lastFrame = null;
   if (!keepClock) state.playing = true;
   updatePlayButton();
   state.dirty = true;
-  return true;
+}
+
+function retire(runner) {
+  if (!runner) return;
+  runner.onDeath = null;
+  runner.kill("replaced");
+}
+
+/** Puts a runner's answer (an update) on the display. */
+function applyUpdate(u) {
+  try {
+    u.runs.forEach((run, i) => state.display.apply(i, run.from, u.rows[i], u.current[i]));
+    state.display.set_now(u.now);
+  } catch (e) {
+    if (isTrap(e)) { recoverFromTrap(errorText(e)); return; }
+    throw e;
+  }
+  state.runs = u.runs;
+  state.finished = u.finished;
+  state.caughtUp = u.caughtUp;
+  if (u.stepMs !== undefined && u.steps > 0) state.perf.step.push(u.stepMs);
+  const finished = u.finished ? "1" : "0";
+  if (document.body.dataset.finished !== finished) document.body.dataset.finished = finished;
+  state.dirty = true;
+}
+
+/** Asks the runner to step towards the clock, one request at a time; a request
+ *  that takes longer than the step budget means one step of the model is too slow
+ *  to play: the runner is stopped and playback with it. */
+function requestAdvance() {
+  const runner = state.runner;
+  state.advancing = true;
+  const target = state.clock;
+  runner.ask("advance", { target, sliceMs: WORKER_SLICE_MS }, { budgetMs: budget("step") }).then((a) => {
+    state.advancing = false;
+    if (a.timeout) { // the runner was killed, and a fresh one waits for Reset or Play
+      const at = state.display.now().toPrecision(6);
+      state.stalled = `One step of this scenario took more than ${budget("step") / 1000} s, so playback stopped at t = ${at}. Models of this size are for the command line (\`nhlab run\` has no time limit).`;
+      state.playing = false;
+      updatePlayButton();
+      notice(state.stalled);
+      return;
+    }
+    if (runner !== state.runner) return; // replaced meanwhile
+    if (a.ok) { state.target = target; applyUpdate(a.result); }
+  });
+}
+
+/** A runner that trapped or failed: a fresh one with the same scenario, caught up
+ *  to the clock again (the runs are deterministic, so the plots come back as they
+ *  were). After a step that took too long, the fresh runner waits for Reset or Play
+ *  and the plots keep what they show. A runner replaced on purpose does not come here. */
+async function runnerDied(runner, why) {
+  if (runner !== state.runner) return;
+  const timedOut = why === "timed out";
+  if (!timedOut) notice(`The lab's worker hit an internal error (${why}) and was restarted with the same scenario.`);
+  await restartRunner({ show: !timedOut });
+}
+
+async function restartRunner({ show }) {
+  const fresh = new LabWorker();
+  state.runner = fresh;
+  fresh.onDeath = (why) => runnerDied(fresh, why);
+  const answer = await fresh.ask("open", { text: state.text });
+  if (fresh !== state.runner) return;
+  if (!answer.ok) notice(`The lab's worker could not be restarted (${answer.error}): reload the page.`);
+  else if (show) { state.caughtUp = false; applyUpdate(answer.result); }
+}
+
+/** Asks the runner to start every run again. */
+async function restartRuns() {
+  state.clock = state.info.layout.t0;
+  state.stalled = null;
+  const runner = state.runner;
+  const a = await runner.ask("restart");
+  if (a.ok && runner === state.runner) applyUpdate(a.result);
 }
 
 /** Whether an exception is a trap of the wasm instance (which then cannot be used). */
@@ -279,18 +274,22 @@ function isTrap(e) {
     || /recursive use of an object|null pointer passed to rust|unreachable/.test(errorText(e));
 }
 
-/** A trap on the page: a fresh instance of the module, and the last good scenario. */
+/** A trap on the page (drawing, editing): a fresh instance of the module, a new
+ *  display, and the runner sends everything again. */
 async function recoverFromTrap(reason) {
   if (state.recovering) return;
   state.recovering = true;
-  state.lab = null; // the old instance's objects are unusable; never freed
+  state.display = null; // the old instance's objects are unusable; never freed
   try {
-    const { js, wasm } = moduleUrls();
+    const js = document.querySelector('link[rel="modulepreload"]')?.href;
+    const wasm = document.querySelector('link[rel="preload"][as="fetch"]')?.href;
     const fresh = await import(`${js}?instance=${++state.instances}`);
     await fresh.default({ module_or_path: wasm });
     state.api = fresh;
-    const text = state.text || fresh.gallery_text(fresh.gallery_default());
-    loadNow(text, { fromEditor: true });
+    state.display = new fresh.WebDisplay(state.info.layout);
+    const runner = state.runner;
+    const a = await runner.ask("resend");
+    if (a.ok && runner === state.runner) applyUpdate(a.result);
     notice(`The lab hit an internal error (${reason}) and was restarted with the last scenario that worked.`);
   } catch (e) {
     notice(`The lab hit an internal error (${reason}) and could not restart: reload the page.`);
@@ -428,9 +427,10 @@ function wireSettings() {
 
 function renderPlots(info) {
   const box = $("plots");
-  const ids = info.panels.map((p) => p.id).join(" ");
+  const panels = info.layout.panels;
+  const ids = panels.map((p) => p.id).join(" ");
   if (box.dataset.ids === ids) {
-    info.panels.forEach((p) => {
+    panels.forEach((p) => {
       const fig = $(`${p.id}-fig`);
       fig.querySelector("h3").textContent = p.title;
       fig.querySelector(".note").textContent = p.note;
@@ -438,7 +438,7 @@ function renderPlots(info) {
     return;
   }
   box.dataset.ids = ids;
-  box.replaceChildren(...info.panels.map((p) => {
+  box.replaceChildren(...panels.map((p) => {
     const canvas = el("canvas", { id: p.id, role: "img", "aria-label": p.title });
     const png = el("button", { type: "button", class: "small", text: "PNG", title: `Download “${p.title}” as PNG` });
     png.addEventListener("click", () => downloadCanvas(canvas, p.id));
@@ -451,15 +451,20 @@ function renderPlots(info) {
 
 function renderLegend() {
   const box = $("legend");
-  const runs = state.lab.runs();
-  const comps = state.info.e_components;
+  const runs = state.runs;
+  const comps = state.info.layout.e_components;
   box.replaceChildren(...runs.map((r) => {
     const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
     swatch.style.background = r.colour;
     const item = el("li", { class: r.error ? "failed" : "" }, swatch, el("strong", { text: r.method }));
     if (r.e && comps.length) {
-      const e = r.e.map((x, i) => `${comps[i]} ${x.toExponential(2)}`).join(", ");
-      item.append(el("span", { class: "e", text: ` E = (${e})` }));
+      // As the E-vector panel: every component when there are few, else |E| and the
+      // largest six.
+      const entries = r.e.map((x, i) => [comps[i], x]);
+      const shown = entries.length <= 6 ? entries : [...entries].sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 6);
+      const e = shown.map(([name, x]) => `${name} ${x.toExponential(2)}`).join(", ");
+      const norm = Math.hypot(...r.e);
+      item.append(el("span", { class: "e", text: entries.length <= 6 ? ` E = (${e})` : ` |E| = ${norm.toExponential(2)}; largest of ${entries.length}: ${e}` }));
     }
     if (r.error) item.append(el("span", { class: "why", text: ` — ${r.error}` }));
     return item;
@@ -500,16 +505,11 @@ function equationRow(eq) {
 async function renderEquations() {
   const body = $("eq-body");
   const method = $("eq-method").value, text = state.text;
-  let d;
-  if (worker.broken) {
-    try { d = state.lab.derive(method); } catch (e) { d = { error: errorText(e) }; }
-  } else {
-    body.replaceChildren(el("p", { class: "hint", text: "Deriving…" }));
-    const answer = await ask("derive", { text, method }, { budgetMs: budget("derive") });
-    if (text !== state.text || method !== $("eq-method").value) return; // superseded
-    d = answer.ok ? answer.result
-      : { error: answer.timeout ? `deriving them took more than ${budget("derive") / 1000} s and was stopped` : answer.error };
-  }
+  body.replaceChildren(el("p", { class: "hint", text: "Deriving…" }));
+  const answer = await helper.ask("derive", { text, method }, { budgetMs: budget("derive") });
+  if (text !== state.text || method !== $("eq-method").value) return; // superseded
+  const d = answer.ok ? answer.result
+    : { error: answer.timeout ? `deriving them took more than ${budget("derive") / 1000} s and was stopped` : answer.error };
   if (d.error !== undefined) {
     $("eq-form").textContent = "";
     body.replaceChildren(el("p", { class: "hint", text: `No equations: ${d.error}` }));
@@ -518,24 +518,43 @@ async function renderEquations() {
   $("eq-form").textContent = d.form;
   // Typesetting is the page's own work: a 150×150 matrix is 22,500 MathML cells and
   // half a second of layout. Large matrices are named, not typeset; long lists of
-  // equations come 60 at a time.
-  const matrices = d.matrices.map((m) => (m.rows * m.cols > MAX_TYPESET_ENTRIES
+  // equations come 60 at a time, and rows are added a few per frame, so that
+  // laying them out never holds the page (60 large equations take 50 ms at once).
+  const token = renderEquations.token = (renderEquations.token ?? 0) + 1;
+  const matrices = el("div", { class: "eq-list" });
+  const list = el("div", { class: "eq-list" });
+  const rows = d.matrices.map((m) => () => (m.rows * m.cols > MAX_TYPESET_ENTRIES
     ? el("div", { class: "eq" }, el("div", { class: "eq-label", text: m.label }),
       el("p", { class: "hint", text: `${m.rows}×${m.cols}: too large to typeset here; its entries are in the expanded equations below (and in \`nhlab derive\`).` }))
     : equationRow(m)));
-  const list = el("div", { class: "eq-list" });
   const showFrom = (start) => {
     list.querySelector(".more")?.remove();
-    list.append(...d.equations.slice(start, start + EQUATIONS_AT_ONCE).map(equationRow));
+    const batch = d.equations.slice(start, start + EQUATIONS_AT_ONCE).map((e) => () => equationRow(e));
     const rest = d.equations.length - start - EQUATIONS_AT_ONCE;
-    if (rest > 0) {
+    appendInFrames(list, batch, token, () => {
+      if (rest <= 0) return;
       const more = el("button", { type: "button", class: "small more", text: `Show ${Math.min(rest, EQUATIONS_AT_ONCE)} more of ${rest}` });
       more.addEventListener("click", () => showFrom(start + EQUATIONS_AT_ONCE));
       list.append(more);
-    }
+    });
   };
-  showFrom(0);
-  body.replaceChildren(el("h3", { text: "Matrix form" }), el("div", { class: "eq-list" }, ...matrices), el("h3", { text: "Expanded" }), list);
+  body.replaceChildren(el("h3", { text: "Matrix form" }), matrices, el("h3", { text: "Expanded" }), list);
+  appendInFrames(matrices, rows, token, () => showFrom(0));
+}
+
+/** Appends the rows `makers` build to `parent`, as many per animation frame as fit
+ *  in TYPESET_MS_PER_FRAME (at least one), then calls `done`; stops when a newer
+ *  rendering (token) has begun. */
+function appendInFrames(parent, makers, token, done) {
+  const next = (from) => {
+    if (token !== renderEquations.token) return;
+    const started = performance.now();
+    let k = from;
+    while (k < makers.length && (k === from || performance.now() - started < TYPESET_MS_PER_FRAME)) parent.append(makers[k++]());
+    if (k < makers.length) requestAnimationFrame(() => next(k));
+    else done();
+  };
+  next(0);
 }
 
 // ---------- files, links, clipboard ----------
@@ -580,7 +599,9 @@ async function copyText(text, button) {
 function shareUrl() {
   const url = new URL(location.href);
   url.search = "";
-  url.hash = `s=${state.lab.share_payload()}`;
+  const share = state.info.share;
+  if (share.Err !== undefined) throw new Error(share.Err);
+  url.hash = `s=${share.Ok}`;
   return url.href;
 }
 
@@ -601,24 +622,11 @@ async function exportCsv() {
   // The whole run, computed in the worker apart from the playing one, so the file is
   // the command line's whatever the playback position; the button cancels it.
   const button = $("export-csv");
-  if (state.exporting) { restartWorker("export cancelled"); return; }
-  if (worker.broken) {
-    let lab;
-    try {
-      lab = new state.api.WebLab(state.text);
-      lab.advance(state.info.t_end, 100000000);
-      download(`${slug()}.csv`, new Blob([lab.csv()], { type: "text/csv" }));
-    } catch (e) {
-      notice(`CSV export failed: ${errorText(e)}`);
-    } finally {
-      if (lab) lab.free();
-    }
-    return;
-  }
+  if (state.exporting) { helper.replace("export cancelled"); return; }
   const label = button.textContent;
   state.exporting = true;
   button.textContent = "Cancel export";
-  const answer = await ask("csv", { text: state.text }, {
+  const answer = await helper.ask("csv", { text: state.text }, {
     onProgress: (x) => { button.textContent = `Cancel export (${Math.round(100 * x)} %)`; },
   });
   state.exporting = false;
@@ -669,7 +677,7 @@ function openFromFragment() {
       if (ok !== false) return;
       // Show the link's scenario and its problems; the default system plays meanwhile.
       const status = $("editor-status").textContent;
-      if (!state.lab) await load(state.api.gallery_text(state.api.gallery_default()), { fromEditor: true, trusted: true });
+      if (!state.display) await load(state.api.gallery_text(state.api.gallery_default()), { fromEditor: true, trusted: true });
       $("editor").value = text;
       editorStatus(status, "error");
       highlightProblem(status);
@@ -692,7 +700,7 @@ function openFromFragment() {
 
 function updatePlayButton() {
   const b = $("play");
-  b.textContent = state.playing ? "Pause" : "Play";
+  b.textContent = state.playing ? "Pause" : catchingUp() ? "Stop" : "Play";
   b.setAttribute("aria-pressed", String(state.playing));
 }
 
@@ -711,52 +719,56 @@ function moveClock(t) {
   state.dirty = true;
 }
 
+/** Whether the runs are still catching up with a clock that is not moving (To end,
+ *  Step): the Play button then stops them where they are. */
+function catchingUp() {
+  if (state.jumping && state.caughtUp && state.target === state.clock) state.jumping = false;
+  return state.jumping && !state.playing && !!state.display && !state.stalled;
+}
+
+/** How far the runs have got: the display clock, or the slowest run still going when
+ *  they are behind it. */
+function reached() {
+  const going = state.runs.filter((r) => !r.error).map((r) => r.t);
+  return Math.min(state.display.now(), ...going);
+}
+
 function frame(now) {
   const started = performance.now();
   if (state.lastFrame !== null) state.perf.intervals.push(now - state.lastFrame);
   const wall = state.lastFrame === null ? 0 : Math.min((now - state.lastFrame) / 1000, 0.1);
   state.lastFrame = now;
-  if (state.lab && state.playing) {
+  if (state.display && state.playing) {
     state.clock = Math.min(state.clock + state.speed * wall, state.info.t_end);
     state.dirty = true;
   }
-  if (state.lab) {
-    // Runs catch up with the clock within a time budget per frame, so a long jump
-    // (To end, a fast speed, a stiff or large system) never freezes the page.
-    // Each call asks for as many steps per run as the time left allows, from the
-    // measured cost of a step (one step of a large model can take milliseconds).
-    const t0 = performance.now();
-    let steps = 0;
-    while (state.lab) {
-      const left = FRAME_BUDGET_MS - (performance.now() - t0);
-      if (left <= 0) break;
-      const k = Math.max(1, Math.min(MAX_STEPS_PER_CALL, Math.floor(left / state.msPerStep)));
-      const c0 = performance.now();
-      const n = safely("stepping", () => state.lab.advance(state.clock, k)) ?? 0;
-      if (n > 0) state.msPerStep = Math.max(1e-4, (performance.now() - c0) / k);
-      steps += n;
-      if (n === 0) break;
-    }
-    if (steps > 0) state.perf.step.push(performance.now() - t0);
-    if (steps > 0) state.dirty = true;
-    if (!state.lab) { requestAnimationFrame(frame); return; } // replaced after a trap
-    const finished = state.lab.finished() ? "1" : "0";
-    if (document.body.dataset.finished !== finished) document.body.dataset.finished = finished;
-    if (state.playing && state.clock >= state.info.t_end && state.lab.finished()) { state.playing = false; updatePlayButton(); }
+  // The runner steps towards the clock in slices while the page draws what it has
+  // sent: one request at a time, a new one as soon as the last is answered.
+  const behind = state.target !== state.clock || !state.caughtUp;
+  if (state.display && state.runner && !state.advancing && !state.stalled && behind) requestAdvance();
+  if (state.display && state.playing && state.clock >= state.info.t_end && state.finished && state.caughtUp) {
+    state.playing = false;
+    updatePlayButton();
   }
-  if (state.lab && state.dirty) {
+  const waiting = catchingUp();
+  if (waiting !== state.wasCatchingUp) { state.wasCatchingUp = waiting; updatePlayButton(); }
+  if (state.display && state.dirty) {
     state.dirty = false;
     const t0 = performance.now();
-    const gaps = safely("drawing", () => state.lab.draw(window.devicePixelRatio || 1)) ?? [];
+    const gaps = safely("drawing", () => state.display.draw(window.devicePixelRatio || 1)) ?? [];
     state.perf.draw.push(performance.now() - t0);
-    for (const p of state.info.panels) {
+    if (!state.display) { requestAnimationFrame(frame); return; } // replaced after a trap
+    for (const p of state.info.layout.panels) {
       const warn = $(`${p.id}-fig`)?.querySelector(".gaps");
       if (warn) warn.hidden = !gaps.includes(p.id);
     }
-    $("clock").textContent = `t = ${state.lab.now().toFixed(3)} / ${state.info.t_end}`;
+    const shown = reached();
+    const progress = waiting && state.clock > state.info.t0
+      ? ` (catching up: ${Math.floor(100 * (shown - state.info.t0) / (state.clock - state.info.t0))} %)` : "";
+    $("clock").textContent = `t = ${shown.toFixed(3)} / ${state.info.t_end}${progress}`;
     renderLegend();
     state.perf.work.push(performance.now() - started);
-    for (const k of ["work", "step", "draw"]) if (state.perf[k].length > 5000) state.perf[k].splice(0, 1000);
+    for (const k of ["work", "step", "draw", "loads"]) if (state.perf[k].length > 5000) state.perf[k].splice(0, 1000);
     if (!document.body.dataset.ready) {
       document.body.dataset.ready = "1";
       state.perf.firstPlotMs = performance.now();
@@ -768,7 +780,9 @@ function frame(now) {
 
 function wirePlayback() {
   $("play").addEventListener("click", () => {
-    if (!state.playing && state.clock >= state.info.t_end) { state.lab.restart(); state.clock = state.info.t0; }
+    if (!state.display) return;
+    if (catchingUp()) { state.clock = reached(); state.jumping = false; updatePlayButton(); return; } // stop here
+    if (!state.playing && (state.clock >= state.info.t_end || state.stalled)) restartRuns();
     state.playing = !state.playing;
     state.lastFrame = null;
     updatePlayButton();
@@ -777,12 +791,12 @@ function wirePlayback() {
     state.playing = false; updatePlayButton();
     moveClock(state.clock + (state.info.t_end - state.info.t0) / 200);
   });
-  $("reset").addEventListener("click", () => {
-    state.lab.restart(); state.clock = state.info.t0; state.dirty = true;
-  });
+  $("reset").addEventListener("click", () => { if (state.display) restartRuns(); });
   $("to-end").addEventListener("click", () => {
-    state.playing = false; updatePlayButton();
+    state.playing = false;
     moveClock(state.info.t_end);
+    state.jumping = true; // until the runs get there: Play reads Stop
+    updatePlayButton();
   });
   $("speed").addEventListener("change", () => { state.speed = Number($("speed").value); });
   document.addEventListener("keydown", (e) => {
@@ -843,11 +857,11 @@ function wire() {
 function boot(api) {
   if (state.api) return;
   state.api = api;
-  startWorker();
-  // For the browser tests: a deliberate trap on the page or in the worker.
+  helper = new LabWorker({ respawn: true });
+  // For the browser tests: a deliberate trap on the page or in the runner.
   window.nhlabTest = {
     trapPage: () => safely("self-test", () => state.api.self_test_trap()),
-    trapWorker: () => ask("trap"),
+    trapWorker: () => state.runner.ask("trap"),
     load: (text) => load(text, { fromEditor: true }),   // the benchmark times an edit's whole path
   };
   try {

@@ -327,6 +327,18 @@ function slowScenario(n) {
   return { format: "nhlab/1", title: "Too slow", coordinates, kinetic, potential: coordinates.map((c) => `cos(${c})`).join(" + "), constraints, initial: { q } };
 }
 
+/** A scenario object as TOML (the editor's language), for the models above. */
+function toml(scenario) {
+  const value = (v) => (Array.isArray(v) ? `[${v.map(value).join(", ")}]` : typeof v === "string" ? JSON.stringify(v) : String(v));
+  const lines = [];
+  for (const [k, v] of Object.entries(scenario)) {
+    if (k !== "constraints" && k !== "initial") lines.push(`${k} = ${value(v)}`);
+  }
+  for (const c of scenario.constraints ?? []) lines.push("[[constraints]]", `expr = ${value(c.expr)}`);
+  lines.push("[initial.q]", ...Object.entries(scenario.initial.q).map(([k, v]) => `${k} = ${v}`));
+  return lines.join("\n") + "\n";
+}
+
 /** Milliseconds the page takes to answer a click. */
 async function answerTime(page) {
   const started = Date.now();
@@ -356,6 +368,88 @@ test("a link too slow to load is stopped, and the page answers input at once", a
   assert.ok(await answerTime(page) < 1000);
   assert.deepEqual(problems, []);
   await ctx.close();
+});
+
+/** Clicks an inert spot of the page (the title) every few milliseconds until `stop`
+ *  is called, and returns the longest input delay of those clicks as the browser
+ *  measured it (Event Timing: from the click to the start of its handling), in ms. */
+async function inputDelayProbe(page) {
+  await page.evaluate(() => {
+    window.__delays = [];
+    window.__clicks = 0;
+    document.querySelector("h1").addEventListener("click", () => { window.__clicks += 1; });
+    // Only events of 16 ms or more are reported (the API's floor); quicker ones waited less.
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.name === "pointerdown" || e.name === "click") window.__delays.push(e.processingStart - e.startTime);
+    }).observe({ type: "event", durationThreshold: 16, buffered: false });
+  });
+  const box = await page.locator("h1").boundingBox();
+  let running = true;
+  const clicking = (async () => {
+    while (running) {
+      await page.mouse.click(box.x + 2, box.y + 2);
+      await page.waitForTimeout(10);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await clicking;
+      await page.waitForTimeout(100); // the observer's last entries
+      return page.evaluate(() => ({ clicks: window.__clicks, longest: Math.max(0, ...window.__delays) }));
+    },
+  };
+}
+
+test("a model that takes a second to derive loads and plays without blocking the page", async () => {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  await context.addInitScript(() => { window.NHLAB_BUDGET_MS = 20000; });
+  const { page, problems, ctx } = await open(browser, server.url, { context });
+  await waitClockPast(page, 0.2);
+  const probe = await inputDelayProbe(page);
+  const started = Date.now();
+  // As a paste would: one change of the text and one input event (playwright's fill
+  // types through the protocol, which itself holds the page's thread for 100+ ms).
+  await page.evaluate((text) => {
+    const editor = document.getElementById("editor");
+    editor.value = text;
+    editor.dispatchEvent(new Event("input"));
+  }, toml(slowScenario(120)));
+  await page.waitForFunction(() => document.querySelector("h1").textContent === "Too slow", null, { timeout: 20000 });
+  const loading = Date.now() - started;
+  await page.click("#to-end");
+  await page.waitForSelector("body[data-finished='1']", { timeout: 20000 });
+  await page.waitForSelector(".eq-list .eq", { timeout: 20000 });
+  const { clicks, longest } = await probe.stop();
+  console.log(`# 120 coordinates: edit to running ${loading} ms; ${clicks} clicks meanwhile, the longest waited ${longest.toFixed(0)} ms`);
+  assert.ok(loading > 300, `a model slow enough to matter (${loading} ms)`);
+  assert.ok(clicks > 20, `clicks were made throughout (${clicks})`);
+  assert.ok(longest < 100, `every click was handled within 100 ms (the longest waited ${longest.toFixed(0)} ms)`);
+  assertPlotsDrawn(await inkPerCanvas(page));
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("a step slower than its budget stops playback with a message; Reset and new scenarios work", async () => {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  // Below the runner's 10 ms slice: the first request to step overruns.
+  await context.addInitScript(() => { window.NHLAB_BUDGET_MS = { step: 5 }; });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  await page.goto(`${server.url}#gallery=knife-edge-incline`);
+  await page.waitForSelector("body[data-ready='1']");
+  await page.click("#to-end"); // a request with more than 5 ms of stepping to do
+  await page.waitForFunction(() => /took more than 0.005 s, so playback stopped at t = /.test(document.getElementById("notice").textContent));
+  assert.equal(await page.textContent("#play"), "Play");
+  assert.ok(await answerTime(page) < 1000, "Play answers (and restarts the runs)");
+  await page.click("#to-end");
+  await page.waitForFunction(() => document.getElementById("play").textContent === "Play"); // stopped again
+  // Another scenario loads in a fresh runner (its plots drawn at t0 at least).
+  await page.selectOption("#gallery", "chaplygin-sleigh");
+  await page.waitForFunction(() => document.querySelector("h1").textContent === "Chaplygin sleigh");
+  assert.deepEqual(problems, []);
+  await context.close();
 });
 
 test("a valid link whose scenario has problems shows them in the editor", async () => {

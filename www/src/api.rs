@@ -12,10 +12,11 @@ use wasm_bindgen::JsCast;
 use nhlab::formulations::Method;
 use nhlab::scenario::decode_share;
 
+use crate::display::{Display, Layout};
 use crate::edit::{self, Edit};
 use crate::gallery;
 use crate::lab::{describe_all, Lab};
-use crate::panels::{self, PanelInfo};
+use crate::panels;
 
 fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsError> {
     value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
@@ -86,13 +87,24 @@ pub fn methods() -> Result<JsValue, JsError> {
     to_js(&Method::ALL.iter().map(|&m| M { id: m.id(), colour: nhlab_plots::css_colour(m) }).collect::<Vec<_>>())
 }
 
-/// A lab: a scenario and its runs, stepped by the page.
+/// A lab: a scenario and its runs, stepped in the worker (`www/worker.js`), which
+/// sends the page what it records ([`WebLab::update`]).
 #[wasm_bindgen]
 pub struct WebLab {
     lab: Lab,
-    panels: Vec<PanelInfo>,
+    layout: Layout,
     /// The parameters' names in the order the text writes them.
     parameter_order: Vec<String>,
+    /// Rows of each run already sent to the page.
+    sent: Vec<usize>,
+    /// Each run's rows and current row of the last [`WebLab::update`], until taken.
+    pending: Vec<(Vec<f64>, Vec<f64>)>,
+}
+
+/// The page's copy of the plotted data ([`Display`]), drawn on its canvases.
+#[wasm_bindgen]
+pub struct WebDisplay {
+    display: Display,
 }
 
 #[derive(serde::Serialize)]
@@ -103,6 +115,15 @@ struct RunInfo {
     samples: usize,
     t: f64,
     e: Option<Vec<f64>>,
+    /// The first row of [`WebLab::take_rows`] (0: the page starts the run afresh).
+    from: usize,
+}
+
+#[derive(serde::Serialize)]
+struct Update {
+    now: f64,
+    finished: bool,
+    runs: Vec<RunInfo>,
 }
 
 #[derive(serde::Serialize)]
@@ -134,10 +155,11 @@ struct Info<'a> {
     atol: f64,
     dt: f64,
     stabilization: String,
-    panels: &'a [PanelInfo],
-    e_components: Vec<String>,
+    layout: &'a Layout,
     hamel_unavailable: Option<String>,
     warnings: Vec<String>,
+    /// The share payload (`#s=`), or why the scenario cannot be shared as a link.
+    share: Result<String, String>,
 }
 
 #[derive(serde::Serialize)]
@@ -164,13 +186,14 @@ impl WebLab {
     #[wasm_bindgen(constructor)]
     pub fn new(text: &str) -> Result<WebLab, JsError> {
         let lab = Lab::new(text).map_err(|p| JsError::new(&describe_all(&p)))?;
-        let panels = panels::panels(&lab);
+        let layout = Layout::of(&lab);
         let parameter_order = edit::key_order(text, "parameters");
-        Ok(WebLab { lab, panels, parameter_order })
+        let runs = lab.runs().len();
+        Ok(WebLab { lab, layout, parameter_order, sent: vec![0; runs], pending: Vec::new() })
     }
 
     /// What the page shows around the plots: title, parameters, state, settings,
-    /// panels, warnings.
+    /// the plots' layout, warnings, the share payload.
     pub fn info(&self) -> Result<JsValue, JsError> {
         let s = self.lab.scenario();
         let p = self.lab.prepared();
@@ -206,17 +229,23 @@ impl WebLab {
             atol: settings.atol,
             dt: settings.dt,
             stabilization: run.stabilization.clone().unwrap_or_else(|| "none".into()),
-            panels: &self.panels,
-            e_components: self.lab.e_components(),
+            layout: &self.layout,
             hamel_unavailable: self.lab.hamel_unavailable(),
             warnings: self.lab.warnings.iter().map(|w| w.describe()).collect(),
+            share: self.lab.share_payload(),
         };
         to_js(&info)
     }
 
-    /// Back to the initial state.
+    /// Back to the initial state; the next update sends every run from its start.
     pub fn restart(&mut self) {
         self.lab.restart();
+        self.sent.iter_mut().for_each(|s| *s = 0);
+    }
+
+    /// The next update sends everything again (a page that lost its display).
+    pub fn resend(&mut self) {
+        self.sent.iter_mut().for_each(|s| *s = 0);
     }
 
     /// Moves the clock to `t` and steps every run past it (at most `max_steps` steps
@@ -238,23 +267,38 @@ impl WebLab {
         self.lab.finished()
     }
 
-    /// Each run's status: `[{method, colour, error, samples, t, e}]` (`e`: the
-    /// E-vector at the clock, when defined).
-    pub fn runs(&self) -> Result<JsValue, JsError> {
-        let out: Vec<RunInfo> = self
-            .lab
-            .runs()
-            .iter()
-            .map(|r| RunInfo {
+    /// What the page has not seen yet: `{now, finished, runs: [{method, colour,
+    /// error, samples, t, e, from}]}` (`e`: the E-vector at the clock, when defined),
+    /// with each run's new rows (at most `max_rows`) and its row at the clock kept
+    /// for [`WebLab::take_rows`] and [`WebLab::take_current`].
+    pub fn update(&mut self, max_rows: u32) -> Result<JsValue, JsError> {
+        let mut runs = Vec::new();
+        self.pending.clear();
+        for (i, r) in self.lab.runs().iter().enumerate() {
+            let (from, rows, current) = self.lab.rows_since(i, self.sent[i], max_rows as usize);
+            self.sent[i] = from + rows.len() / self.layout.row_width();
+            self.pending.push((rows, current));
+            runs.push(RunInfo {
                 method: r.method.id(),
                 colour: nhlab_plots::css_colour(r.method),
                 error: r.error.clone(),
                 samples: r.samples().len(),
                 t: r.current.as_ref().map_or(self.lab.t0, |c| c.0.t),
                 e: r.current.as_ref().and_then(|c| c.0.e_vector.clone()),
-            })
-            .collect();
-        to_js(&out)
+                from,
+            });
+        }
+        to_js(&Update { now: self.lab.now(), finished: self.lab.finished(), runs })
+    }
+
+    /// Run `index`'s new rows of the last update, flat (a `Float64Array`).
+    pub fn take_rows(&mut self, index: usize) -> Vec<f64> {
+        self.pending.get_mut(index).map(|p| std::mem::take(&mut p.0)).unwrap_or_default()
+    }
+
+    /// Run `index`'s row at the clock of the last update (empty before any sample).
+    pub fn take_current(&mut self, index: usize) -> Vec<f64> {
+        self.pending.get_mut(index).map(|p| std::mem::take(&mut p.1)).unwrap_or_default()
     }
 
     /// One recorded column of run `index` as a typed array: `t`, a coordinate or a
@@ -277,41 +321,6 @@ impl WebLab {
             return Err(JsError::new(&format!("no column `{column}`")));
         };
         Ok(Float64Array::from(values.as_slice()))
-    }
-
-    /// Draws every panel on its canvas (`id` from `info().panels`), with the backing
-    /// store sized to the canvas' CSS size times `dpr`. Missing canvases are skipped.
-    /// Returns the ids of the panels with values that are not finite (left as gaps).
-    pub fn draw(&self, dpr: f64) -> Result<Vec<String>, JsError> {
-        let mut gaps = Vec::new();
-        let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| JsError::new("no document"))?;
-        let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
-        for info in &self.panels {
-            let Some(canvas) = document.get_element_by_id(&info.id) else { continue };
-            let canvas: web_sys::HtmlCanvasElement =
-                canvas.dyn_into().map_err(|_| JsError::new(&format!("#{} is not a canvas", info.id)))?;
-            let (w, h) = ((canvas.client_width() as f64 * dpr) as u32, (canvas.client_height() as f64 * dpr) as u32);
-            if w < 40 || h < 40 {
-                continue; // hidden or collapsed
-            }
-            if canvas.width() != w || canvas.height() != h {
-                canvas.set_width(w);
-                canvas.set_height(h);
-            }
-            let backend = CanvasBackend::with_canvas_object(canvas)
-                .ok_or_else(|| JsError::new(&format!("#{}: no 2D context", info.id)))?;
-            let area = backend.into_drawing_area();
-            area.fill(&WHITE).map_err(|e| JsError::new(&e.to_string()))?;
-            let (lines, markers, scale) = panels::content(&self.lab, info.kind, w as usize);
-            if panels::has_gaps(&lines) {
-                gaps.push(info.id.clone());
-            }
-            let spec = panels::spec(&self.lab, info, scale, dpr);
-            nhlab_plots::draw_panel(&area, &spec, &lines, &markers)
-                .map_err(|e| JsError::new(&format!("{}: {e}", info.id)))?;
-            area.present().map_err(|e| JsError::new(&e.to_string()))?;
-        }
-        Ok(gaps)
     }
 
     /// The samples of every run as CSV, the same text as `nhlab run` writes.
@@ -361,6 +370,69 @@ impl WebLab {
     pub fn bench_rhs(&self, method_id: &str, evaluations: u32) -> Result<f64, JsError> {
         let m = method(method_id)?;
         self.lab.prepared().rhs_loop(m, evaluations as usize).map_err(|e| JsError::new(&e.to_string()))
+    }
+}
+
+#[wasm_bindgen]
+impl WebDisplay {
+    /// An empty display for the `layout` of a worker's `info()`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(layout: JsValue) -> Result<WebDisplay, JsError> {
+        let layout: Layout = serde_wasm_bindgen::from_value(layout).map_err(|e| JsError::new(&e.to_string()))?;
+        Ok(WebDisplay { display: Display::new(layout).map_err(|e| JsError::new(&e))? })
+    }
+
+    /// Puts rows the worker sent for run `index` in place (from row `from` on), and
+    /// its row at the clock.
+    pub fn apply(&mut self, index: usize, from: usize, rows: &[f64], current: &[f64]) -> Result<(), JsError> {
+        self.display.apply(index, from, rows, current).map_err(|e| JsError::new(&e))
+    }
+
+    /// Sets the display clock (the time the worker's runs reached).
+    pub fn set_now(&mut self, t: f64) {
+        if t.is_finite() {
+            self.display.now = t.clamp(self.display.layout.t0, self.display.layout.t_end);
+        }
+    }
+
+    /// The display clock.
+    pub fn now(&self) -> f64 {
+        self.display.now
+    }
+
+    /// Draws every panel on its canvas (`id` from `info().panels`), with the backing
+    /// store sized to the canvas' CSS size times `dpr`. Missing canvases are skipped.
+    /// Returns the ids of the panels with values that are not finite (left as gaps).
+    pub fn draw(&self, dpr: f64) -> Result<Vec<String>, JsError> {
+        let mut gaps = Vec::new();
+        let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| JsError::new("no document"))?;
+        let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
+        for info in &self.display.layout.panels {
+            let Some(canvas) = document.get_element_by_id(&info.id) else { continue };
+            let canvas: web_sys::HtmlCanvasElement =
+                canvas.dyn_into().map_err(|_| JsError::new(&format!("#{} is not a canvas", info.id)))?;
+            let (w, h) = ((canvas.client_width() as f64 * dpr) as u32, (canvas.client_height() as f64 * dpr) as u32);
+            if w < 40 || h < 40 {
+                continue; // hidden or collapsed
+            }
+            if canvas.width() != w || canvas.height() != h {
+                canvas.set_width(w);
+                canvas.set_height(h);
+            }
+            let backend = CanvasBackend::with_canvas_object(canvas)
+                .ok_or_else(|| JsError::new(&format!("#{}: no 2D context", info.id)))?;
+            let area = backend.into_drawing_area();
+            area.fill(&WHITE).map_err(|e| JsError::new(&e.to_string()))?;
+            let (lines, markers, scale) = panels::content(&self.display, info.kind, w as usize);
+            if panels::has_gaps(&lines) {
+                gaps.push(info.id.clone());
+            }
+            let spec = panels::spec(&self.display.layout, info, scale, dpr);
+            nhlab_plots::draw_panel(&area, &spec, &lines, &markers)
+                .map_err(|e| JsError::new(&format!("{}: {e}", info.id)))?;
+            area.present().map_err(|e| JsError::new(&e.to_string()))?;
+        }
+        Ok(gaps)
     }
 }
 

@@ -63,6 +63,68 @@ impl Columns {
         self.t.is_empty()
     }
 
+    /// Numbers per row in the flat form ([`Columns::rows`]): `t`, `is_sample` (1 or
+    /// 0), the residual, the velocity residual, the energy, |E|, then the view
+    /// outputs and E's components.
+    pub fn row_width(outputs: usize, e_components: usize) -> usize {
+        ROW_FIXED + outputs + e_components
+    }
+
+    /// Rows `from..to` flattened, one after another: what crosses from the worker
+    /// to the page in one typed array (structured cloning of one buffer, not of
+    /// thousands of objects).
+    pub fn rows(&self, from: usize, to: usize) -> Vec<f64> {
+        let width = Columns::row_width(self.view.len(), self.e.len());
+        let mut out = Vec::with_capacity((to - from) * width);
+        for k in from..to {
+            out.extend_from_slice(&[
+                self.t[k],
+                if self.is_sample[k] { 1.0 } else { 0.0 },
+                self.residual[k],
+                self.velocity_residual[k],
+                self.energy[k],
+                self.e_norm[k],
+            ]);
+            out.extend(self.view.iter().map(|c| c[k]));
+            out.extend(self.e.iter().map(|c| c[k]));
+        }
+        out
+    }
+
+    /// Keeps the first `len` rows.
+    pub fn truncate(&mut self, len: usize) {
+        for c in [&mut self.t, &mut self.residual, &mut self.velocity_residual, &mut self.energy, &mut self.e_norm] {
+            c.truncate(len);
+        }
+        self.is_sample.truncate(len);
+        self.view.iter_mut().chain(self.e.iter_mut()).for_each(|c| c.truncate(len));
+    }
+
+    /// Appends flat rows as [`Columns::rows`] writes them.
+    pub fn extend_from_rows(&mut self, rows: &[f64]) -> Result<(), String> {
+        let width = Columns::row_width(self.view.len(), self.e.len());
+        if rows.len() % width != 0 {
+            return Err(format!("{} numbers are not whole rows of {width}", rows.len()));
+        }
+        for row in rows.chunks_exact(width) {
+            self.t.push(row[0]);
+            self.is_sample.push(row[1] != 0.0);
+            self.residual.push(row[2]);
+            self.velocity_residual.push(row[3]);
+            self.energy.push(row[4]);
+            self.e_norm.push(row[5]);
+            let (view, e) = row[ROW_FIXED..].split_at(self.view.len());
+            self.view.iter_mut().zip(view).for_each(|(c, &x)| c.push(x));
+            self.e.iter_mut().zip(e).for_each(|(c, &x)| c.push(x));
+        }
+        Ok(())
+    }
+
+    /// Empty columns for `outputs` view outputs and `e_components` components of E.
+    pub fn empty(outputs: usize, e_components: usize) -> Columns {
+        Columns::new(outputs, e_components, &[])
+    }
+
     fn push(&mut self, s: &Sample, view: &[f64], is_sample: bool) {
         self.t.push(s.t);
         self.is_sample.push(is_sample);
@@ -88,6 +150,9 @@ impl Columns {
         }
     }
 }
+
+/// The scalars of a row before the view outputs and E's components.
+const ROW_FIXED: usize = 6;
 
 /// One method's run.
 pub struct Run {
@@ -338,6 +403,19 @@ impl Lab {
             row.push(&shown, view.at(parameters, &shown), false);
             run.current = Some((shown, row));
         }
+    }
+
+    /// What run `index` has recorded from row `from` on, at most `max_rows` rows,
+    /// flattened ([`Columns::rows`]), and its row at the clock (empty before the
+    /// first sample). A `from` past its rows (the runs restarted) starts from 0.
+    /// Returns `(from, rows, current)`.
+    pub fn rows_since(&self, index: usize, from: usize, max_rows: usize) -> (usize, Vec<f64>, Vec<f64>) {
+        let Some(run) = self.runs.get(index) else { return (0, Vec::new(), Vec::new()) };
+        let c = &run.columns;
+        let from = if from > c.len() { 0 } else { from };
+        let to = c.len().min(from.saturating_add(max_rows));
+        let current = run.current.as_ref().map_or_else(Vec::new, |(_, row)| row.rows(0, row.len()));
+        (from, c.rows(from, to), current)
     }
 
     /// The CSV of every run's recorded samples: the same text `nhlab run` writes for

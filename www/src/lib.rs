@@ -11,6 +11,7 @@
 //! - [`api`]: the `#[wasm_bindgen]` surface the page calls.
 
 pub mod api;
+pub mod display;
 pub mod edit;
 pub mod gallery;
 pub mod lab;

@@ -9,13 +9,14 @@
 
 use nhlab_plots::{decimate, Line, Marker, Panel, Scale};
 
-use crate::lab::{Columns, Lab, Run};
+use crate::display::{Display, DisplayRun, Layout};
+use crate::lab::Columns;
 
 /// Points per line at most, after decimation, however wide the canvas.
 pub const MAX_POINTS: usize = 2400;
 
 /// What a panel shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Kind {
     /// `view.trajectory`, the current positions marked.
     Trajectory,
@@ -31,7 +32,7 @@ pub enum Kind {
 }
 
 /// A panel of the page: the canvas id the page creates, and what it shows.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct PanelInfo {
     /// The canvas element's id.
     pub id: String,
@@ -39,14 +40,13 @@ pub struct PanelInfo {
     pub title: String,
     /// One sentence under the heading: how to read it.
     pub note: String,
-    #[serde(skip)]
     /// What it shows.
     pub kind: Kind,
 }
 
-/// The panels of the lab's scenario, in page order.
-pub fn panels(lab: &Lab) -> Vec<PanelInfo> {
-    let labels = lab.view_labels();
+/// The panels of a scenario, in page order (the layout's own `panels` aside).
+pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
+    let labels = &layout.view_labels;
     let mut out = vec![PanelInfo {
         id: "plot-trajectory".into(),
         title: format!("trajectory: {} against {}", labels[1], labels[0]),
@@ -61,10 +61,8 @@ pub fn panels(lab: &Lab) -> Vec<PanelInfo> {
             kind: Kind::Series(i),
         });
     }
-    let constraints = &lab.prepared().model.constraints;
-    if !constraints.is_empty() {
-        let any_holonomic = constraints.iter().any(|c| c.position_residual.is_some());
-        let note = if any_holonomic {
+    if layout.constraints {
+        let note = if layout.any_holonomic {
             "solid: largest |residual| as written (|φ| for holonomic constraints, |f| for the others); dashed: largest |φ̇ = φ_q q̇ + φ_t| of the holonomic ones (log scale)"
         } else {
             "largest |f| over the constraints (log scale): drift from the constraint surface"
@@ -82,11 +80,17 @@ pub fn panels(lab: &Lab) -> Vec<PanelInfo> {
         note: "|T + V − (T + V)(0)| (log scale): conservation, or how far from it".into(),
         kind: Kind::Energy,
     });
-    if lab.hamel_unavailable().is_none() && !lab.e_components().is_empty() {
+    let components = layout.e_components.len();
+    if components > 0 {
+        let (names, dashed) = if components > MAX_E_COMPONENTS {
+            (format!("{components} components"), format!("dashed the {MAX_E_COMPONENTS} largest components"))
+        } else {
+            (layout.e_components.join(", "), "dashed its components".into())
+        };
         out.push(PanelInfo {
             id: "plot-e".into(),
-            title: format!("Hamel's E-vector ({})", lab.e_components().join(", ")),
-            note: "solid |E|, dashed components (a symmetric log axis once they exceed 100); E = 0 exactly where Hamel's embedding gives the true motion".into(),
+            title: format!("Hamel's E-vector ({names})"),
+            note: format!("solid |E|, {dashed} (a symmetric log axis once they exceed 100); E = 0 exactly where Hamel's embedding gives the true motion"),
             kind: Kind::EVector,
         });
     }
@@ -100,9 +104,9 @@ type Pick<'a> = &'a dyn Fn(&Columns) -> (&[f64], &[f64]);
 /// then the state at the clock when it lies after them. With `samples_only` (the
 /// residual and energy panels, which show the integrator's error, not the
 /// interpolant's) only the recorded samples.
-fn points(lab: &Lab, run: &Run, pick: Pick, samples_only: bool) -> Vec<(f64, f64)> {
+fn points(display: &Display, run: &DisplayRun, pick: Pick, samples_only: bool) -> Vec<(f64, f64)> {
     let c = &run.columns;
-    let recorded = c.t.partition_point(|&t| t <= lab.now());
+    let recorded = c.t.partition_point(|&t| t <= display.now);
     let (x, y) = pick(c);
     let pairs = x[..recorded].iter().copied().zip(y[..recorded].iter().copied());
     let mut out: Vec<(f64, f64)> = if samples_only {
@@ -113,8 +117,8 @@ fn points(lab: &Lab, run: &Run, pick: Pick, samples_only: bool) -> Vec<(f64, f64
     if samples_only {
         return out;
     }
-    if let Some((shown, row)) = &run.current {
-        if recorded == 0 || shown.t > c.t[recorded - 1] {
+    if let Some(row) = &run.current {
+        if recorded == 0 || row.t[0] > c.t[recorded - 1] {
             let (x, y) = pick(row);
             out.push((x[0], y[0]));
         }
@@ -122,7 +126,7 @@ fn points(lab: &Lab, run: &Run, pick: Pick, samples_only: bool) -> Vec<(f64, f64
     out
 }
 
-fn line(run: &Run, points: Vec<(f64, f64)>, label: bool, dashed: bool, max_points: usize) -> Line {
+fn line(run: &DisplayRun, points: Vec<(f64, f64)>, label: bool, dashed: bool, max_points: usize) -> Line {
     Line {
         method: run.method,
         points: decimate(&points, max_points.min(MAX_POINTS)),
@@ -134,7 +138,7 @@ fn line(run: &Run, points: Vec<(f64, f64)>, label: bool, dashed: bool, max_point
 /// The lines and markers of one panel, and its axes; each line decimated to about
 /// `max_points` points (the panel's width in device pixels is plenty: the min/max
 /// decimation keeps two points per bucket).
-pub fn content(lab: &Lab, kind: Kind, max_points: usize) -> (Vec<Line>, Vec<Marker>, Scale) {
+pub fn content(display: &Display, kind: Kind, max_points: usize) -> (Vec<Line>, Vec<Marker>, Scale) {
     let mut lines = Vec::new();
     let mut markers = Vec::new();
     let scale = match kind {
@@ -142,41 +146,59 @@ pub fn content(lab: &Lab, kind: Kind, max_points: usize) -> (Vec<Line>, Vec<Mark
         Kind::EVector => Scale::SymLog,
         _ => Scale::Linear,
     };
-    for run in lab.runs() {
+    for run in &display.runs {
         let mut add = |pick: Pick, label: bool, dashed: bool| {
-            lines.push(line(run, points(lab, run, pick, false), label, dashed, max_points));
+            lines.push(line(run, points(display, run, pick, false), label, dashed, max_points));
         };
         match kind {
             Kind::Trajectory => {
                 add(&|c| (&c.view[0], &c.view[1]), true, false);
-                if let Some((_, row)) = &run.current {
+                if let Some(row) = &run.current {
                     markers.push(Marker { method: run.method, at: (row.view[0][0], row.view[1][0]) });
                 }
             }
             Kind::Series(i) => add(&|c| (&c.t, &c.view[2 + i]), true, false),
             Kind::Residual => {
-                let p = points(lab, run, &|c| (&c.t, &c.residual), true);
+                let p = points(display, run, &|c| (&c.t, &c.residual), true);
                 lines.push(line(run, p, true, false, max_points));
-                if lab.prepared().model.constraints.iter().any(|c| c.position_residual.is_some()) {
-                    let p = points(lab, run, &|c| (&c.t, &c.velocity_residual), true);
+                if display.layout.any_holonomic {
+                    let p = points(display, run, &|c| (&c.t, &c.velocity_residual), true);
                     lines.push(line(run, p, false, true, max_points));
                 }
             }
             Kind::Energy => {
                 let e0 = run.columns.energy.first().copied().unwrap_or(0.0);
                 let drift: Vec<(f64, f64)> =
-                    points(lab, run, &|c| (&c.t, &c.energy), true).into_iter().map(|(t, e)| (t, e - e0)).collect();
+                    points(display, run, &|c| (&c.t, &c.energy), true).into_iter().map(|(t, e)| (t, e - e0)).collect();
                 lines.push(line(run, drift, true, false, max_points));
             }
             Kind::EVector => {
                 add(&|c| (&c.t, &c.e_norm), true, false);
-                for k in 0..lab.e_components().len() {
+                for k in largest_components(&run.columns, MAX_E_COMPONENTS) {
                     add(&|c| (&c.t, &c.e[k]), false, true);
                 }
             }
         }
     }
     (lines, markers, scale)
+}
+
+/// E's components drawn per run at most: dozens of dashed lines are unreadable and
+/// would make a frame of a large model cost tens of milliseconds.
+pub const MAX_E_COMPONENTS: usize = 6;
+
+/// The indices of the (at most) `n` components of E largest in magnitude so far, in
+/// index order.
+fn largest_components(c: &Columns, n: usize) -> Vec<usize> {
+    let peak = |k: usize| c.e[k].iter().filter(|x| x.is_finite()).fold(0.0, |m: f64, x| m.max(x.abs()));
+    let mut order: Vec<(usize, f64)> = (0..c.e.len()).map(|k| (k, peak(k))).collect();
+    if order.len() > n {
+        order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        order.truncate(n);
+    }
+    let mut chosen: Vec<usize> = order.into_iter().map(|(k, _)| k).collect();
+    chosen.sort_unstable();
+    chosen
 }
 
 /// Whether some point of `lines` is not finite (drawn as a gap): the page says so
@@ -186,17 +208,17 @@ pub fn has_gaps(lines: &[Line]) -> bool {
 }
 
 /// The panel's text and axes.
-pub fn spec<'a>(lab: &'a Lab, info: &'a PanelInfo, y_scale: Scale, dpr: f64) -> Panel<'a> {
-    let labels = lab.view_labels();
+pub fn spec<'a>(layout: &'a Layout, info: &'a PanelInfo, y_scale: Scale, dpr: f64) -> Panel<'a> {
+    let labels = &layout.view_labels;
+    let span = Some((layout.t0, layout.t_end));
     let (x_label, y_label, x_range) = match info.kind {
         Kind::Trajectory => (labels[0].as_str(), labels[1].as_str(), None),
-        Kind::Series(i) => ("t", labels[2 + i].as_str(), Some((lab.t0, lab.t_end))),
-        Kind::Residual => ("t", "max |residual|", Some((lab.t0, lab.t_end))),
-        Kind::Energy => ("t", "|ΔE|", Some((lab.t0, lab.t_end))),
-        Kind::EVector => ("t", "E", Some((lab.t0, lab.t_end))),
+        Kind::Series(i) => ("t", labels[2 + i].as_str(), span),
+        Kind::Residual => ("t", "max |residual|", span),
+        Kind::Energy => ("t", "|ΔE|", span),
+        Kind::EVector => ("t", "E", span),
     };
-    let coordinates = lab.prepared().model.coordinate_names();
-    let space = info.kind == Kind::Trajectory && labels[..2].iter().all(|l| coordinates.contains(l));
+    let space = info.kind == Kind::Trajectory && labels[..2].iter().all(|l| layout.coordinates.contains(l));
     Panel {
         title: "",
         x_label,
@@ -213,18 +235,20 @@ pub fn spec<'a>(lab: &'a Lab, info: &'a PanelInfo, y_scale: Scale, dpr: f64) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lab::Lab;
 
     #[test]
     fn the_sleigh_gets_every_panel_and_lines_stop_at_the_clock() {
         let mut lab = Lab::new(crate::gallery::text("chaplygin-sleigh").unwrap()).unwrap();
-        let kinds: Vec<Kind> = panels(&lab).iter().map(|p| p.kind).collect();
+        let kinds: Vec<Kind> = panels(&Layout::of(&lab)).iter().map(|p| p.kind).collect();
         assert_eq!(
             kinds,
             [Kind::Trajectory, Kind::Series(0), Kind::Series(1), Kind::Residual, Kind::Energy, Kind::EVector]
         );
         lab.advance(0.7, 10_000);
+        let display = Display::of(&lab);
         for kind in kinds {
-            let (lines, markers, _) = content(&lab, kind, 1000);
+            let (lines, markers, _) = content(&display, kind, 1000);
             assert!(!lines.is_empty());
             match kind {
                 Kind::Trajectory => assert_eq!(markers.len(), 3),
@@ -253,10 +277,11 @@ mod tests {
             .replace("series = [\"u\", \"phi'\"]", "series = [\"sqrt(phi - 0.3)\"]");
         let mut lab = Lab::new(&text).unwrap();
         lab.advance(2.0, 10_000);
-        let (lines, _, _) = content(&lab, Kind::Series(0), 1000);
+        let display = Display::of(&lab);
+        let (lines, _, _) = content(&display, Kind::Series(0), 1000);
         assert!(has_gaps(&lines), "sqrt of a negative number before φ reaches 0.3");
         assert!(lines[0].points.iter().any(|p| p.1.is_finite()), "and values after");
-        let (lines, _, _) = content(&lab, Kind::Energy, 1000);
+        let (lines, _, _) = content(&display, Kind::Energy, 1000);
         assert!(!has_gaps(&lines));
     }
 
@@ -265,7 +290,7 @@ mod tests {
         // Paper 000, example 1 with the force of theorem 2: E ≡ 0.
         let mut lab = Lab::new(crate::gallery::text("paper000-ex1-sphere").unwrap()).unwrap();
         lab.advance(lab.t0 + 1.0, 10_000);
-        let (lines, _, scale) = content(&lab, Kind::EVector, 1000);
+        let (lines, _, scale) = content(&Display::of(&lab), Kind::EVector, 1000);
         assert_eq!(scale, Scale::SymLog);
         for l in lines {
             assert!(
@@ -274,5 +299,18 @@ mod tests {
                 l.points.iter().map(|p| p.1).fold(0.0, f64::max)
             );
         }
+    }
+
+    #[test]
+    fn at_most_six_components_of_e_are_drawn_the_largest() {
+        let mut c = Columns::empty(2, 9);
+        let mut row = vec![0.0; Columns::row_width(2, 9)];
+        row[1] = 1.0;
+        for (k, x) in [0.1, -9.0, 3.0, f64::NAN, 0.0, 5.0, -0.5, 7.0, 1.0].iter().enumerate() {
+            row[6 + 2 + k] = *x;
+        }
+        c.extend_from_rows(&row).unwrap();
+        assert_eq!(largest_components(&c, MAX_E_COMPONENTS), [1, 2, 5, 6, 7, 8]);
+        assert_eq!(largest_components(&c, 20), (0..9).collect::<Vec<_>>());
     }
 }

@@ -4,9 +4,10 @@
 
 use nhlab::formulations::Method;
 
+use crate::display::Display;
 use crate::edit::{apply, Edit};
 use crate::lab::Lab;
-use crate::panels::{content, panels};
+use crate::panels::content;
 
 /// xorshift64*: deterministic, so a failure names a reproducible case.
 struct Rng(u64);
@@ -55,8 +56,9 @@ fn exercise(text: &str) -> bool {
     let Ok(mut lab) = Lab::new(text) else { return false };
     let span = lab.t_end - lab.t0;
     lab.advance(lab.t0 + 0.05 * span, 500);
-    for p in panels(&lab) {
-        let _ = content(&lab, p.kind, 300);
+    let display = Display::of(&lab);
+    for p in &display.layout.panels {
+        let _ = content(&display, p.kind, 300);
     }
     let _ = lab.csv();
     let _ = lab.share_payload();

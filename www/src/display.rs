@@ -1,0 +1,223 @@
+//! The page's side of the lab: what the plots read, and nothing that computes.
+//!
+//! The [`Lab`] lives in a Web Worker (`www/worker.js`), where deriving and stepping
+//! can take as long as they take without blocking the page. The page keeps a
+//! [`Display`]: the [`Layout`] the worker sent when it loaded the scenario, and for
+//! each run the rows of its plotted [`Columns`] the worker has sent so far (flat
+//! typed arrays, [`Lab::rows_since`]), plus its row at the display clock. Drawing
+//! reads only this, so a frame costs the same whatever the model.
+
+use nhlab::formulations::Method;
+
+use crate::lab::{Columns, Lab};
+use crate::panels::{self, PanelInfo};
+
+/// What the page needs to know of a loaded scenario to lay out and label its plots.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Layout {
+    /// Start of the runs.
+    pub t0: f64,
+    /// End of the runs.
+    pub t_end: f64,
+    /// The view's labels: trajectory x, trajectory y, then each series.
+    pub view_labels: Vec<String>,
+    /// The coordinates' names.
+    pub coordinates: Vec<String>,
+    /// Names of the E-vector's components (empty without a Hamel split).
+    pub e_components: Vec<String>,
+    /// Whether there are constraints, and whether some are holonomic.
+    pub constraints: bool,
+    /// Whether some constraint is holonomic (its velocity residual is plotted).
+    pub any_holonomic: bool,
+    /// The runs' methods (ids), in order.
+    pub methods: Vec<String>,
+    /// The panels, in page order.
+    pub panels: Vec<PanelInfo>,
+}
+
+impl Layout {
+    /// The layout of `lab`'s scenario.
+    pub fn of(lab: &Lab) -> Layout {
+        let constraints = &lab.prepared().model.constraints;
+        let mut layout = Layout {
+            t0: lab.t0,
+            t_end: lab.t_end,
+            view_labels: lab.view_labels().to_vec(),
+            coordinates: lab.prepared().model.coordinate_names().to_vec(),
+            e_components: lab.e_components(),
+            constraints: !constraints.is_empty(),
+            any_holonomic: constraints.iter().any(|c| c.position_residual.is_some()),
+            methods: lab.runs().iter().map(|r| r.method.id().to_string()).collect(),
+            panels: Vec::new(),
+        };
+        layout.panels = panels::panels(&layout);
+        layout
+    }
+
+    /// Numbers per flat row.
+    pub fn row_width(&self) -> usize {
+        Columns::row_width(self.view_labels.len(), self.e_components.len())
+    }
+}
+
+/// One run as the page sees it.
+pub struct DisplayRun {
+    /// The method.
+    pub method: Method,
+    /// Every plotted point received so far.
+    pub columns: Columns,
+    /// The run's state at the display clock, as a one-row [`Columns`].
+    pub current: Option<Columns>,
+}
+
+/// The page's copy of the plotted data.
+pub struct Display {
+    /// The scenario's layout.
+    pub layout: Layout,
+    /// One per run, in the layout's method order.
+    pub runs: Vec<DisplayRun>,
+    /// The display clock: the time the worker's runs were stepped to.
+    pub now: f64,
+}
+
+impl Display {
+    /// An empty display for `layout`.
+    pub fn new(layout: Layout) -> Result<Display, String> {
+        let (outputs, e) = (layout.view_labels.len(), layout.e_components.len());
+        if outputs < 2 {
+            return Err("a layout needs the trajectory's two labels".into());
+        }
+        if layout.panels.is_empty() || layout.t0.partial_cmp(&layout.t_end) != Some(core::cmp::Ordering::Less) {
+            return Err("a layout needs panels and t0 < t_end".into());
+        }
+        let runs = layout
+            .methods
+            .iter()
+            .map(|id| {
+                let method = Method::from_id(id).ok_or_else(|| format!("unknown method `{id}`"))?;
+                Ok(DisplayRun { method, columns: Columns::empty(outputs, e), current: None })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let now = layout.t0;
+        Ok(Display { layout, runs, now })
+    }
+
+    /// Puts what the worker sent for run `index` in place: its rows from row `from`
+    /// on (earlier rows are kept, later ones replaced) and its row at the clock
+    /// (none when `current` is empty). Nothing changes on an error.
+    pub fn apply(&mut self, index: usize, from: usize, rows: &[f64], current: &[f64]) -> Result<(), String> {
+        let width = self.layout.row_width();
+        let run = self.runs.get_mut(index).ok_or_else(|| format!("no run {index}"))?;
+        if from > run.columns.len() {
+            return Err(format!("rows from {from} would leave a gap after {}", run.columns.len()));
+        }
+        if rows.len() % width != 0 || !(current.is_empty() || current.len() == width) {
+            return Err(format!("rows of {width} numbers expected"));
+        }
+        run.columns.truncate(from);
+        run.columns.extend_from_rows(rows)?;
+        run.current = if current.is_empty() {
+            None
+        } else {
+            let mut row = Columns::empty(self.layout.view_labels.len(), self.layout.e_components.len());
+            row.extend_from_rows(current)?;
+            Some(row)
+        };
+        Ok(())
+    }
+
+    /// Follows `lab` completely: every run's rows and current row, and its clock. The
+    /// native tests draw through this, as the page does through the worker.
+    pub fn follow(&mut self, lab: &Lab) {
+        for index in 0..self.runs.len() {
+            // A restarted lab has fewer rows than shown: rows_since starts again from 0.
+            let (from, rows, current) = lab.rows_since(index, self.runs[index].columns.len(), usize::MAX);
+            self.apply(index, from, &rows, &current).expect("rows of the lab's own layout");
+        }
+        self.now = lab.now();
+    }
+
+    /// A display that has followed `lab` (tests).
+    pub fn of(lab: &Lab) -> Display {
+        let mut display = Display::new(Layout::of(lab)).expect("a lab's own layout");
+        display.follow(lab);
+        display
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::panels::content;
+
+    fn sleigh() -> Lab {
+        Lab::new(crate::gallery::text("chaplygin-sleigh").unwrap()).unwrap()
+    }
+
+    /// The page's display, fed in small pieces as the worker sends them.
+    fn fed_in_pieces(lab: &mut Lab, max_rows: usize) -> Display {
+        let mut display = Display::new(Layout::of(lab)).unwrap();
+        let mut sent = vec![0; display.runs.len()];
+        let mut t = lab.t0;
+        while !lab.finished() || sent.iter().zip(lab.runs()).any(|(&s, r)| s < r.columns.len()) {
+            t += 0.05;
+            lab.advance(t, 1000);
+            for (i, s) in sent.iter_mut().enumerate() {
+                let (from, rows, current) = lab.rows_since(i, *s, max_rows);
+                *s = from + rows.len() / display.layout.row_width();
+                display.apply(i, from, &rows, &current).unwrap();
+            }
+            display.now = lab.now();
+        }
+        display
+    }
+
+    #[test]
+    fn a_display_fed_in_pieces_draws_what_the_lab_recorded() {
+        let mut lab = sleigh();
+        let display = fed_in_pieces(&mut lab, 3);
+        let whole = Display::of(&lab);
+        for (a, b) in display.runs.iter().zip(&whole.runs) {
+            assert_eq!(a.columns.rows(0, a.columns.len()), b.columns.rows(0, b.columns.len()));
+            assert_eq!(a.columns.len(), lab.runs().iter().find(|r| r.method == a.method).unwrap().columns.len());
+        }
+        for p in &display.layout.panels {
+            let (x, _, _) = content(&display, p.kind, 500);
+            let (y, _, _) = content(&whole, p.kind, 500);
+            let points = |lines: &[nhlab_plots::Line]| lines.iter().map(|l| l.points.clone()).collect::<Vec<_>>();
+            assert_eq!(points(&x), points(&y), "{}", p.id);
+        }
+    }
+
+    #[test]
+    fn a_restarted_lab_is_sent_again_from_its_first_row() {
+        let mut lab = sleigh();
+        lab.advance(1.0, 10_000);
+        let mut display = Display::of(&lab);
+        let before = display.runs[0].columns.len();
+        lab.restart();
+        lab.advance(0.2, 10_000);
+        let (from, rows, current) = lab.rows_since(0, before, usize::MAX);
+        assert_eq!(from, 0, "fewer rows than were sent: from the start");
+        display.apply(0, from, &rows, &current).unwrap();
+        assert_eq!(display.runs[0].columns.len(), lab.runs()[0].columns.len());
+        assert!(display.runs[0].columns.t.iter().all(|&t| t <= lab.runs()[0].columns.t.last().copied().unwrap()));
+    }
+
+    #[test]
+    fn malformed_pieces_are_refused_and_change_nothing() {
+        let mut lab = sleigh();
+        lab.advance(0.5, 10_000);
+        let mut display = Display::of(&lab);
+        let width = display.layout.row_width();
+        let len = display.runs[0].columns.len();
+        let (_, rows, current) = lab.rows_since(0, 0, 2);
+        assert!(display.apply(0, len + 1, &rows, &current).is_err(), "a gap");
+        assert!(display.apply(0, 0, &rows[..width + 1], &current).is_err(), "a partial row");
+        assert!(display.apply(0, 0, &rows, &current[1..]).is_err(), "a partial current row");
+        assert!(display.apply(7, 0, &rows, &current).is_err(), "no such run");
+        assert_eq!(display.runs[0].columns.len(), len);
+        let bad = Layout { methods: vec!["nonsense".into()], ..Layout::of(&lab) };
+        assert!(Display::new(bad).is_err());
+    }
+}

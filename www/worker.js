@@ -1,0 +1,115 @@
+// nhlab's worker: the wasm core off the page's thread. The page (app.js) runs two
+// kinds of these:
+//   - a runner holds the scenario that plays (a WebLab): it loads it, steps its runs
+//     towards the page's clock in short slices and sends back what they recorded, as
+//     flat Float64Arrays the page's WebDisplay draws;
+//   - a helper derives equations for the equations panel and computes CSV exports.
+// Either can be terminated at any moment (too slow, a trap, a newer scenario): the
+// page's thread never waits on it, so no scenario can freeze the page.
+//
+// Protocol: the first message is {init: {js, module}} (the wasm-bindgen glue's URL and
+// the compiled WebAssembly.Module); the answer is {ready: true} or {ready: false,
+// error}. Then each request {id, op, ...} gets {id, ok: true, result} or {id, ok:
+// false, error, trap}; a long one may send {id, progress} first.
+
+const MAX_ROWS = 20000;        // rows per run in one update (a resend of a long run comes in pieces)
+const MAX_STEPS_PER_CALL = 4096;
+
+let api = null;
+let lab = null;                // the runner's WebLab
+let cached = { text: null, lab: null }; // the helper's WebLab, for repeated derivations
+let msPerRound = 0.01;         // measured cost of one step of every run, to size calls
+let runs = 1;
+
+/** What the runs recorded since the last update, ready to post (buffers transferred). */
+function update(extra = {}) {
+  const u = lab.update(MAX_ROWS);
+  const rows = u.runs.map((_, i) => lab.take_rows(i));
+  const current = u.runs.map((_, i) => lab.take_current(i));
+  return { result: { ...u, ...extra, rows, current }, transfer: [...rows, ...current].map((a) => a.buffer) };
+}
+
+/** Steps the runs towards `target` for about `sliceMs`; caughtUp when nothing is left. */
+function advance(target, sliceMs) {
+  const started = performance.now();
+  let steps = 0, caughtUp = false;
+  for (;;) {
+    const left = sliceMs - (performance.now() - started);
+    if (left <= 0) break;
+    // k steps per run at most; n steps taken over all runs. A run held back by k
+    // takes k steps, so n < k means that every run is past the clock or stopped.
+    const k = Math.max(1, Math.min(MAX_STEPS_PER_CALL, Math.floor(left / msPerRound)));
+    const c0 = performance.now();
+    const n = lab.advance(target, k);
+    if (n > 0) msPerRound = Math.max(1e-4, (performance.now() - c0) / Math.max(1, n / runs));
+    steps += n;
+    if (n < k) { caughtUp = true; break; }
+  }
+  return update({ caughtUp, steps, stepMs: performance.now() - started });
+}
+
+function helperLab(text) {
+  if (cached.text !== text) {
+    cached.lab?.free();
+    cached = { text: null, lab: null };
+    cached = { text, lab: new api.WebLab(text) };
+  }
+  return cached.lab;
+}
+
+function csv(id, text) {
+  const l = new api.WebLab(text);
+  try {
+    const info = l.info();
+    const [t0, t1] = [info.layout.t0, info.layout.t_end];
+    while (!l.finished()) {
+      if (l.advance(t1, 2000) === 0) break;
+      self.postMessage({ id, progress: (l.now() - t0) / (t1 - t0) });
+    }
+    return l.csv();
+  } finally {
+    l.free();
+  }
+}
+
+function handle(id, data) {
+  switch (data.op) {
+    case "open": {
+      const next = new api.WebLab(data.text);
+      lab?.free();
+      lab = next;
+      msPerRound = 0.01;
+      const info = lab.info();
+      runs = Math.max(1, info.layout.methods.length);
+      return update({ info, caughtUp: false });
+    }
+    case "advance": return advance(data.target, data.sliceMs);
+    case "restart": lab.restart(); return update({ caughtUp: false });
+    case "resend": lab.resend(); return update({ caughtUp: false });
+    case "derive": return { result: helperLab(data.text).derive(data.method) };
+    case "csv": return { result: csv(id, data.text) };
+    case "trap": api.self_test_trap(); return { result: null };
+    default: throw new Error(`unknown request ${data.op}`);
+  }
+}
+
+self.onmessage = async ({ data }) => {
+  if (data.init) {
+    try {
+      api = await import(data.init.js);
+      await api.default({ module_or_path: data.init.module });
+      self.postMessage({ ready: true });
+    } catch (e) {
+      self.postMessage({ ready: false, error: String(e) });
+    }
+    return;
+  }
+  try {
+    if (!api) throw new Error("the worker has not started");
+    const { result, transfer = [] } = handle(data.id, data);
+    self.postMessage({ id: data.id, ok: true, result }, transfer);
+  } catch (e) {
+    // A trap leaves this instance unusable: the page replaces the worker.
+    self.postMessage({ id: data.id, ok: false, error: e instanceof Error ? e.message : String(e), trap: e instanceof WebAssembly.RuntimeError });
+  }
+};
