@@ -132,12 +132,16 @@ async function load(text, { trusted = false, fromEditor = false, keepClock = fal
   const token = ++state.loadToken;
   const candidate = takeSpare();
   const started = performance.now();
-  const answer = await candidate.ask("open", { text }, { budgetMs: trusted ? null : budget("load") });
+  let size = null;
+  const answer = await candidate.ask("open", { text }, {
+    budgetMs: trusted ? null : budget("load"),
+    onProgress: (p) => { size = p.size; },
+  });
   if (token !== state.loadToken) { candidate.kill("superseded"); return undefined; }
   if (!answer.ok) {
     candidate.kill("refused");
     const message = answer.timeout
-      ? `This scenario took more than ${budget("load") / 1000} s to load (checking it, deriving its equations of motion and compiling them) and was stopped. Models of this size are for the command line (\`nhlab run\` has no time limit).${state.display ? " The previous run goes on." : ""}`
+      ? `This scenario${describeSize(size)} took more than ${budget("load") / 1000} s to load (checking it, deriving its equations of motion and compiling them) and was stopped. Models of this size are for the command line (\`nhlab run\` has no time limit).${state.display ? " The previous run goes on." : ""}`
       : answer.error;
     editorStatus(message, "error");
     highlightProblem(message);
@@ -147,6 +151,14 @@ async function load(text, { trusted = false, fromEditor = false, keepClock = fal
   state.perf.loads.push(performance.now() - started);
   install(candidate, text, answer.result, { fromEditor, keepClock });
   return true;
+}
+
+/** " (120 coordinates, 30 constraints)": what a scenario that took too long holds. */
+function describeSize(size) {
+  if (!size) return "";
+  const parts = [["coordinates", "coordinate"], ["constraints", "constraint"], ["definitions", "definition"], ["particles", "particle"]]
+    .filter(([k]) => size[k] > 0).map(([k, one]) => `${size[k]} ${size[k] === 1 ? one : k}`);
+  return parts.length ? ` (${parts.join(", ")})` : "";
 }
 
 /** A started runner for the next load: one is kept ready, so that an edit does not

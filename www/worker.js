@@ -75,6 +75,7 @@ function csv(id, text) {
 function handle(id, data) {
   switch (data.op) {
     case "open": {
+      self.postMessage({ id, progress: { size: api.scenario_size(data.text) } }); // said if it takes too long
       const next = new api.WebLab(data.text);
       lab?.free();
       lab = next;

@@ -353,7 +353,7 @@ test("a link too slow to load is stopped, and the page answers input at once", a
   await context.addInitScript(() => { window.NHLAB_BUDGET_MS = 500; });
   const { page, problems, ctx } = await open(browser, `${server.url}#s=${payloadOf(slowScenario(200))}`, { context });
   await page.waitForSelector(".editor-status.error");
-  assert.match(await page.textContent("#editor-status"), /took more than 0.5 s to load/);
+  assert.match(await page.textContent("#editor-status"), /This scenario \(200 coordinates, 50 constraints\) took more than 0.5 s to load/);
   assert.match(await page.textContent("#notice"), /took too long to load and was stopped/);
   assert.equal(await page.textContent("h1"), "Chaplygin sleigh", "the default system plays");
   assert.match(await page.inputValue("#editor"), /title = "Too slow"/, "the link's scenario is in the editor");

@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use nhlab::formulations::Method;
-use nhlab::scenario::decode_share;
+use nhlab::scenario::{decode_share, load, Format};
 
 use crate::display::{Display, Layout};
 use crate::edit::{self, Edit};
@@ -50,6 +50,33 @@ pub fn share_to_toml(payload: &str) -> Result<String, JsError> {
     let (scenario, _) =
         decode_share(payload).map_err(|p| JsError::new(&format!("this share link is not valid: {p}")))?;
     scenario.to_toml().map_err(|e| JsError::new(&format!("this share link's scenario cannot be shown: {e}")))
+}
+
+/// The size of the scenario in `text` as read, before anything is derived: `{title,
+/// coordinates, constraints, definitions, particles, characters}`, or `null` when it
+/// cannot be read. The runner posts it before deriving, so that a load stopped for
+/// taking too long can say how large the model was.
+#[wasm_bindgen]
+pub fn scenario_size(text: &str) -> Result<JsValue, JsError> {
+    #[derive(serde::Serialize)]
+    struct Size<'a> {
+        title: &'a str,
+        coordinates: usize,
+        constraints: usize,
+        definitions: usize,
+        particles: usize,
+        characters: usize,
+    }
+    let format = if text.trim_start().starts_with('{') { Format::Json } else { Format::Toml };
+    let Ok((s, _)) = load(text, format) else { return Ok(JsValue::NULL) };
+    to_js(&Size {
+        title: &s.title,
+        coordinates: s.coordinates.len(),
+        constraints: s.constraints.len(),
+        definitions: s.definitions.len(),
+        particles: s.particles.len(),
+        characters: text.chars().count(),
+    })
 }
 
 /// Sets a number at a dotted path of the TOML text (`parameters.m`), keeping the rest.
