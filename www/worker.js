@@ -52,7 +52,7 @@ function helperLab(text) {
   if (cached.text !== text) {
     cached.lab?.free();
     cached = { text: null, lab: null };
-    cached = { text, lab: new api.WebLab(text) };
+    cached = { text, lab: api.WebLab.with_everything(text) }; // the panel offers every method
   }
   return cached.lab;
 }

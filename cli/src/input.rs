@@ -4,8 +4,9 @@
 use std::io::Read;
 
 use nhlab::formulations::Method;
+use nhlab::mechanics::Needs;
 use nhlab::prepare::Prepared;
-use nhlab::scenario::{load, Format};
+use nhlab::scenario::{load, Format, Scenario};
 
 use crate::Failure;
 
@@ -31,8 +32,9 @@ fn read(file: &str) -> Result<(String, Format), Failure> {
     Ok((text, if json { Format::Json } else { Format::Toml }))
 }
 
-/// Loads and validates `file`.
-pub fn load_file(file: &str) -> Result<Loaded, Failure> {
+/// Loads and validates `file`, deriving what `needs` asks of the scenario read
+/// (Hamel's split and the vakonomic equations only for the commands that use them).
+pub fn load_file(file: &str, needs: impl Fn(&Scenario) -> Needs) -> Result<Loaded, Failure> {
     let (text, format) = read(file)?;
     let name = if file == "-" { "<stdin>" } else { file };
     let problems = |p: nhlab::scenario::Problems| {
@@ -46,7 +48,8 @@ pub fn load_file(file: &str) -> Result<Loaded, Failure> {
         )
     };
     let (scenario, map) = load(&text, format).map_err(problems)?;
-    let prepared = Prepared::from_scenario(&scenario, map).map_err(problems)?;
+    let needs = needs(&scenario);
+    let prepared = Prepared::from_scenario_for(&scenario, map, needs).map_err(problems)?;
     // Warnings of loading (unknown fields) and of preparing (free velocities).
     for w in &prepared.map.warnings {
         match w.position {
@@ -55,6 +58,12 @@ pub fn load_file(file: &str) -> Result<Loaded, Failure> {
         }
     }
     Ok(prepared)
+}
+
+/// The methods named by `ids` that exist (unknown ids are refused later, by
+/// [`method`]).
+pub fn known_methods(ids: &[String]) -> Vec<Method> {
+    ids.iter().filter_map(|id| Method::from_id(id)).collect()
 }
 
 /// The method with this id, or a bad-input failure listing the ids.

@@ -6,9 +6,16 @@
 //! 3. integrating the sleigh to t = 100 at rtol 1e-10 with DP5, the engine's RHS
 //!    against the hand-written one through the same integrator.
 //!
+//! 4. the scaling families (common/families.rs): derive time with only what
+//!    `--method lagrange` needs and with everything, program sizes, and the RHS per
+//!    call against a hand-written one, with log-log slopes over the sizes.
+//!
 //! `cargo bench -p nhlab --bench mechanics` (`-- --quick` for CI).
 
 mod common;
+/// The scaling families, shared with the tests (nhlab-tests' support library).
+#[path = "../../tests/support/families.rs"]
+mod families;
 
 use std::hint::black_box;
 
@@ -16,7 +23,7 @@ use common::best;
 
 use nhlab::formulations::{accelerations, Method};
 use nhlab::integrators::{Dopri5, System};
-use nhlab::mechanics::{Model, NumericModel};
+use nhlab::mechanics::{Model, Needs, NumericModel};
 use nhlab::scenario::load_toml;
 use nhlab::simulation::{initial_state, State};
 
@@ -265,5 +272,102 @@ fn main() {
         engine_s * 1e3,
         hand_s * 1e3,
         engine_s / hand_s
+    );
+
+    scaling_families(quick);
+}
+
+/// The slope of log(y) against log(x) by least squares.
+fn log_log_slope(points: &[(f64, f64)]) -> f64 {
+    let logs: Vec<(f64, f64)> = points.iter().map(|&(x, y)| (x.ln(), y.ln())).collect();
+    let n = logs.len() as f64;
+    let (mx, my) = (logs.iter().map(|p| p.0).sum::<f64>() / n, logs.iter().map(|p| p.1).sum::<f64>() / n);
+    let sxy: f64 = logs.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let sxx: f64 = logs.iter().map(|p| (p.0 - mx) * (p.0 - mx)).sum();
+    sxy / sxx
+}
+
+/// Text → validated, compiled model, deriving what `needs` asks; seconds (best of
+/// `reps`) and the compiled model.
+fn derive_timed(text: &str, needs: Needs, reps: usize) -> (f64, NumericModel) {
+    let mut numeric = None;
+    let t = best(reps, &mut || {
+        let (s, map) = load_toml(text).expect("parses");
+        let model = Model::build_for(&s, &map, needs).expect("valid");
+        numeric = Some(NumericModel::new(&model).expect("compiles"));
+    });
+    (t, numeric.expect("built"))
+}
+
+fn scaling_families(quick: bool) {
+    println!("== 4. scaling families: derive (text -> compiled), program size, RHS against hand-written");
+    let lagrange = Needs::for_methods(&[Method::Lagrange], false);
+    let sizes: &[usize] = if quick { &[2, 4, 8] } else { &[2, 4, 8, 16, 24, 32] };
+    let mut derive_points = Vec::new();
+    for &n in sizes {
+        let text = families::pendulum(n);
+        let reps = if n >= 16 { 2 } else { 5 };
+        let (t, mut numeric) = derive_timed(&text, lagrange, reps);
+        let (s, map) = load_toml(&text).expect("parses");
+        let model = Model::build(&s, &map).expect("valid");
+        let state = initial_state(&model, &mut numeric, &map).expect("initial state");
+        let q: Vec<f64> = state.q.iter().enumerate().map(|(i, x)| x + 0.02 * i as f64).collect();
+        let v: Vec<f64> = (0..n).map(|i| 0.1 * (i as f64 - 1.0)).collect();
+        let mut out = vec![0.0; n];
+        families::pendulum_by_hand(9.81, &q, &v, &mut out);
+        let engine = accelerations(Method::Lagrange, &mut numeric, 0.0, &q, &v).expect("solves").accelerations;
+        let gap = engine.iter().zip(&out).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        assert!(gap < 1e-9 * (1.0 + out.iter().map(|x| x.abs()).fold(0.0, f64::max)), "pendulum {n}: {gap}");
+        let evals = (200_000 / (n * n)).max(50);
+        let hand_s = best(5, &mut || {
+            for _ in 0..evals {
+                families::pendulum_by_hand(9.81, black_box(&q), black_box(&v), &mut out);
+            }
+        });
+        let engine_s = best(5, &mut || {
+            for _ in 0..evals {
+                black_box(
+                    accelerations(Method::Lagrange, &mut numeric, 0.0, black_box(&q), black_box(&v)).expect("solves"),
+                );
+            }
+        });
+        derive_points.push((n as f64, t));
+        println!(
+            "pendulum N={n}: derive_ms {:.2}, program {} instructions, rhs_us {:.2}, ratio_vs_handwritten: {:.1}",
+            t * 1e3,
+            numeric.program_sizes().0,
+            engine_s / evals as f64 * 1e6,
+            engine_s / hand_s
+        );
+    }
+    let big: Vec<(f64, f64)> = derive_points.iter().copied().filter(|p| p.0 >= 8.0).collect();
+    if big.len() >= 2 {
+        println!("pendulum derive log-log slope (N >= 8): {:.2} (goal <= 2.2)", log_log_slope(&big));
+    }
+    let sizes: &[usize] = if quick { &[2, 4, 8] } else { &[2, 4, 8, 16, 24, 35] };
+    let (mut lazy_points, mut full_points) = (Vec::new(), Vec::new());
+    for &n in sizes {
+        let text = families::trailers(n);
+        let reps = if n >= 16 { 1 } else { 3 };
+        let (lazy, numeric) = derive_timed(&text, lagrange, reps);
+        let (full, full_numeric) = derive_timed(&text, Needs::ALL, reps);
+        let (main, _, _) = numeric.program_sizes();
+        let (_, hamel, vakonomic) = full_numeric.program_sizes();
+        lazy_points.push((n as f64, lazy));
+        full_points.push((n as f64, full));
+        println!(
+            "trailers N={n}: derive_ms for lagrange {:.1}, with everything {:.1} ({:.0} % Hamel and vakonomic); \
+             programs: main {main}, Hamel {hamel}, vakonomic {vakonomic} instructions",
+            lazy * 1e3,
+            full * 1e3,
+            100.0 * (1.0 - lazy / full)
+        );
+    }
+    let slope =
+        |points: &[(f64, f64)]| log_log_slope(&points.iter().copied().filter(|p| p.0 >= 4.0).collect::<Vec<_>>());
+    println!(
+        "trailers derive log-log slope (N >= 4): {:.2} for lagrange, {:.2} with everything",
+        slope(&lazy_points),
+        slope(&full_points)
     );
 }

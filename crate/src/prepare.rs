@@ -4,7 +4,7 @@
 use alloc::format;
 use alloc::vec;
 
-use crate::mechanics::{Model, NumericModel};
+use crate::mechanics::{Model, Needs, NumericModel};
 use crate::scenario::{load, Format, Problem, Problems, Scenario, SourceMap};
 use crate::simulation::{initial_state_with_warnings, State};
 
@@ -23,15 +23,28 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// Loads, validates and compiles `text`.
+    /// Loads, validates and compiles `text`, with everything derived.
     pub fn from_text(text: &str, format: Format) -> Result<Prepared, Problems> {
-        let (scenario, map) = load(text, format)?;
-        Prepared::from_scenario(&scenario, map)
+        Prepared::from_text_for(text, format, |_| Needs::ALL)
     }
 
-    /// Validates and compiles a scenario already read (`map` gives positions).
-    pub fn from_scenario(scenario: &Scenario, mut map: SourceMap) -> Result<Prepared, Problems> {
-        let model = Model::build(scenario, &map)?;
+    /// Loads, validates and compiles `text`, deriving what `needs` asks of the
+    /// scenario read (e.g. the methods of its `run.methods`).
+    pub fn from_text_for(text: &str, format: Format, needs: impl Fn(&Scenario) -> Needs) -> Result<Prepared, Problems> {
+        let (scenario, map) = load(text, format)?;
+        let needs = needs(&scenario);
+        Prepared::from_scenario_for(&scenario, map, needs)
+    }
+
+    /// Validates and compiles a scenario already read (`map` gives positions), with
+    /// everything derived.
+    pub fn from_scenario(scenario: &Scenario, map: SourceMap) -> Result<Prepared, Problems> {
+        Prepared::from_scenario_for(scenario, map, Needs::ALL)
+    }
+
+    /// Validates and compiles a scenario already read, deriving what `needs` asks.
+    pub fn from_scenario_for(scenario: &Scenario, mut map: SourceMap, needs: Needs) -> Result<Prepared, Problems> {
+        let model = Model::build_for(scenario, &map, needs)?;
         let mut numeric = NumericModel::new(&model)
             .map_err(|e| Problems(vec![Problem { field: "model".into(), position: None, message: format!("{e}") }]))?;
         let (initial, warnings) = initial_state_with_warnings(&model, &mut numeric, &map)?;

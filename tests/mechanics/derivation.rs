@@ -7,17 +7,7 @@ use nhlab::expr::ParseOptions;
 use nhlab::formulations::Method;
 use nhlab::simulation::{Settings, Simulation};
 
-fn scenario_names() -> Vec<String> {
-    let dir = format!("{}/../scenarios", env!("CARGO_MANIFEST_DIR"));
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
+use nhlab_tests::scenarios::names as scenario_names;
 
 #[test]
 fn every_scenario_derives_under_every_method_that_applies() {

@@ -7,6 +7,7 @@ mod derivation;
 mod drift;
 mod hamel;
 mod integrators;
+mod lazy;
 mod papers;
 mod printed_equations;
 mod sampling;

@@ -2,6 +2,7 @@
 //! random generator, random expressions with an evaluator of their own (independent
 //! of the engine's), and finite differences.
 
+pub mod families;
 pub mod mutate;
 pub mod random;
 pub mod scenarios;

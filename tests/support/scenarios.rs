@@ -4,6 +4,19 @@ use nhlab::mechanics::{Model, NumericModel};
 use nhlab::scenario::{load_toml, Scenario, SourceMap};
 use nhlab::simulation::{initial_state, State};
 
+/// The names of every file under `scenarios/` (without `.toml`), sorted.
+pub fn names() -> Vec<String> {
+    let dir = format!("{}/../scenarios", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("scenarios/")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .map(|p| p.file_stem().unwrap_or_default().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 /// The text of `scenarios/<name>.toml`.
 pub fn text(name: &str) -> String {
     let path = format!("{}/../scenarios/{name}.toml", env!("CARGO_MANIFEST_DIR"));

@@ -212,7 +212,17 @@ impl WebLab {
     /// The error lists every problem as `line L, column C: field: message`.
     #[wasm_bindgen(constructor)]
     pub fn new(text: &str) -> Result<WebLab, JsError> {
-        let lab = Lab::new(text).map_err(|p| JsError::new(&describe_all(&p)))?;
+        WebLab::from_lab(text, Lab::new(text))
+    }
+
+    /// A lab with every formulation derived (the helper worker's, for the equations
+    /// panel, which offers every method).
+    pub fn with_everything(text: &str) -> Result<WebLab, JsError> {
+        WebLab::from_lab(text, Lab::with_everything(text))
+    }
+
+    fn from_lab(text: &str, lab: Result<Lab, Vec<crate::lab::TextProblem>>) -> Result<WebLab, JsError> {
+        let lab = lab.map_err(|p| JsError::new(&describe_all(&p)))?;
         let layout = Layout::of(&lab);
         let parameter_order = edit::key_order(text, "parameters");
         let runs = lab.runs().len();

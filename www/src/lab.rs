@@ -10,6 +10,7 @@
 use nhlab::derivation::{derive, Derivation};
 use nhlab::export::{samples_table, step_comment};
 use nhlab::formulations::Method;
+use nhlab::mechanics::Needs;
 use nhlab::prepare::Prepared;
 use nhlab::scenario::{encode_share, Format, Problem, Problems, Scenario};
 use nhlab::simulation::{Sample, Settings, Simulation};
@@ -285,9 +286,26 @@ pub struct Lab {
 impl Lab {
     /// Loads TOML (or JSON, when the text starts with `{`) and starts every method of
     /// `run.methods` at the initial state.
+    ///
+    /// Derives what the runs and the plots need: the E-vector's Hamel split (a
+    /// default panel) and the vakonomic equations only when that method runs.
     pub fn new(text: &str) -> Result<Lab, Vec<TextProblem>> {
+        let needs = |s: &Scenario| {
+            let methods: Vec<Method> = s.run.method_ids().iter().filter_map(|id| Method::from_id(id)).collect();
+            Needs::for_methods(&methods, true)
+        };
+        Lab::new_for(text, needs)
+    }
+
+    /// As [`Lab::new`], with everything derived: for the equations panel, which
+    /// offers every method.
+    pub fn with_everything(text: &str) -> Result<Lab, Vec<TextProblem>> {
+        Lab::new_for(text, |_| Needs::ALL)
+    }
+
+    fn new_for(text: &str, needs: impl Fn(&Scenario) -> Needs) -> Result<Lab, Vec<TextProblem>> {
         let format = if text.trim_start().starts_with('{') { Format::Json } else { Format::Toml };
-        let prepared = Prepared::from_text(text, format).map_err(problems)?;
+        let prepared = Prepared::from_text_for(text, format, needs).map_err(problems)?;
         Lab::from_prepared(prepared)
     }
 

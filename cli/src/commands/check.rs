@@ -8,6 +8,7 @@ use crate::args::FileArgs;
 use crate::input::load_file;
 use crate::output::emit;
 use crate::Failure;
+use nhlab::mechanics::Needs;
 
 /// `println!` into the report (writing to a `String` cannot fail).
 macro_rules! say {
@@ -17,7 +18,7 @@ macro_rules! say {
 }
 
 pub fn run(args: &FileArgs) -> Result<(), Failure> {
-    let l = load_file(&args.file)?;
+    let l = load_file(&args.file, |_| Needs::ALL)?; // check reports the split and every method
     let m = &l.model;
     let s = &m.scenario;
     let mut out = String::new();

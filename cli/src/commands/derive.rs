@@ -10,10 +10,11 @@ use crate::args::{DeriveArgs, DeriveFormat};
 use crate::input::{load_file, method};
 use crate::output::emit;
 use crate::Failure;
+use nhlab::mechanics::Needs;
 
 pub fn run(args: &DeriveArgs) -> Result<(), Failure> {
     let method = method(&args.method)?;
-    let l = load_file(&args.file)?;
+    let l = load_file(&args.file, |_| Needs::for_methods(&[method], false))?;
     let model = &l.model;
     let d = derive(model, method).map_err(|e| Failure::Compute(e.to_string()))?;
     let mut out = String::new();

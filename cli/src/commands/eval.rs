@@ -10,6 +10,7 @@ use crate::args::EvalArgs;
 use crate::input::{load_file, method};
 use crate::output::emit;
 use crate::Failure;
+use nhlab::mechanics::Needs;
 
 /// The state `--at` names: unnamed `t` and coordinates keep their initial values;
 /// if any velocity is named, the others are solved from the constraints.
@@ -78,7 +79,8 @@ fn numbers(value: &Value, key: &str, out: &mut Vec<(String, f64)>) {
 
 pub fn run(args: &EvalArgs) -> Result<(), Failure> {
     let method = method(&args.method)?;
-    let mut l = load_file(&args.file)?;
+    // `evec` is part of every answer (cli.md), so Hamel's split is always derived.
+    let mut l = load_file(&args.file, |_| Needs::for_methods(&[method], true))?;
     let state = match &args.at {
         Some(at) => state_at(&mut l, at)?,
         None => l.initial.clone(),

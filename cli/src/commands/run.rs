@@ -7,9 +7,11 @@ use nhlab::simulation::{Limits, Settings, Simulation};
 use nhlab::view::View;
 
 use crate::args::{RunArgs, TableFormat};
-use crate::input::{load_file, method};
+use crate::input::{known_methods, load_file, method};
 use crate::output::write_to;
 use crate::Failure;
+use nhlab::mechanics::Needs;
+use nhlab::scenario::Scenario;
 
 /// Most sample times one `--sample-at` may ask for (a bound on memory and time).
 pub const MAX_SAMPLE_TIMES: usize = 10_000_000;
@@ -58,9 +60,12 @@ pub fn parse_sample_times(text: &str) -> Result<Vec<f64>, String> {
 }
 
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
-    let l = load_file(&args.file)?;
+    let ids_of = |s: &Scenario| if args.methods.is_empty() { s.run.method_ids() } else { args.methods.clone() };
+    // The E_ columns are part of the output whenever they apply (cli.md): Hamel's split
+    // is always derived; the vakonomic equations only for that method.
+    let l = load_file(&args.file, |s| Needs::for_methods(&known_methods(&ids_of(s)), true))?;
     let s = &l.model.scenario;
-    let ids: Vec<String> = if args.methods.is_empty() { s.run.method_ids() } else { args.methods.clone() };
+    let ids = ids_of(s);
     let methods = ids.iter().map(|id| method(id)).collect::<Result<Vec<Method>, _>>()?;
     let t_end = args.t_end.unwrap_or_else(|| s.run.t_end_or_default());
     if args.max_steps == 0 || args.max_samples == 0 {

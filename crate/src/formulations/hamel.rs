@@ -10,7 +10,8 @@ use nalgebra::{DMatrix, DVector};
 use super::Solution;
 use crate::mechanics::{DynamicsError, NumericModel};
 
-/// `|det A₁|` below this fraction of the product of the rows' norms: singular.
+/// A split whose `A₁` is this close to singular ([`split_margin`]) or closer is
+/// refused: solving with it would lose more than 8 digits.
 pub(crate) const SPLIT_TOLERANCE: f64 = 1e-8;
 
 /// Completes `q̈₂` with the dependent accelerations `q̈₁ = A₁⁻¹(b − A₂ q̈₂)`.
@@ -37,11 +38,34 @@ pub(crate) fn complete(
     Ok(qdd)
 }
 
-/// Whether `A₁` (the columns `dependent` of `A`) is well-conditioned.
+/// Whether `A₁` (the columns `dependent` of `A`) is far enough from singular:
+/// [`split_margin`] above [`SPLIT_TOLERANCE`].
 pub(crate) fn split_is_regular(jacobian: &DMatrix<f64>, dependent: &[usize]) -> bool {
-    let a1 = jacobian.select_columns(dependent);
-    let scale: f64 = (0..jacobian.nrows()).map(|i| jacobian.row(i).norm()).product();
-    a1.determinant().abs() > SPLIT_TOLERANCE * scale.max(f64::MIN_POSITIVE)
+    split_margin(jacobian, dependent) > SPLIT_TOLERANCE
+}
+
+/// `1 / ‖Â₁⁻¹‖₁`, where `Â` is `A` with each row scaled to unit length: an estimate
+/// (within a factor √r) of `A₁`'s smallest singular value relative to its
+/// constraints, 0 when singular (NaN for non-finite entries). Scaling a constraint
+/// does not change it, and a long chain of well-conditioned constraints keeps it
+/// moderate, where a determinant test shrinks geometrically with the chain's length
+/// (24 trailers were called singular by one, with a condition number of 34).
+pub(crate) fn split_margin(jacobian: &DMatrix<f64>, dependent: &[usize]) -> f64 {
+    if !jacobian.iter().all(|x| x.is_finite()) {
+        return f64::NAN;
+    }
+    let mut a1 = jacobian.select_columns(dependent);
+    for (i, mut row) in a1.row_iter_mut().enumerate() {
+        let norm = jacobian.row(i).norm();
+        if norm == 0.0 {
+            return 0.0;
+        }
+        row /= norm;
+    }
+    match a1.try_inverse() {
+        Some(inverse) => 1.0 / (0..inverse.ncols()).map(|c| inverse.column(c).lp_norm(1)).fold(0.0, f64::max),
+        None => 0.0,
+    }
 }
 
 /// Why Hamel's embedding does not apply to a model without constraints.
@@ -74,4 +98,55 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
     let (dependent, independent) = (h.dependent.clone(), h.independent.clone());
     let accelerations = complete(&jacobian, &bias, &dependent, &independent, &qdd2, t)?;
     Ok(Solution { accelerations, multipliers: None, multiplier_rates: None })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lower-triangular ones: `det = 1` while the rows' norms multiply to √(n!), yet
+    /// it is far from singular (the inverse is bidiagonal 1, −1).
+    fn chain(n: usize) -> DMatrix<f64> {
+        DMatrix::from_fn(n, n, |i, j| if j <= i { 1.0 } else { 0.0 })
+    }
+
+    #[test]
+    fn a_long_well_conditioned_chain_is_regular() {
+        let a = chain(36);
+        let all: alloc::vec::Vec<usize> = (0..36).collect();
+        let margin = split_margin(&a, &all);
+        assert!(margin > 1e-2, "{margin}");
+        assert!(split_is_regular(&a, &all));
+        // The determinant test this replaces called it singular.
+        let scale: f64 = (0..36).map(|i| a.row(i).norm()).product();
+        assert!(a.determinant().abs() < 1e-8 * scale);
+    }
+
+    #[test]
+    fn scaling_a_constraint_changes_nothing() {
+        let mut a = DMatrix::from_row_slice(3, 4, &[1.0, 0.3, -0.2, 0.5, 0.1, 2.0, 0.7, -1.0, 0.4, -0.6, 1.5, 0.2]);
+        let split = [0, 1, 2];
+        let before = split_margin(&a, &split);
+        a.row_mut(1).scale_mut(1e-9);
+        a.row_mut(2).scale_mut(1e7);
+        let after = split_margin(&a, &split);
+        assert!((before - after).abs() < 1e-12 * before, "{before} {after}");
+    }
+
+    #[test]
+    fn singular_and_nearly_singular_splits_are_refused() {
+        let mut a = DMatrix::from_row_slice(2, 3, &[1.0, 2.0, 0.5, 2.0, 4.0, -1.0]);
+        assert!(!split_is_regular(&a, &[0, 1]), "dependent rows");
+        assert!(split_is_regular(&a, &[0, 2]));
+        a[(1, 1)] = 4.0 + 1e-10;
+        assert!(!split_is_regular(&a, &[0, 1]), "condition number 1e11");
+        a[(0, 0)] = f64::NAN;
+        assert!(!split_is_regular(&a, &[0, 2]), "not finite");
+        let zero_row = DMatrix::from_row_slice(2, 2, &[1.0, 0.0, 0.0, 0.0]);
+        assert_eq!(split_margin(&zero_row, &[0, 1]), 0.0);
+        // A 1×1 A₁ tiny beside the rest of its row (the knife edge at φ = π/2).
+        let knife = DMatrix::from_row_slice(1, 3, &[-1.0, 6e-17, 0.0]);
+        assert!(!split_is_regular(&knife, &[1]));
+        assert!(split_is_regular(&knife, &[0]));
+    }
 }

@@ -68,6 +68,9 @@ pub enum SplitError {
     /// A derivative could not be taken.
     #[error("{0}")]
     Diff(#[from] DiffError),
+    /// Nothing asked for the split when the model was built ([`super::Needs`]).
+    #[error("not derived: the model was built without Hamel's split (build it with `Needs` that include it)")]
+    NotDerived,
 }
 
 /// Symbolic Gauss–Jordan elimination: solves `A X = B` (A r×r, B r×k) with pivots

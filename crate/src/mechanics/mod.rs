@@ -14,6 +14,6 @@ pub use constraint::{Constraint, ConstraintKind};
 pub use equations::{EquationsOfMotion, ParticleTerms};
 pub use euler::{reaction_row, ReactionRow};
 pub use hamel::{best_split, choose_dependent, HamelSplit, SplitError};
-pub use model::{Model, Parameter};
+pub use model::{Model, Needs, Parameter};
 pub use numeric::{DynamicsError, HamelTerms, NumericModel, Terms, VakonomicTerms};
-pub use vakonomic::VakonomicEquations;
+pub use vakonomic::{VakonomicEquations, VakonomicError};

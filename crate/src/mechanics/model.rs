@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use super::constraint::{Constraint, ConstraintKind};
 use super::equations::{EquationsOfMotion, ParticleTerms};
 use super::hamel::{choose_dependent, HamelSplit, SplitError};
-use super::vakonomic::VakonomicEquations;
+use super::vakonomic::{VakonomicEquations, VakonomicError};
 use crate::expr::{
     nearest, DefinitionError, ExprGraph, ExprId, NameError, ParseError, ParseOptions, SymbolId, SymbolKind,
 };
@@ -55,7 +55,7 @@ pub struct Model {
     /// or why there is none.
     pub hamel: Result<HamelSplit, SplitError>,
     /// The vakonomic equations (in `graph`, with auxiliary symbols `mu1…`), or why not.
-    pub vakonomic: Result<VakonomicEquations, crate::expr::DiffError>,
+    pub vakonomic: Result<VakonomicEquations, VakonomicError>,
 }
 
 /// Collects problems while building, with positions from the source map.
@@ -113,9 +113,44 @@ impl Checker<'_> {
     }
 }
 
+/// What to derive beyond `M q̈ = F` and the constraints: Hamel's split (for `hamel`,
+/// `voronets`' printed equations and the E-vector) and the vakonomic equations. For
+/// large models they are most of the work (the trailer family: 81–89 %), so each
+/// command and the page ask only for what they show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Needs {
+    /// Hamel's split, with `Ψ`, `G`, `H` and the E-vector.
+    pub hamel: bool,
+    /// The vakonomic equations.
+    pub vakonomic: bool,
+}
+
+impl Needs {
+    /// Everything.
+    pub const ALL: Needs = Needs { hamel: true, vakonomic: true };
+    /// `M q̈ = F` and the constraints only.
+    pub const BASE: Needs = Needs { hamel: false, vakonomic: false };
+
+    /// What running or printing `methods` needs, with the E-vector when `e_vector`.
+    pub fn for_methods(methods: &[crate::formulations::Method], e_vector: bool) -> Needs {
+        use crate::formulations::Method;
+        Needs {
+            hamel: e_vector || methods.iter().any(|m| matches!(m, Method::Hamel | Method::Voronets)),
+            vakonomic: methods.contains(&Method::Vakonomic),
+        }
+    }
+}
+
 impl Model {
-    /// Builds and validates a model, reporting every problem found.
+    /// Builds and validates a model with everything derived ([`Needs::ALL`]),
+    /// reporting every problem found.
     pub fn build(scenario: &Scenario, map: &SourceMap) -> Result<Model, Problems> {
+        Model::build_for(scenario, map, Needs::ALL)
+    }
+
+    /// Builds and validates a model, deriving Hamel's split and the vakonomic
+    /// equations only as `needs` says (the others are `Err(NotDerived)`).
+    pub fn build_for(scenario: &Scenario, map: &SourceMap, needs: Needs) -> Result<Model, Problems> {
         let mut c = Checker { map, problems: Vec::new() };
         let s = scenario;
         if s.format != FORMAT {
@@ -300,15 +335,19 @@ impl Model {
             constraints,
             equations,
             view,
-            hamel: Err(SplitError::Nonlinear),
-            vakonomic: Err(crate::expr::DiffError::NoRate { name: String::new() }),
+            hamel: Err(SplitError::NotDerived),
+            vakonomic: Err(VakonomicError::NotDerived),
         };
-        model.hamel = model.derive_hamel();
-        let mut g = model.graph.clone();
-        model.vakonomic = VakonomicEquations::derive(&model, &mut g);
-        model.graph = g;
+        if needs.hamel {
+            model.hamel = model.derive_hamel();
+        }
+        if needs.vakonomic {
+            let mut g = model.graph.clone();
+            model.vakonomic = VakonomicEquations::derive(&model, &mut g);
+            model.graph = g;
+        }
         if let (Err(e), Some(h)) = (&model.hamel, &s.hamel) {
-            if !h.dependent.is_empty() && model.constraints_are_linear() {
+            if !h.dependent.is_empty() && model.constraints_are_linear() && *e != SplitError::NotDerived {
                 c.at("hamel.dependent", format!("{e} at the initial state"));
                 return Err(Problems(c.problems));
             }

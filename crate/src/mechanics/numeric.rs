@@ -246,6 +246,16 @@ impl NumericModel {
         })
     }
 
+    /// The compiled programs' sizes in instructions: `(M, F, A, b, residuals and
+    /// energy; Hamel's split; the vakonomic equations)`, 0 for a part not derived.
+    pub fn program_sizes(&self) -> (usize, usize, usize) {
+        (
+            self.all.program().code().len(),
+            self.hamel.as_ref().map_or(0, |h| h.evaluator.program().code().len()),
+            self.vakonomic.as_ref().map_or(0, |v| v.evaluator.program().code().len()),
+        )
+    }
+
     /// Number of coordinates.
     pub fn n(&self) -> usize {
         self.n

@@ -12,6 +12,17 @@ use alloc::vec::Vec;
 use super::model::Model;
 use crate::expr::{DiffError, ExprGraph, ExprId, SymbolId};
 
+/// Why the vakonomic equations are not available.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum VakonomicError {
+    /// A derivative could not be taken.
+    #[error("{0}")]
+    Diff(#[from] DiffError),
+    /// Nothing asked for them when the model was built ([`super::Needs`]).
+    #[error("not derived: the model was built without them (build it with `Needs` that include the vakonomic method)")]
+    NotDerived,
+}
+
 /// The vakonomic equations in symbolic form.
 #[derive(Clone, Debug)]
 pub struct VakonomicEquations {
@@ -31,7 +42,7 @@ pub struct VakonomicEquations {
 
 impl VakonomicEquations {
     /// Derives the equations in `g` (a clone of the model's graph).
-    pub fn derive(model: &Model, g: &mut ExprGraph) -> Result<Self, DiffError> {
+    pub fn derive(model: &Model, g: &mut ExprGraph) -> Result<Self, VakonomicError> {
         let n = model.coordinate_count();
         let m = model.constraints.len();
         let multipliers: Vec<SymbolId> = (1..=m).map(|j| g.declare_fresh_auxiliary(&format!("mu{j}"))).collect();
@@ -65,7 +76,7 @@ impl VakonomicEquations {
             let momentum = g.add(&momentum);
             for s in g.free_symbols(momentum) {
                 if matches!(g.symbol(s).kind, crate::expr::SymbolKind::Acceleration(_)) {
-                    return Err(DiffError::NoRate { name: g.display_symbol(s) });
+                    return Err(DiffError::NoRate { name: g.display_symbol(s) }.into());
                 }
             }
             let momentum_dot = g.derivative_along(momentum, &|s| rates.get(s.index()).copied().flatten());

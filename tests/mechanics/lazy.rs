@@ -1,0 +1,102 @@
+//! Lazy derivation (`Needs`): a model built without Hamel's split or the vakonomic
+//! equations gives exactly the same equations and numbers for everything else, a
+//! model built for one method gives that method's numbers exactly, and what was not
+//! derived says so instead of answering.
+
+use nhlab::derivation::derive;
+use nhlab::formulations::{accelerations, applicability, e_vector, Method};
+use nhlab::mechanics::{Model, Needs, NumericModel};
+use nhlab::scenario::load_toml;
+use nhlab_tests::scenarios::{names, text};
+
+fn built(name: &str, needs: Needs) -> (Model, NumericModel) {
+    let (scenario, map) = load_toml(&text(name)).expect("loads");
+    let model = Model::build_for(&scenario, &map, needs).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let numeric = NumericModel::new(&model).expect("compiles");
+    (model, numeric)
+}
+
+/// States near the initial one (on or off the constraints: only equality matters).
+fn states(model: &Model) -> Vec<(f64, Vec<f64>, Vec<f64>)> {
+    let n = model.coordinate_count();
+    (0..4)
+        .map(|k| {
+            let s = 0.3 * k as f64;
+            let q = (0..n).map(|i| 0.2 + 0.1 * i as f64 + 0.05 * s.sin()).collect();
+            let v = (0..n).map(|i| 0.3 - 0.07 * i as f64 + 0.1 * s.cos()).collect();
+            (s, q, v)
+        })
+        .collect()
+}
+
+#[test]
+fn the_base_model_gives_the_same_equations_and_numbers_as_the_full_one() {
+    for name in names() {
+        let (full, mut full_numeric) = built(&name, Needs::ALL);
+        let (base, mut base_numeric) = built(&name, Needs::BASE);
+        for method in [Method::Lagrange, Method::UdwadiaKalaba, Method::Gauss, Method::Euler] {
+            let (a, b) = (derive(&full, method), derive(&base, method));
+            match (a, b) {
+                (Ok(a), Ok(b)) => {
+                    let text =
+                        |d: &nhlab::derivation::Derivation| d.equations.iter().map(|e| d.text(e)).collect::<Vec<_>>();
+                    assert_eq!(text(&a), text(&b), "{name} {}", method.id());
+                }
+                (a, b) => assert_eq!(a.is_ok(), b.is_ok(), "{name} {}", method.id()),
+            }
+            for (t, q, v) in states(&full) {
+                let x = accelerations(method, &mut full_numeric, t, &q, &v).map(|s| s.accelerations);
+                let y = accelerations(method, &mut base_numeric, t, &q, &v).map(|s| s.accelerations);
+                assert_eq!(x, y, "{name} {} at t = {t}: bit for bit", method.id());
+            }
+        }
+        for (t, q, v) in states(&full) {
+            let x = full_numeric.evaluate(t, &q, &v).map(|t| (t.mass.clone(), t.forcing.clone(), t.bias.clone()));
+            let y = base_numeric.evaluate(t, &q, &v).map(|t| (t.mass.clone(), t.forcing.clone(), t.bias.clone()));
+            assert_eq!(x, y, "{name}: M, F, b at t = {t}");
+        }
+    }
+}
+
+#[test]
+fn a_model_built_for_one_method_gives_its_numbers_exactly() {
+    for name in names() {
+        let (_, mut full) = built(&name, Needs::ALL);
+        for method in [Method::Hamel, Method::Voronets, Method::Vakonomic] {
+            let (model, mut lazy) = built(&name, Needs::for_methods(&[method], false));
+            assert_eq!(applicability(&model, method).is_ok(), {
+                let (m, _) = built(&name, Needs::ALL);
+                applicability(&m, method).is_ok()
+            });
+            for (t, q, v) in states(&model) {
+                let x = accelerations(method, &mut full, t, &q, &v).map(|s| s.accelerations);
+                let y = accelerations(method, &mut lazy, t, &q, &v).map(|s| s.accelerations);
+                assert_eq!(x, y, "{name} {} at t = {t}", method.id());
+            }
+        }
+        // The E-vector with the split derived for it alone.
+        let (_, mut with_e) = built(&name, Needs::for_methods(&[Method::Lagrange], true));
+        for (t, q, v) in states(&built(&name, Needs::BASE).0) {
+            assert_eq!(e_vector(&mut full, t, &q, &v), e_vector(&mut with_e, t, &q, &v), "{name}: E at t = {t}");
+        }
+    }
+}
+
+#[test]
+fn what_was_not_derived_says_so() {
+    let (model, mut numeric) = built("chaplygin-sleigh", Needs::BASE);
+    let why = applicability(&model, Method::Hamel).expect_err("no split was derived");
+    assert!(why.contains("not derived"), "{why}");
+    let why = applicability(&model, Method::Vakonomic).expect_err("no vakonomic equations");
+    assert!(why.contains("not derived"), "{why}");
+    assert!(derive(&model, Method::Hamel).is_err());
+    assert!(accelerations(Method::Hamel, &mut numeric, 0.0, &[0.0; 3], &[1.0, 0.0, 0.5]).is_err());
+    assert!(e_vector(&mut numeric, 0.0, &[0.0; 3], &[1.0, 0.0, 0.5]).is_none(), "no E without the split");
+    // A [hamel] dependent that is singular is refused when the split is derived, and
+    // not looked at when it is not.
+    let bad = text("chaplygin-sleigh").replace("dependent = [\"y\"]", "dependent = [\"phi\"]");
+    let (scenario, map) = load_toml(&bad).expect("loads");
+    let refused = Model::build_for(&scenario, &map, Needs::ALL).expect_err("A₁ = ∂f/∂φ' = 0");
+    assert!(refused.to_string().contains("hamel.dependent"), "{refused}");
+    assert!(Model::build_for(&scenario, &map, Needs::BASE).is_ok(), "the base model does not use the split");
+}
