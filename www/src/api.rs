@@ -3,7 +3,6 @@
 //! scenario problems); nothing here unwraps, and the panic hook (lib.rs) turns any
 //! bug into a console message instead of a silent trap.
 
-use js_sys::Float64Array;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
@@ -338,36 +337,9 @@ impl WebLab {
         self.pending.get_mut(index).map(|p| std::mem::take(&mut p.1)).unwrap_or_default()
     }
 
-    /// One recorded column of run `index` as a typed array: `t`, a coordinate or a
-    /// velocity (`x'`), `energy`, or `view<k>` (the k-th view output).
-    pub fn series(&self, index: usize, column: &str) -> Result<Float64Array, JsError> {
-        let run = self.lab.runs().get(index).ok_or_else(|| JsError::new(&format!("no run {index}")))?;
-        let names = self.lab.scenario().coordinates.clone();
-        let samples = run.samples();
-        let values: Vec<f64> = if column == "t" {
-            samples.iter().map(|s| s.t).collect()
-        } else if column == "energy" {
-            samples.iter().map(|s| s.energy).collect()
-        } else if let Some(i) = names.iter().position(|n| n == column) {
-            samples.iter().map(|s| s.q[i]).collect()
-        } else if let Some(i) = names.iter().position(|n| column.strip_suffix('\'') == Some(n)) {
-            samples.iter().map(|s| s.v[i]).collect()
-        } else if let Some(k) = column.strip_prefix("view").and_then(|k| k.parse::<usize>().ok()) {
-            run.columns.view.get(k).cloned().ok_or_else(|| JsError::new(&format!("no view output {k}")))?
-        } else {
-            return Err(JsError::new(&format!("no column `{column}`")));
-        };
-        Ok(Float64Array::from(values.as_slice()))
-    }
-
     /// The samples of every run as CSV, the same text as `nhlab run` writes.
     pub fn csv(&self) -> String {
         self.lab.csv()
-    }
-
-    /// The scenario as a share payload for `#s=`.
-    pub fn share_payload(&self) -> Result<String, JsError> {
-        self.lab.share_payload().map_err(|e| JsError::new(&e))
     }
 
     /// The equations of `method`: `{form, matrices, equations}`, each entry with
