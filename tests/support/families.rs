@@ -2,23 +2,20 @@
 //! scenario text so that they go through the same path as a user's file:
 //!
 //! - an N-link planar pendulum in absolute angles, unit masses and lengths, no
-//!   constraints: `T = ½ Σᵢⱼ c_ij cos(θᵢ − θⱼ) θ̇ᵢ θ̇ⱼ`, `c_ij = N − max(i, j)` (0-based);
+//!   constraints (its mass matrix is `c_ij cos(θᵢ − θⱼ)`, `c_ij = N − max(i, j)`
+//!   0-based, which the hand-written right-hand side uses);
 //! - a tractor pulling n knife-edge trailers: `x, y, θ₀…θₙ` (n + 3 coordinates), one
 //!   knife edge per body (n + 1 nonholonomic constraints), each trailer hitched at the
 //!   rear of the one before.
 
 use nalgebra::{DMatrix, DVector};
 
-/// The N-link pendulum as TOML.
+/// The N-link pendulum as TOML, as a user writes it: `T = ½ Σₖ (ẋₖ² + ẏₖ²)` with bob
+/// k's velocity `(Σᵢ≤ₖ cos θᵢ θ̇ᵢ, Σᵢ≤ₖ sin θᵢ θ̇ᵢ)` written out, `V = −g Σₖ Σᵢ≤ₖ cos θᵢ`.
 pub fn pendulum(n: usize) -> String {
     let th = |i: usize| format!("th{}", i + 1);
-    let mut kinetic = Vec::new();
-    for i in 0..n {
-        kinetic.push(format!("{}/2*{}'^2", n - i, th(i)));
-        for j in i + 1..n {
-            kinetic.push(format!("{}*cos({} - {})*{}'*{}'", n - j, th(i), th(j), th(i), th(j)));
-        }
-    }
+    let sum = |k: usize, f: &str| (0..=k).map(|i| format!("{f}({})*{}'", th(i), th(i))).collect::<Vec<_>>().join(" + ");
+    let kinetic: Vec<String> = (0..n).map(|k| format!("(({})^2 + ({})^2)/2", sum(k, "cos"), sum(k, "sin"))).collect();
     let potential: Vec<String> = (0..n).map(|i| format!("-{}*g*cos({})", n - i, th(i))).collect();
     let coordinates: Vec<String> = (0..n).map(|i| format!("\"{}\"", th(i))).collect();
     let q: Vec<String> = (0..n).map(|i| format!("{} = {}", th(i), 0.3 + 0.01 * i as f64)).collect();
