@@ -41,6 +41,15 @@ impl Rational {
         if den == 0 {
             return None;
         }
+        // Most coefficients are small: reduce in 64 bits (128-bit division is a
+        // library call, and this runs for every coefficient the canonicaliser folds).
+        if let (Ok(n), Ok(d)) = (i64::try_from(num), i64::try_from(den)) {
+            if n != i64::MIN && d != i64::MIN {
+                let g = gcd(n.unsigned_abs(), d.unsigned_abs()).max(1) as i64;
+                let (n, d) = (n / g, d / g);
+                return Some(if d < 0 { Rational { num: -n, den: -d } } else { Rational { num: n, den: d } });
+            }
+        }
         let g = gcd(num.unsigned_abs() as u64, den.unsigned_abs() as u64).max(1) as i128;
         let (mut n, mut d) = (num / g, den / g);
         if d < 0 {
@@ -66,11 +75,17 @@ impl Rational {
     }
 
     fn add(self, o: Self) -> Option<Self> {
+        if self.den == 1 && o.den == 1 {
+            return self.num.checked_add(o.num).map(Rational::integer);
+        }
         let (a, b, c, d) = (self.num as i128, self.den as i128, o.num as i128, o.den as i128);
         Self::from_i128(a.checked_mul(d)?.checked_add(c.checked_mul(b)?)?, b.checked_mul(d)?)
     }
 
     fn mul(self, o: Self) -> Option<Self> {
+        if self.den == 1 && o.den == 1 {
+            return self.num.checked_mul(o.num).map(Rational::integer);
+        }
         let (a, b, c, d) = (self.num as i128, self.den as i128, o.num as i128, o.den as i128);
         Self::from_i128(a.checked_mul(c)?, b.checked_mul(d)?)
     }
