@@ -333,9 +333,10 @@ fn scaling_families(quick: bool) {
         });
         derive_points.push((n as f64, t));
         println!(
-            "pendulum N={n}: derive_ms {:.2}, program {} instructions, rhs_us {:.2}, ratio_vs_handwritten: {:.1}",
+            "pendulum N={n}: derive_ms {:.2}, program {} instructions ({} for M and F), rhs_us {:.2}, ratio_vs_handwritten: {:.1}",
             t * 1e3,
             numeric.program_sizes().0,
+            numeric.mass_and_forcing_instructions(),
             engine_s / evals as f64 * 1e6,
             engine_s / hand_s
         );

@@ -100,3 +100,40 @@ fn what_was_not_derived_says_so() {
     assert!(refused.to_string().contains("hamel.dependent"), "{refused}");
     assert!(Model::build_for(&scenario, &map, Needs::BASE).is_ok(), "the base model does not use the split");
 }
+
+/// A right-hand side evaluates only `M`, `F`, `A`, `b` (the program computes them
+/// first); they are the full evaluation's bit for bit, and the diagnostics are left
+/// as the last full evaluation put them.
+#[test]
+fn the_dynamics_alone_are_the_full_evaluation_s() {
+    for name in names() {
+        let (model, mut numeric) = built(&name, Needs::BASE);
+        let states = states(&model);
+        let (t0, q0, v0) = &states[0];
+        let before = numeric.evaluate(*t0, q0, v0).expect("finite").clone();
+        for (t, q, v) in &states[1..] {
+            let full = numeric.evaluate(*t, q, v).map(|x| x.clone());
+            numeric.evaluate(*t0, q0, v0).expect("finite");
+            let dynamics = numeric.evaluate_dynamics(*t, q, v).map(|x| x.clone());
+            match (full, dynamics) {
+                (Ok(full), Ok(d)) => {
+                    assert_eq!(
+                        (&full.mass, &full.forcing, &full.jacobian, &full.bias),
+                        (&d.mass, &d.forcing, &d.jacobian, &d.bias),
+                        "{name}"
+                    );
+                    assert_eq!(
+                        (&d.residuals, d.energy.to_bits()),
+                        (&before.residuals, before.energy.to_bits()),
+                        "{name}: diagnostics untouched"
+                    );
+                }
+                (Err(_), Err(_)) => {}
+                (full, dynamics) => {
+                    // Only a non-finite diagnostic (energy, residual) can fail the full one alone.
+                    assert!(full.is_err() && dynamics.is_ok(), "{name}: {full:?} vs {dynamics:?}");
+                }
+            }
+        }
+    }
+}

@@ -79,7 +79,7 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
     if !numeric.nonlinear_constraints.is_empty() {
         return Err(DynamicsError::Unsupported(alloc::format!("{}", crate::mechanics::SplitError::Nonlinear)));
     }
-    let terms = numeric.evaluate(t, q, v)?;
+    let terms = numeric.evaluate_dynamics(t, q, v)?;
     let (jacobian, bias) = (terms.jacobian.clone(), terms.bias.clone());
     let Some(hamel) = numeric.hamel_terms(t, q, v) else {
         return Err(DynamicsError::Unsupported(

@@ -140,8 +140,8 @@ pub fn accelerations_with_multipliers(
             let (terms, workspace) = numeric.evaluate_with_workspace(t, q, v)?;
             lagrange::solve(terms, workspace, t)
         }
-        Method::UdwadiaKalaba => udwadia_kalaba::solve(numeric.evaluate(t, q, v)?, t),
-        Method::Gauss => gauss::solve(numeric.evaluate(t, q, v)?, t),
+        Method::UdwadiaKalaba => udwadia_kalaba::solve(numeric.evaluate_dynamics(t, q, v)?, t),
+        Method::Gauss => gauss::solve(numeric.evaluate_dynamics(t, q, v)?, t),
         Method::Euler => euler::solve(numeric, t, q, v),
         Method::Hamel => hamel::solve(numeric, t, q, v),
         Method::Voronets => voronets::solve(numeric, t, q, v),
@@ -161,7 +161,7 @@ pub struct EVector {
 /// The E-vector `G − H` at a state; `None` when the model has no split (nonlinear
 /// or no constraints). An error when the split is singular at this state.
 pub fn e_vector(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) -> Option<Result<EVector, DynamicsError>> {
-    let jacobian = match numeric.evaluate(t, q, v) {
+    let jacobian = match numeric.evaluate_dynamics(t, q, v) {
         Ok(terms) => terms.jacobian.clone(),
         Err(e) => return Some(Err(e)),
     };

@@ -15,7 +15,7 @@ pub(super) fn solve(
     v: &[f64],
     mu: &[f64],
 ) -> Result<Solution, DynamicsError> {
-    let terms = numeric.evaluate(t, q, v)?;
+    let terms = numeric.evaluate_dynamics(t, q, v)?;
     let (a, b) = (terms.jacobian.clone(), terms.bias.clone());
     let (m, n) = a.shape();
     let mu = DVector::from_iterator(m, (0..m).map(|j| mu.get(j).copied().unwrap_or(0.0)));

@@ -246,6 +246,12 @@ impl NumericModel {
         })
     }
 
+    /// How many instructions compute `M` and `F` alone (the start of the main
+    /// program): what compares with other tools' code for the equations of motion.
+    pub fn mass_and_forcing_instructions(&self) -> usize {
+        self.all.program().instructions_for_first(self.n * self.n + self.n)
+    }
+
     /// The compiled programs' sizes in instructions: `(M, F, A, b, residuals and
     /// energy; Hamel's split; the vakonomic equations)`, 0 for a part not derived.
     pub fn program_sizes(&self) -> (usize, usize, usize) {
@@ -356,14 +362,39 @@ impl NumericModel {
         Some(Ok(&h.terms))
     }
 
-    /// All terms at `(t, q, v)` together with a reusable solver workspace.
+    /// `M`, `F`, `A` and `b` at `(t, q, v)`, the rest of [`Terms`] (residuals,
+    /// energy) left as it was: all that a method's right-hand side reads. The program
+    /// computes them first, so the diagnostics compiled after them (half the program
+    /// of a small system) are skipped. With Baumgarte's correction, which reads the
+    /// residuals, everything is evaluated.
+    pub fn evaluate_dynamics(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<&Terms, DynamicsError> {
+        if self.baumgarte.is_some() {
+            return self.evaluate(t, q, v);
+        }
+        self.load_inputs(t, q, v);
+        let (n, m) = (self.n, self.m);
+        let count = n * n + n + m * n + m;
+        let _ = self.all.eval_first(&self.inputs, &mut self.outputs[..count]);
+        if let Some(k) = self.outputs[..count].iter().position(|x| !x.is_finite()) {
+            return Err(DynamicsError::NonFinite { what: describe_output(k, &self.names.0, &self.names.1), t });
+        }
+        let o = &self.outputs;
+        let tm = &mut self.terms;
+        fill_row_major(&mut tm.mass, &o[..n * n]);
+        tm.forcing.copy_from_slice(&o[n * n..n * n + n]);
+        fill_row_major(&mut tm.jacobian, &o[n * n + n..n * n + n + m * n]);
+        tm.bias.copy_from_slice(&o[n * n + n + m * n..count]);
+        Ok(&self.terms)
+    }
+
+    /// [`NumericModel::evaluate_dynamics`] together with a reusable solver workspace.
     pub(crate) fn evaluate_with_workspace(
         &mut self,
         t: f64,
         q: &[f64],
         v: &[f64],
     ) -> Result<(&Terms, &mut crate::formulations::Workspace), DynamicsError> {
-        self.evaluate(t, q, v)?;
+        self.evaluate_dynamics(t, q, v)?;
         Ok((&self.terms, &mut self.workspace))
     }
 

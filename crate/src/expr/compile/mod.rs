@@ -69,7 +69,12 @@ impl ExprGraph {
             numbering: HashMap::new(),
             lowered: HashMap::new(),
         };
-        let outs = outputs.iter().map(|&e| l.lower(e)).collect::<Result<Vec<_>, _>>()?;
+        let mut emitted = Vec::with_capacity(outputs.len());
+        let mut outs = Vec::with_capacity(outputs.len());
+        for &e in outputs {
+            outs.push(l.lower(e)?);
+            emitted.push(l.code.len() as u32);
+        }
         let (n_in, n_const) = (inputs.len() as u32, l.constants.len() as u32);
         let place = |o: Operand| match o {
             Operand::Input(i) => i,
@@ -87,6 +92,7 @@ impl ExprGraph {
             code,
             outputs: outs.into_iter().map(place).collect(),
             registers: (n_in + n_const + l.temps) as usize,
+            emitted,
         })
     }
 

@@ -81,6 +81,9 @@ pub struct Program {
     pub(crate) code: Vec<Instr>,
     pub(crate) outputs: Vec<Reg>,
     pub(crate) registers: usize,
+    /// How many instructions had been emitted once output `k` was lowered: outputs
+    /// are lowered in order, so `code[..emitted[k]]` computes outputs `0..=k`.
+    pub(crate) emitted: Vec<u32>,
 }
 
 /// Input or output slices of the wrong length.
@@ -125,6 +128,12 @@ impl Program {
         &self.outputs
     }
 
+    /// How many instructions compute the first `k` outputs (what
+    /// [`Evaluator::eval_first`] runs for them).
+    pub fn instructions_for_first(&self, k: usize) -> usize {
+        k.checked_sub(1).and_then(|last| self.emitted.get(last)).map_or(0, |&e| e as usize)
+    }
+
     /// Size of the register file.
     pub fn register_count(&self) -> usize {
         self.registers
@@ -144,7 +153,11 @@ impl Program {
 
     #[inline(always)]
     fn run(&self, r: &mut [f64]) {
-        for ins in &self.code {
+        self.run_code(&self.code, r);
+    }
+
+    fn run_code(&self, code: &[Instr], r: &mut [f64]) {
+        for ins in code {
             let a = r[ins.a as usize];
             let v = match ins.op {
                 Op::Add => a + r[ins.b as usize],
@@ -216,6 +229,30 @@ impl Evaluator {
         }
         self.registers[..p.inputs].copy_from_slice(inputs);
         p.run(&mut self.registers);
+        for (o, &r) in out.iter_mut().zip(&p.outputs) {
+            *o = self.registers[r as usize];
+        }
+        Ok(())
+    }
+
+    /// Evaluates only the first `out.len()` outputs, running only the instructions
+    /// they need (outputs are compiled in order, so these come first): a model's
+    /// right-hand side skips the diagnostics compiled after it (energy, residuals),
+    /// which are half the program of a small system.
+    #[inline]
+    pub fn eval_first(&mut self, inputs: &[f64], out: &mut [f64]) -> Result<(), ShapeError> {
+        let p = &self.program;
+        if inputs.len() != p.inputs || out.len() > p.outputs.len() {
+            return Err(ShapeError {
+                expected_inputs: p.inputs,
+                expected_outputs: p.outputs.len(),
+                inputs: inputs.len(),
+                outputs: out.len(),
+            });
+        }
+        let Some(last) = out.len().checked_sub(1) else { return Ok(()) };
+        self.registers[..p.inputs].copy_from_slice(inputs);
+        p.run_code(&p.code[..p.emitted[last] as usize], &mut self.registers);
         for (o, &r) in out.iter_mut().zip(&p.outputs) {
             *o = self.registers[r as usize];
         }
