@@ -112,9 +112,9 @@ fn the_dynamics_alone_are_the_full_evaluation_s() {
         let (t0, q0, v0) = &states[0];
         let before = numeric.evaluate(*t0, q0, v0).expect("finite").clone();
         for (t, q, v) in &states[1..] {
-            let full = numeric.evaluate(*t, q, v).map(|x| x.clone());
+            let full = numeric.evaluate(*t, q, v).cloned();
             numeric.evaluate(*t0, q0, v0).expect("finite");
-            let dynamics = numeric.evaluate_dynamics(*t, q, v).map(|x| x.clone());
+            let dynamics = numeric.evaluate_dynamics(*t, q, v).cloned();
             match (full, dynamics) {
                 (Ok(full), Ok(d)) => {
                     assert_eq!(
