@@ -223,3 +223,55 @@ fn a_run_that_stalls_stops_with_the_cause_and_the_time() {
     }
     assert!(sim.samples().len() < 100_000, "{} samples", sim.samples().len());
 }
+
+/// A sample after a dopri5 step takes its accelerations from the step's last stage
+/// (first same as last) instead of solving again: its compulsion is the one a fresh
+/// solve at the sample gives, bit for bit, for every gallery scenario and method
+/// (time-dependent ones included), with and without Baumgarte's correction.
+#[test]
+fn samples_reuse_the_last_stage_without_changing_a_bit() {
+    let mut compared = 0;
+    for name in nhlab_tests::scenarios::names() {
+        let (model, numeric, state) = load(&name);
+        for method in Method::ALL {
+            if applicability(&model, method).is_err() {
+                continue;
+            }
+            for stabilization in [Stabilization::None, Stabilization::Baumgarte { alpha: 5.0, beta: 5.0 }] {
+                let settings = Settings {
+                    method,
+                    integrator: IntegratorKind::Dopri5,
+                    stabilization,
+                    ..Settings::from_scenario(&model.scenario.run, method)
+                };
+                let Ok(mut sim) = Simulation::new(numeric.clone(), settings, &state) else { continue };
+                let t_end = state.t + 0.5;
+                let _ = sim.advance_to(t_end); // a method may stop early (a singular split): its samples count
+                let mut fresh = numeric.clone();
+                fresh.baumgarte = match stabilization {
+                    Stabilization::Baumgarte { alpha, beta } => Some((alpha, beta)),
+                    _ => None,
+                };
+                let n = state.q.len();
+                for s in sim.samples().iter().skip(1) {
+                    let solved =
+                        nhlab::formulations::accelerations_with_multipliers(method, &mut fresh, s.t, &s.q, &s.v, &s.mu);
+                    let Ok(solved) = solved else { continue };
+                    let terms = fresh.evaluate(s.t, &s.q, &s.v).unwrap().clone();
+                    let z = nhlab::formulations::compulsion(&terms, &solved.accelerations, s.t).unwrap();
+                    assert_eq!(
+                        z.to_bits(),
+                        s.compulsion.to_bits(),
+                        "{name} {} {stabilization:?} at t = {}: {z} vs {}",
+                        method.id(),
+                        s.t,
+                        s.compulsion
+                    );
+                    assert_eq!(solved.accelerations.len(), n);
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 500, "{compared} samples compared");
+}

@@ -173,6 +173,15 @@ impl Dopri5 {
         }
     }
 
+    /// The derivative at the end of the last accepted step, when the step ended at
+    /// `t` exactly: its last stage, evaluated there (first same as last), which the
+    /// next step reuses and a caller can reuse too. `None` after [`Dopri5::restart`]
+    /// or when the step was clamped to a `t` other than where its stage was taken.
+    pub fn derivative_at_end(&self, t: f64) -> Option<&[f64]> {
+        let step = self.last?;
+        (self.fsal_valid && step.t0 + step.h == t).then_some(self.k[0].as_slice())
+    }
+
     /// The dense output of the last accepted step at time `t` (inside that step),
     /// written into `out`. Returns false when there is no step yet.
     pub fn interpolate(&self, t: f64, out: &mut [f64]) -> bool {

@@ -257,13 +257,20 @@ impl Simulation {
         &mut self.numeric
     }
 
-    fn sample_at(&mut self, t: f64, y: &[f64]) -> Result<Sample, DynamicsError> {
+    /// The sample at `(t, y)`; `known` is the derivative of `y` there when the
+    /// integrator has it already (its last stage), which saves a solve per sample.
+    fn sample_at(&mut self, t: f64, y: &[f64], known: Option<&[f64]>) -> Result<Sample, DynamicsError> {
         let n = self.numeric.n();
         let (q, v, mu) = (&y[..n], &y[n..2 * n], &y[2 * n..]);
-        let solution =
-            formulations::accelerations_with_multipliers(self.settings.method, &mut self.numeric, t, q, v, mu)?;
+        let accelerations = match known {
+            Some(dy) => DVector::from_column_slice(&dy[n..2 * n]),
+            None => {
+                formulations::accelerations_with_multipliers(self.settings.method, &mut self.numeric, t, q, v, mu)?
+                    .accelerations
+            }
+        };
         let terms = self.numeric.evaluate(t, q, v)?;
-        let compulsion = formulations::compulsion(terms, &solution.accelerations, t)?;
+        let compulsion = formulations::compulsion(terms, &accelerations, t)?;
         let energy = terms.energy;
         let residuals = terms.constraint_residuals();
         let velocity_residuals = terms.residuals.iter().copied().collect();
@@ -286,7 +293,15 @@ impl Simulation {
 
     fn sample_now(&mut self) -> Result<Sample, DynamicsError> {
         let y = self.y.clone();
-        self.sample_at(self.t, &y)
+        // Dopri5's last stage is the derivative at the step's end, unless projection
+        // has moved the state since.
+        let known = match &self.stepper {
+            Stepper::Dopri5(dp) if self.settings.stabilization != Stabilization::Projection => {
+                dp.derivative_at_end(self.t).map(<[f64]>::to_vec)
+            }
+            _ => None,
+        };
+        self.sample_at(self.t, &y, known.as_deref())
     }
 
     /// Advances to `t_end`, recording a sample after every accepted step (rk4: every
@@ -323,7 +338,7 @@ impl Simulation {
     pub fn sample_in_last_step(&mut self, t: f64) -> Result<Sample, SimulationError> {
         let t = t.clamp(self.previous_t, self.t);
         let y = self.state_in_last_step(t).map_err(IntegrationError::System)?;
-        self.sample_at(t, &y).map_err(IntegrationError::System)
+        self.sample_at(t, &y, None).map_err(IntegrationError::System)
     }
 
     /// The state at `t` inside the last step: the step's end at its end, the dense
@@ -398,7 +413,7 @@ impl Simulation {
         while *next_sample < sample_times.len() && sample_times[*next_sample] <= self.t {
             let ts = sample_times[*next_sample];
             let y = self.state_in_last_step(ts).map_err(IntegrationError::System)?;
-            let s = self.sample_at(ts, &y).map_err(IntegrationError::System)?;
+            let s = self.sample_at(ts, &y, None).map_err(IntegrationError::System)?;
             self.record(s)?;
             *next_sample += 1;
         }
