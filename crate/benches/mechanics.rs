@@ -277,7 +277,7 @@ fn main() {
     };
     let mut samples = 0;
     let run_s = best(if quick { 1 } else { 5 }, &mut || {
-        let mut sim = nhlab::simulation::Simulation::new(numeric.clone(), settings.clone(), &state).expect("starts");
+        let mut sim = nhlab::simulation::Simulation::new(numeric.clone(), settings, &state).expect("starts");
         sim.advance_to(100.0).expect("runs");
         samples = sim.samples().len();
     });
