@@ -214,3 +214,39 @@ fn a_long_chain_of_trailers_has_a_regular_split() {
     let psi_diff = &h.psi * &diff;
     assert!((&psi_diff - &e).amax() < 1e-8 * (1.0 + e.amax()), "Ψ Δq̈₂ = {psi_diff} vs E = {e}");
 }
+
+/// Issue 10: 35 trailers made a Hamel program of 3.6 million instructions (two
+/// minutes to derive). The split now keeps the chain's triangular structure (of
+/// nearly equal columns the sparsest) and the symbolic elimination pivots by
+/// Markowitz's rule within a threshold, so A₁'s inverse has no fill-in.
+#[test]
+fn a_chain_of_35_trailers_keeps_its_structure_in_hamel_s_split() {
+    let text = nhlab_tests::families::trailers(35);
+    let (scenario, map) = nhlab::scenario::load_toml(&text).expect("loads");
+    let needs = nhlab::mechanics::Needs { hamel: true, vakonomic: false };
+    let model = nhlab::mechanics::Model::build_for(&scenario, &map, needs).expect("valid");
+    let split = model.hamel.as_ref().expect("a regular split");
+    let names: Vec<&str> = split.dependent.iter().map(|&i| model.coordinate_names()[i].as_str()).collect();
+    let expected: Vec<String> = std::iter::once("y".to_string()).chain((1..=35).map(|k| format!("th{k}"))).collect();
+    assert_eq!(names, expected, "the triangular split");
+    let numeric = nhlab::mechanics::NumericModel::new(&model).expect("compiles");
+    let (_, hamel, _) = numeric.program_sizes();
+    assert!(hamel < 400_000, "Hamel's program: {hamel} instructions");
+}
+
+/// Of columns nearly as good (within 10 %), the split takes the sparsest: a dense
+/// column barely larger than a chain's diagonal does not spoil its structure.
+#[test]
+fn the_split_prefers_the_sparser_of_nearly_equal_columns() {
+    // Columns 0..3 a bidiagonal chain, column 3 dense and 5 % larger than the largest.
+    let d = 0.68;
+    let a = nalgebra::DMatrix::from_row_slice(3, 4, &[1.0, 0.0, 0.0, d, 0.5, 1.0, 0.0, d, 0.0, 0.5, 1.0, d]);
+    let (dependent, independent) = nhlab::mechanics::best_split(&a);
+    let mut sorted = dependent.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, [0, 1, 2], "{dependent:?}");
+    assert_eq!(independent, [3]);
+    // A clearly larger dense column still wins.
+    let b = nalgebra::DMatrix::from_row_slice(3, 4, &[1.0, 0.0, 0.0, 3.0, 0.5, 1.0, 0.0, 3.0, 0.0, 0.5, 1.0, 3.0]);
+    assert!(nhlab::mechanics::best_split(&b).0.contains(&3));
+}
