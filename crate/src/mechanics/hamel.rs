@@ -90,7 +90,7 @@ fn solve(
         // fill-in. Taking the largest alone reordered a chain of 35 knife-edge trailers
         // into dense fill-in: 3.6 million instructions instead of a few hundred thousand.
         let largest = (col..r).map(|i| value(g, a[i][col]).abs()).fold(0.0, f64::max);
-        if !(largest >= 1e-12) {
+        if largest < 1e-12 {
             return None;
         }
         let nonzeros = |g: &ExprGraph, row: &[ExprId]| row[col..].iter().filter(|&&x| !g.is_zero(x)).count();
