@@ -85,15 +85,18 @@ impl ExprGraph {
                 self.add(&ds)
             }
             Node::Mul(factors) => {
+                // One buffer for every term of the product rule (a copy per term was
+                // a good part of deriving a large model).
+                let mut product: Vec<ExprId> = factors.to_vec();
                 let mut terms = Vec::new();
                 for i in 0..factors.len() {
                     let di = self.derive(factors[i], rate, memo);
                     if self.as_number(di).is_some_and(|n| n.is_zero()) {
                         continue;
                     }
-                    let mut product: Vec<ExprId> = factors.to_vec();
                     product[i] = di;
                     terms.push(self.mul(&product));
+                    product[i] = factors[i];
                 }
                 self.add(&terms)
             }
