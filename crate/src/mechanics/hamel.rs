@@ -93,9 +93,13 @@ fn solve(
         if largest < 1e-12 {
             return None;
         }
+        // Of equally sparse rows the largest pivot, as plain partial pivoting would
+        // take (a dense A₁ is pivoted exactly as before).
         let nonzeros = |g: &ExprGraph, row: &[ExprId]| row[col..].iter().filter(|&&x| !g.is_zero(x)).count();
-        let pivot =
-            (col..r).filter(|&i| value(g, a[i][col]).abs() >= 0.1 * largest).min_by_key(|&i| nonzeros(g, &a[i]))?;
+        let pivot = (col..r).filter(|&i| value(g, a[i][col]).abs() >= 0.1 * largest).min_by(|&i, &j| {
+            let size = nonzeros(g, &a[i]).cmp(&nonzeros(g, &a[j]));
+            size.then(value(g, a[j][col]).abs().total_cmp(&value(g, a[i][col]).abs()))
+        })?;
         if pivot != col {
             a.swap(pivot, col);
             b.swap(pivot, col);
