@@ -20,7 +20,7 @@
 // files): the glue's hashed name versions them, so a cached copy never meets a newer
 // module.
 const VERSION = new URL(document.querySelector('link[rel="modulepreload"]')?.href ?? "x:/none").pathname.split("/").pop();
-const { LabWorker } = await import(`./channel.js?v=${encodeURIComponent(VERSION)}`);
+const { LabWorker, moduleFiles } = await import(`./channel.js?v=${encodeURIComponent(VERSION)}`);
 
 const MATHML = "http://www.w3.org/1998/Math/MathML";
 const MATHML_TAGS = new Set(["math", "mrow", "mi", "mn", "mo", "msub", "msup", "msubsup", "mfrac", "msqrt",
@@ -293,8 +293,7 @@ async function recoverFromTrap(reason) {
   state.recovering = true;
   state.display = null; // the old instance's objects are unusable; never freed
   try {
-    const js = document.querySelector('link[rel="modulepreload"]')?.href;
-    const wasm = document.querySelector('link[rel="preload"][as="fetch"]')?.href;
+    const { js, wasm } = moduleFiles();
     const fresh = await import(`${js}?instance=${++state.instances}`);
     await fresh.default({ module_or_path: wasm });
     state.api = fresh;

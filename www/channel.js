@@ -7,10 +7,18 @@
  *  and a cached file never meets a newer module), and the compiled module
  *  (instantiating one is quick). */
 let shared = null;
+
+/** The wasm-bindgen glue and the .wasm, as trunk named them in the page. */
+export function moduleFiles() {
+  return {
+    js: document.querySelector('link[rel="modulepreload"]')?.href,
+    wasm: document.querySelector('link[rel="preload"][as="fetch"]')?.href,
+  };
+}
+
 function workerParts() {
   if (!shared) {
-    const js = document.querySelector('link[rel="modulepreload"]')?.href;
-    const wasm = document.querySelector('link[rel="preload"][as="fetch"]')?.href;
+    const { js, wasm } = moduleFiles();
     const blob = async (url) => {
       const response = await fetch(url);
       if (!response.ok) throw new Error(`${url}: ${response.status}`);

@@ -128,6 +128,7 @@ impl Display {
 
     /// Follows `lab` completely: every run's rows and current row, and its clock. The
     /// native tests draw through this, as the page does through the worker.
+    #[cfg(test)]
     pub fn follow(&mut self, lab: &Lab) {
         for index in 0..self.runs.len() {
             // A restarted lab has fewer rows than shown: rows_since starts again from 0.
@@ -138,6 +139,7 @@ impl Display {
     }
 
     /// A display that has followed `lab` (tests).
+    #[cfg(test)]
     pub fn of(lab: &Lab) -> Display {
         let mut display = Display::new(Layout::of(lab)).expect("a lab's own layout");
         display.follow(lab);

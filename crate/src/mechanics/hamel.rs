@@ -89,17 +89,20 @@ fn solve(
         // nonzero entries, so that a sparse (say triangular) A₁ is eliminated without
         // fill-in. Taking the largest alone reordered a chain of 35 knife-edge trailers
         // into dense fill-in: 3.6 million instructions instead of a few hundred thousand.
-        let largest = (col..r).map(|i| value(g, a[i][col]).abs()).fold(0.0, f64::max);
+        // Each candidate's |pivot| at the reference point and its row's nonzeros, once.
+        let candidates: Vec<(usize, f64, usize)> = (col..r)
+            .map(|i| (i, value(g, a[i][col]).abs(), a[i][col..].iter().filter(|&&x| !g.is_zero(x)).count()))
+            .collect();
+        let largest = candidates.iter().map(|c| c.1).fold(0.0, f64::max);
         if largest < 1e-12 {
             return None;
         }
         // Of equally sparse rows the largest pivot, as plain partial pivoting would
         // take (a dense A₁ is pivoted exactly as before).
-        let nonzeros = |g: &ExprGraph, row: &[ExprId]| row[col..].iter().filter(|&&x| !g.is_zero(x)).count();
-        let pivot = (col..r).filter(|&i| value(g, a[i][col]).abs() >= 0.1 * largest).min_by(|&i, &j| {
-            let size = nonzeros(g, &a[i]).cmp(&nonzeros(g, &a[j]));
-            size.then(value(g, a[j][col]).abs().total_cmp(&value(g, a[i][col]).abs()))
-        })?;
+        let (pivot, _, _) = candidates
+            .into_iter()
+            .filter(|c| c.1 >= 0.1 * largest)
+            .min_by(|x, y| x.2.cmp(&y.2).then(y.1.total_cmp(&x.1)))?;
         if pivot != col {
             a.swap(pivot, col);
             b.swap(pivot, col);

@@ -285,17 +285,10 @@ impl NumericModel {
         self.load_inputs(t, q, v);
         let _ = self.all.eval(&self.inputs, &mut self.outputs);
         let (n, m) = (self.n, self.m);
-        if let Some(k) = self.outputs.iter().position(|x| !x.is_finite()) {
-            return Err(DynamicsError::NonFinite { what: describe_output(k, &self.names.0, &self.names.1), t });
-        }
+        self.fill_dynamics(self.outputs.len(), t)?;
         let o = &self.outputs;
         let tm = &mut self.terms;
-        fill_row_major(&mut tm.mass, &o[..n * n]);
-        tm.forcing.copy_from_slice(&o[n * n..n * n + n]);
-        let mut k = n * n + n;
-        fill_row_major(&mut tm.jacobian, &o[k..k + m * n]);
-        k += m * n;
-        tm.bias.copy_from_slice(&o[k..k + m]);
+        let k = n * n + n + m * n;
         tm.residuals.copy_from_slice(&o[k + m..k + 2 * m]);
         tm.position_residuals.copy_from_slice(&o[k + 2 * m..k + 3 * m]);
         tm.energy = o[k + 3 * m];
@@ -375,16 +368,23 @@ impl NumericModel {
         let (n, m) = (self.n, self.m);
         let count = n * n + n + m * n + m;
         let _ = self.all.eval_first(&self.inputs, &mut self.outputs[..count]);
-        if let Some(k) = self.outputs[..count].iter().position(|x| !x.is_finite()) {
+        self.fill_dynamics(count, t)?;
+        Ok(&self.terms)
+    }
+
+    /// Checks the first `checked` outputs are finite (naming the first that is not)
+    /// and puts `M`, `F`, `A` and `b` from the outputs into the terms.
+    fn fill_dynamics(&mut self, checked: usize, t: f64) -> Result<(), DynamicsError> {
+        let (n, m) = (self.n, self.m);
+        if let Some(k) = self.outputs[..checked].iter().position(|x| !x.is_finite()) {
             return Err(DynamicsError::NonFinite { what: describe_output(k, &self.names.0, &self.names.1), t });
         }
-        let o = &self.outputs;
-        let tm = &mut self.terms;
+        let (o, tm) = (&self.outputs, &mut self.terms);
         fill_row_major(&mut tm.mass, &o[..n * n]);
         tm.forcing.copy_from_slice(&o[n * n..n * n + n]);
         fill_row_major(&mut tm.jacobian, &o[n * n + n..n * n + n + m * n]);
-        tm.bias.copy_from_slice(&o[n * n + n + m * n..count]);
-        Ok(&self.terms)
+        tm.bias.copy_from_slice(&o[n * n + n + m * n..n * n + n + m * n + m]);
+        Ok(())
     }
 
     /// [`NumericModel::evaluate_dynamics`] together with a reusable solver workspace.
