@@ -111,6 +111,53 @@ fn the_first_outputs_alone_equal_the_whole_evaluation() {
     assert!(ev.eval_first(&[0.0; 10], &mut [0.0; 5]).is_err(), "more outputs than the program has");
 }
 
+/// Hoisting what reads only the slow inputs (here `m, a, k, t`, the last four)
+/// changes no value, bit for bit, whether the slow inputs stay or change between
+/// calls; outputs that read only them are reported invariant; and a call repeated
+/// with the same inputs, or `eval_first` followed by `eval`, gives what a fresh
+/// evaluator gives.
+#[test]
+fn hoisting_and_remembered_inputs_change_no_value() {
+    let mut g = graph();
+    let exprs = [
+        "m*a^2 + k",
+        "m*cos(phi)*x' + m*a^2",
+        "sin(a)^2 + cos(a)*x*y",
+        "m/2*(x'^2 + y'^2) + a*x^3 - k/y + cos(phi)*exp(x)",
+        "sqrt(m*k) + t",
+    ];
+    let ids: Vec<_> = exprs.iter().map(|s| parse(&mut g, s)).collect();
+    let names = ["x", "y", "phi", "x'", "y'", "phi'", "m", "a", "k", "t"];
+    let syms = inputs(&g, &names);
+    let plain = g.compile(&ids, &syms).unwrap();
+    let hoisted = plain.clone().hoist(6);
+    assert!(hoisted.prologue_len() >= 4, "m*a^2, sin(a), cos(a), sqrt(m*k) at least: {}", hoisted.prologue_len());
+    assert_eq!(hoisted.code().len(), plain.code().len());
+    let invariant: Vec<bool> = (0..ids.len()).map(|k| hoisted.output_is_invariant(k)).collect();
+    assert_eq!(invariant, [true, false, false, false, true]);
+    assert!((0..ids.len()).all(|k| !plain.output_is_invariant(k)));
+    let mut ev = hoisted.evaluator();
+    let bits = |xs: &[f64]| xs.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    for seed in 0..30 {
+        let value = point(seed / 3);
+        let mut values: Vec<f64> = syms.iter().map(|&s| value(s).abs() + 0.1).collect();
+        // Every third call changes only the fast inputs.
+        values[0] += seed as f64 * 0.01;
+        let mut want = vec![0.0; ids.len()];
+        plain.evaluator().eval(&values, &mut want).unwrap();
+        let mut first = vec![0.0; 2];
+        ev.eval_first(&values, &mut first).unwrap();
+        assert_eq!(bits(&first), bits(&want[..2]), "seed {seed}: eval_first");
+        let mut got = vec![0.0; ids.len()];
+        ev.eval(&values, &mut got).unwrap();
+        assert_eq!(bits(&got), bits(&want), "seed {seed}: eval after eval_first");
+        ev.eval(&values, &mut got).unwrap();
+        assert_eq!(bits(&got), bits(&want), "seed {seed}: repeated");
+    }
+    // Ten changes of the slow inputs over thirty calls.
+    assert_eq!(ev.slow_changes(), 10);
+}
+
 #[test]
 fn unbound_symbols_and_bad_shapes_are_errors() {
     let mut g = graph();

@@ -5,6 +5,7 @@ mod agreement;
 mod closed_forms;
 mod derivation;
 mod drift;
+mod fast_lagrange;
 mod hamel;
 mod integrators;
 mod lazy;

@@ -3,7 +3,27 @@
 
 use super::dense::Workspace;
 use super::{saddle_point, Solution};
-use crate::mechanics::{DynamicsError, Terms};
+use crate::mechanics::{DynamicsError, NumericModel, Terms};
+
+/// `q̈` into `accelerations`, returning `λ`: the integrator's right-hand side,
+/// with no allocation. The range-space method (`range_space.rs`) where it applies,
+/// else the pivoted LU of the saddle matrix, whose errors name the culprit.
+pub fn solve_into<'a>(
+    numeric: &'a mut NumericModel,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+    accelerations: &mut [f64],
+) -> Result<&'a [f64], DynamicsError> {
+    if !numeric.lagrange_range_space(t, q, v, accelerations) {
+        let (terms, workspace) = numeric.evaluate_with_workspace(t, q, v)?;
+        let s = solve(terms, workspace, t)?;
+        accelerations.copy_from_slice(s.accelerations.as_slice());
+        let multipliers = s.multipliers.unwrap_or_default();
+        numeric.multipliers_mut().copy_from_slice(multipliers.as_slice());
+    }
+    Ok(numeric.multipliers_mut())
+}
 
 pub(super) fn solve(terms: &Terms, workspace: &mut Workspace, t: f64) -> Result<Solution, DynamicsError> {
     if terms.jacobian.nrows() == 0 {

@@ -15,8 +15,10 @@
 //! one of the lab's own checks (mechanics.md, "What must agree").
 
 mod dense;
+mod range_space;
 
 pub use dense::Workspace;
+pub use range_space::RangeSpace;
 mod euler;
 mod gauss;
 mod hamel;
@@ -137,8 +139,13 @@ pub fn accelerations_with_multipliers(
 ) -> Result<Solution, DynamicsError> {
     match method {
         Method::Lagrange => {
-            let (terms, workspace) = numeric.evaluate_with_workspace(t, q, v)?;
-            lagrange::solve(terms, workspace, t)
+            let mut accelerations = DVector::zeros(numeric.n());
+            let multipliers = lagrange::solve_into(numeric, t, q, v, accelerations.as_mut_slice())?;
+            Ok(Solution {
+                accelerations,
+                multipliers: Some(DVector::from_column_slice(multipliers)),
+                multiplier_rates: None,
+            })
         }
         Method::UdwadiaKalaba => udwadia_kalaba::solve(numeric.evaluate_dynamics(t, q, v)?, t),
         Method::Gauss => gauss::solve(numeric.evaluate_dynamics(t, q, v)?, t),
@@ -147,6 +154,18 @@ pub fn accelerations_with_multipliers(
         Method::Voronets => voronets::solve(numeric, t, q, v),
         Method::Vakonomic => vakonomic::solve(numeric, t, q, v, mu),
     }
+}
+
+/// Lagrange's `q̈` at `(t, q, v)` into `accelerations`, returning `λ`, with no
+/// allocation: what a simulation under `lagrange` calls at every stage.
+pub fn lagrange_into<'a>(
+    numeric: &'a mut NumericModel,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+    accelerations: &mut [f64],
+) -> Result<&'a [f64], DynamicsError> {
+    lagrange::solve_into(numeric, t, q, v, accelerations)
 }
 
 /// Hamel's E-vector at a state: one component per independent coordinate.

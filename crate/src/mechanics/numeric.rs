@@ -144,6 +144,14 @@ pub struct NumericModel {
     hamel: Option<CompiledHamel>,
     vakonomic: Option<CompiledVakonomic>,
     workspace: crate::formulations::Workspace,
+    /// The fast route for Lagrange's equations, and the multipliers it found.
+    range_space: crate::formulations::RangeSpace,
+    multipliers: Vec<f64>,
+    /// Whether `M` and `A` depend on the parameters only, so that their factors
+    /// are kept until the parameters change.
+    invariant_mass_and_jacobian: bool,
+    /// The evaluator's [`Evaluator::slow_changes`] when the kept factors were made.
+    factored_for: Option<u64>,
     /// Names of the constraints nonlinear in the velocities (methods that need
     /// linear ones refuse with them).
     pub(crate) nonlinear_constraints: Vec<String>,
@@ -172,7 +180,12 @@ impl NumericModel {
         outputs.extend(model.constraints.iter().map(|c| c.velocity_residual));
         outputs.extend(model.constraints.iter().map(|c| c.position_residual.unwrap_or(zero)));
         outputs.push(energy);
-        let all = graph.compile(&outputs, &inputs)?.into_evaluator();
+        // Inputs from 1 + 2n on are the parameters: what reads only them is hoisted.
+        let slow_from = 1 + 2 * n;
+        let all = graph.compile(&outputs, &inputs)?.hoist(slow_from);
+        let jacobian_outputs = n * n + n..n * n + n + m * n;
+        let invariant_mass_and_jacobian = (0..n * n).chain(jacobian_outputs).all(|k| all.output_is_invariant(k));
+        let all = all.into_evaluator();
         let vakonomic = match &model.vakonomic {
             Ok(eq) => {
                 let mut vak_inputs = inputs.clone();
@@ -202,7 +215,7 @@ impl NumericModel {
                 outs.extend(&split.e);
                 let k = split.independent.len();
                 Some(CompiledHamel {
-                    evaluator: graph.compile(&outs, &inputs)?.into_evaluator(),
+                    evaluator: graph.compile(&outs, &inputs)?.hoist(slow_from).into_evaluator(),
                     outputs: alloc::vec![0.0; outs.len()],
                     terms: HamelTerms {
                         dependent: split.dependent.clone(),
@@ -217,7 +230,7 @@ impl NumericModel {
             }
             Err(_) => None,
         };
-        let jacobian_only = graph.compile(&jacobian, &inputs)?.into_evaluator();
+        let jacobian_only = graph.compile(&jacobian, &inputs)?.hoist(slow_from).into_evaluator();
         Ok(NumericModel {
             n,
             m,
@@ -231,6 +244,10 @@ impl NumericModel {
             hamel,
             vakonomic,
             workspace: Default::default(),
+            range_space: Default::default(),
+            multipliers: alloc::vec![0.0; m],
+            invariant_mass_and_jacobian,
+            factored_for: None,
             nonlinear_constraints: model.nonlinear_constraints(),
             names: (model.coordinate_names().to_vec(), model.constraints.iter().map(|c| c.name.clone()).collect()),
             terms: Terms {
@@ -396,6 +413,42 @@ impl NumericModel {
     ) -> Result<(&Terms, &mut crate::formulations::Workspace), DynamicsError> {
         self.evaluate_dynamics(t, q, v)?;
         Ok((&self.terms, &mut self.workspace))
+    }
+
+    /// Lagrange's `q̈` into `accelerations` by the range-space method, straight from
+    /// the program's outputs (no [`Terms`] filled, nothing allocated); the
+    /// multipliers are then [`NumericModel::multipliers`]. False when the method
+    /// declines or a value is not finite: the caller takes the general route, which
+    /// handles such systems and names what was not finite.
+    pub(crate) fn lagrange_range_space(&mut self, t: f64, q: &[f64], v: &[f64], accelerations: &mut [f64]) -> bool {
+        if self.baumgarte.is_some() {
+            return false;
+        }
+        self.load_inputs(t, q, v);
+        let (n, m) = (self.n, self.m);
+        let count = n * n + n + m * n + m;
+        let _ = self.all.eval_first(&self.inputs, &mut self.outputs[..count]);
+        let (mass, rest) = self.outputs.split_at(n * n);
+        let (forcing, rest) = rest.split_at(n);
+        let (jacobian, bias) = rest.split_at(m * n);
+        let changes = self.all.slow_changes();
+        let kept = self.invariant_mass_and_jacobian && self.factored_for == Some(changes);
+        if !kept {
+            let ok = self.range_space.factor(n, mass, jacobian);
+            self.factored_for = (ok && self.invariant_mass_and_jacobian).then_some(changes);
+            if !ok {
+                return false;
+            }
+            if self.factored_for.is_some() {
+                self.range_space.freeze();
+            }
+        }
+        self.range_space.solve(forcing, &bias[..m], accelerations, &mut self.multipliers)
+    }
+
+    /// The multipliers found by the last call of Lagrange's method.
+    pub(crate) fn multipliers_mut(&mut self) -> &mut [f64] {
+        &mut self.multipliers
     }
 
     /// `A = ∂f/∂v` alone at `(t, q, v)` (m×n): the Euler condition evaluates it

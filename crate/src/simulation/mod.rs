@@ -146,6 +146,11 @@ impl System for Dynamics<'_> {
         let n = self.numeric.n();
         let (q, rest) = y.split_at(n);
         let (v, mu) = rest.split_at(n);
+        if self.method == Method::Lagrange {
+            dy[..n].copy_from_slice(v);
+            formulations::lagrange_into(self.numeric, t, q, v, &mut dy[n..2 * n])?;
+            return Ok(());
+        }
         let solution = formulations::accelerations_with_multipliers(self.method, self.numeric, t, q, v, mu)?;
         dy[..n].copy_from_slice(v);
         dy[n..2 * n].copy_from_slice(solution.accelerations.as_slice());

@@ -81,7 +81,7 @@ impl ExprGraph {
             Operand::Constant(k) => n_in + k,
             Operand::Temp(t) => n_in + n_const + t,
         };
-        let code = l
+        let code: Vec<Instr> = l
             .code
             .iter()
             .map(|&(op, a, b, t)| Instr { op, dst: n_in + n_const + t, a: place(a), b: place(b) })
@@ -92,7 +92,11 @@ impl ExprGraph {
             code,
             outputs: outs.into_iter().map(place).collect(),
             registers: (n_in + n_const + l.temps) as usize,
+            body_emitted: emitted.clone(),
             emitted,
+            prologue: 0,
+            slow_from: inputs.len(),
+            invariant: Vec::new(),
         })
     }
 

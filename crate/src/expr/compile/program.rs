@@ -83,7 +83,19 @@ pub struct Program {
     pub(crate) registers: usize,
     /// How many instructions had been emitted once output `k` was lowered: outputs
     /// are lowered in order, so `code[..emitted[k]]` computes outputs `0..=k`.
+    /// (Counts in the order of lowering, before [`Program::hoist`].)
     pub(crate) emitted: Vec<u32>,
+    /// The instructions at the front of `code` that read only constants and slow
+    /// inputs (see [`Program::hoist`]); 0 when not hoisted.
+    pub(crate) prologue: usize,
+    /// Like `emitted`, counting only the instructions after the prologue:
+    /// `code[prologue..prologue + body_emitted[k]]` computes outputs `0..=k` once
+    /// the prologue has run.
+    pub(crate) body_emitted: Vec<u32>,
+    /// The first slow input (`inputs` when none is slow).
+    pub(crate) slow_from: usize,
+    /// Per register: whether its value depends on the slow inputs and constants only.
+    pub(crate) invariant: Vec<bool>,
 }
 
 /// Input or output slices of the wrong length.
@@ -148,12 +160,55 @@ impl Program {
     pub fn into_evaluator(self) -> Evaluator {
         let mut registers = alloc::vec![0.0; self.register_count()];
         registers[self.inputs..self.inputs + self.constants.len()].copy_from_slice(&self.constants);
-        Evaluator { program: self, registers }
+        Evaluator { program: self, registers, loaded: false, computed: 0, slow_changes: 0 }
     }
 
-    #[inline(always)]
-    fn run(&self, r: &mut [f64]) {
-        self.run_code(&self.code, r);
+    /// Moves to the front, in their order, the instructions whose value depends only
+    /// on constants and on the inputs from `slow_from` on (a model's parameters,
+    /// which change between runs, not between calls): an [`Evaluator`] runs them
+    /// only when one of those inputs has changed. `M` of the turntable and the sums
+    /// of masses of a chain are such values. Values are unchanged: the code is in
+    /// SSA form, so moving an instruction ahead of ones it does not read is exact.
+    pub fn hoist(mut self, slow_from: usize) -> Program {
+        let slow_from = slow_from.min(self.inputs);
+        let first_temp = self.inputs + self.constants.len();
+        let mut invariant = alloc::vec![false; self.registers];
+        invariant[slow_from..first_temp].fill(true);
+        let mut prologue = Vec::new();
+        let mut body = Vec::new();
+        let mut body_before = Vec::with_capacity(self.code.len() + 1);
+        for ins in &self.code {
+            body_before.push(body.len() as u32);
+            let reads_varying = !invariant[ins.a as usize] || (ins.op.is_binary() && !invariant[ins.b as usize]);
+            if reads_varying {
+                body.push(*ins);
+            } else {
+                invariant[ins.dst as usize] = true;
+                if ins.op == Op::SinCos {
+                    invariant[ins.dst as usize + 1] = true;
+                }
+                prologue.push(*ins);
+            }
+        }
+        body_before.push(body.len() as u32);
+        self.body_emitted = self.emitted.iter().map(|&e| body_before[e as usize]).collect();
+        self.prologue = prologue.len();
+        prologue.extend(body);
+        self.code = prologue;
+        self.slow_from = slow_from;
+        self.invariant = invariant;
+        self
+    }
+
+    /// Whether output `k` depends only on constants and the slow inputs of
+    /// [`Program::hoist`] (false for every output of a program not hoisted).
+    pub fn output_is_invariant(&self, k: usize) -> bool {
+        self.outputs.get(k).is_some_and(|&r| self.invariant.get(r as usize).copied().unwrap_or(false))
+    }
+
+    /// How many instructions run only when a slow input changes.
+    pub fn prologue_len(&self) -> usize {
+        self.prologue
     }
 
     fn run_code(&self, code: &[Instr], r: &mut [f64]) {
@@ -201,10 +256,22 @@ fn powi_cold(x: f64, n: i32) -> f64 {
 }
 
 /// Runs a [`Program`] with no allocation per call.
+///
+/// It remembers what its registers hold: called again with the same inputs (bit
+/// for bit), it runs only the instructions not run yet for them. An integrator's
+/// last stage and the sample taken at the same state share one evaluation that
+/// way, the sample running only the diagnostics after `M`, `F`, `A`, `b`.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     program: Program,
     registers: Vec<f64>,
+    /// Whether the registers hold the inputs of a call (and the prologue's values
+    /// for its slow inputs).
+    loaded: bool,
+    /// How many instructions after the prologue have run for the loaded inputs.
+    computed: usize,
+    /// How many times the slow inputs have been loaded with new values.
+    slow_changes: u64,
 }
 
 impl Evaluator {
@@ -227,12 +294,43 @@ impl Evaluator {
                 outputs: out.len(),
             });
         }
-        self.registers[..p.inputs].copy_from_slice(inputs);
-        p.run(&mut self.registers);
+        let end = p.code.len() - p.prologue;
+        self.run_prefix(inputs, end);
+        let p = &self.program;
         for (o, &r) in out.iter_mut().zip(&p.outputs) {
             *o = self.registers[r as usize];
         }
         Ok(())
+    }
+
+    /// How many times the slow inputs of [`Program::hoist`] have been loaded with
+    /// new values: a caller that keeps values derived from invariant outputs knows
+    /// they are stale when this changes.
+    pub fn slow_changes(&self) -> u64 {
+        self.slow_changes
+    }
+
+    /// Loads `inputs` (unless the registers hold them already) and runs the body up
+    /// to instruction `end`, skipping what has run for these inputs.
+    fn run_prefix(&mut self, inputs: &[f64], end: usize) {
+        let p = &self.program;
+        let same = |a: &[f64], b: &[f64]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+        let held = &self.registers[..p.inputs];
+        if !(self.loaded && same(held, inputs)) {
+            let slow_changed = !self.loaded || !same(&held[p.slow_from..], &inputs[p.slow_from..]);
+            self.registers[..p.inputs].copy_from_slice(inputs);
+            if slow_changed {
+                p.run_code(&p.code[..p.prologue], &mut self.registers);
+                self.slow_changes += 1;
+            }
+            self.loaded = true;
+            self.computed = 0;
+        }
+        if end > self.computed {
+            let body = &p.code[p.prologue..];
+            p.run_code(&body[self.computed..end], &mut self.registers);
+            self.computed = end;
+        }
     }
 
     /// Evaluates only the first `out.len()` outputs, running only the instructions
@@ -251,8 +349,9 @@ impl Evaluator {
             });
         }
         let Some(last) = out.len().checked_sub(1) else { return Ok(()) };
-        self.registers[..p.inputs].copy_from_slice(inputs);
-        p.run_code(&p.code[..p.emitted[last] as usize], &mut self.registers);
+        let end = p.body_emitted[last] as usize;
+        self.run_prefix(inputs, end);
+        let p = &self.program;
         for (o, &r) in out.iter_mut().zip(&p.outputs) {
             *o = self.registers[r as usize];
         }
