@@ -129,6 +129,10 @@ impl System for Engine<'_> {
     fn rhs(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), Self::Error> {
         let n = self.n;
         dy[..n].copy_from_slice(&y[n..]);
+        if self.method == Method::Lagrange {
+            lagrange_into(self.numeric, t, &y[..n], &y[n..], &mut dy[n..])?;
+            return Ok(());
+        }
         let s = accelerations(self.method, self.numeric, t, &y[..n], &y[n..])?;
         dy[n..].copy_from_slice(s.accelerations.as_slice());
         Ok(())

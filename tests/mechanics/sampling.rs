@@ -258,7 +258,18 @@ fn samples_reuse_the_last_stage_without_changing_a_bit() {
                         nhlab::formulations::accelerations_with_multipliers(method, &mut fresh, s.t, &s.q, &s.v, &s.mu);
                     let Ok(solved) = solved else { continue };
                     let terms = fresh.evaluate(s.t, &s.q, &s.v).unwrap().clone();
-                    let z = nhlab::formulations::compulsion(&terms, &solved.accelerations, s.t).unwrap();
+                    let z = nhlab::formulations::compulsion_with(
+                        &terms,
+                        solved.accelerations.as_slice(),
+                        s.t,
+                        &mut Default::default(),
+                        &mut Vec::new(),
+                    )
+                    .unwrap();
+                    // The samples' solver (LDLᵀ, nothing allocated) against nalgebra's Cholesky.
+                    let by_cholesky = nhlab::formulations::compulsion(&terms, &solved.accelerations, s.t).unwrap();
+                    let scale = 1e-12 * (1.0 + by_cholesky.abs() + terms.energy.abs());
+                    assert!((z - by_cholesky).abs() <= scale, "{name}: compulsion {z} vs {by_cholesky} by Cholesky");
                     assert_eq!(
                         z.to_bits(),
                         s.compulsion.to_bits(),

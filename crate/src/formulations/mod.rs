@@ -184,18 +184,33 @@ pub fn e_vector(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) -> Opt
         Ok(terms) => terms.jacobian.clone(),
         Err(e) => return Some(Err(e)),
     };
+    Some(
+        e_values(numeric, &jacobian, t, q, v)?
+            .map(|h| EVector { independent: h.independent.clone(), values: h.e.clone() }),
+    )
+}
+
+/// The Hamel terms at a state whose `A` the caller has already (a simulation's
+/// sample), once the split is known to be regular there: `E` is `h.e`.
+pub(crate) fn e_values<'a>(
+    numeric: &'a mut NumericModel,
+    jacobian: &DMatrix<f64>,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+) -> Option<Result<&'a crate::mechanics::HamelTerms, DynamicsError>> {
     let h = match numeric.hamel_terms(t, q, v)? {
         Ok(h) => h,
         Err(e) => return Some(Err(e)),
     };
-    if !hamel::split_is_regular(&jacobian, &h.dependent) {
+    if !hamel::split_is_regular(jacobian, &h.dependent) {
         return Some(Err(DynamicsError::Singular {
             what: "A₁ of Hamel's split",
             t,
             hint: "; the E-vector is not defined for this split here",
         }));
     }
-    Some(Ok(EVector { independent: h.independent.clone(), values: h.e.clone() }))
+    Some(Ok(h))
 }
 
 /// Gauss's compulsion `Z = ½(q̈ − a)ᵀ M (q̈ − a)` of accelerations `qdd`, with
@@ -204,6 +219,34 @@ pub fn compulsion(terms: &Terms, qdd: &DVector<f64>, t: f64) -> Result<f64, Dyna
     let a = unconstrained(terms, t)?;
     let d = qdd - a;
     Ok(0.5 * d.dot(&(&terms.mass * &d)))
+}
+
+/// [`compulsion`] with a reused solver and scratch: nothing allocated, as a
+/// simulation needs at every sample. Where the solver declines `M` (not positive
+/// definite to its tolerance), [`compulsion`] decides and words the error.
+pub fn compulsion_with(
+    terms: &Terms,
+    qdd: &[f64],
+    t: f64,
+    solver: &mut RangeSpace,
+    scratch: &mut alloc::vec::Vec<f64>,
+) -> Result<f64, DynamicsError> {
+    let n = terms.mass.nrows();
+    scratch.resize(n, 0.0);
+    // M is symmetric: its column-major storage reads as row-major.
+    if !(solver.factor(n, terms.mass.as_slice(), &[]) && solver.solve(terms.forcing.as_slice(), &[], scratch, &mut []))
+    {
+        return compulsion(terms, &DVector::from_column_slice(qdd), t);
+    }
+    // d = q̈ − M⁻¹F, in place.
+    for (d, &x) in scratch.iter_mut().zip(qdd) {
+        *d = x - *d;
+    }
+    let mut z = 0.0;
+    for (j, column) in terms.mass.column_iter().enumerate() {
+        z += scratch[j] * column.iter().zip(scratch.iter()).fold(0.0, |s, (m, d)| s + m * d);
+    }
+    Ok(0.5 * z)
 }
 
 /// `M⁻¹F` by Cholesky, which also proves `M` positive definite.

@@ -182,6 +182,13 @@ pub struct Simulation {
     steps: u64,
     /// The time at the start of the current window of [`STALL_WINDOW`] steps.
     window_t: f64,
+    /// Solver and scratch for the samples' compulsion, reused.
+    compulsion_solver: formulations::RangeSpace,
+    scratch: Vec<f64>,
+    /// The integrator's derivative at a sample, copied out of it.
+    derivative: Vec<f64>,
+    /// `A` at a sample, for the regularity of Hamel's split.
+    jacobian: nalgebra::DMatrix<f64>,
 }
 
 /// Steps between two checks that the run is getting anywhere.
@@ -230,6 +237,10 @@ impl Simulation {
             grid,
             steps: 0,
             window_t: initial.t,
+            compulsion_solver: Default::default(),
+            scratch: Vec::new(),
+            derivative: Vec::new(),
+            jacobian: nalgebra::DMatrix::zeros(0, 0),
         };
         let first = sim.sample_now().map_err(IntegrationError::System)?;
         sim.samples.push(first);
@@ -267,20 +278,25 @@ impl Simulation {
     fn sample_at(&mut self, t: f64, y: &[f64], known: Option<&[f64]>) -> Result<Sample, DynamicsError> {
         let n = self.numeric.n();
         let (q, v, mu) = (&y[..n], &y[n..2 * n], &y[2 * n..]);
+        let solved;
         let accelerations = match known {
-            Some(dy) => DVector::from_column_slice(&dy[n..2 * n]),
+            Some(dy) => &dy[n..2 * n],
             None => {
-                formulations::accelerations_with_multipliers(self.settings.method, &mut self.numeric, t, q, v, mu)?
-                    .accelerations
+                solved =
+                    formulations::accelerations_with_multipliers(self.settings.method, &mut self.numeric, t, q, v, mu)?
+                        .accelerations;
+                solved.as_slice()
             }
         };
         let terms = self.numeric.evaluate(t, q, v)?;
-        let compulsion = formulations::compulsion(terms, &accelerations, t)?;
+        let compulsion =
+            formulations::compulsion_with(terms, accelerations, t, &mut self.compulsion_solver, &mut self.scratch)?;
         let energy = terms.energy;
         let residuals = terms.constraint_residuals();
         let velocity_residuals = terms.residuals.iter().copied().collect();
-        let e_vector = match formulations::e_vector(&mut self.numeric, t, q, v) {
-            Some(Ok(e)) => Some(e.values.iter().copied().collect()),
+        self.jacobian.clone_from(&terms.jacobian);
+        let e_vector = match formulations::e_values(&mut self.numeric, &self.jacobian, t, q, v) {
+            Some(Ok(h)) => Some(h.e.as_slice().to_vec()),
             _ => None,
         };
         Ok(Sample {
@@ -297,16 +313,22 @@ impl Simulation {
     }
 
     fn sample_now(&mut self) -> Result<Sample, DynamicsError> {
-        let y = self.y.clone();
         // Dopri5's last stage is the derivative at the step's end, unless projection
         // has moved the state since.
         let known = match &self.stepper {
             Stepper::Dopri5(dp) if self.settings.stabilization != Stabilization::Projection => {
-                dp.derivative_at_end(self.t).map(<[f64]>::to_vec)
+                dp.derivative_at_end(self.t).map(|dy| {
+                    self.derivative.clear();
+                    self.derivative.extend_from_slice(dy);
+                })
             }
             _ => None,
         };
-        self.sample_at(self.t, &y, known.as_deref())
+        // Taken out for the call and put back: no copies of the state per sample.
+        let (y, derivative) = (core::mem::take(&mut self.y), core::mem::take(&mut self.derivative));
+        let sample = self.sample_at(self.t, &y, known.map(|()| derivative.as_slice()));
+        (self.y, self.derivative) = (y, derivative);
+        sample
     }
 
     /// Advances to `t_end`, recording a sample after every accepted step (rk4: every
