@@ -111,6 +111,12 @@ fn times_accelerations(g: &mut ExprGraph, row: &[ExprId], columns: &[usize]) -> 
 /// The equations of `method` for `model`.
 pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationError> {
     let mut g = model.graph.clone();
+    // The model keeps M and F as derived (compact, for the compiler); the reader gets
+    // them expanded, where terms that cancel have cancelled. First thing, so that
+    // their nodes come where a model built with everything made them
+    // (`Model::build_for`): the printed order of terms is the same.
+    let mass: Vec<ExprId> = model.equations.mass_matrix.iter().map(|&e| g.expand(e)).collect();
+    let forcing: Vec<ExprId> = model.equations.forcing.iter().map(|&e| g.expand(e)).collect();
     let names = model.coordinate_names();
     let n = model.coordinate_count();
     let all: Vec<usize> = (0..n).collect();
@@ -172,15 +178,15 @@ pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationErr
                     }
                 }
             }
-            matrices.push(matrix("M", "M", n, n, model.equations.mass_matrix.clone()));
-            matrices.push(matrix("F", "F", n, 1, model.equations.forcing.clone()));
+            matrices.push(matrix("M", "M", n, n, mass.clone()));
+            matrices.push(matrix("F", "F", n, 1, forcing.clone()));
             if method == Method::Euler && !model.constraints_are_linear() {
                 let entries = reaction.iter().flatten().copied().collect();
                 matrices.push(matrix("R", "R", model.constraints.len(), n, entries));
             }
             for (i, name) in names.iter().enumerate() {
-                let lhs = times_accelerations(&mut g, &model.equations.mass_matrix[i * n..(i + 1) * n], &all);
-                let mut rhs = alloc::vec![model.equations.forcing[i]];
+                let lhs = times_accelerations(&mut g, &mass[i * n..(i + 1) * n], &all);
+                let mut rhs = alloc::vec![forcing[i]];
                 for (row, &l) in reaction.iter().zip(&lambdas) {
                     rhs.push(g.mul2(row[i], l));
                 }

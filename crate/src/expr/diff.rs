@@ -14,7 +14,7 @@
 use alloc::vec::Vec;
 use hashbrown::HashMap;
 
-use super::graph::{ExprGraph, ExprId, Function, Node};
+use super::graph::{symbol_bit, ExprGraph, ExprId, Function, Node};
 use super::symbols::{SymbolId, SymbolKind};
 
 /// Why a time derivative cannot be taken.
@@ -40,14 +40,20 @@ impl ExprGraph {
     /// symbols that do not change.
     pub fn derivative_along(&mut self, e: ExprId, rate: &dyn Fn(SymbolId) -> Option<ExprId>) -> ExprId {
         let mut memo = HashMap::new();
-        self.derive(e, rate, &mut memo)
+        let active = self.symbols().filter(|&(id, _)| rate(id).is_some()).fold(0, |m, (id, _)| m | symbol_bit(id));
+        self.derive(e, rate, active, &mut memo)
     }
 
     /// The total time derivative `∂e/∂t + Σ v_i ∂e/∂q_i + Σ a_i ∂e/∂v_i`; parameters
     /// are constant. Fails on symbols with no rate (accelerations, auxiliaries): use
     /// [`derivative_along`](Self::derivative_along) with their rates instead.
     pub fn time_derivative(&mut self, e: ExprId) -> Result<ExprId, DiffError> {
-        for s in self.free_symbols(e) {
+        let without_rate = self
+            .symbols()
+            .filter(|(_, sym)| matches!(sym.kind, SymbolKind::Acceleration(_) | SymbolKind::Auxiliary(_)))
+            .fold(0, |m, (id, _)| m | symbol_bit(id));
+        let suspects = if self.mask(e) & without_rate == 0 { Vec::new() } else { self.free_symbols(e) };
+        for s in suspects {
             if matches!(self.symbol(s).kind, SymbolKind::Acceleration(_) | SymbolKind::Auxiliary(_)) {
                 return Err(DiffError::NoRate { name: self.display_symbol(s) });
             }
@@ -68,8 +74,12 @@ impl ExprGraph {
         &mut self,
         e: ExprId,
         rate: &dyn Fn(SymbolId) -> Option<ExprId>,
+        active: u128,
         memo: &mut HashMap<ExprId, ExprId>,
     ) -> ExprId {
+        if self.mask(e) & active == 0 {
+            return self.zero();
+        }
         if let Some(&d) = memo.get(&e) {
             return d;
         }
@@ -77,11 +87,11 @@ impl ExprGraph {
             Node::Number(_) => self.zero(),
             Node::Symbol(s) => rate(s).unwrap_or_else(|| self.zero()),
             Node::Definition(id) => match self.definition(id).body {
-                Some(body) => self.derive(body, rate, memo),
+                Some(body) => self.derive(body, rate, active, memo),
                 None => self.zero(),
             },
             Node::Add(terms) => {
-                let ds: Vec<ExprId> = terms.iter().map(|&t| self.derive(t, rate, memo)).collect();
+                let ds: Vec<ExprId> = terms.iter().map(|&t| self.derive(t, rate, active, memo)).collect();
                 self.add(&ds)
             }
             Node::Mul(factors) => {
@@ -90,7 +100,7 @@ impl ExprGraph {
                 let mut product: Vec<ExprId> = factors.to_vec();
                 let mut terms = Vec::new();
                 for i in 0..factors.len() {
-                    let di = self.derive(factors[i], rate, memo);
+                    let di = self.derive(factors[i], rate, active, memo);
                     if self.as_number(di).is_some_and(|n| n.is_zero()) {
                         continue;
                     }
@@ -100,9 +110,9 @@ impl ExprGraph {
                 }
                 self.add(&terms)
             }
-            Node::Pow(b, x) => self.derive_pow(e, b, x, rate, memo),
+            Node::Pow(b, x) => self.derive_pow(e, b, x, rate, active, memo),
             Node::Call(f, u) => {
-                let du = self.derive(u, rate, memo);
+                let du = self.derive(u, rate, active, memo);
                 if self.is_zero(du) {
                     du
                 } else {
@@ -111,8 +121,8 @@ impl ExprGraph {
                 }
             }
             Node::Atan2(y, x) => {
-                let dy = self.derive(y, rate, memo);
-                let dx = self.derive(x, rate, memo);
+                let dy = self.derive(y, rate, active, memo);
+                let dx = self.derive(x, rate, active, memo);
                 let x_dy = self.mul2(x, dy);
                 let y_dx = self.mul2(y, dx);
                 let num = self.sub(x_dy, y_dx);
@@ -132,10 +142,11 @@ impl ExprGraph {
         b: ExprId,
         x: ExprId,
         rate: &dyn Fn(SymbolId) -> Option<ExprId>,
+        active: u128,
         memo: &mut HashMap<ExprId, ExprId>,
     ) -> ExprId {
-        let db = self.derive(b, rate, memo);
-        let dx = self.derive(x, rate, memo);
+        let db = self.derive(b, rate, active, memo);
+        let dx = self.derive(x, rate, active, memo);
         match (self.is_zero(db), self.is_zero(dx)) {
             (true, true) => db,
             // Power rule: x b^(x-1) db.

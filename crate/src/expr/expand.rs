@@ -18,9 +18,15 @@ impl ExprGraph {
     /// `e` with products distributed over sums (within [`MAX_EXPANDED_TERMS`]) and
     /// powers of sums up to [`MAX_EXPANDED_POWER`] multiplied out, everywhere
     /// including inside function arguments. Definitions stay as they are.
+    ///
+    /// What was expanded is remembered for the graph's lifetime (nodes never change,
+    /// definitions are leaves here): the entries of `M` and `F` share most of their
+    /// subterms, and expanding each afresh was half of deriving a large model.
     pub fn expand(&mut self, e: ExprId) -> ExprId {
-        let mut memo = HashMap::new();
-        self.expand_memo(e, &mut memo)
+        let mut memo = core::mem::take(&mut self.expanded);
+        let x = self.expand_memo(e, &mut memo);
+        self.expanded = memo;
+        x
     }
 
     fn expand_memo(&mut self, e: ExprId, memo: &mut HashMap<ExprId, ExprId>) -> ExprId {

@@ -161,6 +161,11 @@ pub enum Node {
     Atan2(ExprId, ExprId),
 }
 
+/// The bit of symbol `s` in the masks of [`ExprGraph::mask`].
+pub(crate) fn symbol_bit(s: SymbolId) -> u128 {
+    1u128 << (s.index() % 128)
+}
+
 /// A named sub-expression. The body is set once the definitions of a model are
 /// resolved; until then the definition is an opaque name.
 #[derive(Clone, Debug)]
@@ -175,6 +180,13 @@ pub struct Definition {
 #[derive(Clone, Debug)]
 pub struct ExprGraph {
     nodes: Vec<Node>,
+    /// Per node: which symbols it may depend on, one bit per symbol index modulo
+    /// 128 (all bits for a definition, whose body may come later). Differentiation
+    /// skips a subtree whose mask misses every symbol with a rate: a partial
+    /// derivative of a large model visits only the terms that contain its variable.
+    masks: Vec<u128>,
+    /// What [`ExprGraph::expand`] has made of each node it has seen.
+    pub(crate) expanded: HashMap<ExprId, ExprId>,
     index: HashMap<Node, ExprId>,
     symbols: Vec<Symbol>,
     symbol_exprs: Vec<ExprId>,
@@ -198,6 +210,8 @@ impl ExprGraph {
     pub fn new() -> Self {
         let mut g = ExprGraph {
             nodes: Vec::new(),
+            masks: Vec::new(),
+            expanded: HashMap::new(),
             index: HashMap::new(),
             symbols: Vec::new(),
             symbol_exprs: Vec::new(),
@@ -221,6 +235,15 @@ impl ExprGraph {
             return id;
         }
         let id = ExprId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
+        let mask = match &node {
+            Node::Number(_) => 0,
+            Node::Symbol(s) => symbol_bit(*s),
+            Node::Definition(_) => u128::MAX,
+            Node::Add(xs) | Node::Mul(xs) => xs.iter().fold(0, |m, x| m | self.masks[x.index()]),
+            Node::Pow(a, b) | Node::Atan2(a, b) => self.masks[a.index()] | self.masks[b.index()],
+            Node::Call(_, u) => self.masks[u.index()],
+        };
+        self.masks.push(mask);
         self.nodes.push(node.clone());
         self.index.insert(node, id);
         id
@@ -229,6 +252,12 @@ impl ExprGraph {
     /// The node behind a handle.
     pub fn node(&self, id: ExprId) -> &Node {
         &self.nodes[id.index()]
+    }
+
+    /// The symbols `id` may depend on, as a mask of [`symbol_bit`]s (a superset:
+    /// bits are shared modulo 128, and a definition has every bit).
+    pub(crate) fn mask(&self, id: ExprId) -> u128 {
+        self.masks[id.index()]
     }
 
     /// How many distinct nodes the graph holds.

@@ -102,13 +102,15 @@ impl EquationsOfMotion {
         let mut mass_matrix = Vec::with_capacity(n * n);
         let mut forcing = Vec::with_capacity(n);
         for &r in &residuals {
+            // Not expanded: the derivative keeps the structure of T (shared sums,
+            // products of sums), which compiles to less code in less time; printers
+            // expand (derivation.rs).
             for &a in &accelerations {
-                let m = g.diff(r, a);
-                mass_matrix.push(g.expand(m));
+                mass_matrix.push(g.diff(r, a));
             }
             let r0 = g.substitute(r, &|s| accelerations.contains(&s).then_some(zero));
             let f = g.neg(r0);
-            forcing.push(g.expand(f));
+            forcing.push(f);
         }
         Ok(EquationsOfMotion { mass_matrix, forcing, residuals })
     }

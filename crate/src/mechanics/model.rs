@@ -338,6 +338,17 @@ impl Model {
             hamel: Err(SplitError::NotDerived),
             vakonomic: Err(VakonomicError::NotDerived),
         };
+        if needs.hamel || needs.vakonomic {
+            // M and F as printed (expanded) are made now, before the other
+            // derivations add nodes: terms print in the order their nodes were made,
+            // and a model built without those derivations makes them first thing
+            // when it prints (derivation.rs), so both print the same equations.
+            let entries: Vec<ExprId> =
+                model.equations.mass_matrix.iter().chain(&model.equations.forcing).copied().collect();
+            for e in entries {
+                model.graph.expand(e);
+            }
+        }
         if needs.hamel {
             model.hamel = model.derive_hamel();
         }
