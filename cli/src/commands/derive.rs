@@ -38,7 +38,12 @@ pub fn run(args: &DeriveArgs) -> Result<(), Failure> {
         }
         DeriveFormat::Json => {
             let n = model.coordinate_count();
-            let g = &model.graph;
+            // M and F as printed: expanded, like the equations (the model keeps them
+            // as derived, for the compiler).
+            let mut printed = model.base_graph.clone().unwrap_or_else(|| model.graph.clone());
+            let mass: Vec<ExprId> = model.equations.mass_matrix.iter().map(|&e| printed.expand(e)).collect();
+            let forcing: Vec<ExprId> = model.equations.forcing.iter().map(|&e| printed.expand(e)).collect();
+            let g = &printed;
             let text = |e: &ExprId| g.to_text(*e);
             let matrix = |m: &[ExprId], cols: usize| -> Vec<Vec<String>> {
                 m.chunks(cols.max(1)).map(|r| r.iter().map(text).collect()).collect()
@@ -58,8 +63,8 @@ pub fn run(args: &DeriveArgs) -> Result<(), Failure> {
             let json = json!({
                 "method": method.id(),
                 "form": d.form,
-                "mass_matrix": matrix(&model.equations.mass_matrix, n),
-                "forcing": model.equations.forcing.iter().map(text).collect::<Vec<_>>(),
+                "mass_matrix": matrix(&mass, n),
+                "forcing": forcing.iter().map(text).collect::<Vec<_>>(),
                 "constraint_jacobian": matrix(&jac, n),
                 "constraint_bias": model.constraints.iter().map(|c| text(&c.bias)).collect::<Vec<_>>(),
                 "equations": equations,

@@ -39,25 +39,22 @@ impl ExprGraph {
     /// The directional derivative `Σ_s ∂e/∂s · rate(s)`; `rate` returns `None` for
     /// symbols that do not change.
     pub fn derivative_along(&mut self, e: ExprId, rate: &dyn Fn(SymbolId) -> Option<ExprId>) -> ExprId {
-        let mut memo = HashMap::new();
-        let active = self.symbols().filter(|&(id, _)| rate(id).is_some()).fold(0, |m, (id, _)| m | symbol_bit(id));
-        self.derive(e, rate, active, &mut memo)
+        self.derivatives_along(&[e], rate)[0]
     }
 
     /// The total time derivative `∂e/∂t + Σ v_i ∂e/∂q_i + Σ a_i ∂e/∂v_i`; parameters
     /// are constant. Fails on symbols with no rate (accelerations, auxiliaries): use
     /// [`derivative_along`](Self::derivative_along) with their rates instead.
     pub fn time_derivative(&mut self, e: ExprId) -> Result<ExprId, DiffError> {
-        let without_rate = self
-            .symbols()
-            .filter(|(_, sym)| matches!(sym.kind, SymbolKind::Acceleration(_) | SymbolKind::Auxiliary(_)))
-            .fold(0, |m, (id, _)| m | symbol_bit(id));
-        let suspects = if self.mask(e) & without_rate == 0 { Vec::new() } else { self.free_symbols(e) };
-        for s in suspects {
-            if matches!(self.symbol(s).kind, SymbolKind::Acceleration(_) | SymbolKind::Auxiliary(_)) {
-                return Err(DiffError::NoRate { name: self.display_symbol(s) });
-            }
-        }
+        Ok(self.time_derivatives(&[e])?[0])
+    }
+
+    /// [`time_derivative`](Self::time_derivative) of several expressions, sharing the
+    /// work on their common subterms: the momenta `∂L/∂v_i` of a chain share the
+    /// velocities of the bodies beyond link i, and differentiating each afresh made
+    /// deriving the chain grow like N³.
+    pub fn time_derivatives(&mut self, es: &[ExprId]) -> Result<Vec<ExprId>, DiffError> {
+        self.check_rates(es)?;
         let one = self.one();
         let time = self.time();
         let rates: Vec<Option<ExprId>> = self
@@ -67,7 +64,42 @@ impl ExprGraph {
                 None => (id == time).then_some(one),
             })
             .collect();
-        Ok(self.derivative_along(e, &|s| rates[s.index()]))
+        Ok(self.derivatives_along(es, &|s| rates[s.index()]))
+    }
+
+    /// [`derivative_along`](Self::derivative_along) of several expressions, sharing
+    /// the work on their common subterms.
+    pub fn derivatives_along(&mut self, es: &[ExprId], rate: &dyn Fn(SymbolId) -> Option<ExprId>) -> Vec<ExprId> {
+        let active = self.symbols().filter(|&(id, _)| rate(id).is_some()).fold(0, |m, (id, _)| m | symbol_bit(id));
+        let mut memo = HashMap::new();
+        es.iter().map(|&e| self.derive(e, rate, active, &mut memo)).collect()
+    }
+
+    /// Fails on the first symbol with no rate of change (an acceleration or an
+    /// auxiliary) among those `es` depend on.
+    pub fn check_rates(&self, es: &[ExprId]) -> Result<(), DiffError> {
+        let without_rate = self
+            .symbols()
+            .filter(|(_, sym)| matches!(sym.kind, SymbolKind::Acceleration(_) | SymbolKind::Auxiliary(_)))
+            .fold(0, |m, (id, _)| m | symbol_bit(id));
+        for &e in es {
+            let suspects = if self.mask(e) & without_rate == 0 { Vec::new() } else { self.free_symbols(e) };
+            for s in suspects {
+                if matches!(self.symbol(s).kind, SymbolKind::Acceleration(_) | SymbolKind::Auxiliary(_)) {
+                    return Err(DiffError::NoRate { name: self.display_symbol(s) });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `e` may depend on an acceleration (a cheap test, true when unsure).
+    pub fn may_have_accelerations(&self, e: ExprId) -> bool {
+        let accelerations = self
+            .symbols()
+            .filter(|(_, sym)| matches!(sym.kind, SymbolKind::Acceleration(_)))
+            .fold(0, |m, (id, _)| m | symbol_bit(id));
+        self.mask(e) & accelerations != 0
     }
 
     fn derive(
@@ -91,8 +123,21 @@ impl ExprGraph {
                 None => self.zero(),
             },
             Node::Add(terms) => {
-                let ds: Vec<ExprId> = terms.iter().map(|&t| self.derive(t, rate, active, memo)).collect();
-                self.add(&ds)
+                // Zeros dropped here: a partial derivative of a long sum is mostly
+                // zeros (terms without the variable), and the sum's constructor
+                // would sort and merge them all.
+                let mut ds: Vec<ExprId> = Vec::new();
+                for &t in terms.iter() {
+                    let d = self.derive(t, rate, active, memo);
+                    if !self.is_zero(d) {
+                        ds.push(d);
+                    }
+                }
+                match ds.len() {
+                    0 => self.zero(),
+                    1 => ds[0],
+                    _ => self.add(&ds),
+                }
             }
             Node::Mul(factors) => {
                 // One buffer for every term of the product rule (a copy per term was

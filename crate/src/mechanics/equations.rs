@@ -8,7 +8,7 @@
 
 use alloc::vec::Vec;
 
-use crate::expr::{DiffError, ExprGraph, ExprId, SymbolId};
+use crate::expr::{DiffError, ExprGraph, ExprId, SymbolId, SymbolKind};
 
 /// `M q̈ = F` in symbolic form.
 #[derive(Clone, Debug)]
@@ -17,8 +17,6 @@ pub struct EquationsOfMotion {
     pub mass_matrix: Vec<ExprId>,
     /// `F = Q − ∂V/∂q + ∂T/∂q − (∂²T/∂v∂q)·v − ∂²T/∂v∂t` (with `K + J`).
     pub forcing: Vec<ExprId>,
-    /// The residuals `R_i(q, v, a, t)`.
-    pub residuals: Vec<ExprId>,
 }
 
 /// A variable-mass particle, already parsed.
@@ -84,34 +82,57 @@ impl ParticleTerms {
 
 impl EquationsOfMotion {
     /// Derives `M` and `F` from `L = T − V` and the generalised forces `Q`.
+    ///
+    /// With momenta `p_i = ∂L/∂v_i`, `ṗ_i = Σ_j ∂p_i/∂v_j q̈_j + ṗ_i|_{q̈=0}`, so
+    /// `M_ij = ∂p_i/∂v_j − ∂Q_i/∂q̈_j` and `F_i = Q_i|_{q̈=0} + ∂L/∂q_i − ṗ_i|_{q̈=0}`:
+    /// the same as differentiating the residuals `R_i` by `q̈_j` and setting `q̈ = 0`
+    /// in them, without building the residuals' acceleration terms to take them away
+    /// again. The momenta's rates share one pass over their common subterms.
+    /// Nothing is expanded: the derivatives keep the structure of `T` (shared sums,
+    /// products of sums), which compiles to less code in less time; printers expand
+    /// (derivation.rs).
     pub fn derive(g: &mut ExprGraph, kinetic: ExprId, potential: ExprId, forces: &[ExprId]) -> Result<Self, DiffError> {
         let n = g.coordinate_count();
         let lagrangian = g.sub(kinetic, potential);
+        let momenta: Vec<ExprId> = (0..n).map(|i| g.diff(lagrangian, g.coordinate(i)[1])).collect();
+        // Accelerations in L (or auxiliaries) have no rate: the same error as before.
+        g.check_rates(&momenta)?;
+        let one = g.one();
+        let time = g.time();
+        // The rates of q (v) and t (1) only: ṗ with q̈ = 0.
+        let rates: Vec<Option<ExprId>> = g
+            .symbols()
+            .map(|(id, sym)| match sym.kind {
+                SymbolKind::Coordinate(i) => Some(g.symbol_expr(g.coordinate(i)[1])),
+                _ => (id == time).then_some(one),
+            })
+            .collect();
+        let rates_at_rest = g.derivatives_along(&momenta, &|s| rates[s.index()]);
         let accelerations: Vec<SymbolId> = (0..n).map(|i| g.coordinate(i)[2]).collect();
-        let mut residuals = Vec::with_capacity(n);
-        for (i, &force) in forces.iter().enumerate().take(n) {
-            let [q, v, _] = g.coordinate(i);
-            let p = g.diff(lagrangian, v);
-            let pdot = g.time_derivative(p)?;
-            let dl_dq = g.diff(lagrangian, q);
-            let r = g.sub(pdot, dl_dq);
-            let r = g.sub(r, force);
-            residuals.push(r);
-        }
         let zero = g.zero();
         let mut mass_matrix = Vec::with_capacity(n * n);
         let mut forcing = Vec::with_capacity(n);
-        for &r in &residuals {
-            // Not expanded: the derivative keeps the structure of T (shared sums,
-            // products of sums), which compiles to less code in less time; printers
-            // expand (derivation.rs).
-            for &a in &accelerations {
-                mass_matrix.push(g.diff(r, a));
+        for (i, &force) in forces.iter().enumerate().take(n) {
+            // Variable-mass particles' forces carry accelerations (K + J).
+            let force_has_accelerations = g.may_have_accelerations(force);
+            for (j, &a) in accelerations.iter().enumerate() {
+                let m = g.diff(momenta[i], g.coordinate(j)[1]);
+                mass_matrix.push(if force_has_accelerations {
+                    let dq = g.diff(force, a);
+                    g.sub(m, dq)
+                } else {
+                    m
+                });
             }
-            let r0 = g.substitute(r, &|s| accelerations.contains(&s).then_some(zero));
-            let f = g.neg(r0);
-            forcing.push(f);
+            let force_at_rest = if force_has_accelerations {
+                g.substitute(force, &|s| accelerations.contains(&s).then_some(zero))
+            } else {
+                force
+            };
+            let dl_dq = g.diff(lagrangian, g.coordinate(i)[0]);
+            let gain = g.add2(force_at_rest, dl_dq);
+            forcing.push(g.sub(gain, rates_at_rest[i]));
         }
-        Ok(EquationsOfMotion { mass_matrix, forcing, residuals })
+        Ok(EquationsOfMotion { mass_matrix, forcing })
     }
 }

@@ -56,6 +56,9 @@ pub struct Model {
     pub hamel: Result<HamelSplit, SplitError>,
     /// The vakonomic equations (in `graph`, with auxiliary symbols `mu1…`), or why not.
     pub vakonomic: Result<VakonomicEquations, VakonomicError>,
+    /// `graph` as it was before Hamel's split and the vakonomic equations were
+    /// derived (`None` when neither was): what the other methods print from.
+    pub base_graph: Option<ExprGraph>,
 }
 
 /// Collects problems while building, with positions from the source map.
@@ -337,17 +340,13 @@ impl Model {
             view,
             hamel: Err(SplitError::NotDerived),
             vakonomic: Err(VakonomicError::NotDerived),
+            base_graph: None,
         };
         if needs.hamel || needs.vakonomic {
-            // M and F as printed (expanded) are made now, before the other
-            // derivations add nodes: terms print in the order their nodes were made,
-            // and a model built without those derivations makes them first thing
-            // when it prints (derivation.rs), so both print the same equations.
-            let entries: Vec<ExprId> =
-                model.equations.mass_matrix.iter().chain(&model.equations.forcing).copied().collect();
-            for e in entries {
-                model.graph.expand(e);
-            }
+            // Terms print in the order their nodes were made: the methods that do not
+            // use Hamel's split or the vakonomic equations print from the graph as it
+            // was before them, so a model built with or without them prints the same.
+            model.base_graph = Some(model.graph.clone());
         }
         if needs.hamel {
             model.hamel = model.derive_hamel();

@@ -166,10 +166,17 @@ impl ExprGraph {
 
     /// Terms in canonical order, except that the constant goes last and the first
     /// shown term is a positive one when there is one (`x - y`, not `-y + x`).
+    ///
+    /// Terms with accelerations come first, in the order of their coordinates
+    /// (`m*x'' + m*a*φ''`, then the rest): canonical order follows the order in
+    /// which nodes were made, which differs with what else was derived, so the side
+    /// of an equation a reader scans first is put in an order of its own.
     fn sum_layout(&self, terms: &[ExprId]) -> Layout {
         let mut shown: Vec<(bool, Layout)> = Vec::with_capacity(terms.len());
         let mut constant = None;
-        for &t in terms {
+        let mut ordered: Vec<ExprId> = terms.to_vec();
+        ordered.sort_by_cached_key(|&t| self.first_acceleration(t).map_or((1, 0), |i| (0, i)));
+        for &t in &ordered {
             let signed = self.signed_layout(t);
             if self.as_number(t).is_some() {
                 constant = Some(signed);
@@ -183,6 +190,19 @@ impl ExprGraph {
             shown.insert(0, first);
         }
         Layout::Sum(shown)
+    }
+
+    /// The smallest coordinate index among the accelerations `e` contains.
+    fn first_acceleration(&self, e: ExprId) -> Option<usize> {
+        let mut first = None;
+        self.walk(&[e], false, |_, node| {
+            if let Node::Symbol(s) = node {
+                if let SymbolKind::Acceleration(i) = self.symbol(*s).kind {
+                    first = Some(first.map_or(i, |f: usize| f.min(i)));
+                }
+            }
+        });
+        first
     }
 
     /// `coefficient * Π factors` as a fraction when there are negative powers.
