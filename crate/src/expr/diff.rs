@@ -33,7 +33,8 @@ impl ExprGraph {
     /// The partial derivative `∂e/∂s`.
     pub fn diff(&mut self, e: ExprId, s: SymbolId) -> ExprId {
         let one = self.one();
-        self.derivative_along(e, &|sym| (sym == s).then_some(one))
+        let mut memo = HashMap::new();
+        self.derive(e, &|sym| (sym == s).then_some(one), symbol_bit(s), &mut memo)
     }
 
     /// The directional derivative `Σ_s ∂e/∂s · rate(s)`; `rate` returns `None` for
@@ -62,6 +63,24 @@ impl ExprGraph {
             .map(|(id, _)| match self.time_derivative_of(id) {
                 Some(next) => Some(self.symbol_expr(next)),
                 None => (id == time).then_some(one),
+            })
+            .collect();
+        Ok(self.derivatives_along(es, &|s| rates[s.index()]))
+    }
+
+    /// The time derivatives of `es` with the accelerations set to zero
+    /// (`Σ v_i ∂e/∂q_i + ∂e/∂t`): what is left of `ė` besides its `q̈` terms, in
+    /// one pass over their common subterms, without building those terms to take
+    /// them away again. Fails like [`time_derivative`](Self::time_derivative).
+    pub fn time_derivatives_at_rest(&mut self, es: &[ExprId]) -> Result<Vec<ExprId>, DiffError> {
+        self.check_rates(es)?;
+        let one = self.one();
+        let time = self.time();
+        let rates: Vec<Option<ExprId>> = self
+            .symbols()
+            .map(|(id, sym)| match sym.kind {
+                SymbolKind::Coordinate(i) => Some(self.symbol_expr(self.coordinate(i)[1])),
+                _ => (id == time).then_some(one),
             })
             .collect();
         Ok(self.derivatives_along(es, &|s| rates[s.index()]))
@@ -115,46 +134,66 @@ impl ExprGraph {
         if let Some(&d) = memo.get(&e) {
             return d;
         }
-        let d = match self.node(e).clone() {
-            Node::Number(_) => self.zero(),
-            Node::Symbol(s) => rate(s).unwrap_or_else(|| self.zero()),
-            Node::Definition(id) => match self.definition(id).body {
-                Some(body) => self.derive(body, rate, active, memo),
-                None => self.zero(),
-            },
-            Node::Add(terms) => {
+        // Sums and products are read child by child rather than cloned: cloning
+        // their child lists at every visit was a fifth of deriving a long chain.
+        let node = match self.node(e) {
+            Node::Add(terms) => Err((true, terms.len())),
+            Node::Mul(factors) => Err((false, factors.len())),
+            other => Ok(other.clone()),
+        };
+        let node = match node {
+            Ok(node) => node,
+            Err((true, len)) => {
                 // Zeros dropped here: a partial derivative of a long sum is mostly
                 // zeros (terms without the variable), and the sum's constructor
                 // would sort and merge them all.
                 let mut ds: Vec<ExprId> = Vec::new();
-                for &t in terms.iter() {
-                    let d = self.derive(t, rate, active, memo);
+                for k in 0..len {
+                    let d = self.derive(self.child(e, k), rate, active, memo);
                     if !self.is_zero(d) {
                         ds.push(d);
                     }
                 }
-                match ds.len() {
+                let d = match ds.len() {
                     0 => self.zero(),
                     1 => ds[0],
                     _ => self.add(&ds),
-                }
+                };
+                memo.insert(e, d);
+                return d;
             }
-            Node::Mul(factors) => {
+            Err((false, len)) => {
                 // One buffer for every term of the product rule (a copy per term was
                 // a good part of deriving a large model).
-                let mut product: Vec<ExprId> = factors.to_vec();
+                let factors: Vec<ExprId> = (0..len).map(|k| self.child(e, k)).collect();
+                let mut product = factors.clone();
                 let mut terms = Vec::new();
-                for i in 0..factors.len() {
+                for i in 0..len {
                     let di = self.derive(factors[i], rate, active, memo);
-                    if self.as_number(di).is_some_and(|n| n.is_zero()) {
+                    if self.is_zero(di) {
                         continue;
                     }
                     product[i] = di;
                     terms.push(self.mul(&product));
                     product[i] = factors[i];
                 }
-                self.add(&terms)
+                let d = match terms.len() {
+                    0 => self.zero(),
+                    1 => terms[0],
+                    _ => self.add(&terms),
+                };
+                memo.insert(e, d);
+                return d;
             }
+        };
+        let d = match node {
+            Node::Number(_) => self.zero(),
+            Node::Symbol(s) => rate(s).unwrap_or_else(|| self.zero()),
+            Node::Definition(id) => match self.definition(id).body {
+                Some(body) => self.derive(body, rate, active, memo),
+                None => self.zero(),
+            },
+            Node::Add(_) | Node::Mul(_) => unreachable!("handled above"),
             Node::Pow(b, x) => self.derive_pow(e, b, x, rate, active, memo),
             Node::Call(f, u) => {
                 let du = self.derive(u, rate, active, memo);
@@ -258,6 +297,14 @@ impl ExprGraph {
             Function::Ln => self.powi(u, -1),
             Function::Abs => self.call(Function::Sign, u),
             Function::Sign => self.zero(),
+        }
+    }
+
+    /// Child `k` of a sum or product (`e` itself otherwise).
+    fn child(&self, e: ExprId, k: usize) -> ExprId {
+        match self.node(e) {
+            Node::Add(xs) | Node::Mul(xs) => xs[k],
+            _ => e,
         }
     }
 

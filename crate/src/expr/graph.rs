@@ -260,6 +260,11 @@ impl ExprGraph {
         self.masks[id.index()]
     }
 
+    /// The mask bit of symbol `s` (see [`ExprGraph::mask`]).
+    pub(crate) fn symbol_mask(&self, s: SymbolId) -> u128 {
+        symbol_bit(s)
+    }
+
     /// How many distinct nodes the graph holds.
     pub fn len(&self) -> usize {
         self.nodes.len()

@@ -73,12 +73,15 @@ impl Constraint {
                 g.expand(d)
             })
             .collect();
+        let velocity_bits = velocities.iter().fold(0u128, |m, &v| m | g.symbol_mask(v));
         let linear = jacobian.iter().all(|&row| {
-            velocities.iter().all(|&v| {
-                let d = g.diff(row, v);
-                let d = g.expand(d);
-                g.is_zero(d)
-            })
+            // A row with no velocity in it is constant in them: no derivative needed.
+            g.mask(row) & velocity_bits == 0
+                || velocities.iter().all(|&v| {
+                    let d = g.diff(row, v);
+                    let d = g.expand(d);
+                    g.is_zero(d)
+                })
         });
         let kind = match (holonomic, linear) {
             (true, _) => ConstraintKind::Holonomic,
@@ -86,10 +89,7 @@ impl Constraint {
             (false, false) => ConstraintKind::NonlinearNonholonomic,
         };
         // ḟ is affine in the accelerations: b = −ḟ at a = 0.
-        let fdot = g.time_derivative(velocity_residual).ok()?;
-        let accelerations: Vec<_> = (0..n).map(|i| g.coordinate(i)[2]).collect();
-        let zero = g.zero();
-        let fdot0 = g.substitute(fdot, &|s| accelerations.contains(&s).then_some(zero));
+        let fdot0 = g.time_derivatives_at_rest(&[velocity_residual]).ok()?[0];
         let minus = g.neg(fdot0);
         let bias = g.expand(minus);
         Some(Constraint { name, kind, rheonomic, position_residual, velocity_residual, jacobian, bias })

@@ -8,7 +8,7 @@
 
 use alloc::vec::Vec;
 
-use crate::expr::{DiffError, ExprGraph, ExprId, SymbolId, SymbolKind};
+use crate::expr::{DiffError, ExprGraph, ExprId, SymbolId};
 
 /// `M q̈ = F` in symbolic form.
 #[derive(Clone, Debug)]
@@ -95,28 +95,27 @@ impl EquationsOfMotion {
         let n = g.coordinate_count();
         let lagrangian = g.sub(kinetic, potential);
         let momenta: Vec<ExprId> = (0..n).map(|i| g.diff(lagrangian, g.coordinate(i)[1])).collect();
-        // Accelerations in L (or auxiliaries) have no rate: the same error as before.
-        g.check_rates(&momenta)?;
-        let one = g.one();
-        let time = g.time();
-        // The rates of q (v) and t (1) only: ṗ with q̈ = 0.
-        let rates: Vec<Option<ExprId>> = g
-            .symbols()
-            .map(|(id, sym)| match sym.kind {
-                SymbolKind::Coordinate(i) => Some(g.symbol_expr(g.coordinate(i)[1])),
-                _ => (id == time).then_some(one),
-            })
-            .collect();
-        let rates_at_rest = g.derivatives_along(&momenta, &|s| rates[s.index()]);
+        // Accelerations in L (or auxiliaries) have no rate: an error, as for ṗ.
+        let rates_at_rest = g.time_derivatives_at_rest(&momenta)?;
         let accelerations: Vec<SymbolId> = (0..n).map(|i| g.coordinate(i)[2]).collect();
         let zero = g.zero();
+        // ∂p_i/∂v_j = ∂²L/∂v_i∂v_j is symmetric: the lower triangle is derived and
+        // mirrored (half the work, and M exactly symmetric).
+        let mut hessian = alloc::vec![zero; n * n];
+        for i in 0..n {
+            for j in 0..=i {
+                let m = g.diff(momenta[i], g.coordinate(j)[1]);
+                hessian[i * n + j] = m;
+                hessian[j * n + i] = m;
+            }
+        }
         let mut mass_matrix = Vec::with_capacity(n * n);
         let mut forcing = Vec::with_capacity(n);
         for (i, &force) in forces.iter().enumerate().take(n) {
             // Variable-mass particles' forces carry accelerations (K + J).
             let force_has_accelerations = g.may_have_accelerations(force);
             for (j, &a) in accelerations.iter().enumerate() {
-                let m = g.diff(momenta[i], g.coordinate(j)[1]);
+                let m = hessian[i * n + j];
                 mass_matrix.push(if force_has_accelerations {
                     let dq = g.diff(force, a);
                     g.sub(m, dq)
