@@ -2,6 +2,7 @@
 //! simulation, against closed forms, invariants and each other.
 
 mod agreement;
+mod bodies;
 mod closed_forms;
 mod derivation;
 mod drift;

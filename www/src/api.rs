@@ -71,7 +71,7 @@ pub fn scenario_size(text: &str) -> Result<JsValue, JsError> {
     to_js(&Size {
         title: &s.title,
         coordinates: s.coordinates.len(),
-        constraints: s.constraints.len(),
+        constraints: s.constraint_count(),
         definitions: s.definitions.len(),
         particles: s.particles.len(),
         characters: text.chars().count(),

@@ -30,13 +30,13 @@ fn state_at(l: &mut crate::input::Loaded, at: &str) -> Result<State, Failure> {
         if name == "t" {
             scenario.initial.t = x;
         } else if let Some(j) = name.strip_prefix("mu").and_then(|k| k.parse::<usize>().ok()) {
-            if j == 0 || j > scenario.constraints.len() {
+            if j == 0 || j > scenario.constraint_count() {
                 return Err(Failure::bad(format!(
                     "--at: `{name}`: there are {} constraints",
-                    scenario.constraints.len()
+                    scenario.constraint_count()
                 )));
             }
-            let m = scenario.constraints.len();
+            let m = scenario.constraint_count();
             let vk = scenario.vakonomic.get_or_insert_with(Default::default);
             vk.mu0.resize(m, 0.0);
             vk.mu0[j - 1] = x;

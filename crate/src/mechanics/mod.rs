@@ -2,6 +2,7 @@
 //! expressions in one graph, its classified [`Constraint`]s and the derived
 //! [`EquationsOfMotion`]; a [`NumericModel`] evaluates all of it at a state.
 
+mod bodies;
 mod constraint;
 mod equations;
 mod euler;
@@ -10,6 +11,7 @@ mod model;
 mod numeric;
 mod vakonomic;
 
+pub use bodies::{INERTIAL_FRAME, MAX_FRAMES, MAX_ROTATIONS, ORIGIN};
 pub use constraint::{Constraint, ConstraintKind};
 pub use equations::{EquationsOfMotion, ParticleTerms};
 pub use euler::{reaction_row, ReactionRow};

@@ -62,17 +62,17 @@ pub struct Model {
 }
 
 /// Collects problems while building, with positions from the source map.
-struct Checker<'a> {
+pub(crate) struct Checker<'a> {
     map: &'a SourceMap,
     problems: Vec<Problem>,
 }
 
 impl Checker<'_> {
-    fn at(&mut self, field: &str, message: impl Into<String>) {
+    pub(crate) fn at(&mut self, field: &str, message: impl Into<String>) {
         self.problems.push(self.map.problem(field, message));
     }
 
-    fn at_key(&mut self, field: &str, message: impl Into<String>) {
+    pub(crate) fn at_key(&mut self, field: &str, message: impl Into<String>) {
         self.problems.push(self.map.key_problem(field, message));
     }
 
@@ -85,7 +85,7 @@ impl Checker<'_> {
     }
 
     /// Parses an expression; a problem and `None` on error.
-    fn expr(&mut self, g: &mut ExprGraph, field: &str, text: &str) -> Option<ExprId> {
+    pub(crate) fn expr(&mut self, g: &mut ExprGraph, field: &str, text: &str) -> Option<ExprId> {
         match g.parse_with(text, ParseOptions::default()) {
             Ok(e) => Some(e),
             Err(e) => {
@@ -96,7 +96,7 @@ impl Checker<'_> {
     }
 
     /// Parses an expression that may not contain velocities (potential, positions).
-    fn position_expr(&mut self, g: &mut ExprGraph, field: &str, text: &str, what: &str) -> Option<ExprId> {
+    pub(crate) fn position_expr(&mut self, g: &mut ExprGraph, field: &str, text: &str, what: &str) -> Option<ExprId> {
         let e = self.expr(g, field, text)?;
         let velocities: Vec<String> = g
             .free_symbols(e)
@@ -170,7 +170,7 @@ impl Model {
         let mut too_large = false;
         for (field, count, limit) in [
             ("coordinates", s.coordinates.len(), MAX_COORDINATES),
-            ("constraints", s.constraints.len(), MAX_CONSTRAINTS),
+            ("constraints", s.constraint_count(), MAX_CONSTRAINTS),
             ("particles", s.particles.len(), MAX_PARTICLES),
             ("definitions", s.definitions.len(), MAX_DEFINITIONS),
             ("view.series", s.view.series.len(), MAX_SERIES),
@@ -220,6 +220,9 @@ impl Model {
             return Err(Problems(c.problems));
         }
         let n = g.coordinate_count();
+        // Frames, points, bodies and rolling first: their named point components
+        // may appear in every expression below.
+        let additions = super::bodies::build(&mut c, &mut g, s);
 
         let mut kinetic = s.kinetic.as_deref().and_then(|t| c.expr(&mut g, "kinetic", t));
         let mut particles = Vec::new();
@@ -252,12 +255,22 @@ impl Model {
                 particles.push(ParticleTerms { mass, position, ejecta_velocity });
             }
         }
-        if s.kinetic.is_none() && s.particles.is_empty() {
-            c.at("kinetic", "a scenario needs `kinetic` or `particles` (or both)");
+        if s.kinetic.is_none() && s.particles.is_empty() && s.bodies.is_empty() {
+            c.at("kinetic", "a scenario needs `kinetic`, `particles` or `bodies` (they add)");
+        }
+        if let Some(t) = additions.kinetic {
+            kinetic = Some(match kinetic {
+                Some(k) => g.add2(k, t),
+                None => t,
+            });
         }
         let potential = match &s.potential {
             Some(v) => c.position_expr(&mut g, "potential", v, "the potential"),
             None => Some(g.zero()),
+        };
+        let potential = match (potential, additions.potential) {
+            (Some(v), Some(w)) => Some(g.add2(v, w)),
+            (v, _) => v,
         };
         let mut forces = alloc::vec![g.zero(); n];
         for (name, text) in &s.forces {
@@ -282,6 +295,15 @@ impl Model {
             match Constraint::derive(&mut g, s.constraint_name(j), e) {
                 Some(constraint) => constraints.push(constraint),
                 None => c.at(&field, "the constraint depends on neither coordinates nor velocities"),
+            }
+        }
+        for (name, field, f) in additions.constraints {
+            // Expanded, so that what cancels does (`x' − r φ' cos ψ`, not the
+            // velocity of the centre minus ω × r written out).
+            let f = g.expand(f);
+            match Constraint::derive(&mut g, name, f) {
+                Some(constraint) => constraints.push(constraint),
+                None => c.at(&field, "this contact's velocity depends on neither coordinates nor velocities"),
             }
         }
         let mut view = Vec::new();
@@ -455,7 +477,7 @@ fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
                 c.at(&format!("hamel.dependent[{i}]"), format!("`{q}` is not a coordinate"));
             }
         }
-        let m = s.constraints.len();
+        let m = s.constraint_count();
         if !h.dependent.is_empty() && h.dependent.len() != m {
             c.at(
                 "hamel.dependent",
@@ -464,7 +486,7 @@ fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
         }
     }
     if let Some(v) = &s.vakonomic {
-        let m = s.constraints.len();
+        let m = s.constraint_count();
         if v.mu0.len() != m {
             c.at("vakonomic.mu0", format!("expected one multiplier per constraint ({m}), found {}", v.mu0.len()));
         }

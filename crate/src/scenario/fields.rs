@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Field paths with `*` for any key or index.
-const KNOWN: [&str; 41] = [
+const KNOWN: [&str; 90] = [
     "format",
     "title",
     "description",
@@ -49,6 +49,55 @@ const KNOWN: [&str; 41] = [
     "run.*",
     "view",
     "view.*",
+    "frames",
+    "frames.*",
+    "frames.*.parent",
+    "frames.*.rotations",
+    "frames.*.rotations[*]",
+    "frames.*.rotations[*].*",
+    "frames.*.angular_velocity",
+    "frames.*.angular_velocity[*]",
+    "points",
+    "points.*",
+    "points.*.from",
+    "points.*.frame",
+    "points.*.position",
+    "points.*.position[*]",
+    "bodies",
+    "bodies[*]",
+    "bodies[*].name",
+    "bodies[*].frame",
+    "bodies[*].mass",
+    "bodies[*].centre",
+    "bodies[*].inertia",
+    "bodies[*].inertia.xx",
+    "bodies[*].inertia.yy",
+    "bodies[*].inertia.zz",
+    "bodies[*].inertia.xy",
+    "bodies[*].inertia.xz",
+    "bodies[*].inertia.yz",
+    "bodies[*].shape",
+    "bodies[*].shape.kind",
+    "bodies[*].shape.radius",
+    "bodies[*].shape.length",
+    "bodies[*].shape.axis",
+    "bodies[*].shape.size",
+    "bodies[*].shape.size[*]",
+    "bodies[*].shape.semi_axes",
+    "bodies[*].shape.semi_axes[*]",
+    "bodies[*].shape.points",
+    "bodies[*].shape.points[*]",
+    "bodies[*].shape.points[*][*]",
+    "gravity",
+    "gravity.magnitude",
+    "gravity.direction",
+    "gravity.direction[*]",
+    "rolling",
+    "rolling[*]",
+    "rolling[*].name",
+    "rolling[*].body",
+    "rolling[*].on",
+    "rolling[*].contact",
 ];
 
 /// Keys allowed under `run` and `view` (kept apart from `KNOWN` for suggestions).
@@ -76,13 +125,19 @@ fn pattern(path: &str) -> String {
     out
 }
 
+/// Segment by segment; a `*` segment is any one key (`parameters.*` matches
+/// `parameters.m` but not `parameters.m.x`; `frames.*.parent` matches
+/// `frames.lean.parent`).
 fn matches(known: &str, path: &str) -> bool {
-    match known.strip_suffix(".*") {
-        // `parameters.*` matches `parameters.m` but not `parameters.m.x`.
-        Some(prefix) => {
-            path.strip_prefix(prefix).and_then(|r| r.strip_prefix('.')).is_some_and(|k| !k.contains(['.', '[']))
+    let mut k = known.split('.');
+    let mut p = path.split('.');
+    loop {
+        match (k.next(), p.next()) {
+            (None, None) => return true,
+            (Some("*"), Some(key)) if !key.contains('[') => {}
+            (Some(a), Some(b)) if a == b => {}
+            _ => return false,
         }
-        None => known == path,
     }
 }
 
@@ -114,7 +169,7 @@ pub(crate) fn siblings(path: &str) -> Vec<&'static str> {
         .iter()
         .filter_map(|k| {
             let (kp, last) = k.rsplit_once('.').unwrap_or(("", k));
-            (kp == parent && last != "*" && !last.contains('[')).then_some(last)
+            (matches(kp, &parent) && last != "*" && !last.contains('[')).then_some(last)
         })
         .collect()
 }

@@ -182,13 +182,26 @@ fn shorten(message: &str) -> String {
 
 /// Fields that must be tables, and table items of the arrays of tables: serde would
 /// read an array there positionally (`run = [0.5, ["gauss"], "rk4"]`).
-const TABLES: [&str; 10] =
-    ["parameters", "definitions", "forces", "initial", "initial.q", "initial.v", "hamel", "vakonomic", "run", "view"];
+const TABLES: [&str; 13] = [
+    "parameters",
+    "definitions",
+    "forces",
+    "initial",
+    "initial.q",
+    "initial.v",
+    "hamel",
+    "vakonomic",
+    "run",
+    "view",
+    "frames",
+    "points",
+    "gravity",
+];
 
 /// Refuses a non-table where `nhlab/1` expects a table.
 fn check_shapes(map: &SourceMap) -> Result<(), Problems> {
     let items = map.places.keys().filter(|p| {
-        ["constraints[", "particles["]
+        ["constraints[", "particles[", "bodies[", "rolling["]
             .iter()
             .any(|a| p.starts_with(a) && p.ends_with(']') && !p[..p.len() - 1].contains(['.', ']']))
     });

@@ -62,6 +62,21 @@ pub struct Scenario {
     /// Constraints `f(q, q', t) = 0`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub constraints: Vec<ConstraintSpec>,
+    /// Frames by name (an nhlab addition; the inertial frame `N` is predefined).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub frames: BTreeMap<String, FrameSpec>,
+    /// Points by name (an nhlab addition; the inertial origin `O` is predefined).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub points: BTreeMap<String, PointSpec>,
+    /// Rigid bodies (an nhlab addition): they add to `T` (and to `V` under gravity).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bodies: Vec<BodySpec>,
+    /// A uniform gravity field acting on the bodies (an nhlab addition).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gravity: Option<GravitySpec>,
+    /// Rolling without slipping (an nhlab addition): each adds two constraints.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rolling: Vec<RollingSpec>,
     /// The initial state.
     pub initial: Initial,
     /// Hamel's embedding: which coordinates are dependent.
@@ -99,6 +114,131 @@ pub struct ConstraintSpec {
     pub name: Option<String>,
     /// `f(q, q', t)`.
     pub expr: String,
+}
+
+/// `[frames.<name>]`: a frame turned from its parent by elementary rotations about
+/// its current axes (`rotations = [{ z = "psi" }, { x = "theta" }]`: yaw, then lean
+/// about the new x), or, for a body whose orientation is not tracked (a ball rolling
+/// as in the turntable), by its angular velocity alone.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FrameSpec {
+    /// The parent frame (default `N`, the inertial frame).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// Rotations in order, each a one-key table `axis = angle` (`x`, `y` or `z`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rotations: Vec<BTreeMap<String, String>>,
+    /// Instead of rotations: the angular velocity relative to the parent, along the
+    /// parent's axes. Such a frame has no orientation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub angular_velocity: Option<Vec<String>>,
+}
+
+/// `[points.<name>]`: a base point plus a vector given by components in a frame.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PointSpec {
+    /// The base point (default `O`, the inertial origin).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// The frame of the components (default `N`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frame: Option<String>,
+    /// Three expressions in `q, t`: the vector from the base point.
+    pub position: Vec<String>,
+}
+
+/// `[[bodies]]`: a rigid body.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BodySpec {
+    /// Its name, in messages and generated constraint names.
+    pub name: String,
+    /// The body-fixed frame.
+    pub frame: String,
+    /// The mass.
+    pub mass: String,
+    /// The mass centre (a point).
+    pub centre: String,
+    /// The inertia tensor about the mass centre, along the body frame's axes.
+    pub inertia: InertiaSpec,
+    /// A shape for drawing (the scene view).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shape: Option<ShapeSpec>,
+}
+
+/// The six components of an inertia tensor; each defaults to 0.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+#[allow(missing_docs)]
+pub struct InertiaSpec {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub xx: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub yy: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zz: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub xy: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub xz: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub yz: Option<String>,
+}
+
+/// A body's shape, in its frame, centred at its mass centre: `disk` (radius, axis),
+/// `cylinder` (radius, length, axis), `sphere` (radius), `box` (size: three edge
+/// lengths), `ellipsoid` (semi_axes: three), `segments` (points: a polyline).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+#[allow(missing_docs)]
+pub struct ShapeSpec {
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub radius: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub axis: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub size: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub semi_axes: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub points: Vec<Vec<String>>,
+}
+
+/// `[gravity]`: uniform, acting on every body's mass centre.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GravitySpec {
+    /// Its magnitude, e.g. `g`.
+    pub magnitude: String,
+    /// Its direction along `N`'s axes (default `[0, 0, -1]`); need not be a unit vector.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub direction: Option<Vec<String>>,
+}
+
+/// `[[rolling]]`: `body` rolls without slipping at point `contact` on the ground
+/// (the plane `z = const` of `N`) or on another body whose surface is horizontal
+/// there: the material points of both at `contact` have the same velocity along
+/// `N`'s x and y. The normal component is the contact condition, which the
+/// coordinates are expected to keep.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RollingSpec {
+    /// Names the generated constraints `<name>: x` and `<name>: y` (default
+    /// `<body> rolls on <on>`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The rolling body.
+    pub body: String,
+    /// `ground` (default) or the name of the body it rolls on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on: Option<String>,
+    /// The contact point.
+    pub contact: String,
 }
 
 /// The initial state; omitted velocities are solved from the constraints.
@@ -193,6 +333,11 @@ impl Scenario {
     /// The scenario as compact JSON.
     pub fn to_json(&self) -> Result<String, serde_json::Error> {
         serde_json::to_string(self)
+    }
+
+    /// How many constraints the model has: those written and two per `[[rolling]]`.
+    pub fn constraint_count(&self) -> usize {
+        self.constraints.len() + 2 * self.rolling.len()
     }
 
     /// The display name of constraint `j`: its name, or `#j+1`.

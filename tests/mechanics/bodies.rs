@@ -1,0 +1,361 @@
+//! Frames, points, rigid bodies, gravity and rolling contact, against numbers that do
+//! not come from the code: the rolling disk's kinetic energy, potential and rolling
+//! constraints in closed form (worked by hand below), and the gallery's hand-written
+//! turntable ball and Chaplygin sleigh rebuilt from bodies, which must give the same
+//! `T`, constraints and accelerations at random states. Then every new bad-input
+//! class, with its field and position.
+
+use nhlab::expr::{ExprId, SymbolKind};
+use nhlab::formulations::{accelerations, Method};
+use nhlab::mechanics::{Model, NumericModel};
+use nhlab::scenario::{load_toml, Problem};
+use nhlab_tests::random::Rng;
+
+fn model(text: &str) -> Model {
+    let (scenario, map) = load_toml(text).unwrap_or_else(|p| panic!("{p}"));
+    Model::build(&scenario, &map).unwrap_or_else(|p| panic!("{p}"))
+}
+
+/// A random state: `(t, q, v)`.
+fn state(rng: &mut Rng, n: usize) -> (f64, Vec<f64>, Vec<f64>) {
+    let q = (0..n).map(|_| rng.range(-1.5, 1.5)).collect();
+    let v = (0..n).map(|_| rng.range(-2.0, 2.0)).collect();
+    (rng.range(0.0, 3.0), q, v)
+}
+
+/// `e` of `model` at `(t, q, v)` with the model's parameter values.
+fn value(model: &Model, e: ExprId, (t, q, v): &(f64, Vec<f64>, Vec<f64>)) -> f64 {
+    let g = &model.graph;
+    g.evaluate(e, &|s| match g.symbol(s).kind {
+        SymbolKind::Time => *t,
+        SymbolKind::Pi => std::f64::consts::PI,
+        SymbolKind::Coordinate(i) => q[i],
+        SymbolKind::Velocity(i) => v[i],
+        SymbolKind::Parameter(i) => model.parameters[i].value,
+        _ => f64::NAN,
+    })
+}
+
+fn close(a: f64, b: f64, what: &str) {
+    assert!((a - b).abs() <= 1e-12 * (1.0 + a.abs().max(b.abs())), "{what}: {a} vs {b}");
+}
+
+const DISK: &str = include_str!("../../scenarios/rolling-disk.toml");
+
+/// Heading ψ, lean θ about the heading's x, spin φ about the axle y; `C = (x, y, 0)`,
+/// `G = C + r L_z` with `L_z = (sin ψ sin θ, −cos ψ sin θ, cos θ)`. In the lean
+/// frame the disk's angular velocity is `(θ̇, ψ̇ sin θ + φ̇, ψ̇ cos θ)`, so
+/// `T = m|v_G|²/2 + A(θ̇² + ψ̇² cos² θ)/2 + C(φ̇ + ψ̇ sin θ)²/2`, `A = mr²/4`,
+/// `C = mr²/2`; `V = m g r cos θ`; and the contact point's material velocity is
+/// `(ẋ − r φ̇ cos ψ, ẏ − r φ̇ sin ψ, 0)`.
+#[test]
+fn the_rolling_disk_gives_its_closed_forms() {
+    let model = model(DISK);
+    let [m, r, g] = ["m", "r", "g"].map(|p| model.scenario.parameters[p]);
+    let mut rng = Rng::new(11);
+    for _ in 0..30 {
+        let s = state(&mut rng, 5);
+        let (_, q, v) = &s;
+        let [_, _, psi, theta, _] = [q[0], q[1], q[2], q[3], q[4]];
+        let [xd, yd, psid, thetad, phid] = [v[0], v[1], v[2], v[3], v[4]];
+        let (sp, cp, st, ct) = (psi.sin(), psi.cos(), theta.sin(), theta.cos());
+        let gx = xd + r * (cp * psid * st + sp * ct * thetad);
+        let gy = yd + r * (sp * st * psid - cp * ct * thetad);
+        let gz = -r * st * thetad;
+        let (a, c) = (m * r * r / 4.0, m * r * r / 2.0);
+        let t = m * (gx * gx + gy * gy + gz * gz) / 2.0
+            + a * (thetad * thetad + psid * psid * ct * ct) / 2.0
+            + c * (phid + psid * st).powi(2) / 2.0;
+        close(value(&model, model.kinetic, &s), t, "T");
+        close(value(&model, model.potential, &s), m * g * r * ct, "V");
+        let [fx, fy] = [&model.constraints[0], &model.constraints[1]].map(|c| value(&model, c.velocity_residual, &s));
+        close(fx, xd - r * phid * cp, "rolling, x");
+        close(fy, yd - r * phid * sp, "rolling, y");
+    }
+    assert_eq!(model.constraints[0].name, "disk rolls on ground: x");
+    assert_eq!(model.constraints[1].name, "disk rolls on ground: y");
+}
+
+/// Energy is conserved by the rolling disk (ideal constraints, no forces), and the
+/// generated constraints hold along the run.
+#[test]
+fn the_rolling_disk_conserves_energy_and_keeps_rolling() {
+    let (scenario, map) = load_toml(DISK).unwrap();
+    let model = Model::build(&scenario, &map).unwrap();
+    let mut numeric = NumericModel::new(&model).unwrap();
+    let state = nhlab::simulation::initial_state(&model, &mut numeric, &map).unwrap();
+    let settings = nhlab::simulation::Settings::from_scenario(&model.scenario.run, Method::Lagrange);
+    let mut sim = nhlab::simulation::Simulation::new(numeric, settings, &state).unwrap();
+    sim.advance_to(10.0).unwrap();
+    let e0 = sim.samples()[0].energy;
+    for s in sim.samples() {
+        assert!((s.energy - e0).abs() < 1e-8, "energy {} at t = {} (from {e0})", s.energy, s.t);
+        assert!(s.residuals.iter().all(|f| f.abs() < 1e-8), "rolling residuals {:?} at t = {}", s.residuals, s.t);
+    }
+}
+
+const TURNTABLE_FROM_BODIES: &str = r#"
+format = "nhlab/1"
+title = "Ball on a turntable, from bodies"
+coordinates = ["x", "y", "thx", "thy", "thz"]
+
+[parameters]
+m = 1.0
+R = 0.1
+Omega = 1.0
+
+# The ball's orientation is not tracked: its angular velocity along N is given.
+[frames.ball]
+angular_velocity = ["thx'", "thy'", "thz'"]
+
+[frames.table]
+rotations = [{ z = "Omega*t" }]
+
+[points.G]
+position = ["x", "y", "R"]
+
+[points.P]
+from = "G"
+position = ["0", "0", "-R"]
+
+[[bodies]]
+name = "ball"
+frame = "ball"
+mass = "m"
+centre = "G"
+inertia = { xx = "2*m*R^2/5", yy = "2*m*R^2/5", zz = "2*m*R^2/5" }
+
+[[bodies]]
+name = "table"
+frame = "table"
+mass = "0"
+centre = "O"
+
+[[rolling]]
+body = "ball"
+on = "table"
+contact = "P"
+
+[initial]
+q = { x = 1, y = 0, thx = 0, thy = 0, thz = 0 }
+v = { x = 0, y = 0.5, thz = 0 }
+"#;
+
+/// Two models of one system give the same `T`, constraints (as functions, in
+/// order) and Lagrange accelerations at random states.
+fn twins(hand: &str, bodies: &str, seed: u64) {
+    let (hand, bodies) = (model(hand), model(bodies));
+    let n = hand.coordinate_count();
+    assert_eq!(bodies.coordinate_count(), n);
+    assert_eq!(bodies.constraints.len(), hand.constraints.len());
+    let mut numeric = (NumericModel::new(&hand).unwrap(), NumericModel::new(&bodies).unwrap());
+    let mut rng = Rng::new(seed);
+    for _ in 0..25 {
+        let s = state(&mut rng, n);
+        close(value(&bodies, bodies.kinetic, &s), value(&hand, hand.kinetic, &s), "T");
+        for (a, b) in hand.constraints.iter().zip(&bodies.constraints) {
+            let (fa, fb) = (value(&hand, a.velocity_residual, &s), value(&bodies, b.velocity_residual, &s));
+            close(fb, fa, &format!("constraint {} against {}", b.name, a.name));
+        }
+        let (t, q, v) = &s;
+        let qa = accelerations(Method::Lagrange, &mut numeric.0, *t, q, v).unwrap().accelerations;
+        let qb = accelerations(Method::Lagrange, &mut numeric.1, *t, q, v).unwrap().accelerations;
+        for (a, b) in qa.iter().zip(qb.iter()) {
+            close(*b, *a, "q̈");
+        }
+    }
+}
+
+#[test]
+fn the_turntable_ball_from_bodies_is_the_hand_written_one() {
+    twins(include_str!("../../scenarios/ball-on-turntable.toml"), TURNTABLE_FROM_BODIES, 3);
+}
+
+#[test]
+fn the_chaplygin_sleigh_from_a_body_is_the_hand_written_one() {
+    let sleigh = r#"
+format = "nhlab/1"
+title = "Chaplygin sleigh, from a body"
+coordinates = ["x", "y", "phi"]
+
+[parameters]
+m = 1.0
+a = 0.5
+I = 0.2
+
+[frames.sleigh]
+rotations = [{ z = "phi" }]
+
+# K: the knife edge's contact; G: the mass centre, a ahead along the sleigh.
+[points.K]
+position = ["x", "y", "0"]
+
+[points.G]
+from = "K"
+frame = "sleigh"
+position = ["a", "0", "0"]
+
+[[bodies]]
+name = "sleigh"
+frame = "sleigh"
+mass = "m"
+centre = "G"
+inertia = { zz = "I" }
+
+[[constraints]]
+name = "edge"
+expr = "-x'*sin(phi) + y'*cos(phi)"
+
+[initial]
+q = { x = 0, y = 0, phi = 0 }
+v = { x = 1, phi = 1 }
+"#;
+    twins(include_str!("../../scenarios/chaplygin-sleigh.toml"), sleigh, 5);
+}
+
+/// Point components are definitions any expression may use.
+#[test]
+fn point_components_are_named_for_expressions() {
+    let model = model(DISK);
+    let view = model.view.clone();
+    // series = ["theta", "G_z"]: G_z = r cos θ.
+    let r = model.scenario.parameters["r"];
+    let s = (0.0, vec![0.1, 0.2, 0.3, 0.4, 0.5], vec![0.0; 5]);
+    close(value(&model, view[3], &s), r * 0.4f64.cos(), "G_z");
+}
+
+/// Problems of a scenario: `(field, line, message)` of each.
+fn problems(text: &str) -> Vec<(String, Option<usize>, String)> {
+    let found: Vec<Problem> = match load_toml(text) {
+        Err(p) => p.0,
+        Ok((scenario, map)) => match Model::build(&scenario, &map) {
+            Err(p) => p.0,
+            Ok(_) => vec![],
+        },
+    };
+    found.into_iter().map(|p| (p.field, p.position.map(|x| x.0), p.message)).collect()
+}
+
+/// The disk with one replacement made in its text.
+fn disk_with(from: &str, to: &str) -> String {
+    assert!(DISK.contains(from), "{from}");
+    DISK.replacen(from, to, 1)
+}
+
+#[test]
+fn every_bad_body_input_is_reported_at_its_field() {
+    let line_of = |text: &str, needle: &str| text.lines().position(|l| l.contains(needle)).map(|i| i + 1);
+    let cases: Vec<(String, &str, &str, &str)> = vec![
+        (
+            disk_with("parent = \"heading\"", "parent = \"headng\""),
+            "frames.lean.parent",
+            "headng",
+            "`headng` is not a frame; did you mean `heading`?",
+        ),
+        (
+            disk_with("{ x = \"theta\" }", "{ w = \"theta\" }"),
+            "frames.lean.rotations[0].w",
+            "w = ",
+            "the axis is `x`, `y` or `z`, not `w`",
+        ),
+        (
+            disk_with("{ x = \"theta\" }", "{ x = \"theta\", y = \"phi\" }"),
+            "frames.lean.rotations[0]",
+            "x = \"theta\", y",
+            "a rotation is one `axis = angle` pair",
+        ),
+        (
+            disk_with("{ x = \"theta\" }", "{ x = \"theta'\" }"),
+            "frames.lean.rotations[0].x",
+            "theta'",
+            "not on `theta'`",
+        ),
+        (
+            disk_with("[frames.heading]\n", "[frames.heading]\nparent = \"disk\"\n"),
+            "frames",
+            "[frames.heading]",
+            "a cycle",
+        ),
+        (disk_with("[frames.heading]", "[frames.N]"), "frames.N", "[frames.N]", "`N` is the inertial frame"),
+        (
+            disk_with("frame = \"lean\"", "frame = \"leen\""),
+            "points.G.frame",
+            "leen",
+            "`leen` is not a frame; did you mean `lean`?",
+        ),
+        (disk_with("from = \"C\"", "from = \"D\""), "points.G.from", "\"D\"", "`D` is not a point"),
+        (
+            disk_with("position = [\"0\", \"0\", \"r\"]", "position = [\"0\", \"r\"]"),
+            "points.G.position",
+            "[\"0\", \"r\"]",
+            "expected three components, found 2",
+        ),
+        (disk_with("centre = \"G\"", "centre = \"H\""), "bodies[0].centre", "\"H\"", "`H` is not a point"),
+        (
+            disk_with("frame = \"disk\"", "frame = \"disc\""),
+            "bodies[0].frame",
+            "\"disc\"",
+            "`disc` is not a frame; did you mean `disk`?",
+        ),
+        (disk_with("mass = \"m\"", "mass = \"m*(\""), "bodies[0].mass", "m*(", ""),
+        (
+            disk_with("kind = \"disk\"", "kind = \"disc\""),
+            "bodies[0].shape.kind",
+            "disc",
+            "`disc` is not a shape; did you mean `disk`?",
+        ),
+        (
+            disk_with("{ kind = \"disk\", radius = \"r\", axis = \"y\" }", "{ kind = \"disk\", axis = \"y\" }"),
+            "bodies[0].shape",
+            "kind = \"disk\"",
+            "a disk needs `radius`",
+        ),
+        (disk_with("body = \"disk\"", "body = \"coin\""), "rolling[0].body", "\"coin\"", "`coin` is not a body"),
+        (disk_with("contact = \"C\"", "contact = \"c\""), "rolling[0].contact", "\"c\"", "`c` is not a point"),
+        (
+            disk_with("contact = \"C\"", "contact = \"C\"\non = \"disk\""),
+            "rolling[0].on",
+            "on = \"disk\"",
+            "a body does not roll on itself",
+        ),
+        (
+            disk_with("[parameters]\n", "[parameters]\nG_x = 1.0\n"),
+            "points.G",
+            "[points.G]",
+            "the component `G_x` of point `G` cannot be named",
+        ),
+    ];
+    for (text, field, needle, message) in &cases {
+        let found = problems(text);
+        let hit = found.iter().find(|(f, _, _)| f == field);
+        let Some((_, line, text_message)) = hit else { panic!("{field}: not reported; found {found:?}") };
+        assert!(text_message.contains(message), "{field}: {text_message:?} lacks {message:?}");
+        assert_eq!(*line, line_of(text, needle), "{field}: {text_message}");
+    }
+    // A body without orientation needs an isotropic inertia.
+    let anisotropic = TURNTABLE_FROM_BODIES.replacen("yy = \"2*m*R^2/5\"", "yy = \"m*R^2\"", 1);
+    let found = problems(&anisotropic);
+    assert!(
+        found.iter().any(|(f, l, m)| f == "bodies[0].inertia" && l.is_some() && m.contains("equal principal moments")),
+        "{found:?}"
+    );
+    // Gravity with no body to act on (the body's table misnamed).
+    let found = problems(&disk_with("[[bodies]]", "[[ignored]]"));
+    assert!(
+        found.iter().any(|(f, l, m)| f == "gravity" && l.is_some() && m.contains("gravity acts on bodies")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn misspelt_body_fields_are_warned_about_with_the_right_name() {
+    let text = disk_with("rotations = [{ x = \"theta\" }]", "rotations = [{ x = \"theta\" }]\nrotation = 1");
+    let (_, map) = load_toml(&text).unwrap();
+    let warnings: Vec<String> = map.warnings.iter().map(|w| w.message.clone()).collect();
+    assert!(
+        warnings.iter().any(|w| w.contains("unknown field `rotation`") && w.contains("did you mean `rotations`?")),
+        "{warnings:?}"
+    );
+    let clean = load_toml(DISK).unwrap().1;
+    assert!(clean.warnings.is_empty(), "{:?}", clean.warnings);
+}
