@@ -140,6 +140,48 @@ test("a typed error shows its line and column while the last run keeps playing",
   await ctx.close();
 });
 
+test("a scenario built from bodies plays, edits, slides and shares like any other", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=rolling-disk`);
+  await waitClockPast(page, 0.5);
+  assert.equal(await page.textContent("h1"), "Rolling disk (coin)");
+  assertPlotsDrawn(await inkPerCanvas(page));
+  // The generated rolling constraints have their names in the CSV's columns.
+  const csv = await downloadText(page, "#export-csv");
+  assert.ok(csv.text.includes("res_disk rolls on ground: x"), csv.text.slice(0, 300));
+  // The typeset equations include the generated constraints.
+  await page.waitForFunction(() => document.querySelectorAll("#eq-body math").length > 5);
+  // A slider rewrites the body's parameter and restarts.
+  await page.fill(".param input[aria-label='r']", "0.35");
+  await page.press(".param input[aria-label='r']", "Enter");
+  await page.waitForFunction(() => document.getElementById("editor").value.includes("r = 0.35"));
+  await waitClockPast(page, 0.3);
+  // A mistyped frame is reported at its line in the editor; the run goes on.
+  const text = await page.inputValue("#editor");
+  const broken = text.replace('parent = "heading"', 'parent = "headng"');
+  assert.notEqual(broken, text);
+  await page.fill("#editor", broken);
+  await page.waitForSelector(".editor-status.error");
+  const status = await page.textContent("#editor-status");
+  const line = broken.split("\n").findIndex((l) => l.includes("headng")) + 1;
+  assert.match(status, new RegExp(`line ${line}, column \\d+: frames\\.lean\\.parent: .*did you mean .heading.`), status);
+  await page.fill("#editor", text);
+  await page.waitForSelector(".editor-status.ok");
+  // The share link carries the bodies: the other page computes the same numbers.
+  await page.click("#share");
+  const link = await page.inputValue("#share-link");
+  await page.click("#close-share");
+  const original = await downloadText(page, "#export-csv");
+  const other = await open(browser, link);
+  assert.equal(await other.page.textContent("h1"), "Rolling disk (coin)");
+  const copy = await downloadText(other.page, "#export-csv");
+  assert.equal(copy.text, original.text);
+  await page.screenshot({ path: path.join(SHOTS, "rolling-disk.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+  assert.deepEqual(other.problems, []);
+  await ctx.close();
+  await other.ctx.close();
+});
+
 test("free velocities are named, and a holonomic constraint shows both residuals", async () => {
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=knife-edge-incline`);
   // The spec's own example: only φ' given, so x' is taken as 0 and the page says so.
