@@ -94,52 +94,7 @@ fn the_rolling_disk_conserves_energy_and_keeps_rolling() {
     }
 }
 
-const TURNTABLE_FROM_BODIES: &str = r#"
-format = "nhlab/1"
-title = "Ball on a turntable, from bodies"
-coordinates = ["x", "y", "thx", "thy", "thz"]
-
-[parameters]
-m = 1.0
-R = 0.1
-Omega = 1.0
-
-# The ball's orientation is not tracked: its angular velocity along N is given.
-[frames.ball]
-angular_velocity = ["thx'", "thy'", "thz'"]
-
-[frames.table]
-rotations = [{ z = "Omega*t" }]
-
-[points.G]
-position = ["x", "y", "R"]
-
-[points.P]
-from = "G"
-position = ["0", "0", "-R"]
-
-[[bodies]]
-name = "ball"
-frame = "ball"
-mass = "m"
-centre = "G"
-inertia = { xx = "2*m*R^2/5", yy = "2*m*R^2/5", zz = "2*m*R^2/5" }
-
-[[bodies]]
-name = "table"
-frame = "table"
-mass = "0"
-centre = "O"
-
-[[rolling]]
-body = "ball"
-on = "table"
-contact = "P"
-
-[initial]
-q = { x = 1, y = 0, thx = 0, thy = 0, thz = 0 }
-v = { x = 0, y = 0.5, thz = 0 }
-"#;
+const TURNTABLE_FROM_BODIES: &str = include_str!("../../scenarios/ball-on-turntable-bodies.toml");
 
 /// Two models of one system give the same `T`, constraints (as functions, in
 /// order) and Lagrange accelerations at random states.
@@ -173,43 +128,7 @@ fn the_turntable_ball_from_bodies_is_the_hand_written_one() {
 
 #[test]
 fn the_chaplygin_sleigh_from_a_body_is_the_hand_written_one() {
-    let sleigh = r#"
-format = "nhlab/1"
-title = "Chaplygin sleigh, from a body"
-coordinates = ["x", "y", "phi"]
-
-[parameters]
-m = 1.0
-a = 0.5
-I = 0.2
-
-[frames.sleigh]
-rotations = [{ z = "phi" }]
-
-# K: the knife edge's contact; G: the mass centre, a ahead along the sleigh.
-[points.K]
-position = ["x", "y", "0"]
-
-[points.G]
-from = "K"
-frame = "sleigh"
-position = ["a", "0", "0"]
-
-[[bodies]]
-name = "sleigh"
-frame = "sleigh"
-mass = "m"
-centre = "G"
-inertia = { zz = "I" }
-
-[[constraints]]
-name = "edge"
-expr = "-x'*sin(phi) + y'*cos(phi)"
-
-[initial]
-q = { x = 0, y = 0, phi = 0 }
-v = { x = 1, phi = 1 }
-"#;
+    let sleigh = include_str!("../../scenarios/chaplygin-sleigh-bodies.toml");
     twins(include_str!("../../scenarios/chaplygin-sleigh.toml"), sleigh, 5);
 }
 
@@ -358,4 +277,45 @@ fn misspelt_body_fields_are_warned_about_with_the_right_name() {
     );
     let clean = load_toml(DISK).unwrap().1;
     assert!(clean.warnings.is_empty(), "{:?}", clean.warnings);
+}
+
+/// The Chaplygin sphere conserves energy and its angular momentum about the contact
+/// point, `K = I ω + m r × (ω × r)` with `r = G − P = (0, 0, R)`: every component,
+/// Jellett's `K·n` among them. `ω` and `I` along `N` are computed here from the
+/// z-x-z Euler angles by hand, independently of the lab's frames.
+#[test]
+fn the_chaplygin_sphere_keeps_its_energy_and_its_angular_momentum_about_the_contact() {
+    use nalgebra::{Matrix3, Vector3};
+    let text = include_str!("../../scenarios/chaplygin-sphere.toml");
+    let (scenario, map) = load_toml(text).unwrap();
+    let model = Model::build(&scenario, &map).unwrap();
+    let [m, r, a, b, c] = ["m", "R", "A", "B", "C"].map(|p| model.scenario.parameters[p]);
+    let mut numeric = NumericModel::new(&model).unwrap();
+    let state = nhlab::simulation::initial_state(&model, &mut numeric, &map).unwrap();
+    let settings = nhlab::simulation::Settings::from_scenario(&model.scenario.run, Method::Lagrange);
+    let mut sim = nhlab::simulation::Simulation::new(numeric, settings, &state).unwrap();
+    sim.advance_to(10.0).unwrap();
+    let rz = |t: f64| Matrix3::new(t.cos(), -t.sin(), 0.0, t.sin(), t.cos(), 0.0, 0.0, 0.0, 1.0);
+    let rx = |t: f64| Matrix3::new(1.0, 0.0, 0.0, 0.0, t.cos(), -t.sin(), 0.0, t.sin(), t.cos());
+    let momentum = |q: &[f64], v: &[f64]| -> Vector3<f64> {
+        let (psi, theta, phi) = (q[2], q[3], q[4]);
+        let omega = v[2] * Vector3::z() + v[3] * (rz(psi) * Vector3::x()) + v[4] * (rz(psi) * rx(theta) * Vector3::z());
+        let rot = rz(psi) * rx(theta) * rz(phi);
+        let inertia = rot * Matrix3::from_diagonal(&Vector3::new(a, b, c)) * rot.transpose();
+        let arm = Vector3::new(0.0, 0.0, r);
+        inertia * omega + m * arm.cross(&omega.cross(&arm))
+    };
+    let first = &sim.samples()[0];
+    let (k0, e0) = (momentum(&first.q, &first.v), first.energy);
+    assert!(k0.norm() > 0.01, "a motion worth checking: K = {k0}");
+    let mut worst = 0.0f64;
+    for s in sim.samples() {
+        worst = worst.max((momentum(&s.q, &s.v) - k0).amax());
+        assert!((s.energy - e0).abs() < 1e-9, "energy {} at t = {}", s.energy, s.t);
+    }
+    assert!(worst < 1e-8, "K drifts by {worst:e}");
+    // The motion is not trivial: the lean changes.
+    let thetas: Vec<f64> = sim.samples().iter().map(|s| s.q[3]).collect();
+    let spread = thetas.iter().cloned().fold(f64::MIN, f64::max) - thetas.iter().cloned().fold(f64::MAX, f64::min);
+    assert!(spread > 0.1, "theta spread {spread}");
 }
