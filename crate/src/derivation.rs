@@ -110,14 +110,7 @@ fn times_accelerations(g: &mut ExprGraph, row: &[ExprId], columns: &[usize]) -> 
 
 /// The equations of `method` for `model`.
 pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationError> {
-    // Terms print in the order their nodes were made: methods that need neither
-    // Hamel's split nor the vakonomic equations print from the graph as it was
-    // before those were derived, so that every model prints them alike.
-    let base_only = matches!(method, Method::Lagrange | Method::UdwadiaKalaba | Method::Gauss | Method::Euler);
-    let mut g = match (&model.base_graph, base_only) {
-        (Some(base), true) => base.clone(),
-        _ => model.graph.clone(),
-    };
+    let mut g = model.graph_for(method).clone();
     // The model keeps M and F as derived (compact, for the compiler); the reader gets
     // them expanded, where terms that cancel have cancelled.
     let mass: Vec<ExprId> = model.equations.mass_matrix.iter().map(|&e| g.expand(e)).collect();

@@ -35,9 +35,9 @@ fn assert_e(s: &Scenario, expected: &[&str]) {
     let mut model = Model::build(s, &SourceMap::none()).unwrap_or_else(|e| panic!("{e}"));
     let split = model.hamel.clone().unwrap();
     for (k, want) in expected.iter().enumerate() {
-        let w = model.graph.parse_with(want, ParseOptions::default()).unwrap();
-        let w = model.graph.expand(w);
-        assert_eq!(split.e[k], w, "E[{k}] = {} vs {want}", model.graph.to_text(split.e[k]));
+        let w = model.hamel_graph.as_mut().unwrap().parse_with(want, ParseOptions::default()).unwrap();
+        let w = model.hamel_graph.as_mut().unwrap().expand(w);
+        assert_eq!(split.e[k], w, "E[{k}] = {} vs {want}", model.hamel_graph.as_ref().unwrap().to_text(split.e[k]));
     }
 }
 

@@ -44,7 +44,8 @@ fn printed_accelerations(model: &Model, d: &Derivation, state: &State) -> Result
         // Only where the derivation's graph has them: the methods that need no
         // vakonomic equations print from the graph as it was before them.
         for (j, &mu) in vk.multipliers.iter().enumerate() {
-            if g.symbols().any(|(id, sym)| id == mu && sym.name == model.graph.symbol(mu).name) {
+            let vg = model.vakonomic_graph.as_ref().expect("derived with the equations");
+            if g.symbols().any(|(id, sym)| id == mu && sym.name == vg.symbol(mu).name) {
                 known.insert(mu, state.mu[j]);
             }
         }

@@ -40,7 +40,7 @@ pub fn run(args: &DeriveArgs) -> Result<(), Failure> {
             let n = model.coordinate_count();
             // M and F as printed: expanded, like the equations (the model keeps them
             // as derived, for the compiler).
-            let mut printed = model.base_graph.clone().unwrap_or_else(|| model.graph.clone());
+            let mut printed = model.graph.clone();
             let mass: Vec<ExprId> = model.equations.mass_matrix.iter().map(|&e| printed.expand(e)).collect();
             let forcing: Vec<ExprId> = model.equations.forcing.iter().map(|&e| printed.expand(e)).collect();
             let g = &printed;

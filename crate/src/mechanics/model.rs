@@ -56,9 +56,14 @@ pub struct Model {
     pub hamel: Result<HamelSplit, SplitError>,
     /// The vakonomic equations (in `graph`, with auxiliary symbols `mu1…`), or why not.
     pub vakonomic: Result<VakonomicEquations, VakonomicError>,
-    /// `graph` as it was before Hamel's split and the vakonomic equations were
-    /// derived (`None` when neither was): what the other methods print from.
-    pub base_graph: Option<ExprGraph>,
+    /// `graph` with Hamel's split derived in it (`None` when it was not derived):
+    /// the split's expressions live here. Each of Hamel's split and the vakonomic
+    /// equations is derived from `graph` on its own, so that neither depends on
+    /// whether the other was derived: a model built for one method computes its
+    /// numbers, and prints its equations, exactly as a model built with everything.
+    pub hamel_graph: Option<ExprGraph>,
+    /// `graph` with the vakonomic equations derived in it (`None` when they were not).
+    pub vakonomic_graph: Option<ExprGraph>,
 }
 
 /// Collects problems while building, with positions from the source map.
@@ -362,21 +367,18 @@ impl Model {
             view,
             hamel: Err(SplitError::NotDerived),
             vakonomic: Err(VakonomicError::NotDerived),
-            base_graph: None,
+            hamel_graph: None,
+            vakonomic_graph: None,
         };
-        if needs.hamel || needs.vakonomic {
-            // Terms print in the order their nodes were made: the methods that do not
-            // use Hamel's split or the vakonomic equations print from the graph as it
-            // was before them, so a model built with or without them prints the same.
-            model.base_graph = Some(model.graph.clone());
-        }
         if needs.hamel {
-            model.hamel = model.derive_hamel();
+            let (split, graph) = model.derive_hamel();
+            model.hamel = split;
+            model.hamel_graph = graph;
         }
         if needs.vakonomic {
             let mut g = model.graph.clone();
             model.vakonomic = VakonomicEquations::derive(&model, &mut g);
-            model.graph = g;
+            model.vakonomic_graph = Some(g);
         }
         if let (Err(e), Some(h)) = (&model.hamel, &s.hamel) {
             if !h.dependent.is_empty() && model.constraints_are_linear() && *e != SplitError::NotDerived {
@@ -405,16 +407,30 @@ impl Model {
         move |sym: SymbolId| values.get(sym.index()).copied().unwrap_or(0.0)
     }
 
-    fn derive_hamel(&mut self) -> Result<HamelSplit, SplitError> {
+    /// Hamel's split, derived in a copy of the graph (returned with it).
+    fn derive_hamel(&self) -> (Result<HamelSplit, SplitError>, Option<ExprGraph>) {
         if !self.constraints_are_linear() {
-            return Err(SplitError::Nonlinear);
+            return (Err(SplitError::Nonlinear), None);
         }
         let reference = self.initial_reference();
-        let dependent = choose_dependent(self, &reference).ok_or_else(|| SplitError::Singular("(any)".into()))?;
+        let Some(dependent) = choose_dependent(self, &reference) else {
+            return (Err(SplitError::Singular("(any)".into())), None);
+        };
         let mut g = self.graph.clone();
         let split = HamelSplit::derive(self, &mut g, &dependent, &reference);
-        self.graph = g;
-        split
+        (split, Some(g))
+    }
+
+    /// The graph in which `method`'s expressions live: Hamel's split's for `hamel`
+    /// and `voronets`, the vakonomic equations' for `vakonomic`, else `graph`.
+    pub fn graph_for(&self, method: crate::formulations::Method) -> &ExprGraph {
+        use crate::formulations::Method;
+        let own = match method {
+            Method::Hamel | Method::Voronets => self.hamel_graph.as_ref(),
+            Method::Vakonomic => self.vakonomic_graph.as_ref(),
+            _ => None,
+        };
+        own.unwrap_or(&self.graph)
     }
 
     /// Number of coordinates.

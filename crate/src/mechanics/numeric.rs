@@ -193,8 +193,9 @@ impl NumericModel {
                 let mut outs = eq.mass_matrix.clone();
                 outs.extend(&eq.rate_matrix);
                 outs.extend(&eq.forcing);
+                let own = model.vakonomic_graph.as_ref().unwrap_or(&model.graph);
                 Some(CompiledVakonomic {
-                    evaluator: graph.compile(&outs, &vak_inputs)?.into_evaluator(),
+                    evaluator: own.compile(&outs, &vak_inputs)?.into_evaluator(),
                     inputs: alloc::vec![0.0; vak_inputs.len()],
                     outputs: alloc::vec![0.0; outs.len()],
                     terms: VakonomicTerms {
@@ -214,8 +215,9 @@ impl NumericModel {
                 outs.extend(&split.h);
                 outs.extend(&split.e);
                 let k = split.independent.len();
+                let own = model.hamel_graph.as_ref().unwrap_or(&model.graph);
                 Some(CompiledHamel {
-                    evaluator: graph.compile(&outs, &inputs)?.hoist(slow_from).into_evaluator(),
+                    evaluator: own.compile(&outs, &inputs)?.hoist(slow_from).into_evaluator(),
                     outputs: alloc::vec![0.0; outs.len()],
                     terms: HamelTerms {
                         dependent: split.dependent.clone(),
