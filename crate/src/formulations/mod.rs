@@ -156,17 +156,9 @@ pub fn accelerations_with_multipliers(
     }
 }
 
-/// Lagrange's `q̈` at `(t, q, v)` into `accelerations`, returning `λ`, with no
-/// allocation: what a simulation under `lagrange` calls at every stage.
-pub fn lagrange_into<'a>(
-    numeric: &'a mut NumericModel,
-    t: f64,
-    q: &[f64],
-    v: &[f64],
-    accelerations: &mut [f64],
-) -> Result<&'a [f64], DynamicsError> {
-    lagrange::solve_into(numeric, t, q, v, accelerations)
-}
+/// Lagrange's `q̈` into a slice, returning `λ`, with no allocation: what a
+/// simulation under `lagrange` calls at every stage.
+pub use lagrange::solve_into as lagrange_into;
 
 /// Hamel's E-vector at a state: one component per independent coordinate.
 #[derive(Clone, Debug, PartialEq)]
