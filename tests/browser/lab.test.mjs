@@ -241,7 +241,7 @@ test("the CSV export is what the command line writes", async () => {
     assert.equal(file, `${name}.csv`);
     let expected;
     try {
-      expected = execFileSync(cli, ["run", path.join(ROOT, "scenarios", `${name}.toml`), "--out", "-"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+      expected = execFileSync(cli, ["run", path.join(ROOT, "scenarios", `${name}.toml`), "--out", "-"], { encoding: "utf8", maxBuffer: 64 << 20, stdio: ["ignore", "pipe", "ignore"] });
     } catch (e) {
       expected = e.stdout; // status 1: a method stopped early; the samples before it are written
     }
