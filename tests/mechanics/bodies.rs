@@ -319,3 +319,35 @@ fn the_chaplygin_sphere_keeps_its_energy_and_its_angular_momentum_about_the_cont
     let spread = thetas.iter().cloned().fold(f64::MIN, f64::max) - thetas.iter().cloned().fold(f64::MAX, f64::min);
     assert!(spread > 0.1, "theta spread {spread}");
 }
+
+/// The bounds on frames hold: 25 rotations in all are refused at `frames`, and the
+/// deepest chain allowed (4 frames of 6 rotations, a body on the last) builds.
+#[test]
+fn frames_are_bounded_and_the_deepest_chain_allowed_builds() {
+    let chain = |count: usize| -> String {
+        let mut text = String::from(
+            "format = \"nhlab/1\"\ntitle = \"chain\"\ncoordinates = [\"a\", \"b\"]\n[parameters]\nm = 1.0\n",
+        );
+        for k in 0..count {
+            let parent = if k == 0 { "N".to_string() } else { format!("f{}", k - 1) };
+            text += &format!(
+                "[frames.f{k}]\nparent = \"{parent}\"\nrotations = [{{ z = \"a\" }}, {{ x = \"b\" }}, {{ y = \"a*b\" }}, \
+                 {{ z = \"b\" }}, {{ x = \"a\" }}, {{ y = \"t\" }}]\n"
+            );
+        }
+        text += &format!(
+            "[[bodies]]\nname = \"tip\"\nframe = \"f{}\"\nmass = \"m\"\ncentre = \"O\"\ninertia = {{ xx = \"1\", yy = \"2\", zz = \"3\" }}\n\
+             [initial]\nq = {{ a = 0.1, b = 0.2 }}\nv = {{ a = 1, b = 0 }}\n",
+            count - 1
+        );
+        text
+    };
+    let found = problems(&chain(5));
+    assert!(found.iter().any(|(f, l, m)| f == "frames" && l.is_some() && m.contains("at most 24")), "{found:?}");
+    let many: String = (0..65).map(|k| format!("[frames.e{k}]\n")).collect();
+    let found = problems(&DISK.replacen("[frames.heading]", &format!("{many}[frames.heading]"), 1));
+    assert!(found.iter().any(|(f, _, m)| f == "frames" && m.contains("at most 64")), "{found:?}");
+    let model = model(&chain(4));
+    assert!(model.graph.len() < 2_000_000, "{} nodes", model.graph.len());
+    NumericModel::new(&model).expect("compiles");
+}

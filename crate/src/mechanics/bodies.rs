@@ -68,6 +68,10 @@ pub const ORIGIN: &str = "O";
 pub const MAX_FRAMES: usize = 64;
 /// Most rotations of one frame.
 pub const MAX_ROTATIONS: usize = 6;
+/// Most rotations over all frames: a chain of rotations grows the expressions of
+/// everything below it (24 in one chain derive in under a second; the Whipple
+/// bicycle needs 6).
+pub const MAX_ROTATIONS_TOTAL: usize = 24;
 
 struct Builder<'g> {
     g: &'g mut ExprGraph,
@@ -101,6 +105,11 @@ pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Con
             c.at(what, format!("{count} {what}; the lab supports at most {MAX_FRAMES}"));
             return Contributions::default();
         }
+    }
+    let rotations: usize = s.frames.values().map(|f| f.rotations.len()).sum();
+    if rotations > MAX_ROTATIONS_TOTAL {
+        c.at("frames", format!("{rotations} rotations in all; the lab supports at most {MAX_ROTATIONS_TOTAL}"));
+        return Contributions::default();
     }
     b.frames_in_order(c, s);
     b.points_in_order(c, s);
@@ -152,21 +161,15 @@ impl Builder<'_> {
                 c.at(&format!("frames.{name}.parent"), format!("`{parent}` is not a frame{hint}"));
             }
         }
-        loop {
-            let before = pending.len();
-            pending.retain(|name| {
-                let spec = &s.frames[*name];
-                let parent = spec.parent.as_deref().unwrap_or(INERTIAL_FRAME);
-                if !self.frames.contains_key(parent) {
-                    return true;
-                }
-                self.frame(c, name, spec, parent);
-                false
-            });
-            if pending.is_empty() || pending.len() == before {
-                break;
+        let pending = in_base_order(pending, |name| {
+            let spec = &s.frames[name];
+            let parent = spec.parent.as_deref().unwrap_or(INERTIAL_FRAME);
+            if !self.frames.contains_key(parent) {
+                return false;
             }
-        }
+            self.frame(c, name, spec, parent);
+            true
+        });
         let cyclic: Vec<&str> = pending
             .iter()
             .filter(|n| {
@@ -249,20 +252,14 @@ impl Builder<'_> {
             }
         }
         pending.retain(|n| n.as_str() != ORIGIN);
-        loop {
-            let before = pending.len();
-            pending.retain(|name| {
-                let from = s.points[*name].from.as_deref().unwrap_or(ORIGIN);
-                if !self.points.contains_key(from) {
-                    return true;
-                }
-                self.point(c, name, &s.points[*name], from);
-                false
-            });
-            if pending.is_empty() || pending.len() == before {
-                break;
+        let pending = in_base_order(pending, |name| {
+            let from = s.points[name].from.as_deref().unwrap_or(ORIGIN);
+            if !self.points.contains_key(from) {
+                return false;
             }
-        }
+            self.point(c, name, &s.points[name], from);
+            true
+        });
         let cyclic: Vec<&str> = pending
             .iter()
             .filter(|n| s.points.contains_key(s.points[**n].from.as_deref().unwrap_or(ORIGIN)))
@@ -412,7 +409,7 @@ impl Builder<'_> {
         let velocity = self.velocity(&centre)?;
         let half = self.g.rational(1, 2);
         let translation = dot(self.g, &velocity, &velocity);
-        let i_omega = rotate_rows(self.g, &tensor, &omega);
+        let i_omega = rotate(self.g, &tensor, &omega);
         let rotation = dot(self.g, &omega, &i_omega);
         let m_v2 = self.g.mul2(mass, translation);
         let sum = self.g.add2(m_v2, rotation);
@@ -539,6 +536,19 @@ impl Builder<'_> {
     }
 }
 
+/// Builds `names` in an order where each one's base (a parent frame, a base point)
+/// comes first: `build` returns false while the base is not built yet. What is left
+/// refers to a missing base or lies on a cycle.
+fn in_base_order<'a>(mut pending: Vec<&'a String>, mut build: impl FnMut(&'a str) -> bool) -> Vec<&'a String> {
+    loop {
+        let before = pending.len();
+        pending.retain(|name| !build(name.as_str()));
+        if pending.is_empty() || pending.len() == before {
+            return pending;
+        }
+    }
+}
+
 /// ` (did you mean `a`?)` or nothing.
 fn suggestion<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
     let hint = nearest(name, known.into_iter().filter(|k| !k.is_empty()));
@@ -573,13 +583,8 @@ fn multiply(g: &mut ExprGraph, a: &[[ExprId; 3]; 3], b: &[[ExprId; 3]; 3]) -> [[
     out
 }
 
-/// `R v`.
-fn rotate(g: &mut ExprGraph, r: &[[ExprId; 3]; 3], v: &Vector) -> Vector {
-    rotate_rows(g, r, v)
-}
-
-/// `M v` for any 3×3 `M`.
-fn rotate_rows(g: &mut ExprGraph, m: &[[ExprId; 3]; 3], v: &Vector) -> Vector {
+/// `M v` for any 3×3 `M` (a rotation's `R v`: a frame's components along `N`).
+fn rotate(g: &mut ExprGraph, m: &[[ExprId; 3]; 3], v: &Vector) -> Vector {
     let mut out = [g.zero(); 3];
     for (o, row) in out.iter_mut().zip(m) {
         *o = dot(g, row, v);

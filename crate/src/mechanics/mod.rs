@@ -11,7 +11,7 @@ mod model;
 mod numeric;
 mod vakonomic;
 
-pub use bodies::{INERTIAL_FRAME, MAX_FRAMES, MAX_ROTATIONS, ORIGIN};
+pub use bodies::{INERTIAL_FRAME, MAX_FRAMES, MAX_ROTATIONS, MAX_ROTATIONS_TOTAL, ORIGIN};
 pub use constraint::{Constraint, ConstraintKind};
 pub use equations::{EquationsOfMotion, ParticleTerms};
 pub use euler::{reaction_row, ReactionRow};
