@@ -160,6 +160,16 @@ fn main() {
     }
 
     println!("derive_ms slowest: {:.3}", slowest * 1e3);
+    // What `--method lagrange` derives (goal for the bicycle: < 50 ms).
+    for name in ["whipple-bicycle", "rattleback", "ball-in-cone", "cylinder-on-two-cylinders"] {
+        let text = scenario(name);
+        let t = best(reps, &mut || {
+            let (s, map) = load_toml(black_box(&text)).expect("parses");
+            let model = Model::build_for(&s, &map, Needs::for_methods(&[Method::Lagrange], false)).expect("valid");
+            black_box(NumericModel::new(&model).expect("compiles"));
+        });
+        println!("derive_ms {name}, lagrange only: {:.3} (x{:.0} the TOML parse alone)", t * 1e3, t / baseline);
+    }
     println!("== 2. right-hand side evaluations, against hand-written closed forms (goal <= 3x)");
     let cases: [(&str, &str, [&str; 3], &HandRhs); 2] = [
         ("sleigh", sleigh, ["m", "a", "I"], &sleigh_by_hand),
@@ -239,6 +249,31 @@ fn main() {
             );
         }
     }
+
+    // The bicycle has no hand-written RHS: its rate against the sleigh's engine RHS.
+    let rate = |text: &str| {
+        let (_, mut numeric, state) = load(text);
+        let n = state.q.len();
+        let mut out = vec![0.0; n];
+        let evals = 20_000;
+        // Two states in turn: an evaluator called again with the same state
+        // remembers its results.
+        let mut other = state.q.clone();
+        other[n / 2] += 1e-3;
+        let qs = [state.q.clone(), other];
+        let s = best(reps, &mut || {
+            for k in 0..evals {
+                black_box(lagrange_into(&mut numeric, 0.0, black_box(&qs[k % 2]), black_box(&state.v), &mut out))
+                    .expect("solves");
+            }
+        });
+        evals as f64 / s
+    };
+    let (bicycle, sleigh_rate) = (rate(&scenario("whipple-bicycle")), rate(sleigh));
+    println!(
+        "rhs whipple-bicycle lagrange: {bicycle:.0}/s engine, sleigh {sleigh_rate:.0}/s, ratio_vs_sleigh: {:.1}",
+        sleigh_rate / bicycle
+    );
 
     println!("== 3. sleigh to t = 100, dopri5 rtol 1e-10");
     let (model, mut numeric, state) = load(sleigh);

@@ -108,13 +108,19 @@ fn times_accelerations(g: &mut ExprGraph, row: &[ExprId], columns: &[usize]) -> 
     g.add(&terms)
 }
 
+/// Largest entry of `M` or `F` (in nodes) printed expanded.
+const PRINT_EXPAND_BUDGET: usize = 3_000;
+
 /// The equations of `method` for `model`.
 pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationError> {
     let mut g = model.graph_for(method).clone();
     // The model keeps M and F as derived (compact, for the compiler); the reader gets
-    // them expanded, where terms that cancel have cancelled.
-    let mass: Vec<ExprId> = model.equations.mass_matrix.iter().map(|&e| g.expand(e)).collect();
-    let forcing: Vec<ExprId> = model.equations.forcing.iter().map(|&e| g.expand(e)).collect();
+    // them expanded, where terms that cancel have cancelled, unless they are so large
+    // that expanding would multiply them past printing (the Whipple bicycle's).
+    let mass: Vec<ExprId> =
+        model.equations.mass_matrix.iter().map(|&e| g.expand_within(e, PRINT_EXPAND_BUDGET)).collect();
+    let forcing: Vec<ExprId> =
+        model.equations.forcing.iter().map(|&e| g.expand_within(e, PRINT_EXPAND_BUDGET)).collect();
     let names = model.coordinate_names();
     let n = model.coordinate_count();
     let all: Vec<usize> = (0..n).collect();

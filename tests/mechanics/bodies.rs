@@ -11,20 +11,20 @@ use nhlab::mechanics::{Model, NumericModel};
 use nhlab::scenario::{load_toml, Problem};
 use nhlab_tests::random::Rng;
 
-fn model(text: &str) -> Model {
+pub(crate) fn model(text: &str) -> Model {
     let (scenario, map) = load_toml(text).unwrap_or_else(|p| panic!("{p}"));
     Model::build(&scenario, &map).unwrap_or_else(|p| panic!("{p}"))
 }
 
 /// A random state: `(t, q, v)`.
-fn state(rng: &mut Rng, n: usize) -> (f64, Vec<f64>, Vec<f64>) {
+pub(crate) fn state(rng: &mut Rng, n: usize) -> (f64, Vec<f64>, Vec<f64>) {
     let q = (0..n).map(|_| rng.range(-1.5, 1.5)).collect();
     let v = (0..n).map(|_| rng.range(-2.0, 2.0)).collect();
     (rng.range(0.0, 3.0), q, v)
 }
 
 /// `e` of `model` at `(t, q, v)` with the model's parameter values.
-fn value(model: &Model, e: ExprId, (t, q, v): &(f64, Vec<f64>, Vec<f64>)) -> f64 {
+pub(crate) fn value(model: &Model, e: ExprId, (t, q, v): &(f64, Vec<f64>, Vec<f64>)) -> f64 {
     let g = &model.graph;
     g.evaluate(e, &|s| match g.symbol(s).kind {
         SymbolKind::Time => *t,
@@ -36,7 +36,7 @@ fn value(model: &Model, e: ExprId, (t, q, v): &(f64, Vec<f64>, Vec<f64>)) -> f64
     })
 }
 
-fn close(a: f64, b: f64, what: &str) {
+pub(crate) fn close(a: f64, b: f64, what: &str) {
     assert!((a - b).abs() <= 1e-12 * (1.0 + a.abs().max(b.abs())), "{what}: {a} vs {b}");
 }
 
@@ -94,6 +94,98 @@ fn the_rolling_disk_conserves_energy_and_keeps_rolling() {
     }
 }
 
+/// The disk's accelerations at `(q, v)` under `method`, with the contact's speeds
+/// set by rolling: `(ẋ, ẏ) = r φ̇ (cos ψ, sin ψ)`.
+fn disk_accelerations(numeric: &mut NumericModel, method: Method, r: f64, q: [f64; 5], rates: [f64; 3]) -> Vec<f64> {
+    let [psid, thetad, phid] = rates;
+    let v = [r * phid * q[2].cos(), r * phid * q[2].sin(), psid, thetad, phid];
+    accelerations(method, numeric, 0.0, &q, &v).unwrap().accelerations.as_slice().to_vec()
+}
+
+/// Steady circular rolling, from Newton–Euler about the centre worked by hand: with
+/// lean θ, yaw rate Ω and spin s constant, `v_G = r(s + Ω sin θ)` along the heading,
+/// the contact force is `m Ω v_G` inwards plus `m g` up, and `dH/dt = Ω ẑ × H`
+/// balances its moment when
+/// `Ω cos θ (A Ω sin θ − (C + m r²)(s + Ω sin θ)) = m g r sin θ`.
+/// At such states every method gives `θ̈ = ψ̈ = φ̈ = 0`; a spin 1 % off does not.
+#[test]
+fn the_rolling_disk_circles_steadily_where_newton_and_euler_say() {
+    let model = model(DISK);
+    let [m, r, g] = ["m", "r", "g"].map(|p| model.scenario.parameters[p]);
+    let (a, c) = (m * r * r / 4.0, m * r * r / 2.0);
+    let mut numeric = NumericModel::new(&model).unwrap();
+    for (theta, omega, psi) in [(0.3, 1.5, 0.0), (-0.5, 4.0, 1.0), (0.1, -7.0, -2.0), (0.8, 2.5, 3.0)] {
+        let (st, ct) = (f64::sin(theta), f64::cos(theta));
+        let rolling = (a * omega * omega * st * ct - m * g * r * st) / ((c + m * r * r) * omega * ct);
+        let spin = rolling - omega * st;
+        let q = [0.3, -0.2, psi, theta, 0.7];
+        for method in [Method::Lagrange, Method::UdwadiaKalaba, Method::Gauss, Method::Voronets] {
+            let got = disk_accelerations(&mut numeric, method, r, q, [omega, 0.0, spin]);
+            let want = [-r * spin * omega * psi.sin(), r * spin * omega * psi.cos(), 0.0, 0.0, 0.0];
+            for i in 0..5 {
+                assert!(
+                    (got[i] - want[i]).abs() < 1e-10,
+                    "{method:?} θ = {theta}: q̈[{i}] = {} (want {})",
+                    got[i],
+                    want[i]
+                );
+            }
+            let off = disk_accelerations(&mut numeric, method, r, q, [omega, 0.0, spin * 1.01]);
+            assert!(off[3].abs() > 1e-4, "{method:?}: a spin 1 % off is not steady (θ̈ = {})", off[3]);
+        }
+    }
+}
+
+/// Upright straight rolling at spin s: linearised (central differences of the
+/// lab's accelerations) in lean, lean rate and yaw rate, the eigenvalues are 0 and
+/// ±√D with `D = tr(J²)/2`; it is stable exactly when `v² = (r s)² > g r / 3`.
+#[test]
+fn the_upright_disk_is_stable_exactly_when_v_squared_exceeds_g_r_over_three() {
+    let model = model(DISK);
+    let [r, g] = ["r", "g"].map(|p| model.scenario.parameters[p]);
+    let mut numeric = NumericModel::new(&model).unwrap();
+    let mut jacobian = |spin: f64| {
+        let mut f = |z: [f64; 3]| {
+            let acc =
+                disk_accelerations(&mut numeric, Method::Lagrange, r, [0.0, 0.0, 0.0, z[0], 0.0], [z[2], z[1], spin]);
+            [z[1], acc[3], acc[2]]
+        };
+        let h = 1e-6;
+        nalgebra::Matrix3::from_fn(|i, j| {
+            let (mut up, mut down) = ([0.0; 3], [0.0; 3]);
+            up[j] = h;
+            down[j] = -h;
+            (f(up)[i] - f(down)[i]) / (2.0 * h)
+        })
+    };
+    let mut growth = |spin: f64| {
+        let j = jacobian(spin);
+        assert!(j.trace().abs() < 1e-7, "a conservative linearisation: tr J = {}", j.trace());
+        let real = j.complex_eigenvalues().iter().map(|e| e.re).fold(f64::MIN, f64::max);
+        ((j * j).trace() / 2.0, real)
+    };
+    let critical = (g / (3.0 * r)).sqrt();
+    let (d_above, re_above) = growth(1.05 * critical);
+    let (d_below, re_below) = growth(0.95 * critical);
+    assert!(d_above < 0.0 && re_above < 1e-6, "stable above: D = {d_above}, Re = {re_above}");
+    assert!(d_below > 0.0 && re_below > 0.1, "unstable below: D = {d_below}, Re = {re_below}");
+    let (mut lo, mut hi) = (0.95 * critical, 1.05 * critical);
+    for _ in 0..60 {
+        let mid = (lo + hi) / 2.0;
+        if growth(mid).0 > 0.0 {
+            lo = mid
+        } else {
+            hi = mid
+        }
+    }
+    let v_squared = (r * lo).powi(2);
+    assert!(
+        (v_squared - g * r / 3.0).abs() < 1e-7 * g * r,
+        "v² = {v_squared} at the boundary, g r / 3 = {}",
+        g * r / 3.0
+    );
+}
+
 const TURNTABLE_FROM_BODIES: &str = include_str!("../../scenarios/ball-on-turntable-bodies.toml");
 
 /// Two models of one system give the same `T`, constraints (as functions, in
@@ -144,7 +236,7 @@ fn point_components_are_named_for_expressions() {
 }
 
 /// Problems of a scenario: `(field, line, message)` of each.
-fn problems(text: &str) -> Vec<(String, Option<usize>, String)> {
+pub(crate) fn problems(text: &str) -> Vec<(String, Option<usize>, String)> {
     let found: Vec<Problem> = match load_toml(text) {
         Err(p) => p.0,
         Ok((scenario, map)) => match Model::build(&scenario, &map) {

@@ -3,7 +3,7 @@
 //! says why (and only where it cannot).
 
 use nhlab::derivation::derive;
-use nhlab::expr::ParseOptions;
+use nhlab::expr::{ParseErrorKind, ParseOptions};
 use nhlab::formulations::Method;
 use nhlab::simulation::{Settings, Simulation};
 
@@ -18,7 +18,13 @@ fn every_scenario_derives_under_every_method_that_applies() {
                 Ok(d) => d,
                 Err(e) => {
                     let expected = matches!(method, Method::Hamel | Method::Voronets) && model.hamel.is_err();
-                    assert!(expected, "{name} {}: {e}", method.id());
+                    // The Whipple bicycle's multiplier forms print ~430,000 terms even
+                    // with shared parts named, past the printing bound: refused with
+                    // that reason (its Hamel, Voronets and vakonomic forms print).
+                    let too_large = name == "whipple-bicycle"
+                        && !matches!(method, Method::Hamel | Method::Voronets | Method::Vakonomic)
+                        && e.to_string().contains("too large to print");
+                    assert!(expected || too_large, "{name} {}: {e}", method.id());
                     continue;
                 }
             };
@@ -28,6 +34,12 @@ fn every_scenario_derives_under_every_method_that_applies() {
                 for x in e.lhs.iter().chain([&e.rhs]) {
                     let text = g.to_text(*x);
                     let back = g.parse_with(&text, ParseOptions { allow_accelerations: true });
+                    // The bicycle's Hamel form has shared parts longer than the parser
+                    // takes from a user (64 KiB): those are refused for that reason only.
+                    if name == "whipple-bicycle" && text.len() > nhlab::expr::MAX_EXPRESSION_BYTES {
+                        assert!(matches!(back, Err(ref p) if matches!(p.kind, ParseErrorKind::TooLong { .. })));
+                        continue;
+                    }
                     assert_eq!(back, Ok(*x), "{name} {} {}: {text}", method.id(), e.label);
                 }
                 roxmltree::Document::parse(&d.mathml(e)).unwrap_or_else(|err| panic!("{name} {}: {err}", method.id()));
@@ -68,7 +80,17 @@ fn the_matrix_form_agrees_with_the_expanded_equations() {
         for method in Method::ALL {
             let Ok(d) = derive(&model, method) else { continue };
             let g = &d.graph;
-            let value = nhlab_tests::point(7);
+            let random = nhlab_tests::point(7);
+            // Shared parts named `w1 = …` (large models) take their defined values.
+            let mut shared = std::collections::HashMap::new();
+            for e in d.equations.iter().filter(|e| e.label.starts_with("shared ")) {
+                let Some(nhlab::expr::Node::Symbol(w)) = e.lhs.map(|l| g.node(l).clone()) else {
+                    panic!("{}", e.label)
+                };
+                let v = g.evaluate(e.rhs, &|s| shared.get(&s).copied().unwrap_or_else(|| random(s)));
+                shared.insert(w, v);
+            }
+            let value = |s| shared.get(&s).copied().unwrap_or_else(|| random(s));
             let at = |e| g.evaluate(e, &value);
             let find = |label: &str| d.matrices.iter().find(|m| m.name == label);
             for m in &d.matrices {
@@ -79,12 +101,18 @@ fn the_matrix_form_agrees_with_the_expanded_equations() {
                 assert_eq!(latex.matches(" \\\\ ").count(), m.rows - 1, "{name} {}: {latex}", m.name);
             }
             let accelerations: Vec<f64> = (0..n).map(|i| value(g.coordinate(i)[2])).collect();
+            let motion: Vec<_> = d.equations.iter().filter(|e| !e.label.starts_with("shared ")).collect();
             if let Some(mass) = find("M") {
-                for i in 0..n {
-                    let lhs = d.equations[i].lhs.expect("an equation");
+                for (i, equation) in motion.iter().take(n).enumerate() {
+                    let lhs = equation.lhs.expect("an equation");
                     let row: f64 = (0..n).map(|j| at(mass.entries[i * n + j]) * accelerations[j]).sum();
                     let expected = at(lhs);
-                    assert!((row - expected).abs() <= 1e-9 * (1.0 + expected.abs()), "{name} {} row {i}", method.id());
+                    assert!(
+                        (row - expected).abs() <= 1e-9 * (1.0 + expected.abs()),
+                        "{name} {} row {i}: {row} vs {expected} ({})",
+                        method.id(),
+                        equation.label
+                    );
                 }
             }
             if let (Some(e), Some(gm), Some(h)) = (find("E"), find("G"), find("H")) {

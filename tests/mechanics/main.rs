@@ -2,7 +2,9 @@
 //! simulation, against closed forms, invariants and each other.
 
 mod agreement;
+mod bicycle;
 mod bodies;
+mod body_gallery;
 mod closed_forms;
 mod derivation;
 mod drift;
@@ -16,3 +18,4 @@ mod sampling;
 mod scenario_errors;
 mod share;
 mod vakonomic;
+mod vectors;

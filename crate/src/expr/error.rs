@@ -126,6 +126,9 @@ pub enum ParseErrorKind {
         /// Why it is invalid.
         reason: &'static str,
     },
+    /// A vector expression's own problem (a vector where a scalar belongs, an
+    /// unknown frame), as a sentence.
+    Vector(String),
 }
 
 fn list(names: &[String]) -> String {
@@ -182,6 +185,7 @@ impl fmt::Display for ParseErrorKind {
                 "accelerations such as `{name}''` are not allowed in a model: use coordinates and velocities (`{name}'`)"
             ),
             InvalidPrime { name, reason } => write!(f, "`{name}`: {reason}"),
+            Vector(message) => f.write_str(message),
         }
     }
 }

@@ -26,6 +26,10 @@ pub(crate) enum TokenKind<'a> {
     LParen,
     RParen,
     Comma,
+    /// `[`, `]` and `.`: vector expressions only (`[0, 0, r] in B`, `B.x`).
+    LBracket,
+    RBracket,
+    Dot,
     End,
 }
 
@@ -37,6 +41,12 @@ impl TokenKind<'_> {
 }
 
 pub(crate) fn tokenize(src: &str) -> Result<Vec<Token<'_>>, ParseError> {
+    tokenize_with(src, false)
+}
+
+/// Tokens; `vectors` also reads `[`, `]` and a `.` between names (`B.x`), which
+/// only vector expressions use.
+pub(crate) fn tokenize_with(src: &str, vectors: bool) -> Result<Vec<Token<'_>>, ParseError> {
     let bytes = src.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -57,6 +67,14 @@ pub(crate) fn tokenize(src: &str) -> Result<Vec<Token<'_>>, ParseError> {
             b'(' => single(TokenKind::LParen),
             b')' => single(TokenKind::RParen),
             b',' => single(TokenKind::Comma),
+            b'[' if vectors => single(TokenKind::LBracket),
+            b']' if vectors => single(TokenKind::RBracket),
+            b'.' if vectors
+                && matches!(out.last(), Some(Token { kind: TokenKind::Name(..), .. }))
+                && bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic) =>
+            {
+                single(TokenKind::Dot)
+            }
             _ => None,
         };
         if let Some(kind) = kind {

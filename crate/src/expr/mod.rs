@@ -38,7 +38,7 @@ mod error;
 mod eval;
 mod expand;
 mod graph;
-mod lexer;
+pub(crate) mod lexer;
 mod number;
 mod parser;
 mod print;

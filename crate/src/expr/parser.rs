@@ -99,6 +99,9 @@ impl<'s> Parser<'_, 's> {
             TokenKind::LParen => "`(`".into(),
             TokenKind::RParen => "`)`".into(),
             TokenKind::Comma => "`,`".into(),
+            TokenKind::LBracket => "`[`".into(),
+            TokenKind::RBracket => "`]`".into(),
+            TokenKind::Dot => "`.`".into(),
             TokenKind::End => "the end of the expression".into(),
         }
     }

@@ -6,6 +6,11 @@ use alloc::vec::Vec;
 
 use crate::expr::{ExprGraph, ExprId, SymbolKind};
 
+/// Largest `ḟ` and `b` (in nodes) expanded for printing: past it expansion costs
+/// more than it shows (the bicycle's front contact, 1,782 nodes with its `unit(…)`,
+/// took 100 ms to expand; the gallery's others have at most 111).
+pub(crate) const EXPAND_BUDGET: usize = 500;
+
 /// How a constraint restricts the motion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConstraintKind {
@@ -61,7 +66,7 @@ impl Constraint {
         let n = g.coordinate_count();
         let (position_residual, velocity_residual) = if holonomic {
             let dphi = g.time_derivative(expr).ok()?;
-            (Some(expr), g.expand(dphi))
+            (Some(expr), g.expand_within(dphi, EXPAND_BUDGET))
         } else {
             (None, expr)
         };
@@ -70,19 +75,21 @@ impl Constraint {
             .iter()
             .map(|&v| {
                 let d = g.diff(velocity_residual, v);
-                g.expand(d)
+                g.expand_within(d, EXPAND_BUDGET / 4)
             })
             .collect();
         let velocity_bits = velocities.iter().fold(0u128, |m, &v| m | g.symbol_mask(v));
-        let linear = jacobian.iter().all(|&row| {
-            // A row with no velocity in it is constant in them: no derivative needed.
-            g.mask(row) & velocity_bits == 0
-                || velocities.iter().all(|&v| {
-                    let d = g.diff(row, v);
-                    let d = g.expand(d);
-                    g.is_zero(d)
-                })
-        });
+        // A holonomic constraint's ḟ is linear in the velocities by construction.
+        let linear = holonomic
+            || jacobian.iter().all(|&row| {
+                // A row with no velocity in it is constant in them: no derivative needed.
+                g.mask(row) & velocity_bits == 0
+                    || velocities.iter().all(|&v| {
+                        let d = g.diff(row, v);
+                        let d = g.expand(d);
+                        g.is_zero(d)
+                    })
+            });
         let kind = match (holonomic, linear) {
             (true, _) => ConstraintKind::Holonomic,
             (false, true) => ConstraintKind::LinearNonholonomic,
@@ -91,7 +98,7 @@ impl Constraint {
         // ḟ is affine in the accelerations: b = −ḟ at a = 0.
         let fdot0 = g.time_derivatives_at_rest(&[velocity_residual]).ok()?[0];
         let minus = g.neg(fdot0);
-        let bias = g.expand(minus);
+        let bias = g.expand_within(minus, EXPAND_BUDGET);
         Some(Constraint { name, kind, rheonomic, position_residual, velocity_residual, jacobian, bias })
     }
 }

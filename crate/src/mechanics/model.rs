@@ -81,7 +81,7 @@ impl Checker<'_> {
         self.problems.push(self.map.key_problem(field, message));
     }
 
-    fn parse_error(&mut self, field: &str, e: &ParseError) {
+    pub(crate) fn parse_error(&mut self, field: &str, e: &ParseError) {
         self.problems.push(Problem {
             field: field.to_string(),
             position: self.map.inside(field, e.span.start).or_else(|| self.map.value(field)),
@@ -293,6 +293,9 @@ impl Model {
                 }
             }
         }
+        for (f, load) in forces.iter_mut().zip(&additions.forces) {
+            *f = g.add2(*f, *load);
+        }
         let mut constraints = Vec::new();
         for (j, spec) in s.constraints.iter().enumerate() {
             let field = format!("constraints[{j}].expr");
@@ -304,8 +307,8 @@ impl Model {
         }
         for (name, field, f) in additions.constraints {
             // Expanded, so that what cancels does (`x' − r φ' cos ψ`, not the
-            // velocity of the centre minus ω × r written out).
-            let f = g.expand(f);
+            // velocity of the centre minus ω × r written out), unless large.
+            let f = g.expand_within(f, super::constraint::EXPAND_BUDGET);
             match Constraint::derive(&mut g, name, f) {
                 Some(constraint) => constraints.push(constraint),
                 None => c.at(&field, "this contact's velocity depends on neither coordinates nor velocities"),

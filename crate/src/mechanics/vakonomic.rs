@@ -9,6 +9,7 @@
 use alloc::format;
 use alloc::vec::Vec;
 
+use super::constraint::EXPAND_BUDGET;
 use super::model::Model;
 use crate::expr::{DiffError, ExprGraph, ExprId, SymbolId};
 
@@ -92,16 +93,16 @@ impl VakonomicEquations {
         for &r in &residuals {
             for &a in &accelerations {
                 let d = g.diff(r, a);
-                mass_matrix.push(g.expand(d));
+                mass_matrix.push(g.expand_within(d, EXPAND_BUDGET));
             }
             for &mu_dot in &multiplier_rates {
                 let d = g.diff(r, mu_dot);
-                rate_matrix.push(g.expand(d));
+                rate_matrix.push(g.expand_within(d, EXPAND_BUDGET));
             }
             let r0 =
                 g.substitute(r, &|s| (accelerations.contains(&s) || multiplier_rates.contains(&s)).then_some(zero));
             let f = g.neg(r0);
-            forcing.push(g.expand(f));
+            forcing.push(g.expand_within(f, EXPAND_BUDGET));
         }
         Ok(VakonomicEquations { multipliers, multiplier_rates, mass_matrix, rate_matrix, forcing, residuals })
     }

@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Field paths with `*` for any key or index.
-const KNOWN: [&str; 90] = [
+const KNOWN: [&str; 101] = [
     "format",
     "title",
     "description",
@@ -63,6 +63,15 @@ const KNOWN: [&str; 90] = [
     "points.*.frame",
     "points.*.position",
     "points.*.position[*]",
+    "vectors",
+    "vectors.*",
+    "loads",
+    "loads[*]",
+    "loads[*].name",
+    "loads[*].body",
+    "loads[*].point",
+    "loads[*].force",
+    "loads[*].torque",
     "bodies",
     "bodies[*]",
     "bodies[*].name",
@@ -98,6 +107,8 @@ const KNOWN: [&str; 90] = [
     "rolling[*].body",
     "rolling[*].on",
     "rolling[*].contact",
+    "rolling[*].tangents",
+    "rolling[*].tangents[*]",
 ];
 
 /// Keys allowed under `run` and `view` (kept apart from `KNOWN` for suggestions).

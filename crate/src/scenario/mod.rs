@@ -68,6 +68,9 @@ pub struct Scenario {
     /// Points by name (an nhlab addition; the inertial origin `O` is predefined).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub points: BTreeMap<String, PointSpec>,
+    /// Named vectors and scalars of vector algebra (an nhlab addition), by name.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub vectors: BTreeMap<String, String>,
     /// Rigid bodies (an nhlab addition): they add to `T` (and to `V` under gravity).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub bodies: Vec<BodySpec>,
@@ -77,6 +80,9 @@ pub struct Scenario {
     /// Rolling without slipping (an nhlab addition): each adds two constraints.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rolling: Vec<RollingSpec>,
+    /// Forces at points and torques on bodies (an nhlab addition): they add to `Q`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub loads: Vec<LoadSpec>,
     /// The initial state.
     pub initial: Initial,
     /// Hamel's embedding: which coordinates are dependent.
@@ -135,18 +141,58 @@ pub struct FrameSpec {
     pub angular_velocity: Option<Vec<String>>,
 }
 
-/// `[points.<name>]`: a base point plus a vector given by components in a frame.
+/// `[points.<name>]`: a base point plus a vector, given by components in a frame
+/// or as one vector expression.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct PointSpec {
     /// The base point (default `O`, the inertial origin).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
-    /// The frame of the components (default `N`).
+    /// The frame of the components (default `N`); not with an expression.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub frame: Option<String>,
-    /// Three expressions in `q, t`: the vector from the base point.
-    pub position: Vec<String>,
+    /// The vector from the base point, in `q, t`.
+    pub position: PositionSpec,
+}
+
+/// A point's position: three components, or a vector expression.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PositionSpec {
+    /// `["x", "y", "0"]`, along the point's `frame`.
+    Components(Vec<String>),
+    /// `"C + r*unit(N.z - dot(N.z, W.y)*W.y)"`.
+    Expression(String),
+}
+
+impl Default for PositionSpec {
+    fn default() -> Self {
+        PositionSpec::Components(Vec::new())
+    }
+}
+
+/// `[[loads]]`: a force at a point and/or a torque on a body, as vector expressions
+/// (they may depend on velocities and `t`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LoadSpec {
+    /// For messages.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The body the force acts on at `point` (its material point there), and the
+    /// body `torque` acts on. A force without a body acts at the point as it moves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// Where `force` acts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub point: Option<String>,
+    /// A vector expression.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub force: Option<String>,
+    /// A vector expression.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub torque: Option<String>,
 }
 
 /// `[[bodies]]`: a rigid body.
@@ -221,10 +267,10 @@ pub struct GravitySpec {
 }
 
 /// `[[rolling]]`: `body` rolls without slipping at point `contact` on the ground
-/// (the plane `z = const` of `N`) or on another body whose surface is horizontal
-/// there: the material points of both at `contact` have the same velocity along
-/// `N`'s x and y. The normal component is the contact condition, which the
-/// coordinates are expected to keep.
+/// or on another body: the material points of both at `contact` have the same
+/// velocity along the two `tangents` of the surfaces there (default `N.x` and
+/// `N.y`: a horizontal contact). The normal component is the contact condition,
+/// which the coordinates keep or a written holonomic constraint imposes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RollingSpec {
@@ -239,6 +285,9 @@ pub struct RollingSpec {
     pub on: Option<String>,
     /// The contact point.
     pub contact: String,
+    /// Two vector expressions spanning the tangent plane at the contact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tangents: Option<Vec<String>>,
 }
 
 /// The initial state; omitted velocities are solved from the constraints.

@@ -1,0 +1,874 @@
+//! Frames, points, vectors, rigid bodies, gravity, loads and rolling contact
+//! (nhlab's additions `[frames]`, `[points]`, `[vectors]`, `[[bodies]]`,
+//! `[gravity]`, `[[loads]]`, `[[rolling]]`), turned into what the rest of the model
+//! is made of: a share of `T`, `V` and `Q`, constraints, and named components
+//! (`G_x`, `G_y`, `G_z` for point `G`) usable in any expression.
+//!
+//! Vectors are kept as their three components along the inertial frame `N`, each an
+//! expression of the model's graph; a frame is its rotation matrix (its axes along
+//! `N`'s, as columns) and its angular velocity along `N`'s axes:
+//!
+//! - a frame turned from its parent by `θ₁` about axis `e₁`, then `θ₂` about the
+//!   new `e₂`, …: `R = R_parent R₁(θ₁) R₂(θ₂) ⋯` and
+//!   `ω = ω_parent + Σ θ̇ₖ (R_parent R₁ ⋯ Rₖ₋₁) eₖ`;
+//! - a body adds `½ m v_G·v_G + ½ ω_Bᵀ I ω_B` to `T` (`ω_B = Rᵀω`, `v_G = ṙ_G`),
+//!   and under gravity `−m g (d·r_G)/|d|` to `V`;
+//! - body `B` rolling on `C` at point `P`: `v_G + ω × (r_P − r_G)` of `B` minus the
+//!   same of `C` (zero for the ground) has zero components along the two tangents
+//!   (default `N`'s x and y). `P` may move over the bodies (a rattleback's contact):
+//!   what rolls is the material point there, not `ṙ_P`;
+//! - a force `F` at point `P` of body `B` and a torque `τ` on `B` add
+//!   `F·∂v_P/∂q̇_i + τ·∂ω_B/∂q̇_i` to `Q_i`.
+//!
+//! Written here rather than taken from a crate: the vectors are symbolic, in the
+//! lab's own expression graph (no `no_std` symbolic crate exists, see `expr`).
+
+use alloc::collections::BTreeMap;
+use alloc::collections::BTreeSet;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+mod algebra;
+mod vector_expr;
+
+use super::model::Checker;
+use crate::expr::{is_identifier, nearest, ExprGraph, ExprId, SymbolKind};
+use crate::scenario::{BodySpec, LoadSpec, PositionSpec, Scenario, ShapeSpec};
+use algebra::{
+    add, cross, dot, elementary, identity, multiply, norm, rotate, scale, sub, transpose_rotate, Matrix, Vector,
+};
+use vector_expr::{Lookup, Outcome, Value};
+
+/// A frame in the model's expressions.
+#[derive(Clone, Debug)]
+struct Frame {
+    /// `rotation[i][j]`: component `i` (along `N`) of the frame's axis `j`; `None`
+    /// for a frame given by its angular velocity alone.
+    rotation: Option<Matrix>,
+    /// The angular velocity relative to `N`, along `N`'s axes.
+    omega: Vector,
+}
+
+/// A body as the rest of the model needs it.
+#[derive(Clone, Debug)]
+struct Body {
+    frame: String,
+    centre: String,
+}
+
+/// What the additions contribute to the model.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Contributions {
+    /// `T` of the bodies (`None` without bodies).
+    pub kinetic: Option<ExprId>,
+    /// `V` of the bodies under gravity (`None` without).
+    pub potential: Option<ExprId>,
+    /// Generated constraints: (name, field of the table that made it, `f`).
+    pub constraints: Vec<(String, String, ExprId)>,
+    /// `Q_i` of the loads, by coordinate (empty without loads).
+    pub forces: Vec<ExprId>,
+}
+
+/// The inertial frame's name.
+pub const INERTIAL_FRAME: &str = "N";
+/// The inertial origin's name.
+pub const ORIGIN: &str = "O";
+/// Most frames, points and bodies: far above any textbook system, and a bound on
+/// the work a hostile scenario can ask for.
+pub const MAX_FRAMES: usize = 64;
+/// Most rotations of one frame.
+pub const MAX_ROTATIONS: usize = 6;
+/// Most rotations over all frames: a chain of rotations grows the expressions of
+/// everything below it (24 in one chain derive in under a second; the Whipple
+/// bicycle needs 6).
+pub const MAX_ROTATIONS_TOTAL: usize = 24;
+
+/// What vector expressions can name, as built so far.
+#[derive(Default)]
+struct Space {
+    frames: BTreeMap<String, Frame>,
+    points: BTreeMap<String, Vector>,
+    /// `[vectors]` entries that are vectors.
+    vectors: BTreeMap<String, Vector>,
+    /// `[vectors]` entries that are scalars (definitions of the graph by now).
+    scalars: BTreeSet<String>,
+    /// Names the scenario declares (`frame A`, `point P`, `vector v`): one that is
+    /// not built yet is waited for, and one that failed to build has its own
+    /// message already, so what refers to it says nothing more.
+    declared: BTreeSet<String>,
+}
+
+impl vector_expr::Scope for Space {
+    fn vector(&self, name: &str) -> Lookup<Vector> {
+        if let Some(v) = self.points.get(name).or_else(|| self.vectors.get(name)) {
+            Lookup::Found(*v)
+        } else if self.scalars.contains(name) {
+            Lookup::Unknown
+        } else if self.declared.contains(&format!("point {name}")) || self.declared.contains(&format!("vector {name}"))
+        {
+            Lookup::Pending
+        } else {
+            Lookup::Unknown
+        }
+    }
+
+    fn frame(&self, name: &str) -> Lookup<(Option<Matrix>, Vector)> {
+        match self.frames.get(name) {
+            Some(f) => Lookup::Found((f.rotation, f.omega)),
+            None if self.declared.contains(&format!("frame {name}")) => Lookup::Pending,
+            None => Lookup::Unknown,
+        }
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.frames.keys().chain(self.points.keys()).chain(self.vectors.keys()).cloned().collect()
+    }
+}
+
+/// How building a point or vector went.
+enum Built {
+    Done,
+    /// It names this declared point, vector or frame, not built yet.
+    Waiting(String),
+    /// Reported.
+    Failed,
+}
+
+struct Builder<'g> {
+    g: &'g mut ExprGraph,
+    space: Space,
+    bodies: BTreeMap<String, Body>,
+}
+
+/// Builds the additions of `s` into `g`, reporting every problem to `c`. Named
+/// point components become definitions, so this runs before the expressions that
+/// may use them are parsed.
+pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Contributions {
+    let zero = g.zero();
+    let declared = s
+        .frames
+        .keys()
+        .map(|f| format!("frame {f}"))
+        .chain(s.points.keys().map(|p| format!("point {p}")))
+        .chain(s.vectors.keys().map(|v| format!("vector {v}")))
+        .chain(s.bodies.iter().map(|b| format!("body {}", b.name)))
+        .collect();
+    let rotation = Some(identity(g));
+    let mut b = Builder { g, space: Space { declared, ..Space::default() }, bodies: BTreeMap::new() };
+    b.space.frames.insert(INERTIAL_FRAME.into(), Frame { rotation, omega: [zero; 3] });
+    b.space.points.insert(ORIGIN.into(), [zero; 3]);
+    for (what, count) in [
+        ("frames", s.frames.len()),
+        ("points", s.points.len()),
+        ("vectors", s.vectors.len()),
+        ("bodies", s.bodies.len()),
+        ("loads", s.loads.len()),
+        ("rolling", s.rolling.len()),
+    ] {
+        if count > MAX_FRAMES {
+            c.at(what, format!("{count} {what}; the lab supports at most {MAX_FRAMES}"));
+            return Contributions::default();
+        }
+    }
+    let rotations: usize = s.frames.values().map(|f| f.rotations.len()).sum();
+    if rotations > MAX_ROTATIONS_TOTAL {
+        c.at("frames", format!("{rotations} rotations in all; the lab supports at most {MAX_ROTATIONS_TOTAL}"));
+        return Contributions::default();
+    }
+    b.frames_in_order(c, s);
+    b.points_and_vectors_in_order(c, s);
+    let mut out = Contributions::default();
+    let mut kinetic = Vec::new();
+    let mut potential = Vec::new();
+    let gravity = s.gravity.as_ref().and_then(|gs| b.gravity(c, gs));
+    for (k, spec) in s.bodies.iter().enumerate() {
+        if let Some((t, m, centre)) = b.body(c, k, spec) {
+            kinetic.push(t);
+            if let (Some(direction), Some(r)) = (gravity, b.space.points.get(&centre).copied()) {
+                // −m g (d·r)/|d|, with g folded into `direction` (see `gravity`).
+                let height = dot(b.g, &direction, &r);
+                let v = b.g.mul2(m, height);
+                potential.push(b.g.neg(v));
+            }
+        }
+    }
+    if s.gravity.is_some() && s.bodies.is_empty() {
+        c.at("gravity", "gravity acts on bodies, and the scenario has none (`particles` take it in `potential`)");
+    }
+    if !kinetic.is_empty() {
+        out.kinetic = Some(b.g.add(&kinetic));
+    }
+    if !potential.is_empty() {
+        out.potential = Some(b.g.add(&potential));
+    }
+    for (j, r) in s.rolling.iter().enumerate() {
+        b.rolling(c, j, r, &mut out.constraints);
+    }
+    if !s.loads.is_empty() {
+        out.forces = alloc::vec![b.g.zero(); b.g.coordinate_count()];
+        for (k, load) in s.loads.iter().enumerate() {
+            b.load(c, k, load, &mut out.forces);
+        }
+    }
+    out
+}
+
+impl Builder<'_> {
+    /// Frames in an order where every parent comes first; unknown parents and
+    /// cycles reported.
+    fn frames_in_order(&mut self, c: &mut Checker<'_>, s: &Scenario) {
+        let mut pending: Vec<&String> = s.frames.keys().collect();
+        for name in &pending {
+            if name.as_str() == INERTIAL_FRAME {
+                c.at_key(&format!("frames.{name}"), "`N` is the inertial frame, predefined: choose another name");
+            }
+        }
+        pending.retain(|n| n.as_str() != INERTIAL_FRAME);
+        for name in &pending {
+            let parent = s.frames[*name].parent.as_deref().unwrap_or(INERTIAL_FRAME);
+            if parent != INERTIAL_FRAME && !s.frames.contains_key(parent) {
+                let hint = suggestion(parent, s.frames.keys().map(String::as_str).chain([INERTIAL_FRAME]));
+                c.at(&format!("frames.{name}.parent"), format!("`{parent}` is not a frame{hint}"));
+            }
+        }
+        let pending = in_base_order(pending, |name| {
+            let spec = &s.frames[name];
+            let parent = spec.parent.as_deref().unwrap_or(INERTIAL_FRAME);
+            if !self.space.frames.contains_key(parent) {
+                return false;
+            }
+            self.frame(c, name, spec, parent);
+            true
+        });
+        let cyclic: Vec<&str> = pending
+            .iter()
+            .filter(|n| {
+                let parent = s.frames[**n].parent.as_deref().unwrap_or(INERTIAL_FRAME);
+                s.frames.contains_key(parent)
+            })
+            .map(|n| n.as_str())
+            .collect();
+        if !cyclic.is_empty() {
+            c.at("frames", format!("the frames {} are each other's parents: a cycle", cyclic.join(", ")));
+        }
+    }
+
+    fn frame(&mut self, c: &mut Checker<'_>, name: &str, spec: &crate::scenario::FrameSpec, parent: &str) {
+        let field = format!("frames.{name}");
+        let Some(parent_frame) = self.space.frames.get(parent).cloned() else { return };
+        if spec.rotations.len() > MAX_ROTATIONS {
+            c.at(&format!("{field}.rotations"), format!("{} rotations; at most {MAX_ROTATIONS}", spec.rotations.len()));
+            return;
+        }
+        if let Some(w) = &spec.angular_velocity {
+            if !spec.rotations.is_empty() {
+                c.at(&field, "give either `rotations` or `angular_velocity`, not both");
+                return;
+            }
+            let Some(w) = self.three_now(c, &format!("{field}.angular_velocity"), w, false) else { return };
+            let Some(r) = parent_frame.rotation else {
+                c.at(&format!("{field}.parent"), format!("`{parent}` has no orientation to give `{name}`'s along"));
+                return;
+            };
+            let along_n = rotate(self.g, &r, &w);
+            let omega = add(self.g, &parent_frame.omega, &along_n);
+            self.space.frames.insert(name.into(), Frame { rotation: None, omega });
+            return;
+        }
+        let Some(mut rotation) = parent_frame.rotation else {
+            c.at(
+                &format!("{field}.parent"),
+                format!("`{parent}` has no orientation (only an angular velocity): a frame cannot be turned from it"),
+            );
+            return;
+        };
+        let mut omega = parent_frame.omega;
+        for (k, turn) in spec.rotations.iter().enumerate() {
+            let at = format!("{field}.rotations[{k}]");
+            let mut entries = turn.iter();
+            let (Some((axis, angle)), None) = (entries.next(), entries.next()) else {
+                c.at(&at, "a rotation is one `axis = angle` pair, such as { z = \"psi\" }");
+                return;
+            };
+            let Some(a) = ["x", "y", "z"].iter().position(|x| x == axis) else {
+                c.at_key(&format!("{at}.{axis}"), format!("the axis is `x`, `y` or `z`, not `{axis}`"));
+                return;
+            };
+            let Some(theta) = c.position_expr(self.g, &format!("{at}.{axis}"), angle, "a rotation angle") else {
+                return;
+            };
+            let Ok(rate) = self.g.time_derivative(theta) else { return };
+            let about = rotation.map(|row| row[a]);
+            let turning = scale(self.g, rate, &about);
+            omega = add(self.g, &omega, &turning);
+            let turn = elementary(self.g, a, theta);
+            rotation = multiply(self.g, &rotation, &turn);
+        }
+        self.space.frames.insert(name.into(), Frame { rotation: Some(rotation), omega });
+    }
+
+    /// Points and `[vectors]` entries in an order where what each refers to comes
+    /// first; each gets its named components (or, for a scalar, its name).
+    fn points_and_vectors_in_order(&mut self, c: &mut Checker<'_>, s: &Scenario) {
+        for name in s.points.keys() {
+            if name.as_str() == ORIGIN {
+                c.at_key(&format!("points.{name}"), "`O` is the inertial origin, predefined: choose another name");
+            }
+            let from = s.points[name].from.as_deref().unwrap_or(ORIGIN);
+            if from != ORIGIN && !s.points.contains_key(from) {
+                let hint = suggestion(from, s.points.keys().map(String::as_str).chain([ORIGIN]));
+                c.at(&format!("points.{name}.from"), format!("`{from}` is not a point{hint}"));
+            }
+            if s.vectors.contains_key(name) {
+                c.at_key(&format!("vectors.{name}"), format!("`{name}` is a point already: choose another name"));
+            }
+        }
+        let mut pending: Vec<(bool, &String)> = s
+            .points
+            .keys()
+            .filter(|n| n.as_str() != ORIGIN)
+            .map(|n| (true, n))
+            .chain(s.vectors.keys().filter(|n| !s.points.contains_key(*n)).map(|n| (false, n)))
+            .collect();
+        // What each waits for, from the last attempt.
+        let mut waits: BTreeMap<String, String> = BTreeMap::new();
+        loop {
+            let before = pending.len();
+            pending.retain(|&(is_point, name)| {
+                let built = if is_point {
+                    self.point(c, name, &s.points[name.as_str()])
+                } else {
+                    self.vector_entry(c, name, &s.vectors[name.as_str()])
+                };
+                match built {
+                    Built::Waiting(on) => {
+                        waits.insert(name.clone(), on);
+                        true
+                    }
+                    Built::Failed => {
+                        self.space.declared.insert(format!("failed {name}"));
+                        false
+                    }
+                    Built::Done => false,
+                }
+            });
+            if pending.is_empty() || pending.len() == before {
+                break;
+            }
+        }
+        // Left: waiting for something that failed (its message says it), or for
+        // each other.
+        let failed = |name: &str| {
+            self.space.declared.contains(&format!("failed {name}"))
+                || (self.space.declared.contains(&format!("frame {name}")) && !self.space.frames.contains_key(name))
+        };
+        let mut cyclic: Vec<&str> = pending
+            .iter()
+            .filter(|(_, n)| waits.get(n.as_str()).is_some_and(|on| !failed(on)))
+            .map(|(_, n)| n.as_str())
+            .collect();
+        cyclic.sort_unstable();
+        if !cyclic.is_empty() {
+            let table = if pending.iter().all(|(p, _)| *p) { "points" } else { "vectors" };
+            c.at(table, format!("the points and vectors {} refer to each other: a cycle", cyclic.join(", ")));
+        }
+    }
+
+    /// Parses a vector expression; `None` with the problem reported, or the name
+    /// it waits for.
+    fn vector_value(&mut self, c: &mut Checker<'_>, field: &str, text: &str) -> Result<Value, Built> {
+        match vector_expr::parse(self.g, &self.space, text) {
+            Outcome::Done(v) => Ok(v),
+            Outcome::Pending(name) => Err(Built::Waiting(name)),
+            Outcome::Failed(e) => {
+                c.parse_error(field, &e);
+                Err(Built::Failed)
+            }
+        }
+    }
+
+    /// A vector expression that must be a vector.
+    fn vector_of(&mut self, c: &mut Checker<'_>, field: &str, text: &str, what: &str) -> Result<Vector, Built> {
+        match self.vector_value(c, field, text)? {
+            Value::Vector(v) => Ok(v),
+            Value::Scalar(_) => {
+                c.at(field, format!("{what} is a vector, and this is a scalar (write `[a, b, c]` for components)"));
+                Err(Built::Failed)
+            }
+        }
+    }
+
+    /// Whether `v` is free of velocities; reported at `field` if not.
+    fn positions_only(&self, c: &mut Checker<'_>, field: &str, v: &[ExprId], what: &str) -> bool {
+        let mut velocities: Vec<String> = Vec::new();
+        for &x in v {
+            for s in self.g.free_symbols(x) {
+                let name = self.g.display_symbol(s);
+                if matches!(self.g.symbol(s).kind, SymbolKind::Velocity(_)) && !velocities.contains(&name) {
+                    velocities.push(name);
+                }
+            }
+        }
+        if !velocities.is_empty() {
+            c.at(field, format!("{what} may depend on coordinates and t only, not on `{}`", velocities.join("`, `")));
+        }
+        velocities.is_empty()
+    }
+
+    fn point(&mut self, c: &mut Checker<'_>, name: &str, spec: &crate::scenario::PointSpec) -> Built {
+        let field = format!("points.{name}");
+        let from = spec.from.as_deref().unwrap_or(ORIGIN);
+        let Some(base) = self.space.points.get(from).copied() else {
+            return Built::Waiting(from.into());
+        };
+        let offset = match &spec.position {
+            PositionSpec::Expression(text) => {
+                if spec.frame.is_some() {
+                    c.at(
+                        &format!("{field}.frame"),
+                        "`frame` goes with three components; in an expression write `[a, b, c] in F`",
+                    );
+                    return Built::Failed;
+                }
+                let at = format!("{field}.position");
+                match self.vector_of(c, &at, text, "a point's position") {
+                    Ok(v) if self.positions_only(c, &at, &v, "a position") => v,
+                    Ok(_) => return Built::Failed,
+                    Err(b) => return b,
+                }
+            }
+            PositionSpec::Components(texts) => {
+                let frame_name = spec.frame.as_deref().unwrap_or(INERTIAL_FRAME);
+                let r = match self.space.frames.get(frame_name) {
+                    Some(Frame { rotation: Some(r), .. }) => *r,
+                    Some(_) => {
+                        c.at(
+                            &format!("{field}.frame"),
+                            format!(
+                                "`{frame_name}` has no orientation (only an angular velocity): give the position in \
+                                 another frame"
+                            ),
+                        );
+                        return Built::Failed;
+                    }
+                    None => {
+                        if !self.space.declared.contains(&format!("frame {frame_name}")) {
+                            let hint = suggestion(frame_name, self.space.frames.keys().map(String::as_str));
+                            c.at(&format!("{field}.frame"), format!("`{frame_name}` is not a frame{hint}"));
+                        }
+                        return Built::Failed;
+                    }
+                };
+                let components = match self.three(c, &format!("{field}.position"), texts, true) {
+                    Ok(v) => v,
+                    Err(b) => return b,
+                };
+                rotate(self.g, &r, &components)
+            }
+        };
+        let position = add(self.g, &base, &offset);
+        self.name_components(c, &field, name, "point", &position);
+        self.space.points.insert(name.into(), position);
+        Built::Done
+    }
+
+    /// A `[vectors]` entry: a vector's components or a scalar, named.
+    fn vector_entry(&mut self, c: &mut Checker<'_>, name: &str, text: &str) -> Built {
+        let field = format!("vectors.{name}");
+        match self.vector_value(c, &field, text) {
+            Ok(Value::Vector(v)) => {
+                self.name_components(c, &field, name, "vector", &v);
+                self.space.vectors.insert(name.into(), v);
+                Built::Done
+            }
+            Ok(Value::Scalar(x)) => {
+                match self.g.declare_definition(name) {
+                    Ok(id) => self.g.set_definition_body(id, x),
+                    Err(e) => c.at_key(&field, format!("the scalar `{name}` cannot be named: {e}")),
+                }
+                self.space.scalars.insert(name.into());
+                Built::Done
+            }
+            Err(b) => b,
+        }
+    }
+
+    /// Declares `<name>_x`, `<name>_y`, `<name>_z` as `v`'s components.
+    fn name_components(&mut self, c: &mut Checker<'_>, field: &str, name: &str, what: &str, v: &Vector) {
+        for (axis, &x) in ["x", "y", "z"].iter().zip(v) {
+            let component = format!("{name}_{axis}");
+            match self.g.declare_definition(&component) {
+                Ok(id) => self.g.set_definition_body(id, x),
+                Err(e) => {
+                    c.at_key(field, format!("the component `{component}` of {what} `{name}` cannot be named: {e}"));
+                }
+            }
+        }
+    }
+
+    /// Three scalar expressions; `positions` forbids velocities.
+    fn three(&mut self, c: &mut Checker<'_>, field: &str, texts: &[String], positions: bool) -> Result<Vector, Built> {
+        if texts.len() != 3 {
+            c.at(field, format!("expected three components, found {}", texts.len()));
+            return Err(Built::Failed);
+        }
+        let mut out = [self.g.zero(); 3];
+        let mut failed = false;
+        for (i, text) in texts.iter().enumerate() {
+            let at = format!("{field}[{i}]");
+            match self.vector_value(c, &at, text)? {
+                Value::Scalar(x) if !positions || self.positions_only(c, &at, &[x], "a position") => out[i] = x,
+                Value::Scalar(_) => failed = true,
+                Value::Vector(_) => {
+                    c.at(&at, "a component is a scalar, and this is a vector");
+                    failed = true;
+                }
+            }
+        }
+        if failed {
+            Err(Built::Failed)
+        } else {
+            Ok(out)
+        }
+    }
+
+    /// [`three`](Self::three) where nothing can be waited for: frames come before
+    /// points and vectors, and the rest after them (what is still missing then
+    /// failed, with its own message).
+    fn three_now(&mut self, c: &mut Checker<'_>, field: &str, texts: &[String], positions: bool) -> Option<Vector> {
+        match self.three(c, field, texts, positions) {
+            Ok(v) => Some(v),
+            Err(Built::Waiting(name)) if !self.space.declared.contains(&format!("failed {name}")) => {
+                c.at(field, format!("`{name}` is not built yet here: frames come before points and vectors"));
+                None
+            }
+            Err(_) => None,
+        }
+    }
+    /// The gravity vector `g d/|d|`, along `N`.
+    fn gravity(&mut self, c: &mut Checker<'_>, spec: &crate::scenario::GravitySpec) -> Option<Vector> {
+        let magnitude = c.position_expr(self.g, "gravity.magnitude", &spec.magnitude, "the gravity")?;
+        let default = ["0", "0", "-1"].map(String::from).to_vec();
+        let d = self.three_now(c, "gravity.direction", spec.direction.as_ref().unwrap_or(&default), true)?;
+        let length = norm(self.g, &d);
+        let factor = self.g.div(magnitude, length);
+        Some(scale(self.g, factor, &d))
+    }
+
+    /// A body's `T`, mass and centre point.
+    fn body(&mut self, c: &mut Checker<'_>, k: usize, spec: &BodySpec) -> Option<(ExprId, ExprId, String)> {
+        let field = format!("bodies[{k}]");
+        if spec.name.trim().is_empty() {
+            c.at(&format!("{field}.name"), "a body needs a name");
+        } else if self.bodies.contains_key(&spec.name) {
+            c.at(&format!("{field}.name"), format!("a second body named `{}`", spec.name));
+        }
+        let frame = match self.space.frames.get(&spec.frame) {
+            Some(f) => Some(f.clone()),
+            None => {
+                if !self.space.declared.contains(&format!("frame {}", spec.frame)) {
+                    let hint = suggestion(&spec.frame, self.space.frames.keys().map(String::as_str));
+                    c.at(&format!("{field}.frame"), format!("`{}` is not a frame{hint}", spec.frame));
+                }
+                None
+            }
+        };
+        let centre = self.space.points.get(&spec.centre).copied();
+        if centre.is_none() && !self.space.declared.contains(&format!("point {}", spec.centre)) {
+            let hint = suggestion(&spec.centre, self.space.points.keys().map(String::as_str));
+            c.at(&format!("{field}.centre"), format!("`{}` is not a point{hint}", spec.centre));
+        }
+        let mass = c.position_expr(self.g, &format!("{field}.mass"), &spec.mass, "a mass");
+        let i = &spec.inertia;
+        let mut tensor = [[self.g.zero(); 3]; 3];
+        let mut ok = true;
+        for (key, text, (r, col)) in [
+            ("xx", &i.xx, (0, 0)),
+            ("yy", &i.yy, (1, 1)),
+            ("zz", &i.zz, (2, 2)),
+            ("xy", &i.xy, (0, 1)),
+            ("xz", &i.xz, (0, 2)),
+            ("yz", &i.yz, (1, 2)),
+        ] {
+            let Some(text) = text else { continue };
+            match c.position_expr(self.g, &format!("{field}.inertia.{key}"), text, "an inertia") {
+                Some(e) => {
+                    tensor[r][col] = e;
+                    tensor[col][r] = e;
+                }
+                None => ok = false,
+            }
+        }
+        if let Some(shape) = &spec.shape {
+            self.shape(c, &format!("{field}.shape"), shape);
+        }
+        let (frame, centre, mass) = (frame?, centre?, mass?);
+        if !ok {
+            return None;
+        }
+        let omega = match frame.rotation {
+            Some(r) => transpose_rotate(self.g, &r, &frame.omega),
+            None => {
+                let isotropic = tensor[0][0] == tensor[1][1]
+                    && tensor[1][1] == tensor[2][2]
+                    && [tensor[0][1], tensor[0][2], tensor[1][2]].iter().all(|&x| self.g.is_zero(x));
+                if !isotropic {
+                    c.at(
+                        &format!("{field}.inertia"),
+                        format!(
+                            "frame `{}` has no orientation (only an angular velocity): its body needs equal \
+                             principal moments (xx = yy = zz) and no products of inertia",
+                            spec.frame
+                        ),
+                    );
+                    return None;
+                }
+                frame.omega
+            }
+        };
+        let velocity = self.velocity(&centre)?;
+        let half = self.g.rational(1, 2);
+        let translation = dot(self.g, &velocity, &velocity);
+        let i_omega = rotate(self.g, &tensor, &omega);
+        let rotation = dot(self.g, &omega, &i_omega);
+        let m_v2 = self.g.mul2(mass, translation);
+        let sum = self.g.add2(m_v2, rotation);
+        let t = self.g.mul2(half, sum);
+        self.bodies.insert(spec.name.clone(), Body { frame: spec.frame.clone(), centre: spec.centre.clone() });
+        Some((t, mass, spec.centre.clone()))
+    }
+
+    /// `ṙ`, component by component.
+    fn velocity(&mut self, r: &Vector) -> Option<Vector> {
+        let mut v = [self.g.zero(); 3];
+        for (out, &x) in v.iter_mut().zip(r) {
+            *out = self.g.time_derivative(x).ok()?;
+        }
+        Some(v)
+    }
+
+    fn shape(&mut self, c: &mut Checker<'_>, field: &str, shape: &ShapeSpec) {
+        let needs: &[&str] = match shape.kind.as_str() {
+            "disk" => &["radius", "axis"],
+            "cylinder" => &["radius", "length", "axis"],
+            "sphere" => &["radius"],
+            "box" => &["size"],
+            "ellipsoid" => &["semi_axes"],
+            "segments" => &["points"],
+            other => {
+                let hint = suggestion(other, ["disk", "cylinder", "sphere", "box", "ellipsoid", "segments"]);
+                c.at(&format!("{field}.kind"), format!("`{other}` is not a shape{hint}"));
+                return;
+            }
+        };
+        for &key in needs {
+            let present = match key {
+                "radius" => shape.radius.is_some(),
+                "length" => shape.length.is_some(),
+                "axis" => shape.axis.is_some(),
+                "size" => !shape.size.is_empty(),
+                "semi_axes" => !shape.semi_axes.is_empty(),
+                _ => !shape.points.is_empty(),
+            };
+            if !present {
+                c.at(field, format!("a {} needs `{key}`", shape.kind));
+            }
+        }
+        for (key, text) in [("radius", &shape.radius), ("length", &shape.length)] {
+            if let Some(text) = text {
+                c.position_expr(self.g, &format!("{field}.{key}"), text, "a size");
+            }
+        }
+        if let Some(axis) = &shape.axis {
+            if !["x", "y", "z"].contains(&axis.as_str()) {
+                c.at(&format!("{field}.axis"), format!("the axis is `x`, `y` or `z`, not `{axis}`"));
+            }
+        }
+        for (key, list) in [("size", &shape.size), ("semi_axes", &shape.semi_axes)] {
+            if !list.is_empty() {
+                self.three_now(c, &format!("{field}.{key}"), list, true);
+            }
+        }
+        for (i, p) in shape.points.iter().enumerate() {
+            self.three_now(c, &format!("{field}.points[{i}]"), p, true);
+        }
+    }
+
+    /// The velocity of the material point of body `name` at `r` (zero for the ground).
+    fn material_velocity(&mut self, name: &str, r: &Vector) -> Option<Vector> {
+        let body = self.bodies.get(name)?.clone();
+        let frame = self.space.frames.get(&body.frame)?.clone();
+        let centre = self.space.points.get(&body.centre).copied()?;
+        let v = self.velocity(&centre)?;
+        let arm = sub(self.g, r, &centre);
+        let spin = cross(self.g, &frame.omega, &arm);
+        Some(add(self.g, &v, &spin))
+    }
+
+    fn rolling(
+        &mut self,
+        c: &mut Checker<'_>,
+        j: usize,
+        spec: &crate::scenario::RollingSpec,
+        out: &mut Vec<(String, String, ExprId)>,
+    ) {
+        let field = format!("rolling[{j}]");
+        let on = spec.on.as_deref().unwrap_or("ground");
+        let mut ok = true;
+        for (key, name) in [("body", spec.body.as_str()), ("on", on)] {
+            if (key == "on" && name == "ground") || self.bodies.contains_key(name) {
+                continue;
+            }
+            ok = false;
+            if self.space.declared.contains(&format!("body {name}")) {
+                continue;
+            }
+            let hint = suggestion(
+                name,
+                self.bodies.keys().map(String::as_str).chain([if key == "on" { "ground" } else { "" }]),
+            );
+            c.at(&format!("{field}.{key}"), format!("`{name}` is not a body{hint}"));
+        }
+        if on == spec.body {
+            c.at(&format!("{field}.on"), "a body does not roll on itself");
+            ok = false;
+        }
+        let Some(contact) = self.space.points.get(&spec.contact).copied() else {
+            if self.space.declared.contains(&format!("point {}", spec.contact)) {
+                return;
+            }
+            let hint = suggestion(&spec.contact, self.space.points.keys().map(String::as_str));
+            c.at(&format!("{field}.contact"), format!("`{}` is not a point{hint}", spec.contact));
+            return;
+        };
+        if !ok {
+            return;
+        }
+        let tangents = match &spec.tangents {
+            None => None,
+            Some(texts) if texts.len() != 2 => {
+                c.at(&format!("{field}.tangents"), format!("expected two tangents, found {}", texts.len()));
+                return;
+            }
+            Some(texts) => {
+                let mut both = Vec::new();
+                for (i, text) in texts.iter().enumerate() {
+                    let at = format!("{field}.tangents[{i}]");
+                    let Ok(t) = self.vector_of(c, &at, text, "a tangent") else { return };
+                    if !self.positions_only(c, &at, &t, "a tangent") {
+                        return;
+                    }
+                    // A tangent's label in the constraint's name: its text when
+                    // that is a name (`e_r`), else its place.
+                    let label = if is_identifier(text.trim()) { text.trim().into() } else { format!("t{}", i + 1) };
+                    both.push((label, t));
+                }
+                Some(both)
+            }
+        };
+        let Some(mut relative) = self.material_velocity(&spec.body, &contact) else { return };
+        if on != "ground" {
+            let Some(other) = self.material_velocity(on, &contact) else { return };
+            relative = sub(self.g, &relative, &other);
+        }
+        let name = spec.name.clone().unwrap_or_else(|| format!("{} rolls on {on}", spec.body));
+        match tangents {
+            None => {
+                for (axis, &f) in ["x", "y"].iter().zip(&relative) {
+                    out.push((format!("{name}: {axis}"), field.clone(), f));
+                }
+            }
+            Some(tangents) => {
+                for (label, t) in tangents {
+                    let f = dot(self.g, &relative, &t);
+                    out.push((format!("{name}: {label}"), field.clone(), f));
+                }
+            }
+        }
+    }
+
+    /// A load's share of `Q`: `F·∂v_P/∂q̇_i + τ·∂ω_B/∂q̇_i`.
+    fn load(&mut self, c: &mut Checker<'_>, k: usize, spec: &LoadSpec, q: &mut [ExprId]) {
+        let field = format!("loads[{k}]");
+        if spec.force.is_none() && spec.torque.is_none() {
+            c.at(&field, "a load needs a `force` (at a `point`) or a `torque` (on a `body`), or both");
+            return;
+        }
+        let body = match &spec.body {
+            Some(name) if self.bodies.contains_key(name) => Some(self.bodies[name].clone()),
+            Some(name) => {
+                if !self.space.declared.contains(&format!("body {name}")) {
+                    let hint = suggestion(name, self.bodies.keys().map(String::as_str));
+                    c.at(&format!("{field}.body"), format!("`{name}` is not a body{hint}"));
+                }
+                return;
+            }
+            None => None,
+        };
+        let mut work: Vec<(Vector, Vector)> = Vec::new();
+        if let Some(text) = &spec.force {
+            let Some(point) = &spec.point else {
+                c.at(&format!("{field}.force"), "a force needs the `point` it acts at");
+                return;
+            };
+            let Some(r) = self.space.points.get(point).copied() else {
+                if !self.space.declared.contains(&format!("point {point}")) {
+                    let hint = suggestion(point, self.space.points.keys().map(String::as_str));
+                    c.at(&format!("{field}.point"), format!("`{point}` is not a point{hint}"));
+                }
+                return;
+            };
+            let Ok(force) = self.vector_of(c, &format!("{field}.force"), text, "a force") else { return };
+            let velocity = match &spec.body {
+                Some(name) => self.material_velocity(name, &r),
+                None => self.velocity(&r),
+            };
+            let Some(velocity) = velocity else { return };
+            work.push((force, velocity));
+        } else if spec.point.is_some() {
+            c.at(&format!("{field}.point"), "a `point` goes with a `force`");
+            return;
+        }
+        if let Some(text) = &spec.torque {
+            let Some(body) = body else {
+                c.at(&format!("{field}.torque"), "a torque needs the `body` it acts on");
+                return;
+            };
+            let Ok(torque) = self.vector_of(c, &format!("{field}.torque"), text, "a torque") else { return };
+            let Some(frame) = self.space.frames.get(&body.frame) else { return };
+            work.push((torque, frame.omega));
+        }
+        for (load, rate) in work {
+            for (i, qi) in q.iter_mut().enumerate() {
+                let v = self.g.coordinate(i)[1];
+                let partial: Vector = rate.map(|x| self.g.diff(x, v));
+                let share = dot(self.g, &load, &partial);
+                *qi = self.g.add2(*qi, share);
+            }
+        }
+    }
+}
+
+/// Builds `names` in an order where each one's base (a parent frame, a base point)
+/// comes first: `build` returns false while the base is not built yet. What is left
+/// refers to a missing base or lies on a cycle.
+fn in_base_order<'a>(mut pending: Vec<&'a String>, mut build: impl FnMut(&'a str) -> bool) -> Vec<&'a String> {
+    loop {
+        let before = pending.len();
+        pending.retain(|name| !build(name.as_str()));
+        if pending.is_empty() || pending.len() == before {
+            return pending;
+        }
+    }
+}
+
+/// ` (did you mean `a`?)` or nothing.
+fn suggestion<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    let hint = nearest(name, known.into_iter().filter(|k| !k.is_empty()));
+    if hint.is_empty() {
+        String::new()
+    } else {
+        format!("; did you mean `{}`?", hint.join("`, `"))
+    }
+}

@@ -1,0 +1,471 @@
+//! Vector expressions, as written in `[vectors]`, a point's `position`, a contact's
+//! `tangents` and a load's `force` and `torque`. The scalar grammar of
+//! `scenario.md`, with values that are scalars or vectors:
+//!
+//! ```text
+//! sum     := product (("+" | "-") product)*
+//! product := "-" product | unary (("*" | "/") unary)*
+//! unary   := "-" unary | power
+//! power   := primary ("^" unary)?                       (scalars only)
+//! primary := number | name primes? | frame "." axis | name "(" sum ("," sum)* ")"
+//!          | "(" sum ")" | "[" sum "," sum "," sum "]" ("in" frame)?
+//! ```
+//!
+//! A name is a vector (a `[vectors]` entry or a point: its position from `O`)
+//! before it is a scalar (anything an expression may name). `B.x` is frame `B`'s
+//! x axis; `[a, b, c] in B` is `a B.x + b B.y + c B.z` (`N` when `in` is left out).
+//! Functions: `dot(u, v)`, `cross(u, v)`, `norm(v)`, `unit(v)`, `omega(B)` (frame
+//! `B`'s angular velocity relative to `N`), `velocity(v)` (the time derivative
+//! along `N`), and every scalar function. `+` and `-` take two of a kind, `*` a
+//! scalar on either side, `/` and `^` scalars on the right.
+//!
+//! The result is expressions of the model's graph: a vector as its three components
+//! along `N`. A name that the scenario declares but that is not built yet makes
+//! the parse answer [`Outcome::Pending`], so that the caller can build in
+//! dependency order.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::algebra::{add, column, cross, dot, norm, rotate, scale, sub, unit, Matrix, Vector};
+use crate::expr::lexer::{tokenize_with, Token, TokenKind};
+use crate::expr::{
+    nearest, ExprGraph, ExprId, Function, ParseError, ParseErrorKind, Span, SymbolKind, FUNCTION_NAMES, MAX_NESTING,
+};
+
+/// A scalar or a vector (components along `N`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Value {
+    Scalar(ExprId),
+    Vector(Vector),
+}
+
+/// What a name refers to, as far as the scope knows now.
+pub(crate) enum Lookup<T> {
+    Found(T),
+    /// Declared, not built yet.
+    Pending,
+    Unknown,
+}
+
+/// The names a vector expression may use besides the graph's.
+pub(crate) trait Scope {
+    /// A named vector: a `[vectors]` entry or a point's position.
+    fn vector(&self, name: &str) -> Lookup<Vector>;
+    /// A frame: its rotation (`None` when it has only an angular velocity) and its
+    /// angular velocity along `N`.
+    fn frame(&self, name: &str) -> Lookup<(Option<Matrix>, Vector)>;
+    /// Every vector and frame name, for suggestions.
+    fn names(&self) -> Vec<String>;
+}
+
+/// How a parse ended.
+pub(crate) enum Outcome {
+    Done(Value),
+    /// The expression names this declared vector, point or frame, not built yet.
+    Pending(String),
+    Failed(ParseError),
+}
+
+/// The functions of vectors, for messages and suggestions.
+const VECTOR_FUNCTIONS: [&str; 6] = ["dot", "cross", "norm", "unit", "omega", "velocity"];
+
+/// Parses `source` in `scope`.
+pub(crate) fn parse(g: &mut ExprGraph, scope: &dyn Scope, source: &str) -> Outcome {
+    let tokens = match tokenize_with(source, true) {
+        Ok(t) => t,
+        Err(e) => return Outcome::Failed(e),
+    };
+    if tokens.len() == 1 {
+        return Outcome::Failed(ParseError { span: Span::new(0, source.len()), kind: ParseErrorKind::Empty });
+    }
+    let mut p = Parser { g, scope, source, tokens, pos: 0, depth: 0 };
+    let value = p.sum().and_then(|v| p.end().map(|()| v));
+    match value {
+        Ok(v) => Outcome::Done(v),
+        Err(Stop::Pending(name)) => Outcome::Pending(name),
+        Err(Stop::Failed(e)) => Outcome::Failed(e),
+    }
+}
+
+enum Stop {
+    Pending(String),
+    Failed(ParseError),
+}
+
+type Parsed = Result<Value, Stop>;
+
+struct Parser<'a, 's> {
+    g: &'a mut ExprGraph,
+    scope: &'a dyn Scope,
+    source: &'s str,
+    tokens: Vec<Token<'s>>,
+    pos: usize,
+    depth: usize,
+}
+
+fn fail<T>(span: Span, message: impl Into<String>) -> Result<T, Stop> {
+    Err(Stop::Failed(ParseError { span, kind: ParseErrorKind::Vector(message.into()) }))
+}
+
+impl<'s> Parser<'_, 's> {
+    fn peek(&self) -> &Token<'s> {
+        &self.tokens[self.pos]
+    }
+
+    fn bump(&mut self) -> Token<'s> {
+        let t = self.tokens[self.pos].clone();
+        if self.pos + 1 < self.tokens.len() {
+            self.pos += 1;
+        }
+        t
+    }
+
+    /// The span from `start` to the end of the last token taken.
+    fn since(&self, start: Span) -> Span {
+        Span::new(start.start, self.tokens[self.pos.saturating_sub(1)].span.end.max(start.end))
+    }
+
+    fn describe(&self, t: &Token<'_>) -> String {
+        match t.kind {
+            TokenKind::End => "the end of the expression".into(),
+            _ => format!("`{}`", &self.source[t.span.start..t.span.end]),
+        }
+    }
+
+    fn expect(&mut self, kind: TokenKind<'static>, what: &'static str) -> Result<Span, Stop> {
+        let t = self.peek().clone();
+        if t.kind == kind {
+            self.bump();
+            return Ok(t.span);
+        }
+        let found = self.describe(&t);
+        Err(Stop::Failed(ParseError { span: t.span, kind: ParseErrorKind::Expected { expected: what, found } }))
+    }
+
+    fn end(&mut self) -> Result<(), Stop> {
+        let t = self.peek().clone();
+        if t.kind.starts_operand() || t.kind == TokenKind::LBracket {
+            let found = self.describe(&t);
+            return Err(Stop::Failed(ParseError { span: t.span, kind: ParseErrorKind::MissingOperator { found } }));
+        }
+        self.expect(TokenKind::End, "an operator or the end").map(|_| ())
+    }
+
+    fn enter(&mut self) -> Result<(), Stop> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            let span = self.peek().span;
+            return Err(Stop::Failed(ParseError { span, kind: ParseErrorKind::TooDeep { limit: MAX_NESTING } }));
+        }
+        Ok(())
+    }
+
+    fn sum(&mut self) -> Parsed {
+        self.enter()?;
+        let start = self.peek().span;
+        let mut total = self.product()?;
+        loop {
+            let negate = match self.peek().kind {
+                TokenKind::Plus => false,
+                TokenKind::Minus => true,
+                _ => break,
+            };
+            self.bump();
+            let term = self.product()?;
+            total = match (total, term) {
+                (Value::Scalar(a), Value::Scalar(b)) => {
+                    Value::Scalar(if negate { self.g.sub(a, b) } else { self.g.add2(a, b) })
+                }
+                (Value::Vector(a), Value::Vector(b)) => {
+                    Value::Vector(if negate { sub(self.g, &a, &b) } else { add(self.g, &a, &b) })
+                }
+                _ => {
+                    let op = if negate { "subtract" } else { "add" };
+                    return fail(self.since(start), format!("cannot {op} a scalar and a vector"));
+                }
+            };
+        }
+        self.depth -= 1;
+        Ok(total)
+    }
+
+    fn negate(&mut self, v: Value) -> Value {
+        match v {
+            Value::Scalar(x) => Value::Scalar(self.g.neg(x)),
+            Value::Vector(x) => Value::Vector([self.g.neg(x[0]), self.g.neg(x[1]), self.g.neg(x[2])]),
+        }
+    }
+
+    fn product(&mut self) -> Parsed {
+        if self.peek().kind == TokenKind::Minus {
+            self.bump();
+            self.enter()?;
+            let p = self.product()?;
+            self.depth -= 1;
+            return Ok(self.negate(p));
+        }
+        let start = self.peek().span;
+        let mut total = self.unary()?;
+        loop {
+            let divide = match self.peek().kind {
+                TokenKind::Star => false,
+                TokenKind::Slash => true,
+                _ => break,
+            };
+            self.bump();
+            let factor = self.unary()?;
+            total = match (total, factor, divide) {
+                (Value::Scalar(a), Value::Scalar(b), false) => Value::Scalar(self.g.mul2(a, b)),
+                (Value::Scalar(a), Value::Scalar(b), true) => Value::Scalar(self.g.div(a, b)),
+                (Value::Scalar(k), Value::Vector(v), false) | (Value::Vector(v), Value::Scalar(k), false) => {
+                    Value::Vector(scale(self.g, k, &v))
+                }
+                (Value::Vector(v), Value::Scalar(k), true) => {
+                    let inverse = self.g.powi(k, -1);
+                    Value::Vector(scale(self.g, inverse, &v))
+                }
+                (_, Value::Vector(_), true) => return fail(self.since(start), "cannot divide by a vector"),
+                (Value::Vector(_), Value::Vector(_), _) => {
+                    return fail(self.since(start), "a product of two vectors: write `dot(u, v)` or `cross(u, v)`");
+                }
+            };
+        }
+        Ok(total)
+    }
+
+    fn unary(&mut self) -> Parsed {
+        if self.peek().kind == TokenKind::Minus {
+            self.bump();
+            self.enter()?;
+            let x = self.unary()?;
+            self.depth -= 1;
+            return Ok(self.negate(x));
+        }
+        let start = self.peek().span;
+        let base = self.primary()?;
+        if self.peek().kind != TokenKind::Caret {
+            return Ok(base);
+        }
+        self.bump();
+        self.enter()?;
+        let exponent = self.unary()?;
+        self.depth -= 1;
+        match (base, exponent) {
+            (Value::Scalar(b), Value::Scalar(e)) => Ok(Value::Scalar(self.g.pow(b, e))),
+            _ => fail(self.since(start), "only scalars have powers: write `dot(v, v)` for a vector's square"),
+        }
+    }
+
+    fn primary(&mut self) -> Parsed {
+        let t = self.bump();
+        match t.kind {
+            TokenKind::Number(n) => Ok(Value::Scalar(self.g.number(n))),
+            TokenKind::LParen => {
+                let v = self.sum()?;
+                self.expect(TokenKind::RParen, "`)`")?;
+                Ok(v)
+            }
+            TokenKind::LBracket => self.components(t.span),
+            TokenKind::Name(name, 0) if self.peek().kind == TokenKind::Dot => self.axis(name, t.span),
+            TokenKind::Name(name, 0) if self.peek().kind == TokenKind::LParen => self.call(name, t.span),
+            TokenKind::Name(name, primes) => self.name(name, primes, t.span),
+            _ => {
+                let found = self.describe(&t);
+                Err(Stop::Failed(ParseError {
+                    span: t.span,
+                    kind: ParseErrorKind::Expected { expected: "an expression", found },
+                }))
+            }
+        }
+    }
+
+    fn scalar(&mut self, start: Span, what: &str) -> Result<ExprId, Stop> {
+        match self.sum()? {
+            Value::Scalar(x) => Ok(x),
+            Value::Vector(_) => fail(self.since(start), format!("{what} is a scalar; this is a vector")),
+        }
+    }
+
+    /// `[a, b, c]` or `[a, b, c] in F`.
+    fn components(&mut self, open: Span) -> Parsed {
+        let mut out = [self.g.zero(); 3];
+        for (i, slot) in out.iter_mut().enumerate() {
+            let start = self.peek().span;
+            *slot = self.scalar(start, "a component")?;
+            if i < 2 {
+                self.expect(TokenKind::Comma, "`,` and three components")?;
+            }
+        }
+        self.expect(TokenKind::RBracket, "`]` after three components")?;
+        if self.peek().kind != TokenKind::Name("in", 0) {
+            return Ok(Value::Vector(out));
+        }
+        self.bump();
+        let (frame, span) = self.frame_name()?;
+        let Some(rotation) = self.rotation(frame, span)? else { unreachable!("rotation answers or stops") };
+        let _ = open;
+        Ok(Value::Vector(rotate(self.g, &rotation, &out)))
+    }
+
+    fn frame_name(&mut self) -> Result<(&'s str, Span), Stop> {
+        let t = self.bump();
+        match t.kind {
+            TokenKind::Name(name, 0) => Ok((name, t.span)),
+            _ => {
+                let found = self.describe(&t);
+                Err(Stop::Failed(ParseError {
+                    span: t.span,
+                    kind: ParseErrorKind::Expected { expected: "a frame", found },
+                }))
+            }
+        }
+    }
+
+    /// A frame's (rotation, angular velocity), or why not.
+    fn frame(&self, name: &str, span: Span) -> Result<(Option<Matrix>, Vector), Stop> {
+        match self.scope.frame(name) {
+            Lookup::Found(f) => Ok(f),
+            Lookup::Pending => Err(Stop::Pending(name.to_string())),
+            Lookup::Unknown => {
+                let hint = nearest(name, self.scope.names().iter().map(String::as_str));
+                let hint =
+                    if hint.is_empty() { String::new() } else { format!("; did you mean `{}`?", hint.join("`, `")) };
+                fail(span, format!("`{name}` is not a frame{hint}"))
+            }
+        }
+    }
+
+    fn rotation(&self, name: &str, span: Span) -> Result<Option<Matrix>, Stop> {
+        match self.frame(name, span)?.0 {
+            Some(r) => Ok(Some(r)),
+            None => fail(span, format!("`{name}` has no orientation (only an angular velocity): it has no axes")),
+        }
+    }
+
+    /// `F.x`, `F.y`, `F.z`.
+    fn axis(&mut self, frame: &str, span: Span) -> Parsed {
+        self.bump();
+        let t = self.bump();
+        let axis = match t.kind {
+            TokenKind::Name(a @ ("x" | "y" | "z"), 0) => a,
+            _ => return fail(self.since(span), format!("a frame's axis is `{frame}.x`, `{frame}.y` or `{frame}.z`")),
+        };
+        let Some(r) = self.rotation(frame, span)? else { unreachable!("rotation answers or stops") };
+        let j = ["x", "y", "z"].iter().position(|&a| a == axis).unwrap_or(0);
+        Ok(Value::Vector(column(&r, j)))
+    }
+
+    fn name(&mut self, name: &str, primes: usize, span: Span) -> Parsed {
+        if primes == 0 {
+            match self.scope.vector(name) {
+                Lookup::Found(v) => return Ok(Value::Vector(v)),
+                Lookup::Pending => return Err(Stop::Pending(name.to_string())),
+                Lookup::Unknown => {}
+            }
+            if VECTOR_FUNCTIONS.contains(&name) {
+                return fail(span, format!("`{name}` needs its arguments in parentheses, as in `{name}(…)`"));
+            }
+        }
+        // A scalar name: the scalar parser knows coordinates, velocities,
+        // parameters, definitions, `t` and `pi`, and explains what is wrong.
+        let text = &self.source[span.start..span.end];
+        match self.g.parse(text) {
+            Ok(e) => Ok(Value::Scalar(e)),
+            Err(mut e) => {
+                e.span = Span::new(span.start + e.span.start, span.start + e.span.end);
+                if let ParseErrorKind::UnknownName { name, suggestions } = &mut e.kind {
+                    let known: Vec<String> = self.g.names().map(String::from).chain(self.scope.names()).collect();
+                    *suggestions = nearest(name, known.iter().map(String::as_str));
+                }
+                Err(Stop::Failed(e))
+            }
+        }
+    }
+
+    fn call(&mut self, name: &'s str, span: Span) -> Parsed {
+        let open = self.bump().span;
+        if name == "omega" {
+            let (frame, at) = self.frame_name()?;
+            self.expect(TokenKind::RParen, "`)`: `omega` takes one frame")?;
+            let (_, omega) = self.frame(frame, at)?;
+            return Ok(Value::Vector(omega));
+        }
+        let mut args = alloc::vec![self.sum()?];
+        while self.peek().kind == TokenKind::Comma {
+            self.bump();
+            args.push(self.sum()?);
+        }
+        self.expect(TokenKind::RParen, "`)`")?;
+        let _ = open;
+        let full = self.since(span);
+        let expected = match name {
+            "dot" | "cross" | "atan2" => 2,
+            _ => 1,
+        };
+        if args.len() != expected {
+            return fail(
+                full,
+                format!(
+                    "`{name}` takes {expected} argument{}, found {}",
+                    if expected == 1 { "" } else { "s" },
+                    args.len()
+                ),
+            );
+        }
+        let vectors: Vec<Option<Vector>> =
+            args.iter().map(|a| if let Value::Vector(v) = a { Some(*v) } else { None }).collect();
+        let scalars: Vec<Option<ExprId>> =
+            args.iter().map(|a| if let Value::Scalar(x) = a { Some(*x) } else { None }).collect();
+        if VECTOR_FUNCTIONS.contains(&name) {
+            let Some(v) = vectors.iter().copied().collect::<Option<Vec<Vector>>>() else {
+                return fail(full, format!("`{name}` takes vectors; an argument here is a scalar"));
+            };
+            return Ok(match name {
+                "dot" => Value::Scalar(dot(self.g, &v[0], &v[1])),
+                "cross" => Value::Vector(cross(self.g, &v[0], &v[1])),
+                "norm" => Value::Scalar(norm(self.g, &v[0])),
+                "unit" => Value::Vector(unit(self.g, &v[0])),
+                _ => Value::Vector(self.velocity(&v[0], full)?),
+            });
+        }
+        let Some(x) = scalars.iter().copied().collect::<Option<Vec<ExprId>>>() else {
+            return fail(full, format!("`{name}` takes scalars; an argument here is a vector"));
+        };
+        if name == "atan2" {
+            return Ok(Value::Scalar(self.g.atan2(x[0], x[1])));
+        }
+        if name == "sqrt" {
+            return Ok(Value::Scalar(self.g.sqrt(x[0])));
+        }
+        if let Some(f) = Function::ALL.into_iter().find(|f| f.name() == name) {
+            return Ok(Value::Scalar(self.g.call(f, x[0])));
+        }
+        let known = FUNCTION_NAMES.iter().chain(VECTOR_FUNCTIONS.iter()).copied();
+        let hint = nearest(name, known);
+        let hint = if hint.is_empty() { String::new() } else { format!("; did you mean `{}`?", hint.join("`, `")) };
+        fail(span, format!("unknown function `{name}`{hint}"))
+    }
+
+    /// `velocity(v)`: the time derivative of a position-like vector.
+    fn velocity(&mut self, v: &Vector, span: Span) -> Result<Vector, Stop> {
+        let has_velocity = v.iter().any(|&x| {
+            self.g
+                .free_symbols(x)
+                .into_iter()
+                .any(|s| matches!(self.g.symbol(s).kind, SymbolKind::Velocity(_) | SymbolKind::Acceleration(_)))
+        });
+        if has_velocity {
+            return fail(span, "`velocity` takes a vector of coordinates and t (no velocities)");
+        }
+        let mut out = [self.g.zero(); 3];
+        for (o, &x) in out.iter_mut().zip(v) {
+            match self.g.time_derivative(x) {
+                Ok(d) => *o = d,
+                Err(e) => return fail(span, e.to_string()),
+            }
+        }
+        Ok(out)
+    }
+}
