@@ -182,6 +182,31 @@ test("a scenario built from bodies plays, edits, slides and shares like any othe
   await other.ctx.close();
 });
 
+test("the Whipple bicycle from bodies plays; a broken vector expression is blamed once, at its place", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle`);
+  await waitClockPast(page, 0.5);
+  assert.match(await page.textContent("h1"), /^Whipple bicycle/);
+  assertPlotsDrawn(await inkPerCanvas(page));
+  // The equations are typeset, large parts named (`w₁ = …`) and listed a page at a time.
+  await page.waitForFunction(() => document.querySelectorAll("#eq-body math").length > 20);
+  assert.match(await page.textContent("#eq-body"), /Matrix form/);
+  const text = await page.inputValue("#editor");
+  const broken = text.replace("rF*unit(N.z", "rF*unti(N.z");
+  assert.notEqual(broken, text);
+  await page.fill("#editor", broken);
+  await page.waitForSelector(".editor-status.error");
+  const status = await page.textContent("#editor-status");
+  const line = broken.split("\n").findIndex((l) => l.includes("unti(")) + 1;
+  assert.match(status, new RegExp(`line ${line}, column \\d+: points\\.front_contact\\.position: unknown function .unti.; did you mean .unit.`), status);
+  assert.doesNotMatch(status, /front_contact_z/, "the constraint naming the broken point is not blamed too");
+  await page.fill("#editor", text);
+  await page.waitForSelector(".editor-status.ok");
+  await waitClockPast(page, 0.2);
+  await page.screenshot({ path: path.join(SHOTS, "whipple-bicycle.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
 test("free velocities are named, and a holonomic constraint shows both residuals", async () => {
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=knife-edge-incline`);
   // The spec's own example: only φ' given, so x' is taken as 0 and the page says so.

@@ -247,6 +247,19 @@ pub(crate) fn problems(text: &str) -> Vec<(String, Option<usize>, String)> {
     found.into_iter().map(|p| (p.field, p.position.map(|x| x.0), p.message)).collect()
 }
 
+/// Each `(text, field, needle, message)`: the text has a problem at `field`, on
+/// the line holding `needle`, whose message contains `message`.
+pub(crate) fn assert_each_reported(cases: &[(String, &str, &str, &str)]) {
+    let line_of = |text: &str, needle: &str| text.lines().position(|l| l.contains(needle)).map(|i| i + 1);
+    for (text, field, needle, message) in cases {
+        let found = problems(text);
+        let hit = found.iter().find(|(f, _, _)| f == field);
+        let Some((_, line, text_message)) = hit else { panic!("{field}: not reported; found {found:?}") };
+        assert!(text_message.contains(message), "{field}: {text_message:?} lacks {message:?}");
+        assert_eq!(*line, line_of(text, needle), "{field}: {text_message}");
+    }
+}
+
 /// The disk with one replacement made in its text.
 fn disk_with(from: &str, to: &str) -> String {
     assert!(DISK.contains(from), "{from}");
@@ -255,7 +268,6 @@ fn disk_with(from: &str, to: &str) -> String {
 
 #[test]
 fn every_bad_body_input_is_reported_at_its_field() {
-    let line_of = |text: &str, needle: &str| text.lines().position(|l| l.contains(needle)).map(|i| i + 1);
     let cases: Vec<(String, &str, &str, &str)> = vec![
         (
             disk_with("parent = \"heading\"", "parent = \"headng\""),
@@ -336,13 +348,7 @@ fn every_bad_body_input_is_reported_at_its_field() {
             "the component `G_x` of point `G` cannot be named",
         ),
     ];
-    for (text, field, needle, message) in &cases {
-        let found = problems(text);
-        let hit = found.iter().find(|(f, _, _)| f == field);
-        let Some((_, line, text_message)) = hit else { panic!("{field}: not reported; found {found:?}") };
-        assert!(text_message.contains(message), "{field}: {text_message:?} lacks {message:?}");
-        assert_eq!(*line, line_of(text, needle), "{field}: {text_message}");
-    }
+    assert_each_reported(&cases);
     // A body without orientation needs an isotropic inertia.
     let anisotropic = TURNTABLE_FROM_BODIES.replacen("yy = \"2*m*R^2/5\"", "yy = \"m*R^2\"", 1);
     let found = problems(&anisotropic);

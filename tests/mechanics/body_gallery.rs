@@ -192,3 +192,39 @@ fn the_rattleback_touches_the_ground_where_its_normal_is_vertical_and_reverses_o
         assert!(samples.iter().all(|s| (s.1 - e0).abs() < 1e-8), "energy is conserved");
     }
 }
+
+/// Every gallery system built from bodies has ideal linear rolling constraints, so
+/// every formulation that applies gives the same `q̈` on the constraints: at the
+/// start and at states along a Lagrange run. (Hamel's embedding is exact only where
+/// its E-vector vanishes and the vakonomic equations are another model: neither is
+/// expected to agree.)
+#[test]
+fn every_formulation_agrees_on_the_generated_rolling_constraints() {
+    let mut checked = 0;
+    for name in nhlab_tests::scenarios::names() {
+        let (model, numeric, state) = nhlab_tests::scenarios::load(&name);
+        if model.scenario.bodies.is_empty() || model.constraints.is_empty() {
+            continue;
+        }
+        checked += 1;
+        let settings = nhlab::simulation::Settings::from_scenario(&model.scenario.run, Method::Lagrange);
+        let mut sim = nhlab::simulation::Simulation::new(numeric.clone(), settings, &state).unwrap();
+        let end = model.scenario.run.t_end.unwrap_or(1.0).min(1.0);
+        sim.advance_sampling(&[end / 3.0, end]).unwrap();
+        let mut numeric = numeric;
+        for s in sim.samples() {
+            let reference =
+                nhlab::formulations::accelerations(Method::Lagrange, &mut numeric, s.t, &s.q, &s.v).unwrap();
+            let scale = 1.0 + reference.accelerations.amax();
+            for method in [Method::UdwadiaKalaba, Method::Gauss, Method::Euler, Method::Voronets] {
+                let Ok(got) = nhlab::formulations::accelerations(method, &mut numeric, s.t, &s.q, &s.v) else {
+                    assert_eq!(method, Method::Voronets, "{name}: {method:?} applies to linear constraints");
+                    continue;
+                };
+                let gap = (&got.accelerations - &reference.accelerations).amax();
+                assert!(gap <= 1e-9 * scale, "{name} {method:?} at t = {}: differs from lagrange by {gap:e}", s.t);
+            }
+        }
+    }
+    assert!(checked >= 7, "{checked} systems from bodies with rolling");
+}

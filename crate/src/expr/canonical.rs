@@ -141,7 +141,9 @@ impl ExprGraph {
         for t in flat {
             match self.split_coefficient(t) {
                 (c, None) => constant = constant.add(c),
-                (c, Some(rest)) => accumulate(&mut collected, &mut position, rest, c),
+                (c, Some(rest)) => {
+                    accumulate(&mut collected, &mut position, rest, c);
+                }
             }
         }
         self.apply_pythagoras(&mut collected, &mut position, &mut constant);
@@ -173,6 +175,8 @@ impl ExprGraph {
         position: &mut HashMap<ExprId, usize>,
         constant: &mut Number,
     ) {
+        // Partners found once per term: a restart looks them up again.
+        let mut partners: HashMap<ExprId, Option<(Option<ExprId>, ExprId)>> = HashMap::new();
         let mut i = 0;
         while i < collected.len() {
             let (rest, c) = collected[i];
@@ -180,22 +184,38 @@ impl ExprGraph {
                 i += 1;
                 continue;
             }
-            if let Some((cofactor, partner)) = self.pythagorean_partner(rest) {
+            let found = match partners.get(&rest) {
+                Some(&p) => p,
+                None => {
+                    let p = self.pythagorean_partner(rest);
+                    partners.insert(rest, p);
+                    p
+                }
+            };
+            if let Some((cofactor, partner)) = found {
                 if let Some(&j) = position.get(&partner) {
                     if collected[j].1 == c {
                         collected[i].1 = Number::ZERO;
                         collected[j].1 = Number::ZERO;
-                        match cofactor {
-                            None => *constant = constant.add(c),
+                        let touched = match cofactor {
+                            None => {
+                                *constant = constant.add(c);
+                                None
+                            }
                             Some(x) => {
                                 let (c2, rest2) = self.split_coefficient(x);
                                 match rest2 {
-                                    None => *constant = constant.add(c.mul(c2)),
-                                    Some(r) => accumulate(collected, position, r, c.mul(c2)),
+                                    None => {
+                                        *constant = constant.add(c.mul(c2));
+                                        None
+                                    }
+                                    Some(r) => Some(accumulate(collected, position, r, c.mul(c2))),
                                 }
                             }
-                        }
-                        i = 0;
+                        };
+                        // A term before this one whose coefficient changed may pair
+                        // now: look again from the start; new terms come later.
+                        i = if touched.is_some_and(|k| k < i) { 0 } else { i + 1 };
                         continue;
                     }
                 }
@@ -390,12 +410,22 @@ impl ExprGraph {
     }
 }
 
-fn accumulate(collected: &mut Vec<(ExprId, Number)>, position: &mut HashMap<ExprId, usize>, rest: ExprId, c: Number) {
+/// Adds `c·rest` to the collected terms; the index it went to.
+fn accumulate(
+    collected: &mut Vec<(ExprId, Number)>,
+    position: &mut HashMap<ExprId, usize>,
+    rest: ExprId,
+    c: Number,
+) -> usize {
     match position.get(&rest) {
-        Some(&i) => collected[i].1 = collected[i].1.add(c),
+        Some(&i) => {
+            collected[i].1 = collected[i].1.add(c);
+            i
+        }
         None => {
             position.insert(rest, collected.len());
             collected.push((rest, c));
+            collected.len() - 1
         }
     }
 }

@@ -66,6 +66,36 @@ impl ExprGraph {
         x
     }
 
+    /// How many terms [`expand`](Self::expand) would give `e` before cancelling
+    /// (function arguments count as one term; saturating).
+    fn expanded_terms(&self, e: ExprId, memo: &mut HashMap<ExprId, usize>) -> usize {
+        if let Some(&n) = memo.get(&e) {
+            return n;
+        }
+        let n = match self.node(e) {
+            Node::Add(terms) => terms.iter().fold(0usize, |n, &t| n.saturating_add(self.expanded_terms(t, memo))),
+            Node::Mul(factors) => factors.iter().fold(1usize, |n, &f| {
+                let k = self.expanded_terms(f, memo);
+                // A product past the limit stays factored: one term.
+                if n.saturating_mul(k) <= MAX_EXPANDED_TERMS {
+                    n * k
+                } else {
+                    n
+                }
+            }),
+            Node::Pow(b, x) => match (self.as_number(*x).and_then(|n| n.as_integer()), self.node(*b)) {
+                (Some(k), Node::Add(_)) if (2..=MAX_EXPANDED_POWER).contains(&k) => {
+                    let base = self.expanded_terms(*b, memo);
+                    base.saturating_pow(k as u32).min(MAX_EXPANDED_TERMS)
+                }
+                _ => 1,
+            },
+            _ => 1,
+        };
+        memo.insert(e, n);
+        n
+    }
+
     /// Number of distinct nodes reachable from `e` (through definitions too): the
     /// size that derivations budget against.
     pub fn size(&self, e: ExprId) -> usize {
@@ -74,12 +104,22 @@ impl ExprGraph {
         n
     }
 
-    /// [`expand`](Self::expand) when `e` has at most `budget` nodes, else `e` as it
-    /// is. Expansion makes cancellations visible but can multiply the size of a large
-    /// expression; past the budget, readability is lost anyway and speed wins.
+    /// [`expand`](Self::expand) when `e` has at most `budget` nodes and its expansion
+    /// is no larger than `e`, else `e` as it is. Expansion makes cancellations
+    /// visible but can multiply the size of a product of sums (the bicycle's front
+    /// contact: 3.5× the instructions); past the budget, readability is lost anyway
+    /// and speed wins.
     pub fn expand_within(&mut self, e: ExprId, budget: usize) -> ExprId {
-        if self.size(e) <= budget {
-            self.expand(e)
+        let size = self.size(e);
+        // Each term of the expansion is at least one node of its own: more terms
+        // than `e` has nodes cannot come out smaller, so skip the work (most of the
+        // bicycle's derive went into expansions that were then thrown away).
+        if size > budget || self.expanded_terms(e, &mut HashMap::new()) > size {
+            return e;
+        }
+        let expanded = self.expand(e);
+        if self.size(expanded) <= size {
+            expanded
         } else {
             e
         }

@@ -200,6 +200,38 @@ fn exact_decimal(int_part: &str, frac_part: &str, exp: i64) -> Option<Rational> 
     }
 }
 
+/// A position in a token list, shared by the scalar and the vector parser. The
+/// list ends with [`TokenKind::End`], which `bump` never moves past.
+pub(crate) struct Cursor<'s> {
+    tokens: Vec<Token<'s>>,
+    pos: usize,
+}
+
+impl<'s> Cursor<'s> {
+    pub(crate) fn new(tokens: Vec<Token<'s>>) -> Self {
+        Cursor { tokens, pos: 0 }
+    }
+
+    /// The next token, not taken.
+    pub(crate) fn peek(&self) -> &Token<'s> {
+        &self.tokens[self.pos]
+    }
+
+    /// Takes the next token.
+    pub(crate) fn bump(&mut self) -> Token<'s> {
+        let t = self.tokens[self.pos].clone();
+        if self.pos + 1 < self.tokens.len() {
+            self.pos += 1;
+        }
+        t
+    }
+
+    /// Where the last token taken ends.
+    pub(crate) fn last_end(&self) -> usize {
+        self.tokens[self.pos.saturating_sub(1)].span.end
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

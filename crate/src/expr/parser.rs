@@ -17,11 +17,10 @@
 //! exhaust the stack.
 
 use alloc::string::{String, ToString};
-use alloc::vec::Vec;
 
 use super::error::{ParseError, ParseErrorKind, Span};
 use super::graph::{ExprGraph, ExprId, Function};
-use super::lexer::{tokenize, Token, TokenKind};
+use super::lexer::{tokenize, Cursor, Token, TokenKind};
 use super::suggest::nearest;
 use super::symbols::{Binding, SymbolKind, FUNCTION_NAMES};
 
@@ -55,7 +54,7 @@ impl ExprGraph {
         if tokens.len() == 1 {
             return Err(ParseError { span: Span::new(0, source.len()), kind: ParseErrorKind::Empty });
         }
-        let mut p = Parser { graph: self, tokens, pos: 0, depth: 0, options };
+        let mut p = Parser { graph: self, tokens: Cursor::new(tokens), depth: 0, options };
         let e = p.sum()?;
         p.expect_end()?;
         Ok(e)
@@ -64,25 +63,12 @@ impl ExprGraph {
 
 struct Parser<'g, 's> {
     graph: &'g mut ExprGraph,
-    tokens: Vec<Token<'s>>,
-    pos: usize,
+    tokens: Cursor<'s>,
     depth: usize,
     options: ParseOptions,
 }
 
 impl<'s> Parser<'_, 's> {
-    fn peek(&self) -> &Token<'s> {
-        &self.tokens[self.pos]
-    }
-
-    fn bump(&mut self) -> Token<'s> {
-        let t = self.tokens[self.pos].clone();
-        if self.pos + 1 < self.tokens.len() {
-            self.pos += 1;
-        }
-        t
-    }
-
     fn error(&self, span: Span, kind: ParseErrorKind) -> ParseError {
         ParseError { span, kind }
     }
@@ -109,14 +95,14 @@ impl<'s> Parser<'_, 's> {
     fn enter(&mut self) -> Result<(), ParseError> {
         self.depth += 1;
         if self.depth > MAX_NESTING {
-            let span = self.peek().span;
+            let span = self.tokens.peek().span;
             return Err(self.error(span, ParseErrorKind::TooDeep { limit: MAX_NESTING }));
         }
         Ok(())
     }
 
     fn expect_end(&mut self) -> Result<(), ParseError> {
-        let t = self.peek().clone();
+        let t = self.tokens.peek().clone();
         match t.kind {
             TokenKind::End => Ok(()),
             ref k if k.starts_operand() => {
@@ -137,12 +123,12 @@ impl<'s> Parser<'_, 's> {
         self.enter()?;
         let mut terms = alloc::vec![self.product()?];
         loop {
-            let negate = match self.peek().kind {
+            let negate = match self.tokens.peek().kind {
                 TokenKind::Plus => false,
                 TokenKind::Minus => true,
                 _ => break,
             };
-            self.bump();
+            self.tokens.bump();
             let t = self.product()?;
             terms.push(if negate { self.graph.neg(t) } else { t });
         }
@@ -151,8 +137,8 @@ impl<'s> Parser<'_, 's> {
     }
 
     fn product(&mut self) -> Result<ExprId, ParseError> {
-        if self.peek().kind == TokenKind::Minus {
-            self.bump();
+        if self.tokens.peek().kind == TokenKind::Minus {
+            self.tokens.bump();
             self.enter()?;
             let p = self.product()?;
             self.depth -= 1;
@@ -160,12 +146,12 @@ impl<'s> Parser<'_, 's> {
         }
         let mut factors = alloc::vec![self.unary()?];
         loop {
-            let divide = match self.peek().kind {
+            let divide = match self.tokens.peek().kind {
                 TokenKind::Star => false,
                 TokenKind::Slash => true,
                 _ => break,
             };
-            self.bump();
+            self.tokens.bump();
             let f = self.unary()?;
             factors.push(if divide { self.graph.powi(f, -1) } else { f });
         }
@@ -173,8 +159,8 @@ impl<'s> Parser<'_, 's> {
     }
 
     fn unary(&mut self) -> Result<ExprId, ParseError> {
-        if self.peek().kind == TokenKind::Minus {
-            self.bump();
+        if self.tokens.peek().kind == TokenKind::Minus {
+            self.tokens.bump();
             self.enter()?;
             let x = self.unary()?;
             self.depth -= 1;
@@ -185,10 +171,10 @@ impl<'s> Parser<'_, 's> {
 
     fn power(&mut self) -> Result<ExprId, ParseError> {
         let base = self.primary()?;
-        if self.peek().kind != TokenKind::Caret {
+        if self.tokens.peek().kind != TokenKind::Caret {
             return Ok(base);
         }
-        self.bump();
+        self.tokens.bump();
         self.enter()?;
         let exponent = self.unary()?;
         self.depth -= 1;
@@ -196,7 +182,7 @@ impl<'s> Parser<'_, 's> {
     }
 
     fn primary(&mut self) -> Result<ExprId, ParseError> {
-        let t = self.bump();
+        let t = self.tokens.bump();
         match t.kind {
             TokenKind::Number(n) => Ok(self.graph.number(n)),
             TokenKind::LParen => {
@@ -205,7 +191,7 @@ impl<'s> Parser<'_, 's> {
                 Ok(e)
             }
             TokenKind::Name(name, primes) => {
-                if self.peek().kind == TokenKind::LParen && primes == 0 {
+                if self.tokens.peek().kind == TokenKind::LParen && primes == 0 {
                     self.call(name, t.span)
                 } else {
                     self.name(name, primes, t.span)
@@ -219,10 +205,10 @@ impl<'s> Parser<'_, 's> {
     }
 
     fn close_paren(&mut self, open: Span) -> Result<(), ParseError> {
-        let t = self.peek().clone();
+        let t = self.tokens.peek().clone();
         match t.kind {
             TokenKind::RParen => {
-                self.bump();
+                self.tokens.bump();
                 Ok(())
             }
             TokenKind::End => Err(self.error(open, ParseErrorKind::UnclosedParenthesis)),
@@ -234,14 +220,14 @@ impl<'s> Parser<'_, 's> {
     }
 
     fn call(&mut self, name: &str, span: Span) -> Result<ExprId, ParseError> {
-        let open = self.bump().span;
+        let open = self.tokens.bump().span;
         let mut args = alloc::vec![self.sum()?];
-        while self.peek().kind == TokenKind::Comma {
-            self.bump();
+        while self.tokens.peek().kind == TokenKind::Comma {
+            self.tokens.bump();
             args.push(self.sum()?);
         }
         self.close_paren(open)?;
-        let full = Span::new(span.start, self.tokens[self.pos.saturating_sub(1)].span.end);
+        let full = Span::new(span.start, self.tokens.last_end());
         let arity = |function: &'static str, expected: usize| {
             if args.len() == expected {
                 Ok(())

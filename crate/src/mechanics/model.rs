@@ -11,7 +11,8 @@ use super::equations::{EquationsOfMotion, ParticleTerms};
 use super::hamel::{choose_dependent, HamelSplit, SplitError};
 use super::vakonomic::{VakonomicEquations, VakonomicError};
 use crate::expr::{
-    nearest, DefinitionError, ExprGraph, ExprId, NameError, ParseError, ParseOptions, SymbolId, SymbolKind,
+    nearest, DefinitionError, ExprGraph, ExprId, NameError, ParseError, ParseErrorKind, ParseOptions, SymbolId,
+    SymbolKind,
 };
 use crate::scenario::{Problem, Problems, Scenario, SourceMap, FORMAT};
 
@@ -70,6 +71,9 @@ pub struct Model {
 pub(crate) struct Checker<'a> {
     map: &'a SourceMap,
     problems: Vec<Problem>,
+    /// Names of the components of points and vectors that failed to build (their
+    /// own problem says why): an expression naming one reports nothing more.
+    pub(crate) unavailable: alloc::collections::BTreeSet<String>,
 }
 
 impl Checker<'_> {
@@ -82,6 +86,9 @@ impl Checker<'_> {
     }
 
     pub(crate) fn parse_error(&mut self, field: &str, e: &ParseError) {
+        if matches!(&e.kind, ParseErrorKind::UnknownName { name, .. } if self.unavailable.contains(name)) {
+            return;
+        }
         self.problems.push(Problem {
             field: field.to_string(),
             position: self.map.inside(field, e.span.start).or_else(|| self.map.value(field)),
@@ -159,7 +166,7 @@ impl Model {
     /// Builds and validates a model, deriving Hamel's split and the vakonomic
     /// equations only as `needs` says (the others are `Err(NotDerived)`).
     pub fn build_for(scenario: &Scenario, map: &SourceMap, needs: Needs) -> Result<Model, Problems> {
-        let mut c = Checker { map, problems: Vec::new() };
+        let mut c = Checker { map, problems: Vec::new(), unavailable: Default::default() };
         let s = scenario;
         if s.format != FORMAT {
             let found = if s.format.is_empty() { "nothing".to_string() } else { format!("`{}`", s.format) };

@@ -348,6 +348,7 @@ impl Builder<'_> {
                     }
                     Built::Failed => {
                         self.space.declared.insert(format!("failed {name}"));
+                        unavailable(c, name);
                         false
                     }
                     Built::Done => false,
@@ -369,6 +370,9 @@ impl Builder<'_> {
             .map(|(_, n)| n.as_str())
             .collect();
         cyclic.sort_unstable();
+        for (_, name) in &pending {
+            unavailable(c, name);
+        }
         if !cyclic.is_empty() {
             let table = if pending.iter().all(|(p, _)| *p) { "points" } else { "vectors" };
             c.at(table, format!("the points and vectors {} refer to each other: a cycle", cyclic.join(", ")));
@@ -870,5 +874,14 @@ fn suggestion<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Strin
         String::new()
     } else {
         format!("; did you mean `{}`?", hint.join("`, `"))
+    }
+}
+
+/// The names a point or vector `name` would have given expressions, for a build
+/// that failed: expressions naming them are not blamed twice.
+fn unavailable(c: &mut Checker<'_>, name: &str) {
+    c.unavailable.insert(String::from(name));
+    for axis in ["x", "y", "z"] {
+        c.unavailable.insert(format!("{name}_{axis}"));
     }
 }

@@ -29,7 +29,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::algebra::{add, column, cross, dot, norm, rotate, scale, sub, unit, Matrix, Vector};
-use crate::expr::lexer::{tokenize_with, Token, TokenKind};
+use crate::expr::lexer::{tokenize_with, Cursor, Token, TokenKind};
 use crate::expr::{
     nearest, ExprGraph, ExprId, Function, ParseError, ParseErrorKind, Span, SymbolKind, FUNCTION_NAMES, MAX_NESTING,
 };
@@ -80,7 +80,7 @@ pub(crate) fn parse(g: &mut ExprGraph, scope: &dyn Scope, source: &str) -> Outco
     if tokens.len() == 1 {
         return Outcome::Failed(ParseError { span: Span::new(0, source.len()), kind: ParseErrorKind::Empty });
     }
-    let mut p = Parser { g, scope, source, tokens, pos: 0, depth: 0 };
+    let mut p = Parser { g, scope, source, tokens: Cursor::new(tokens), depth: 0 };
     let value = p.sum().and_then(|v| p.end().map(|()| v));
     match value {
         Ok(v) => Outcome::Done(v),
@@ -100,8 +100,7 @@ struct Parser<'a, 's> {
     g: &'a mut ExprGraph,
     scope: &'a dyn Scope,
     source: &'s str,
-    tokens: Vec<Token<'s>>,
-    pos: usize,
+    tokens: Cursor<'s>,
     depth: usize,
 }
 
@@ -110,21 +109,9 @@ fn fail<T>(span: Span, message: impl Into<String>) -> Result<T, Stop> {
 }
 
 impl<'s> Parser<'_, 's> {
-    fn peek(&self) -> &Token<'s> {
-        &self.tokens[self.pos]
-    }
-
-    fn bump(&mut self) -> Token<'s> {
-        let t = self.tokens[self.pos].clone();
-        if self.pos + 1 < self.tokens.len() {
-            self.pos += 1;
-        }
-        t
-    }
-
     /// The span from `start` to the end of the last token taken.
     fn since(&self, start: Span) -> Span {
-        Span::new(start.start, self.tokens[self.pos.saturating_sub(1)].span.end.max(start.end))
+        Span::new(start.start, self.tokens.last_end().max(start.end))
     }
 
     fn describe(&self, t: &Token<'_>) -> String {
@@ -135,9 +122,9 @@ impl<'s> Parser<'_, 's> {
     }
 
     fn expect(&mut self, kind: TokenKind<'static>, what: &'static str) -> Result<Span, Stop> {
-        let t = self.peek().clone();
+        let t = self.tokens.peek().clone();
         if t.kind == kind {
-            self.bump();
+            self.tokens.bump();
             return Ok(t.span);
         }
         let found = self.describe(&t);
@@ -145,7 +132,7 @@ impl<'s> Parser<'_, 's> {
     }
 
     fn end(&mut self) -> Result<(), Stop> {
-        let t = self.peek().clone();
+        let t = self.tokens.peek().clone();
         if t.kind.starts_operand() || t.kind == TokenKind::LBracket {
             let found = self.describe(&t);
             return Err(Stop::Failed(ParseError { span: t.span, kind: ParseErrorKind::MissingOperator { found } }));
@@ -156,7 +143,7 @@ impl<'s> Parser<'_, 's> {
     fn enter(&mut self) -> Result<(), Stop> {
         self.depth += 1;
         if self.depth > MAX_NESTING {
-            let span = self.peek().span;
+            let span = self.tokens.peek().span;
             return Err(Stop::Failed(ParseError { span, kind: ParseErrorKind::TooDeep { limit: MAX_NESTING } }));
         }
         Ok(())
@@ -164,15 +151,15 @@ impl<'s> Parser<'_, 's> {
 
     fn sum(&mut self) -> Parsed {
         self.enter()?;
-        let start = self.peek().span;
+        let start = self.tokens.peek().span;
         let mut total = self.product()?;
         loop {
-            let negate = match self.peek().kind {
+            let negate = match self.tokens.peek().kind {
                 TokenKind::Plus => false,
                 TokenKind::Minus => true,
                 _ => break,
             };
-            self.bump();
+            self.tokens.bump();
             let term = self.product()?;
             total = match (total, term) {
                 (Value::Scalar(a), Value::Scalar(b)) => {
@@ -199,22 +186,22 @@ impl<'s> Parser<'_, 's> {
     }
 
     fn product(&mut self) -> Parsed {
-        if self.peek().kind == TokenKind::Minus {
-            self.bump();
+        if self.tokens.peek().kind == TokenKind::Minus {
+            self.tokens.bump();
             self.enter()?;
             let p = self.product()?;
             self.depth -= 1;
             return Ok(self.negate(p));
         }
-        let start = self.peek().span;
+        let start = self.tokens.peek().span;
         let mut total = self.unary()?;
         loop {
-            let divide = match self.peek().kind {
+            let divide = match self.tokens.peek().kind {
                 TokenKind::Star => false,
                 TokenKind::Slash => true,
                 _ => break,
             };
-            self.bump();
+            self.tokens.bump();
             let factor = self.unary()?;
             total = match (total, factor, divide) {
                 (Value::Scalar(a), Value::Scalar(b), false) => Value::Scalar(self.g.mul2(a, b)),
@@ -236,19 +223,19 @@ impl<'s> Parser<'_, 's> {
     }
 
     fn unary(&mut self) -> Parsed {
-        if self.peek().kind == TokenKind::Minus {
-            self.bump();
+        if self.tokens.peek().kind == TokenKind::Minus {
+            self.tokens.bump();
             self.enter()?;
             let x = self.unary()?;
             self.depth -= 1;
             return Ok(self.negate(x));
         }
-        let start = self.peek().span;
+        let start = self.tokens.peek().span;
         let base = self.primary()?;
-        if self.peek().kind != TokenKind::Caret {
+        if self.tokens.peek().kind != TokenKind::Caret {
             return Ok(base);
         }
-        self.bump();
+        self.tokens.bump();
         self.enter()?;
         let exponent = self.unary()?;
         self.depth -= 1;
@@ -259,7 +246,7 @@ impl<'s> Parser<'_, 's> {
     }
 
     fn primary(&mut self) -> Parsed {
-        let t = self.bump();
+        let t = self.tokens.bump();
         match t.kind {
             TokenKind::Number(n) => Ok(Value::Scalar(self.g.number(n))),
             TokenKind::LParen => {
@@ -268,8 +255,8 @@ impl<'s> Parser<'_, 's> {
                 Ok(v)
             }
             TokenKind::LBracket => self.components(t.span),
-            TokenKind::Name(name, 0) if self.peek().kind == TokenKind::Dot => self.axis(name, t.span),
-            TokenKind::Name(name, 0) if self.peek().kind == TokenKind::LParen => self.call(name, t.span),
+            TokenKind::Name(name, 0) if self.tokens.peek().kind == TokenKind::Dot => self.axis(name, t.span),
+            TokenKind::Name(name, 0) if self.tokens.peek().kind == TokenKind::LParen => self.call(name, t.span),
             TokenKind::Name(name, primes) => self.name(name, primes, t.span),
             _ => {
                 let found = self.describe(&t);
@@ -292,17 +279,17 @@ impl<'s> Parser<'_, 's> {
     fn components(&mut self, open: Span) -> Parsed {
         let mut out = [self.g.zero(); 3];
         for (i, slot) in out.iter_mut().enumerate() {
-            let start = self.peek().span;
+            let start = self.tokens.peek().span;
             *slot = self.scalar(start, "a component")?;
             if i < 2 {
                 self.expect(TokenKind::Comma, "`,` and three components")?;
             }
         }
         self.expect(TokenKind::RBracket, "`]` after three components")?;
-        if self.peek().kind != TokenKind::Name("in", 0) {
+        if self.tokens.peek().kind != TokenKind::Name("in", 0) {
             return Ok(Value::Vector(out));
         }
-        self.bump();
+        self.tokens.bump();
         let (frame, span) = self.frame_name()?;
         let Some(rotation) = self.rotation(frame, span)? else { unreachable!("rotation answers or stops") };
         let _ = open;
@@ -310,7 +297,7 @@ impl<'s> Parser<'_, 's> {
     }
 
     fn frame_name(&mut self) -> Result<(&'s str, Span), Stop> {
-        let t = self.bump();
+        let t = self.tokens.bump();
         match t.kind {
             TokenKind::Name(name, 0) => Ok((name, t.span)),
             _ => {
@@ -346,8 +333,8 @@ impl<'s> Parser<'_, 's> {
 
     /// `F.x`, `F.y`, `F.z`.
     fn axis(&mut self, frame: &str, span: Span) -> Parsed {
-        self.bump();
-        let t = self.bump();
+        self.tokens.bump();
+        let t = self.tokens.bump();
         let axis = match t.kind {
             TokenKind::Name(a @ ("x" | "y" | "z"), 0) => a,
             _ => return fail(self.since(span), format!("a frame's axis is `{frame}.x`, `{frame}.y` or `{frame}.z`")),
@@ -385,7 +372,7 @@ impl<'s> Parser<'_, 's> {
     }
 
     fn call(&mut self, name: &'s str, span: Span) -> Parsed {
-        let open = self.bump().span;
+        let open = self.tokens.bump().span;
         if name == "omega" {
             let (frame, at) = self.frame_name()?;
             self.expect(TokenKind::RParen, "`)`: `omega` takes one frame")?;
@@ -393,13 +380,17 @@ impl<'s> Parser<'_, 's> {
             return Ok(Value::Vector(omega));
         }
         let mut args = alloc::vec![self.sum()?];
-        while self.peek().kind == TokenKind::Comma {
-            self.bump();
+        while self.tokens.peek().kind == TokenKind::Comma {
+            self.tokens.bump();
             args.push(self.sum()?);
         }
         self.expect(TokenKind::RParen, "`)`")?;
         let _ = open;
         let full = self.since(span);
+        let known = name == "atan2" || name == "sqrt" || Function::ALL.into_iter().any(|f| f.name() == name);
+        if !known && !VECTOR_FUNCTIONS.contains(&name) {
+            return unknown_function(name, span);
+        }
         let expected = match name {
             "dot" | "cross" | "atan2" => 2,
             _ => 1,
@@ -439,13 +430,10 @@ impl<'s> Parser<'_, 's> {
         if name == "sqrt" {
             return Ok(Value::Scalar(self.g.sqrt(x[0])));
         }
-        if let Some(f) = Function::ALL.into_iter().find(|f| f.name() == name) {
-            return Ok(Value::Scalar(self.g.call(f, x[0])));
+        match Function::ALL.into_iter().find(|f| f.name() == name) {
+            Some(f) => Ok(Value::Scalar(self.g.call(f, x[0]))),
+            None => unknown_function(name, span),
         }
-        let known = FUNCTION_NAMES.iter().chain(VECTOR_FUNCTIONS.iter()).copied();
-        let hint = nearest(name, known);
-        let hint = if hint.is_empty() { String::new() } else { format!("; did you mean `{}`?", hint.join("`, `")) };
-        fail(span, format!("unknown function `{name}`{hint}"))
     }
 
     /// `velocity(v)`: the time derivative of a position-like vector.
@@ -468,4 +456,12 @@ impl<'s> Parser<'_, 's> {
         }
         Ok(out)
     }
+}
+
+/// "unknown function `unti`; did you mean `unit`?" at the function's name.
+fn unknown_function(name: &str, span: Span) -> Parsed {
+    let known = FUNCTION_NAMES.iter().chain(VECTOR_FUNCTIONS.iter()).copied();
+    let hint = nearest(name, known);
+    let hint = if hint.is_empty() { String::new() } else { format!("; did you mean `{}`?", hint.join("`, `")) };
+    fail(span, format!("unknown function `{name}`{hint}"))
 }
