@@ -267,12 +267,10 @@ fn contact_velocities(p: &dyn Fn(&str) -> f64, q: &[f64], v: &[f64], a: &[f64]) 
     out
 }
 
-/// The lab's model and a state on the constraints: random lean, steer, heading,
-/// wheel angles and three free speeds; the pitch solved from the front contact
-/// and the other speeds from the rolling constraints.
-fn random_state(p: &dyn Fn(&str) -> f64, rng: &mut Rng) -> (Vec<f64>, Vec<f64>) {
-    let mut q: Vec<f64> = (0..8).map(|_| rng.range(-0.6, 0.6)).collect();
-    q[4] = 0.0;
+/// A state on the constraints: the pitch solved from the front contact, and the
+/// speeds other than lean, steer and the rear wheel (`v[3]`, `v[5]`, `v[6]`, kept)
+/// from the rolling constraints.
+fn on_constraints(p: &dyn Fn(&str) -> f64, mut q: Vec<f64>, mut v: Vec<f64>) -> (Vec<f64>, Vec<f64>) {
     let zero = [0.0; 8];
     let mut pitch_rate = [0.0; 8];
     pitch_rate[4] = 1.0;
@@ -281,7 +279,6 @@ fn random_state(p: &dyn Fn(&str) -> f64, rng: &mut Rng) -> (Vec<f64>, Vec<f64>) 
         q[4] -= height.0[0] / height.0[1];
     }
     assert!(pose(p, &q, &zero, &zero).contacts[1].1[2].value().abs() < 1e-14);
-    // Free speeds: lean, steer and the rear wheel; the rest from A v = 0.
     let (free, dependent) = ([3usize, 5, 6], [0usize, 1, 2, 4, 7]);
     let columns = |i: usize| {
         let mut e = [0.0; 8];
@@ -289,17 +286,23 @@ fn random_state(p: &dyn Fn(&str) -> f64, rng: &mut Rng) -> (Vec<f64>, Vec<f64>) 
         contact_velocities(p, &q, &e, &zero).iter().map(|j| j.value()).collect::<Vec<_>>()
     };
     let a_dep = DMatrix::from_fn(5, 5, |r, k| columns(dependent[k])[r]);
-    let mut v = vec![0.0; 8];
-    for &i in &free {
-        v[i] = rng.range(-3.0, 3.0);
-    }
-    v[6] = rng.range(5.0, 20.0);
     let rhs = DVector::from_fn(5, |r, _| -free.iter().map(|&i| columns(i)[r] * v[i]).sum::<f64>());
     let solved = a_dep.lu().solve(&rhs).expect("a regular split");
     for (k, &i) in dependent.iter().enumerate() {
         v[i] = solved[k];
     }
     (q, v)
+}
+
+/// A random state on the constraints: random lean, steer, heading and wheel
+/// angles, lean and steer rates, and a forward rolling rate.
+fn random_state(p: &dyn Fn(&str) -> f64, rng: &mut Rng) -> (Vec<f64>, Vec<f64>) {
+    let q: Vec<f64> = (0..8).map(|i| if i == 4 { 0.0 } else { rng.range(-0.6, 0.6) }).collect();
+    let mut v = vec![0.0; 8];
+    v[3] = rng.range(-3.0, 3.0);
+    v[5] = rng.range(-3.0, 3.0);
+    v[6] = rng.range(5.0, 20.0);
+    on_constraints(p, q, v)
 }
 
 /// `q̈` from the saddle-point system `[M Aᵀ; A 0] [q̈; −λ] = [F; b]` built from the
@@ -362,5 +365,96 @@ fn the_bicycle_accelerates_as_newton_and_euler_say() {
                 );
             }
         }
+    }
+}
+
+/// Without forcing, the bicycle keeps its energy along the gallery's run (5 m/s,
+/// a small lean that the steering recovers), and the rolling and the front contact
+/// hold; the lean does decay, as in the benchmark's self-stable range.
+#[test]
+fn the_bicycle_keeps_its_energy_and_its_wheels_on_the_ground() {
+    let (model, numeric, state) = nhlab_tests::scenarios::load("whipple-bicycle");
+    let settings = nhlab::simulation::Settings::from_scenario(&model.scenario.run, Method::Lagrange);
+    let mut sim = nhlab::simulation::Simulation::new(numeric, settings, &state).unwrap();
+    sim.advance_to(5.0).unwrap();
+    let samples = sim.samples();
+    let e0 = samples[0].energy;
+    for s in samples {
+        assert!((s.energy - e0).abs() < 1e-9 * e0.abs(), "energy {} at t = {} (from {e0})", s.energy, s.t);
+        assert!(s.residuals.iter().all(|f| f.abs() < 1e-8), "residuals {:?} at t = {}", s.residuals, s.t);
+    }
+    let lean = |t0: f64| samples.iter().filter(|s| s.t >= t0).map(|s| s.q[3].abs()).fold(0.0, f64::max);
+    assert!(lean(4.0) < 0.5 * samples[0].q[3].abs(), "the lean decays: {} after t = 4", lean(4.0));
+}
+
+/// The benchmark's two stability boundaries, from the lab's nonlinear model:
+/// linearised about upright straight running at speed `v` by central differences of
+/// its accelerations in lean, steer and their rates (the heading, position and
+/// wheel angles are ignorable; the pitch and the other speeds follow from the
+/// constraints), the weave pair's real part crosses zero at 4.29238253634111 m/s and
+/// the capsize eigenvalue at 6.02426201538837 m/s (Meijaard et al. 2007, §6), and at
+/// 5 m/s the eigenvalues are Table 2's.
+/// Central differences (h = 1e-6) of a model this smooth agree to about 1e-11.
+#[test]
+fn the_bicycle_is_self_stable_between_the_benchmark_speeds() {
+    let (scenario, map) = load_toml(BICYCLE).unwrap();
+    let model = Model::build(&scenario, &map).unwrap();
+    let parameters = model.scenario.parameters.clone();
+    let p = move |name: &str| parameters[name];
+    let mut numeric = NumericModel::new(&model).unwrap();
+    let r_r = p("rR");
+    let mut eigenvalues = |speed: f64| {
+        let mut f = |z: [f64; 4]| -> [f64; 4] {
+            let mut q = vec![0.0; 8];
+            let mut v = vec![0.0; 8];
+            (q[3], q[5], v[3], v[5], v[6]) = (z[0], z[1], z[2], z[3], speed / r_r);
+            let (q, v) = on_constraints(&p, q, v);
+            let a = nhlab::formulations::accelerations(Method::Lagrange, &mut numeric, 0.0, &q, &v).unwrap();
+            [z[2], z[3], a.accelerations[3], a.accelerations[5]]
+        };
+        let h = 1e-6;
+        let jacobian = nalgebra::Matrix4::from_fn(|i, j| {
+            let (mut up, mut down) = ([0.0; 4], [0.0; 4]);
+            up[j] = h;
+            down[j] = -h;
+            (f(up)[i] - f(down)[i]) / (2.0 * h)
+        });
+        jacobian.complex_eigenvalues()
+    };
+    let weave = |e: &nalgebra::Vector4<nalgebra::Complex<f64>>| {
+        e.iter().filter(|x| x.im.abs() > 1e-3).map(|x| x.re).fold(f64::MIN, f64::max)
+    };
+    let capsize = |e: &nalgebra::Vector4<nalgebra::Complex<f64>>| {
+        e.iter().filter(|x| x.im.abs() <= 1e-3).map(|x| x.re).fold(f64::MIN, f64::max)
+    };
+    let mut boundary = |lo: f64, hi: f64, part: &dyn Fn(&nalgebra::Vector4<nalgebra::Complex<f64>>) -> f64| {
+        let (mut lo, mut hi) = (lo, hi);
+        let sign_lo = part(&eigenvalues(lo)) > 0.0;
+        assert_ne!(sign_lo, part(&eigenvalues(hi)) > 0.0, "a crossing between {lo} and {hi}");
+        for _ in 0..40 {
+            let mid = (lo + hi) / 2.0;
+            if (part(&eigenvalues(mid)) > 0.0) == sign_lo {
+                lo = mid
+            } else {
+                hi = mid
+            }
+        }
+        (lo + hi) / 2.0
+    };
+    let weave_speed = boundary(4.0, 4.6, &weave);
+    let capsize_speed = boundary(5.7, 6.3, &capsize);
+    assert!((weave_speed - 4.29238253634111).abs() < 1e-9, "weave speed {weave_speed}");
+    assert!((capsize_speed - 6.02426201538837).abs() < 1e-9, "capsize speed {capsize_speed}");
+    // In between, self-stable; at 5 m/s, Table 2's castor, capsize and weave.
+    let mut e: Vec<_> = eigenvalues(5.0).iter().copied().collect();
+    e.sort_by(|a, b| a.re.total_cmp(&b.re).then(a.im.total_cmp(&b.im)));
+    let table = [
+        (-14.07838969279822, 0.0),
+        (-0.77534188219585, -4.46486771378823),
+        (-0.77534188219585, 4.46486771378823),
+        (-0.32286642900409, 0.0),
+    ];
+    for (got, (re, im)) in e.iter().zip(table) {
+        assert!((got.re - re).abs() < 1e-8 && (got.im - im).abs() < 1e-8, "at 5 m/s: {got} against {re} {im}i");
     }
 }
