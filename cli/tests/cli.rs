@@ -69,6 +69,26 @@ fn check_describes_constraints_with_their_class() {
     );
 }
 
+/// A scenario built from bodies: `check` lists its frames, points, bodies, gravity
+/// and contacts, with the constraints each contact generates.
+#[test]
+fn check_lists_frames_bodies_and_contacts_with_what_they_generate() {
+    let (code, out, err) = nhlab(&["check", &scenario("rolling-disk")]);
+    assert_eq!(code, 0, "{err}");
+    for line in [
+        "frames: disk (lean, then y phi); heading (N, then z psi); lean (heading, then x theta)",
+        "points: C, G",
+        "body disk: frame disk, mass m, centre G, shape disk",
+        "gravity: g along [0, 0, -1] in N",
+        "contact: disk rolls on ground at C; generates disk rolls on ground: x, disk rolls on ground: y",
+        "  disk rolls on ground: x: x' - r*phi'*cos(psi) = 0  (linear nonholonomic, scleronomic)",
+    ] {
+        assert!(out.lines().any(|l| l == line), "missing {line:?} in\n{out}");
+    }
+    let (_, out, _) = nhlab(&["check", &scenario("chaplygin-sleigh")]);
+    assert!(!out.contains("frames:") && !out.contains("contact:"), "{out}");
+}
+
 #[test]
 fn eval_prints_one_json_object_with_the_spec_keys() {
     let (code, out, err) = nhlab(&["eval", &scenario("knife-edge-incline"), "--method", "lagrange"]);

@@ -128,6 +128,20 @@ pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationErr
     let mut matrices = Vec::new();
     let fail = |reason: String| DerivationError { method: method.id(), reason };
     applicability(model, method).map_err(fail)?;
+    // What the lab built from bodies and loads, shown before what it derived from it.
+    let s = &model.scenario;
+    if !s.bodies.is_empty() || !s.loads.is_empty() {
+        let kinetic = g.expand_for_reading(model.kinetic, PRINT_EXPAND_BUDGET);
+        equations.push(Equation::new("T".into(), None, kinetic));
+        let potential = g.expand_within(model.potential, PRINT_EXPAND_BUDGET);
+        equations.push(Equation::new("V".into(), None, potential));
+        for (name, &q) in names.iter().zip(&model.forces) {
+            if !g.is_zero(q) {
+                let q = g.expand_within(q, PRINT_EXPAND_BUDGET);
+                equations.push(Equation::new(format!("Q[{name}]"), None, q));
+            }
+        }
+    }
     let form = match method {
         Method::Lagrange => "Routh's equations with multipliers: M q̈ = F + Aᵀλ, A q̈ = b",
         Method::Euler if model.constraints_are_linear() => {

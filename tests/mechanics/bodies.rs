@@ -449,3 +449,42 @@ fn frames_are_bounded_and_the_deepest_chain_allowed_builds() {
     assert!(model.graph.len() < 2_000_000, "{} nodes", model.graph.len());
     NumericModel::new(&model).expect("compiles");
 }
+
+/// `derive` shows what the lab built from the bodies and loads — `T`, `V` and each
+/// nonzero `Q` — before the equations of motion, with the model's own values (the
+/// printed `T` is expanded, so it is compared by evaluation at random states).
+#[test]
+fn derive_shows_the_generated_kinetic_energy_potential_and_forces_first() {
+    let text = DISK
+        .replacen("[gravity]", "[[loads]]\nbody = \"disk\"\ntorque = \"[0, tau, 0] in lean\"\n\n[gravity]", 1)
+        .replacen("g = 9.81", "g = 9.81\ntau = 0.1", 1);
+    let model = model(&text);
+    let d = nhlab::derivation::derive(&model, Method::Lagrange).unwrap();
+    let labels: Vec<&str> = d.equations.iter().take(4).map(|e| e.label.as_str()).collect();
+    assert_eq!(labels, ["T", "V", "Q[psi]", "Q[phi]"]);
+    let mut rng = Rng::new(5);
+    for _ in 0..10 {
+        let s = state(&mut rng, 5);
+        let printed = |k: usize| {
+            let g = &d.graph;
+            g.evaluate(d.equations[k].rhs, &|sym| match g.symbol(sym).kind {
+                SymbolKind::Coordinate(i) => s.1[i],
+                SymbolKind::Velocity(i) => s.2[i],
+                SymbolKind::Parameter(i) => model.parameters[i].value,
+                _ => f64::NAN,
+            })
+        };
+        close(printed(0), value(&model, model.kinetic, &s), "T");
+        close(printed(1), value(&model, model.potential, &s), "V");
+        close(printed(2), value(&model, model.forces[2], &s), "Q[psi]");
+        close(printed(3), value(&model, model.forces[4], &s), "Q[phi]");
+    }
+    // A scenario without bodies prints its equations only.
+    let sleigh = model_of_gallery("chaplygin-sleigh");
+    let d = nhlab::derivation::derive(&sleigh, Method::Lagrange).unwrap();
+    assert!(d.equations[0].label.starts_with("equation of"), "{}", d.equations[0].label);
+}
+
+fn model_of_gallery(name: &str) -> Model {
+    nhlab_tests::scenarios::load(name).0
+}

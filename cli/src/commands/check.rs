@@ -30,6 +30,7 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
         let ps: Vec<String> = m.parameters.iter().map(|p| format!("{} = {}", p.name, p.value)).collect();
         say!(out, "parameters: {}", ps.join(", "));
     }
+    describe_bodies(&mut out, m);
     say!(out, "constraints: {}", m.constraints.len());
     for c in &m.constraints {
         let timing = if c.rheonomic { "rheonomic" } else { "scleronomic" };
@@ -74,4 +75,60 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
         say!(out, "  not {}: {}", method.id(), why.unwrap_err());
     }
     emit(&out)
+}
+
+/// Frames, points, vectors, bodies, gravity, contacts (with the constraints each
+/// generates) and loads, when the scenario has them.
+fn describe_bodies(out: &mut String, m: &nhlab::mechanics::Model) {
+    let s = &m.scenario;
+    if !s.frames.is_empty() {
+        let frames: Vec<String> = s
+            .frames
+            .iter()
+            .map(|(name, f)| {
+                let parent = f.parent.as_deref().unwrap_or("N");
+                let turns: Vec<String> =
+                    f.rotations.iter().flat_map(|r| r.iter().map(|(axis, angle)| format!("{axis} {angle}"))).collect();
+                match &f.angular_velocity {
+                    Some(w) => format!("{name} (turning at [{}] from {parent})", w.join(", ")),
+                    None => format!("{name} ({parent}, then {})", turns.join(", then ")),
+                }
+            })
+            .collect();
+        say!(out, "frames: {}", frames.join("; "));
+    }
+    if !s.points.is_empty() {
+        say!(out, "points: {}", s.points.keys().cloned().collect::<Vec<_>>().join(", "));
+    }
+    if !s.vectors.is_empty() {
+        say!(out, "vectors: {}", s.vectors.keys().cloned().collect::<Vec<_>>().join(", "));
+    }
+    for b in &s.bodies {
+        let shape = b.shape.as_ref().map(|sh| format!(", shape {}", sh.kind)).unwrap_or_default();
+        say!(out, "body {}: frame {}, mass {}, centre {}{shape}", b.name, b.frame, b.mass, b.centre);
+    }
+    if let Some(g) = &s.gravity {
+        let direction = g.direction.as_ref().map_or("0, 0, -1".to_string(), |d| d.join(", "));
+        say!(out, "gravity: {} along [{direction}] in N", g.magnitude);
+    }
+    for r in &s.rolling {
+        let on = r.on.as_deref().unwrap_or("ground");
+        let name = r.name.clone().unwrap_or_else(|| format!("{} rolls on {on}", r.body));
+        let prefix = format!("{name}: ");
+        let generated: Vec<&str> =
+            m.constraints.iter().filter(|c| c.name.starts_with(&prefix)).map(|c| c.name.as_str()).collect();
+        say!(out, "contact: {} rolls on {on} at {}; generates {}", r.body, r.contact, generated.join(", "));
+    }
+    for (k, l) in s.loads.iter().enumerate() {
+        let name = l.name.clone().unwrap_or_else(|| format!("loads[{k}]"));
+        let mut parts = Vec::new();
+        if let Some(f) = &l.force {
+            parts.push(format!("force {f} at {}", l.point.as_deref().unwrap_or("?")));
+        }
+        if let Some(t) = &l.torque {
+            parts.push(format!("torque {t}"));
+        }
+        let on = l.body.as_ref().map(|b| format!(" on {b}")).unwrap_or_default();
+        say!(out, "load {name}{on}: {}", parts.join(", "));
+    }
 }

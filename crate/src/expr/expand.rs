@@ -66,6 +66,17 @@ impl ExprGraph {
         x
     }
 
+    /// [`expand`](Self::expand) when `e` has at most `budget` nodes, whatever the
+    /// size of the result: for printing a quantity whose expanded form reads better
+    /// (`T` of a body, where `sin² + cos²` collapse only once distributed).
+    pub fn expand_for_reading(&mut self, e: ExprId, budget: usize) -> ExprId {
+        if self.size(e) <= budget {
+            self.expand(e)
+        } else {
+            e
+        }
+    }
+
     /// How many terms [`expand`](Self::expand) would give `e` before cancelling
     /// (function arguments count as one term; saturating).
     fn expanded_terms(&self, e: ExprId, memo: &mut HashMap<ExprId, usize>) -> usize {
