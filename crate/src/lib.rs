@@ -43,4 +43,5 @@ pub mod mechanics;
 pub mod prepare;
 pub mod scenario;
 pub mod simulation;
+pub mod stability;
 pub mod view;

@@ -17,5 +17,6 @@ mod printed_equations;
 mod sampling;
 mod scenario_errors;
 mod share;
+mod stability;
 mod vakonomic;
 mod vectors;

@@ -1,0 +1,324 @@
+//! Linear stability about an equilibrium or a steady motion, from exact
+//! derivatives (`derivatives.rs`) of Lagrange's equations with multipliers.
+//!
+//! 1. `q̈ = a(q, v)` solves `[[M, −Aᵀ], [A, 0]] [q̈; λ] = [F; b]`; its derivative by
+//!    each `x ∈ {q_i, v_i}` solves the same matrix with
+//!    `[∂F − ∂M q̈ + ∂Aᵀ λ; ∂b − ∂A q̈]`, so the Jacobian of the first-order system
+//!    `J = [[0, I], [∂a/∂q, ∂a/∂v]]` is exact.
+//! 2. The motion stays on the constraints, so `J` maps their tangent space into
+//!    itself: holonomic `Φ_q δq = 0` and, for every constraint, `∂f/∂q δq + A δv = 0`.
+//!    The tangent space is parametrised by the independent coordinates and speeds
+//!    (dependent ones chosen by column pivoting, or given), and `J` restricted to it.
+//! 3. Ignorable coordinates (position, heading, wheel angles) have zero columns: they
+//!    are removed with their rows. An independent speed of an ignorable coordinate
+//!    whose row is zero (the bicycle's forward speed, conserved to first order) is
+//!    held at its reference value and removed too. What is left has the eigenvalues
+//!    of the physical motion, not zeros of bookkeeping.
+//!
+//! The ideal formulations (`udwadia-kalaba`, `gauss`, `euler` on linear constraints)
+//! give the same equations, so the same linearisation.
+
+mod derivatives;
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use nalgebra::{Complex, DMatrix, DVector};
+
+pub use derivatives::{Derivatives, TermDerivatives};
+
+use crate::formulations::{accelerations, Method};
+use crate::mechanics::{Model, NumericModel, Terms};
+
+/// What to linearise about, and how to reduce.
+#[derive(Clone, Debug, Default)]
+pub struct Reference {
+    /// The time of the state.
+    pub t: f64,
+    /// Its coordinates (on the constraints).
+    pub q: Vec<f64>,
+    /// Its velocities (on the constraints).
+    pub v: Vec<f64>,
+    /// Coordinates that appear in no equation (indices).
+    pub ignorable: Vec<usize>,
+}
+
+/// A linearisation: the reduced state, its matrix and eigenvalues.
+#[derive(Clone, Debug)]
+pub struct Linearization {
+    /// The reduced state's components, e.g. `phi`, `delta`, `phi'`, `delta'`.
+    pub state: Vec<String>,
+    /// `δẋ = J δx` on the reduced state.
+    pub matrix: DMatrix<f64>,
+    /// The eigenvalues of `matrix`, by real part (then imaginary part).
+    pub eigenvalues: Vec<Complex<f64>>,
+    /// The coordinates solved from the holonomic constraints (names).
+    pub dependent_coordinates: Vec<String>,
+    /// The speeds solved from the constraints (names with `'`).
+    pub dependent_speeds: Vec<String>,
+    /// Independent speeds of ignorable coordinates held at their reference values.
+    pub held_speeds: Vec<String>,
+    /// How far the reference is from a steady motion: the largest `|q̈|` of the
+    /// coordinates that are not ignorable (0 for a steady motion).
+    pub residual: f64,
+}
+
+/// Why a linearisation could not be made.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum StabilityError {
+    /// The equations of motion fail at the reference state.
+    #[error("{0}")]
+    Dynamics(String),
+    /// A derivative is NaN or infinite there.
+    #[error("the derivatives are not finite at the reference state")]
+    NonFinite,
+    /// A coordinate declared ignorable appears in the linear equations.
+    #[error("`{0}` is not ignorable: the equations depend on it (largest ∂/∂{0}: {1:e})")]
+    NotIgnorable(String, f64),
+    /// A coordinate declared ignorable is in a holonomic constraint.
+    #[error("`{0}` is not ignorable: a holonomic constraint fixes it")]
+    Constrained(String),
+    /// A matrix that must be invertible is not.
+    #[error("the constraints are singular at the reference state: {0}")]
+    Singular(&'static str),
+}
+
+/// Relative size below which a column or row counts as zero.
+const ZERO: f64 = 1e-9;
+
+/// Linearises `model` (compiled as `numeric`, its derivatives as `derivatives`)
+/// about `reference`.
+pub fn linearize(
+    model: &Model,
+    numeric: &mut NumericModel,
+    derivatives: &mut Derivatives,
+    reference: &Reference,
+) -> Result<Linearization, StabilityError> {
+    let n = model.coordinate_count();
+    let names = model.coordinate_names();
+    let (t, q, v) = (reference.t, &reference.q[..n], &reference.v[..n]);
+    let (terms, qdd, d, full) = first_order(numeric, derivatives, t, q, v)?;
+    let m = terms.jacobian.nrows();
+
+    // 1. (`first_order`) J = ∂(v, q̈)/∂(q, v). 2. The tangent space of the
+    // constraints, by independent components.
+    let holonomic: Vec<usize> = (0..m).filter(|&j| terms.holonomic[j]).collect();
+    let positions = DMatrix::from_fn(holonomic.len(), n, |r, c| terms.jacobian[(holonomic[r], c)]);
+    for &i in &reference.ignorable {
+        if positions.column(i).amax() > ZERO * (1.0 + positions.amax()) {
+            return Err(StabilityError::Constrained(names[i].clone()));
+        }
+    }
+    let dependent_q = pivot_columns(&positions, &reference.ignorable, false, &[])?;
+    // Holonomic rows first, their dependent speed that of their dependent coordinate.
+    let order: Vec<usize> = holonomic.iter().copied().chain((0..m).filter(|&j| !terms.holonomic[j])).collect();
+    let speeds = DMatrix::from_fn(m, n, |r, c| terms.jacobian[(order[r], c)]);
+    let dependent_v = pivot_columns(&speeds, &reference.ignorable, true, &dependent_q)?;
+    let residual_by_q = DMatrix::from_fn(m, n, |r, c| d[c].residuals[order[r]]);
+    let basis = tangent_basis(&positions, &dependent_q, &speeds, &residual_by_q, &dependent_v)?;
+    let independent: Vec<usize> = (0..2 * n)
+        .filter(|&k| if k < n { !dependent_q.contains(&k) } else { !dependent_v.contains(&(k - n)) })
+        .collect();
+    let projected = &full * &basis;
+    let mut reduced = DMatrix::from_fn(independent.len(), independent.len(), |r, c| projected[(independent[r], c)]);
+    let mut state: Vec<String> =
+        independent.iter().map(|&k| if k < n { names[k].clone() } else { format!("{}'", names[k - n]) }).collect();
+
+    // 3. Ignorable positions (zero columns) and held speeds (zero rows) removed.
+    // With them first, J = [[J_ii, J_ir], [0, J_rr]]: the rest must not depend on
+    // them (J_ri = 0), and their own block is nilpotent (their rates are speeds).
+    let scale = 1.0 + reduced.amax();
+    let mut remove: Vec<usize> =
+        reference.ignorable.iter().filter_map(|&i| independent.iter().position(|&k| k == i)).collect();
+    for &r in &remove {
+        let column = (0..reduced.nrows()).filter(|x| !remove.contains(x)).map(|x| reduced[(x, r)].abs());
+        let largest = column.fold(0.0, f64::max);
+        if largest > ZERO * scale {
+            return Err(StabilityError::NotIgnorable(state[r].clone(), largest));
+        }
+    }
+    let mut held_speeds = Vec::new();
+    for &i in &reference.ignorable {
+        if let Some(r) = independent.iter().position(|&k| k == n + i) {
+            let others = (0..reduced.ncols()).filter(|c| !remove.contains(c) && *c != r);
+            if others.map(|c| reduced[(r, c)].abs()).fold(0.0, f64::max) <= ZERO * scale {
+                remove.push(r);
+                held_speeds.push(format!("{}'", names[i]));
+            }
+        }
+    }
+    remove.sort_unstable();
+    for &r in remove.iter().rev() {
+        reduced = reduced.remove_row(r).remove_column(r);
+        state.remove(r);
+    }
+    let mut eigenvalues: Vec<Complex<f64>> = reduced.complex_eigenvalues().iter().copied().collect();
+    eigenvalues.sort_by(|a, b| a.re.total_cmp(&b.re).then(a.im.total_cmp(&b.im)));
+    let residual = (0..n).filter(|i| !reference.ignorable.contains(i)).map(|i| qdd[i].abs()).fold(0.0, f64::max);
+    Ok(Linearization {
+        state,
+        matrix: reduced,
+        eigenvalues,
+        dependent_coordinates: dependent_q.iter().map(|&i| names[i].clone()).collect(),
+        dependent_speeds: dependent_v.iter().map(|&i| format!("{}'", names[i])).collect(),
+        held_speeds,
+        residual,
+    })
+}
+
+/// `J = ∂(v, q̈)/∂(q, v)` (2n×2n) of `q̈ = a(q, v)` at `(t, q, v)`, exact: with
+/// the terms, `q̈` and the term derivatives it came from.
+#[allow(clippy::type_complexity)]
+fn first_order(
+    numeric: &mut NumericModel,
+    derivatives: &mut Derivatives,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+) -> Result<(Terms, DVector<f64>, Vec<TermDerivatives>, DMatrix<f64>), StabilityError> {
+    let solution =
+        accelerations(Method::Lagrange, numeric, t, q, v).map_err(|e| StabilityError::Dynamics(e.to_string()))?;
+    let qdd = solution.accelerations;
+    let lambda = solution.multipliers.unwrap_or_else(|| DVector::zeros(0));
+    let terms = numeric.evaluate(t, q, v).map_err(|e| StabilityError::Dynamics(e.to_string()))?.clone();
+    let parameters = numeric.parameters.clone();
+    let d = derivatives.at(t, q, v, &parameters).ok_or(StabilityError::NonFinite)?;
+    let full = system_jacobian(&terms, &qdd, &lambda, &d)?;
+    Ok((terms, qdd, d, full))
+}
+
+/// The exact Jacobian `∂(v, q̈)/∂(q, v)` (2n×2n) of Lagrange's equations at
+/// `(t, q, v)`: the first-order system's linear part before any reduction.
+pub fn jacobian(
+    numeric: &mut NumericModel,
+    derivatives: &mut Derivatives,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+) -> Result<DMatrix<f64>, StabilityError> {
+    Ok(first_order(numeric, derivatives, t, q, v)?.3)
+}
+
+/// `[[0, I], [∂q̈/∂q, ∂q̈/∂v]]`: one solve per variable with the saddle matrix
+/// factored once.
+fn system_jacobian(
+    terms: &Terms,
+    qdd: &DVector<f64>,
+    lambda: &DVector<f64>,
+    d: &[TermDerivatives],
+) -> Result<DMatrix<f64>, StabilityError> {
+    let (n, m) = (terms.mass.nrows(), terms.jacobian.nrows());
+    let mut saddle = DMatrix::zeros(n + m, n + m);
+    saddle.view_mut((0, 0), (n, n)).copy_from(&terms.mass);
+    saddle.view_mut((0, n), (n, m)).copy_from(&(-terms.jacobian.transpose()));
+    saddle.view_mut((n, 0), (m, n)).copy_from(&terms.jacobian);
+    let lu = saddle.lu();
+    let mut full = DMatrix::zeros(2 * n, 2 * n);
+    for i in 0..n {
+        full[(i, n + i)] = 1.0;
+    }
+    for (k, dk) in d.iter().enumerate() {
+        let mut rhs = DVector::zeros(n + m);
+        let top = &dk.forcing - &dk.mass * qdd + dk.jacobian.transpose() * lambda;
+        rhs.rows_mut(0, n).copy_from(&top);
+        rhs.rows_mut(n, m).copy_from(&(&dk.bias - &dk.jacobian * qdd));
+        let x = lu.solve(&rhs).ok_or(StabilityError::Singular("the matrix [[M, −Aᵀ], [A, 0]]"))?;
+        for i in 0..n {
+            full[(n + i, k)] = x[i];
+        }
+    }
+    Ok(full)
+}
+
+/// One dependent column per row of `rows` by Gaussian elimination with column
+/// pivoting: among the `ignorable` columns first when `prefer` (the speeds of the
+/// position, heading and wheels are what the rolling fixes), else among the others
+/// first; a pivot below 1e-9 of the row's size means the rows are dependent.
+fn pivot_columns(
+    rows: &DMatrix<f64>,
+    ignorable: &[usize],
+    prefer: bool,
+    preset: &[usize],
+) -> Result<Vec<usize>, StabilityError> {
+    let mut a = rows.clone();
+    let mut chosen: Vec<usize> = Vec::new();
+    for r in 0..a.nrows() {
+        let size = a.row(r).amax();
+        if let Some(&column) = preset.get(r) {
+            if a[(r, column)].abs() <= 1e-9 * (1.0 + size) {
+                return Err(StabilityError::Singular("a holonomic constraint's speed"));
+            }
+            eliminate(&mut a, r, column);
+            chosen.push(column);
+            continue;
+        }
+        let pick = |wanted: bool, chosen: &[usize]| {
+            (0..a.ncols())
+                .filter(|c| !chosen.contains(c) && ignorable.contains(c) == wanted)
+                .max_by(|&x, &y| a[(r, x)].abs().total_cmp(&a[(r, y)].abs()))
+                .filter(|&c| a[(r, c)].abs() > 1e-6 * size)
+        };
+        let column = pick(prefer, &chosen)
+            .or_else(|| pick(!prefer, &chosen))
+            .filter(|&c| a[(r, c)].abs() > 1e-9 * (1.0 + size))
+            .ok_or(StabilityError::Singular("the constraints are dependent (remove a redundant one)"))?;
+        eliminate(&mut a, r, column);
+        chosen.push(column);
+    }
+    Ok(chosen)
+}
+
+/// Clears `column` below row `r`.
+fn eliminate(a: &mut DMatrix<f64>, r: usize, column: usize) {
+    for below in r + 1..a.nrows() {
+        let factor = a[(below, column)] / a[(r, column)];
+        for c in 0..a.ncols() {
+            a[(below, c)] -= factor * a[(r, c)];
+        }
+    }
+}
+
+/// Columns: the tangent vectors `(δq, δv)` that set one independent component to
+/// 1 and the rest to 0, the dependent ones solved from `Φ_q δq = 0` and
+/// `∂f/∂q δq + A δv = 0`.
+fn tangent_basis(
+    positions: &DMatrix<f64>,
+    dependent_q: &[usize],
+    speeds: &DMatrix<f64>,
+    residual_by_q: &DMatrix<f64>,
+    dependent_v: &[usize],
+) -> Result<DMatrix<f64>, StabilityError> {
+    let n = speeds.ncols();
+    let solve_for = |rows: &DMatrix<f64>, dependent: &[usize], rhs: DVector<f64>| {
+        let square = DMatrix::from_fn(dependent.len(), dependent.len(), |r, c| rows[(r, dependent[c])]);
+        square.lu().solve(&rhs).ok_or(StabilityError::Singular("the dependent columns"))
+    };
+    let independent: Vec<usize> = (0..2 * n)
+        .filter(|&k| if k < n { !dependent_q.contains(&k) } else { !dependent_v.contains(&(k - n)) })
+        .collect();
+    let mut basis = DMatrix::zeros(2 * n, independent.len());
+    for (col, &k) in independent.iter().enumerate() {
+        let mut x = DVector::zeros(2 * n);
+        x[k] = 1.0;
+        if k < n && !dependent_q.is_empty() {
+            let dq = solve_for(positions, dependent_q, -positions.column(k))?;
+            for (j, &i) in dependent_q.iter().enumerate() {
+                x[i] = dq[j];
+            }
+        }
+        if !dependent_v.is_empty() {
+            let dq = x.rows(0, n).into_owned();
+            let mut rhs = -(residual_by_q * dq);
+            if k >= n {
+                rhs -= speeds.column(k - n);
+            }
+            let dv = solve_for(speeds, dependent_v, rhs)?;
+            for (j, &i) in dependent_v.iter().enumerate() {
+                x[n + i] = dv[j];
+            }
+        }
+        basis.set_column(col, &x);
+    }
+    Ok(basis)
+}
