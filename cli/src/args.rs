@@ -20,6 +20,8 @@ pub enum Command {
     Eval(EvalArgs),
     /// Integrate and write samples (CSV or JSON).
     Run(RunArgs),
+    /// Linear stability about a state: eigenvalues, optionally against a swept value.
+    Linearize(LinearizeArgs),
 }
 
 #[derive(Args)]
@@ -95,4 +97,28 @@ pub struct RunArgs {
     /// Figure: `FILE.svg` or `FILE.png`.
     #[arg(long)]
     pub plot: Option<String>,
+}
+
+#[derive(Args)]
+pub struct LinearizeArgs {
+    /// Scenario file; `-` reads standard input.
+    pub file: String,
+    /// Method id: `lagrange` (default) or an ideal formulation equal to it.
+    #[arg(long, default_value = "lagrange")]
+    pub method: String,
+    /// The reference state, as for `eval`: `NAME=VALUE,…` (default: the initial state).
+    #[arg(long)]
+    pub at: Option<String>,
+    /// Coordinates the equations do not depend on, comma-separated (removed).
+    #[arg(long, default_value = "")]
+    pub ignorable: String,
+    /// `NAME=START:STOP:STEP`: a parameter or a velocity (`x'`) swept over the range.
+    #[arg(long, allow_hyphen_values = true)]
+    pub sweep: Option<String>,
+    /// Output: a file path or `-`.
+    #[arg(long, default_value = "-")]
+    pub out: String,
+    /// Table format; default: from `--out`'s extension (`.csv` gives CSV), else JSON.
+    #[arg(long, value_enum)]
+    pub format: Option<TableFormat>,
 }

@@ -35,6 +35,7 @@ fn main() -> ExitCode {
         args::Command::Derive(a) => commands::derive::run(&a),
         args::Command::Eval(a) => commands::eval::run(&a),
         args::Command::Run(a) => commands::run::run(&a),
+        args::Command::Linearize(a) => commands::linearize::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

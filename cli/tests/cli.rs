@@ -587,3 +587,100 @@ fn absurd_tolerances_and_non_finite_multipliers_are_refused() {
     assert_eq!(code, 2);
     assert!(err.contains("vakonomic.mu0[0]: expected a finite number, found NaN"), "{err}");
 }
+
+const BICYCLE_IGNORABLE: &str = "x,y,psi,rear,front";
+
+/// `linearize` at 5 m/s gives the benchmark's Table 2 eigenvalues (Meijaard et al.
+/// 2007) in JSON, with the reduced state and what was held.
+#[test]
+fn linearize_gives_the_bicycle_benchmark_eigenvalues() {
+    let (code, out, err) = nhlab(&[
+        "linearize",
+        &scenario("whipple-bicycle"),
+        "--ignorable",
+        BICYCLE_IGNORABLE,
+        "--at",
+        "phi=0,phi'=0,delta'=0,rear'=16.666666666666668",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["state"], serde_json::json!(["phi", "delta", "phi'", "delta'"]));
+    assert_eq!(v["held_speeds"], serde_json::json!(["rear'"]));
+    let eig: Vec<(f64, f64)> = v["rows"][0]["eigenvalues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e[0].as_f64().unwrap(), e[1].as_f64().unwrap()))
+        .collect();
+    let table = [
+        (-14.07838969279822, 0.0),
+        (-0.77534188219585, -4.46486771378823),
+        (-0.77534188219585, 4.46486771378823),
+        (-0.32286642900409, 0.0),
+    ];
+    for ((re, im), (want_re, want_im)) in eig.iter().zip(table) {
+        assert!((re - want_re).abs() < 1e-10 && (im - want_im).abs() < 1e-10, "{eig:?}");
+    }
+    assert_eq!(v["rows"][0]["matrix"].as_array().unwrap().len(), 4);
+}
+
+/// A sweep of the rear wheel's rate finds the weave and capsize speeds
+/// (4.29238253634111 and 6.02426201538837 m/s, times 1/rR) by bisection.
+#[test]
+fn linearize_sweeps_and_finds_the_stability_boundaries() {
+    let (code, out, err) = nhlab(&[
+        "linearize",
+        &scenario("whipple-bicycle"),
+        "--ignorable",
+        BICYCLE_IGNORABLE,
+        "--at",
+        "phi=0,phi'=0,delta'=0",
+        "--sweep",
+        "rear'=0:33:0.5",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["rows"].as_array().unwrap().len(), 67);
+    let b = v["boundaries"].as_array().unwrap();
+    assert_eq!(b.len(), 2, "{b:?}");
+    let speed = |k: usize| b[k]["value"].as_f64().unwrap() * 0.3;
+    assert!((speed(0) - 4.29238253634111).abs() < 1e-9 && b[0]["becomes"] == "stable", "{b:?}");
+    assert!((speed(1) - 6.02426201538837).abs() < 1e-9 && b[1]["becomes"] == "unstable", "{b:?}");
+    // CSV: one row per value, the boundaries on standard error.
+    let (code, out, err) = nhlab(&[
+        "linearize",
+        &scenario("whipple-bicycle"),
+        "--ignorable",
+        BICYCLE_IGNORABLE,
+        "--at",
+        "phi=0,phi'=0,delta'=0",
+        "--sweep",
+        "rear'=10:20:5",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().next(), Some("rear',re1,im1,re2,im2,re3,im3,re4,im4"));
+    assert_eq!(out.lines().count(), 4);
+    assert!(err.contains("boundary: rear' = 14.3079417878"), "{err}");
+}
+
+/// Bad arguments are refused with status 2 and say which.
+#[test]
+fn linearize_refuses_bad_arguments_by_name() {
+    let disk = scenario("rolling-disk");
+    for (args, needle) in [
+        (vec!["--ignorable", "x,zz"], "--ignorable: `zz` is not a coordinate"),
+        (vec!["--ignorable", "theta"], "`theta` is not ignorable"),
+        (vec!["--sweep", "r=1:0:1"], "--sweep: the range needs START ≤ STOP"),
+        (vec!["--sweep", "k=0:1:0.5"], "--sweep: `k` is neither a parameter nor a velocity"),
+        (vec!["--sweep", "r=0:1e9:1e-3"], "--sweep: "),
+        (vec!["--method", "hamel"], "linearize supports lagrange"),
+    ] {
+        let mut all = vec!["linearize", disk.as_str()];
+        all.extend(args.iter().copied());
+        let (code, _, err) = nhlab(&all);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_ne!(code, 0, "{args:?}");
+    }
+}

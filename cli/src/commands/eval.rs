@@ -14,7 +14,7 @@ use nhlab::mechanics::Needs;
 
 /// The state `--at` names: unnamed `t` and coordinates keep their initial values;
 /// if any velocity is named, the others are solved from the constraints.
-fn state_at(l: &mut crate::input::Loaded, at: &str) -> Result<State, Failure> {
+pub(crate) fn state_at(l: &mut crate::input::Loaded, at: &str) -> Result<State, Failure> {
     let mut scenario = l.model.scenario.clone();
     let mut velocities_named = false;
     for pair in at.split(',').filter(|p| !p.trim().is_empty()) {

@@ -3,4 +3,5 @@
 pub mod check;
 pub mod derive;
 pub mod eval;
+pub mod linearize;
 pub mod run;
