@@ -138,6 +138,23 @@ fn the_upright_disk_linearises_to_its_textbook_boundary() {
     assert!(d(&at(1.01 * critical)) < 0.0 && d(&at(0.99 * critical)) > 0.0);
     let fast = at(2.0 * critical);
     assert!(fast.eigenvalues.iter().all(|e| e.re.abs() < 1e-10), "neutral: {:?}", fast.eigenvalues);
+    // The closed form: λ² = (4g/r − 12u²)/5 at spin u.
+    for u in [0.0, 1.0, 2.5, 4.0, 9.0] {
+        let l = at(u);
+        let square = (4.0 * g / r - 12.0 * u * u) / 5.0;
+        let want: Vec<(f64, f64)> = if square >= 0.0 {
+            vec![(-square.sqrt(), 0.0), (square.sqrt(), 0.0)]
+        } else {
+            vec![(0.0, -(-square).sqrt()), (0.0, (-square).sqrt())]
+        };
+        // The zero of the neighbouring steady turns, unless the yaw rate is held
+        // (without spin nothing couples to it).
+        let zeros = l.eigenvalues.iter().filter(|e| e.norm() < 1e-9).count();
+        assert_eq!(zeros, if u == 0.0 { 0 } else { 1 }, "u = {u}: {:?} {:?}", l.eigenvalues, l.held_speeds);
+        let mut got: Vec<_> = l.eigenvalues.iter().copied().filter(|e| e.norm() >= 1e-9).collect();
+        got.sort_by(|a, b| (a.re + a.im).total_cmp(&(b.re + b.im)));
+        sorted_close(&got, &want, 1e-9, &format!("u = {u}"));
+    }
 }
 
 /// A coordinate that the equations depend on is refused as ignorable, by name.
