@@ -588,20 +588,20 @@ fn absurd_tolerances_and_non_finite_multipliers_are_refused() {
     assert!(err.contains("vakonomic.mu0[0]: expected a finite number, found NaN"), "{err}");
 }
 
-const BICYCLE_IGNORABLE: &str = "x,y,psi,rear,front";
+/// `nhlab linearize` on the bicycle upright, its position, heading and wheels
+/// ignorable, with `extra` arguments.
+fn linearize_bicycle(at: &str, extra: &[&str]) -> (i32, String, String) {
+    let file = scenario("whipple-bicycle");
+    let mut args = vec!["linearize", file.as_str(), "--ignorable", "x,y,psi,rear,front", "--at", at];
+    args.extend_from_slice(extra);
+    nhlab(&args)
+}
 
 /// `linearize` at 5 m/s gives the benchmark's Table 2 eigenvalues (Meijaard et al.
 /// 2007) in JSON, with the reduced state and what was held.
 #[test]
 fn linearize_gives_the_bicycle_benchmark_eigenvalues() {
-    let (code, out, err) = nhlab(&[
-        "linearize",
-        &scenario("whipple-bicycle"),
-        "--ignorable",
-        BICYCLE_IGNORABLE,
-        "--at",
-        "phi=0,phi'=0,delta'=0,rear'=16.666666666666668",
-    ]);
+    let (code, out, err) = linearize_bicycle("phi=0,phi'=0,delta'=0,rear'=16.666666666666668", &[]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["state"], serde_json::json!(["phi", "delta", "phi'", "delta'"]));
@@ -628,16 +628,7 @@ fn linearize_gives_the_bicycle_benchmark_eigenvalues() {
 /// (4.29238253634111 and 6.02426201538837 m/s, times 1/rR) by bisection.
 #[test]
 fn linearize_sweeps_and_finds_the_stability_boundaries() {
-    let (code, out, err) = nhlab(&[
-        "linearize",
-        &scenario("whipple-bicycle"),
-        "--ignorable",
-        BICYCLE_IGNORABLE,
-        "--at",
-        "phi=0,phi'=0,delta'=0",
-        "--sweep",
-        "rear'=0:33:0.5",
-    ]);
+    let (code, out, err) = linearize_bicycle("phi=0,phi'=0,delta'=0", &["--sweep", "rear'=0:33:0.5"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["rows"].as_array().unwrap().len(), 67);
@@ -647,18 +638,7 @@ fn linearize_sweeps_and_finds_the_stability_boundaries() {
     assert!((speed(0) - 4.29238253634111).abs() < 1e-9 && b[0]["becomes"] == "stable", "{b:?}");
     assert!((speed(1) - 6.02426201538837).abs() < 1e-9 && b[1]["becomes"] == "unstable", "{b:?}");
     // CSV: one row per value, the boundaries on standard error.
-    let (code, out, err) = nhlab(&[
-        "linearize",
-        &scenario("whipple-bicycle"),
-        "--ignorable",
-        BICYCLE_IGNORABLE,
-        "--at",
-        "phi=0,phi'=0,delta'=0",
-        "--sweep",
-        "rear'=10:20:5",
-        "--format",
-        "csv",
-    ]);
+    let (code, out, err) = linearize_bicycle("phi=0,phi'=0,delta'=0", &["--sweep", "rear'=10:20:5", "--format", "csv"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.lines().next(), Some("rear',re1,im1,re2,im2,re3,im3,re4,im4"));
     assert_eq!(out.lines().count(), 4);
