@@ -664,3 +664,18 @@ fn linearize_refuses_bad_arguments_by_name() {
         assert_ne!(code, 0, "{args:?}");
     }
 }
+
+/// A model too large to linearise is refused before any work, with its size.
+#[test]
+fn linearize_refuses_a_model_too_large_before_working() {
+    let names: Vec<String> = (0..60).map(|i| format!("q{i}")).collect();
+    let text =
+        format!(
+            "format = \"nhlab/1\"\ntitle = \"big\"\ncoordinates = [{}]\nkinetic = \"{}\"\n",
+            names.iter().map(|q| format!("\"{q}\"")).collect::<Vec<_>>().join(", "),
+            names.iter().map(|q| format!("{q}'^2")).collect::<Vec<_>>().join(" + ")
+        ) + &format!("[initial.q]\n{}\n", names.iter().map(|q| format!("{q} = 0")).collect::<Vec<_>>().join("\n"));
+    let (code, _, err) = nhlab_with_input(&["linearize", "-"], Some(&text));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("60 coordinates and 0 constraints need 439200 derivatives"), "{err}");
+}

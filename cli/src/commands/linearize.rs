@@ -19,6 +19,10 @@ use crate::Failure;
 /// Most values a sweep may take: a bound on the work a command line asks for.
 const MAX_SWEEP_VALUES: usize = 10_000;
 
+/// Most derivative expressions compiled (2n variables × the n² + n + mn + 2m terms):
+/// the bicycle needs 1,952; past this a model is too large to linearise here.
+const MAX_DERIVATIVES: usize = 200_000;
+
 /// Most boundaries refined by bisection (each ~45 linearisations); past it they are
 /// given to the sweep's step, with a warning.
 const MAX_REFINED: usize = 64;
@@ -120,6 +124,13 @@ pub fn run(args: &LinearizeArgs) -> Result<(), Failure> {
             .position(|c| c == name)
             .ok_or_else(|| Failure::bad(format!("--ignorable: `{name}` is not a coordinate")))?;
         ignorable.push(i);
+    }
+    let (n, m_count) = (l.model.coordinate_count(), l.model.constraints.len());
+    let count = 2 * n * (n * n + n + m_count * n + 2 * m_count);
+    if count > MAX_DERIVATIVES {
+        return Err(Failure::bad(format!(
+            "{n} coordinates and {m_count} constraints need {count} derivatives; linearize takes at most {MAX_DERIVATIVES} (about 45 coordinates)"
+        )));
     }
     let mut derivatives = Derivatives::new(&l.model).map_err(|e| Failure::Compute(e.to_string()))?;
     let sweep = args.sweep.as_deref().map(|s| parse_sweep(&l, s)).transpose()?;
