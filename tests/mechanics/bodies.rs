@@ -5,7 +5,7 @@
 //! `T`, constraints and accelerations at random states. Then every new bad-input
 //! class, with its field and position.
 
-use nhlab::expr::{ExprId, SymbolKind};
+use nhlab::expr::{ExprGraph, ExprId, SymbolKind};
 use nhlab::formulations::{accelerations, Method};
 use nhlab::mechanics::{Model, NumericModel};
 use nhlab::scenario::{load_toml, Problem};
@@ -24,8 +24,12 @@ pub(crate) fn state(rng: &mut Rng, n: usize) -> (f64, Vec<f64>, Vec<f64>) {
 }
 
 /// `e` of `model` at `(t, q, v)` with the model's parameter values.
-pub(crate) fn value(model: &Model, e: ExprId, (t, q, v): &(f64, Vec<f64>, Vec<f64>)) -> f64 {
-    let g = &model.graph;
+pub(crate) fn value(model: &Model, e: ExprId, state: &(f64, Vec<f64>, Vec<f64>)) -> f64 {
+    value_in(&model.graph, model, e, state)
+}
+
+/// `e` of `g` (the model's graph or a copy that grew) at `(t, q, v)`.
+pub(crate) fn value_in(g: &ExprGraph, model: &Model, e: ExprId, (t, q, v): &(f64, Vec<f64>, Vec<f64>)) -> f64 {
     g.evaluate(e, &|s| match g.symbol(s).kind {
         SymbolKind::Time => *t,
         SymbolKind::Pi => std::f64::consts::PI,
@@ -465,15 +469,7 @@ fn derive_shows_the_generated_kinetic_energy_potential_and_forces_first() {
     let mut rng = Rng::new(5);
     for _ in 0..10 {
         let s = state(&mut rng, 5);
-        let printed = |k: usize| {
-            let g = &d.graph;
-            g.evaluate(d.equations[k].rhs, &|sym| match g.symbol(sym).kind {
-                SymbolKind::Coordinate(i) => s.1[i],
-                SymbolKind::Velocity(i) => s.2[i],
-                SymbolKind::Parameter(i) => model.parameters[i].value,
-                _ => f64::NAN,
-            })
-        };
+        let printed = |k: usize| value_in(&d.graph, &model, d.equations[k].rhs, &s);
         close(printed(0), value(&model, model.kinetic, &s), "T");
         close(printed(1), value(&model, model.potential, &s), "V");
         close(printed(2), value(&model, model.forces[2], &s), "Q[psi]");

@@ -2,7 +2,7 @@
 //! tangents) and loads, against closed forms worked by hand on the rolling disk;
 //! then every bad-input class of the new tables, with its field and line.
 
-use nhlab::expr::{Binding, SymbolKind};
+use nhlab::expr::Binding;
 use nhlab::mechanics::Model;
 use nhlab_tests::random::Rng;
 
@@ -16,18 +16,11 @@ fn disk_plus(extra: &str) -> String {
 }
 
 /// The value of the named definition `name` at `(t, q, v)`.
-fn named(model: &Model, name: &str, (t, q, v): &(f64, Vec<f64>, Vec<f64>)) -> f64 {
+fn named(model: &Model, name: &str, state: &(f64, Vec<f64>, Vec<f64>)) -> f64 {
     let mut g = model.graph.clone();
     let Some(Binding::Definition(d)) = g.lookup(name) else { panic!("`{name}` is not a definition") };
     let e = g.definition_expr(d);
-    g.evaluate(e, &|s| match g.symbol(s).kind {
-        SymbolKind::Time => *t,
-        SymbolKind::Pi => std::f64::consts::PI,
-        SymbolKind::Coordinate(i) => q[i],
-        SymbolKind::Velocity(i) => v[i],
-        SymbolKind::Parameter(i) => model.parameters[i].value,
-        _ => f64::NAN,
-    })
+    super::bodies::value_in(&g, model, e, state)
 }
 
 /// The disk's lean frame has `L_y = (−sin ψ cos θ, cos ψ cos θ, sin θ)` and
