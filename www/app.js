@@ -349,6 +349,7 @@ function renderInfo() {
   renderSettings(info);
   renderPlots(info);
   renderEquationsChoice(info);
+  renderStability();
   renderLegend();
 }
 
@@ -436,6 +437,19 @@ function wireSettings() {
   }
 }
 
+/** Keeps each canvas' CSS size in `data-css-size`, so that drawing never asks the
+ *  browser for a layout (reading `clientWidth` every frame forced a reflow of the
+ *  whole page, newly typeset equations included: long tasks of 100+ ms). */
+const canvasSizes = new ResizeObserver((entries) => {
+  for (const e of entries) {
+    const box = e.contentBoxSize?.[0];
+    const [w, h] = box ? [box.inlineSize, box.blockSize] : [e.contentRect.width, e.contentRect.height];
+    e.target.dataset.cssSize = `${w} ${h}`;
+    if (e.target.id === "stability-canvas") drawStability();
+  }
+  state.dirty = true;
+});
+
 function renderPlots(info) {
   const box = $("plots");
   const panels = info.layout.panels;
@@ -451,6 +465,7 @@ function renderPlots(info) {
   box.dataset.ids = ids;
   box.replaceChildren(...panels.map((p) => {
     const canvas = el("canvas", { id: p.id, role: "img", "aria-label": p.title });
+    canvasSizes.observe(canvas);
     const png = el("button", { type: "button", class: "small", text: "PNG", title: `Download “${p.title}” as PNG` });
     png.addEventListener("click", () => downloadCanvas(canvas, p.id));
     const head = el("div", { class: "fig-head" }, el("h3", { text: p.title }), png);
@@ -480,6 +495,92 @@ function renderLegend() {
     if (r.error) item.append(el("span", { class: "why", text: ` — ${r.error}` }));
     return item;
   }));
+}
+
+// ---------- stability ----------
+
+/** The swept quantity's path in the scenario text and its value in the running scenario. */
+function sweptPath(data) {
+  return data.kind === "parameter" ? `parameters.${data.over}` : `initial.v.${data.over.replace(/'$/, "")}`;
+}
+function sweptValue(data, info) {
+  if (data.kind === "parameter") return info.parameters.find((p) => p.name === data.over)?.value ?? NaN;
+  return info.coordinates.find((c) => `${c.name}'` === data.over)?.v ?? NaN;
+}
+/** The text with the swept value set to 0: equal for texts whose sweeps are equal
+ *  (the sweep sets that value itself), so a click does not compute it again. */
+function sweepKey(text, data) {
+  try { return state.api.edit_number(text, sweptPath(data), 0); } catch { return text; }
+}
+
+/** The stability panel: the sweep of the scenario's `[stability]` table, computed by
+ *  the helper worker (a bicycle's 1,000 linearisations never hold the page). */
+async function renderStability() {
+  const text = state.text, fig = $("stability");
+  const old = state.stability;
+  if (!/stability/.test(text)) { fig.hidden = true; state.stability = null; return; }
+  if (old && old.key === sweepKey(text, old.data)) {
+    old.data.current = sweptValue(old.data, state.info);
+    drawStability();
+    return;
+  }
+  if (old) $("stability-note").textContent = "Computing the eigenvalues…";
+  const answer = await helper.ask("stability", { text }, { budgetMs: budget("derive") });
+  if (text !== state.text) return; // superseded
+  if (!answer.ok || answer.result === null) {
+    state.stability = null;
+    fig.hidden = answer.ok;
+    if (!answer.ok) {
+      const why = answer.timeout ? `the sweep took more than ${budget("derive") / 1000} s and was stopped (\`nhlab linearize\` has no time limit)` : answer.error;
+      $("stability-canvas").getContext("2d").clearRect(0, 0, 1e4, 1e4);
+      $("stability-note").textContent = `No stability analysis: ${why}`;
+    }
+    return;
+  }
+  const data = answer.result;
+  data.current = sweptValue(data, state.info);
+  state.stability = { data, key: sweepKey(text, data), span: [0, 0] };
+  fig.hidden = false;
+  drawStability();
+}
+
+function drawStability() {
+  const s = state.stability;
+  if (!s) return;
+  const d = s.data;
+  const span = safely("drawing the stability panel", () => state.api.draw_stability("stability-canvas", d, d.current, window.devicePixelRatio || 1));
+  if (span) s.span = span;
+  const fmt = (x) => Number(x.toPrecision(10)).toString();
+  const bounds = d.boundaries.map(([x, stable]) => `${d.over} = ${fmt(x)} (${stable ? "becomes stable" : "becomes unstable"})`);
+  const here = d.values.length ? nearestIndex(d.values, d.current) : -1;
+  const at = Number.isFinite(d.current) ? ` The run uses ${d.over} = ${fmt(d.current)}${here < 0 ? "" : inRanges(d.stable, d.current) ? ": stable." : ": unstable."}` : "";
+  $("stability-title").textContent = `Linear stability against ${d.over} (${d.method}; state ${d.state.join(", ")}${d.held.length ? `; held ${d.held.join(", ")}` : ""})`;
+  $("stability-note").textContent = `Real (top) and imaginary (bottom) parts of the eigenvalues; stable ranges shaded green. ${bounds.length ? `Boundaries: ${bounds.join("; ")}.` : "No change of stability in this range."}${at} Click to run at a value.`;
+  $("stability-canvas").setAttribute("aria-label", `Eigenvalues against ${d.over} from ${fmt(d.values[0])} to ${fmt(d.values[d.values.length - 1])}. ${bounds.join("; ")}`);
+}
+
+const nearestIndex = (xs, x) => xs.reduce((best, v, i) => (Math.abs(v - x) < Math.abs(xs[best] - x) ? i : best), 0);
+const inRanges = (ranges, x) => ranges.some(([a, b]) => x >= a && x <= b);
+
+function wireStability() {
+  const canvas = $("stability-canvas");
+  canvasSizes.observe(canvas);
+  canvas.addEventListener("click", (e) => {
+    const s = state.stability;
+    if (!s) return;
+    const [left, right] = s.span;
+    const values = s.data.values;
+    const x = e.clientX - canvas.getBoundingClientRect().left;
+    if (right <= left || x < left - 4 || x > right + 4) return;
+    const lo = values[0], hi = values[values.length - 1];
+    const raw = lo + (Math.min(Math.max(x, left), right) - left) / (right - left) * (hi - lo);
+    // The nearest value of the sweep (its step is the resolution the author chose).
+    const value = Number(values[nearestIndex(values, raw)].toPrecision(12));
+    s.data.current = value;
+    drawStability();
+    applyEdit((t) => state.api.edit_number(t, sweptPath(s.data), value));
+  });
+  $("stability-png").addEventListener("click", () => downloadCanvas(canvas, "stability"));
 }
 
 // ---------- equations ----------
@@ -863,6 +964,7 @@ function wire() {
   window.addEventListener("resize", () => { state.dirty = true; });
   wireSettings();
   wirePlayback();
+  wireStability();
 }
 
 function boot(api) {
@@ -872,6 +974,7 @@ function boot(api) {
   // For the browser tests: a deliberate trap on the page or in the runner.
   window.nhlabTest = {
     trapPage: () => safely("self-test", () => state.api.self_test_trap()),
+    stabilitySpan: () => state.stability?.span ?? null,
     trapWorker: () => state.runner.ask("trap"),
     load: (text) => load(text, { fromEditor: true }),   // the benchmark times an edit's whole path
   };

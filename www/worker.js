@@ -3,7 +3,8 @@
 //   - a runner holds the scenario that plays (a WebLab): it loads it, steps its runs
 //     towards the page's clock in short slices and sends back what they recorded, as
 //     flat Float64Arrays the page's WebDisplay draws;
-//   - a helper derives equations for the equations panel and computes CSV exports.
+//   - a helper derives equations for the equations panel, computes CSV exports and
+//     the stability panel's sweep.
 // Either can be terminated at any moment (too slow, a trap, a newer scenario): the
 // page's thread never waits on it, so no scenario can freeze the page.
 //
@@ -89,6 +90,7 @@ function handle(id, data) {
     case "resend": lab.resend(); return update({ caughtUp: false });
     case "derive": return { result: helperLab(data.text).derive(data.method) };
     case "csv": return { result: csv(id, data.text) };
+    case "stability": return { result: api.stability(data.text) };
     case "trap": api.self_test_trap(); return { result: null };
     default: throw new Error(`unknown request ${data.op}`);
   }

@@ -103,22 +103,35 @@ pub struct RunArgs {
 pub struct LinearizeArgs {
     /// Scenario file; `-` reads standard input.
     pub file: String,
-    /// Method id: `lagrange` (default) or an ideal formulation equal to it.
-    #[arg(long, default_value = "lagrange")]
-    pub method: String,
-    /// The reference state, as for `eval`: `NAME=VALUE,…` (default: the initial state).
+    /// Method id: `lagrange` or an ideal formulation equal to it (default: the
+    /// scenario's `stability.method`, else `lagrange`).
+    #[arg(long)]
+    pub method: Option<String>,
+    /// The reference state, as for `eval`: `NAME=VALUE,…`, after the scenario's
+    /// `stability.at` (default: the initial state).
     #[arg(long)]
     pub at: Option<String>,
-    /// Coordinates the equations do not depend on, comma-separated (removed).
-    #[arg(long, default_value = "")]
-    pub ignorable: String,
-    /// `NAME=START:STOP:STEP`: a parameter or a velocity (`x'`) swept over the range.
+    /// Coordinates the equations do not depend on, comma-separated (removed;
+    /// default: the scenario's `stability.ignorable`).
+    #[arg(long)]
+    pub ignorable: Option<String>,
+    /// `NAME=START:STOP:STEP`: a parameter or a velocity (`x'`) swept over the range
+    /// (default: the scenario's `stability.sweep`).
     #[arg(long, allow_hyphen_values = true)]
     pub sweep: Option<String>,
+    /// No sweep, even if the scenario declares one.
+    #[arg(long, conflicts_with = "sweep")]
+    pub no_sweep: bool,
+    /// Also give each eigenvalue's eigenvector (JSON only).
+    #[arg(long)]
+    pub eigenvectors: bool,
     /// Output: a file path or `-`.
     #[arg(long, default_value = "-")]
     pub out: String,
     /// Table format; default: from `--out`'s extension (`.csv` gives CSV), else JSON.
     #[arg(long, value_enum)]
     pub format: Option<TableFormat>,
+    /// A figure of the eigenvalues against the swept value (`.svg` or `.png`).
+    #[arg(long)]
+    pub plot: Option<String>,
 }

@@ -153,3 +153,43 @@ where
     root.present()?;
     Ok(())
 }
+
+/// `linearize --plot`: the eigenvalues against the swept value (`nhlab_plots`'
+/// stability figure), SVG or PNG.
+pub fn write_stability(path: &str, title: &str, x_label: &str, sweep: &nhlab::stability::Sweep) -> Result<(), Failure> {
+    let tracks: Vec<Vec<(f64, f64)>> = (0..sweep.rows[0].eigenvalues.len())
+        .map(|i| {
+            sweep.rows.iter().map(|r| r.eigenvalues.get(i).map_or((f64::NAN, f64::NAN), |e| (e.re, e.im))).collect()
+        })
+        .collect();
+    let stable: Vec<bool> = sweep.rows.iter().map(nhlab::stability::is_stable).collect();
+    let boundaries: Vec<(f64, bool)> = sweep.boundaries.iter().map(|b| (b.value, b.becomes_stable)).collect();
+    let ranges = nhlab_plots::stable_ranges(&sweep.values, &stable, &boundaries);
+    let chart = nhlab_plots::StabilityChart {
+        title,
+        x_label,
+        values: &sweep.values,
+        tracks: &tracks,
+        stable: &ranges,
+        current: None,
+        scale: 1.0,
+    };
+    register_font()?;
+    let size = (1000, 720);
+    let result = if path.ends_with(".svg") {
+        draw_on(SVGBackend::new(path, size).into_drawing_area(), &chart)
+    } else {
+        draw_on(BitMapBackend::new(path, size).into_drawing_area(), &chart)
+    };
+    result.map_err(|e| Failure::Compute(format!("--plot {path}: {e}")))
+}
+
+fn draw_on<B: DrawingBackend>(root: DrawingArea<B, Shift>, chart: &nhlab_plots::StabilityChart) -> DrawResult
+where
+    B::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    nhlab_plots::draw_stability(&root, chart)?;
+    root.present()?;
+    Ok(())
+}

@@ -601,7 +601,8 @@ fn linearize_bicycle(at: &str, extra: &[&str]) -> (i32, String, String) {
 /// 2007) in JSON, with the reduced state and what was held.
 #[test]
 fn linearize_gives_the_bicycle_benchmark_eigenvalues() {
-    let (code, out, err) = linearize_bicycle("phi=0,phi'=0,delta'=0,rear'=16.666666666666668", &[]);
+    let (code, out, err) =
+        linearize_bicycle("phi=0,phi'=0,delta'=0,rear'=16.666666666666668", &["--no-sweep", "--eigenvectors"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["state"], serde_json::json!(["phi", "delta", "phi'", "delta'"]));
@@ -621,7 +622,79 @@ fn linearize_gives_the_bicycle_benchmark_eigenvalues() {
     for ((re, im), (want_re, want_im)) in eig.iter().zip(table) {
         assert!((re - want_re).abs() < 1e-10 && (im - want_im).abs() < 1e-10, "{eig:?}");
     }
-    assert_eq!(v["rows"][0]["matrix"].as_array().unwrap().len(), 4);
+    let matrix = &v["rows"][0]["matrix"];
+    assert_eq!(matrix.as_array().unwrap().len(), 4);
+    // Each eigenvector v: J v = λ v.
+    let j = |r: usize, c: usize| matrix[r][c].as_f64().unwrap();
+    let vectors = v["rows"][0]["eigenvectors"].as_array().unwrap();
+    assert_eq!(vectors.len(), 4);
+    for (k, (re, im)) in eig.iter().enumerate() {
+        let x: Vec<(f64, f64)> =
+            (0..4).map(|c| (vectors[k][c][0].as_f64().unwrap(), vectors[k][c][1].as_f64().unwrap())).collect();
+        for r in 0..4 {
+            let jv = (0..4).fold((0.0, 0.0), |(a, b), c| (a + j(r, c) * x[c].0, b + j(r, c) * x[c].1));
+            let lv = (re * x[r].0 - im * x[r].1, re * x[r].1 + im * x[r].0);
+            assert!((jv.0 - lv.0).abs() < 1e-9 && (jv.1 - lv.1).abs() < 1e-9, "λ{k} row {r}: {jv:?} {lv:?}");
+        }
+    }
+}
+
+/// With no flags, `linearize` does what the scenario's `[stability]` table says
+/// (the disk's spin sweep: stable from `s² = g/(3r)`), and `--plot` draws it.
+#[test]
+fn linearize_follows_the_scenarios_stability_table_and_plots() {
+    let disk = scenario("rolling-disk");
+    let svg = std::env::temp_dir().join(format!("nhlab-stability-{}.svg", std::process::id()));
+    let (code, out, err) = nhlab(&["linearize", disk.as_str(), "--plot", svg.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["sweep"], "phi'");
+    assert_eq!(v["ignorable"], serde_json::json!(["x", "y", "psi", "phi"]));
+    let b = v["boundaries"].as_array().unwrap();
+    assert_eq!(b.len(), 1, "{b:?}");
+    let critical = (9.81f64 / (3.0 * 0.3)).sqrt();
+    assert!((b[0]["value"].as_f64().unwrap() - critical).abs() < 1e-10 && b[0]["becomes"] == "stable", "{b:?}");
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1001);
+    assert_eq!(rows[0]["stable"], false);
+    assert_eq!(rows[1000]["stable"], true);
+    let figure = std::fs::read_to_string(&svg).unwrap();
+    let _ = std::fs::remove_file(&svg);
+    assert!(
+        figure.contains("Re λ") && figure.contains("Im λ") && figure.contains("<polyline"),
+        "an SVG with both charts"
+    );
+    // Flags replace the table's entries: a parameter sweep instead.
+    let (code, out, err) = nhlab(&["linearize", disk.as_str(), "--sweep", "g=0:20:1", "--at", "phi'=5"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let b = v["boundaries"].as_array().unwrap();
+    // Stable while g < 3 r s² = 22.5: no boundary below 20.
+    assert!(b.is_empty(), "{b:?}");
+    // A figure needs a sweep.
+    let (code, _, err) = nhlab(&["linearize", disk.as_str(), "--no-sweep", "--plot", "x.svg"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--plot: a figure needs a sweep"), "{err}");
+}
+
+/// A broken `[stability]` table is refused by `check`, at its line.
+#[test]
+fn a_broken_stability_table_is_blamed_at_its_keys() {
+    let text = std::fs::read_to_string(scenario("rolling-disk"))
+        .unwrap()
+        .replace("over = \"phi'\"", "over = \"spin'\"")
+        .replace("\"psi\", \"phi\"]", "\"psi\", \"phy\"]");
+    let (code, _, err) = nhlab_with_input(&["check", "-"], Some(&text));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("stability.sweep.over") && err.contains("`spin'` is neither a parameter nor a velocity"),
+        "{err}"
+    );
+    assert!(err.contains("stability.ignorable[3]") && err.contains("`phy` is not a coordinate"), "{err}");
+    // Each at its line and column.
+    let line = |key: &str| text.lines().position(|l| l.contains(key)).unwrap() + 1;
+    assert!(err.contains(&format!("<stdin>:{}:", line("spin'"))), "{err}");
+    assert!(err.contains(&format!("<stdin>:{}:", line("phy"))), "{err}");
 }
 
 /// A sweep of the rear wheel's rate finds the weave and capsize speeds
@@ -652,10 +725,10 @@ fn linearize_refuses_bad_arguments_by_name() {
     for (args, needle) in [
         (vec!["--ignorable", "x,zz"], "--ignorable: `zz` is not a coordinate"),
         (vec!["--ignorable", "theta"], "`theta` is not ignorable"),
-        (vec!["--sweep", "r=1:0:1"], "--sweep: the range needs START ≤ STOP"),
+        (vec!["--sweep", "r=1:0:1"], "--sweep: the range needs a first value ≤ the last"),
         (vec!["--sweep", "k=0:1:0.5"], "--sweep: `k` is neither a parameter nor a velocity"),
         (vec!["--sweep", "r=0:1e9:1e-3"], "--sweep: "),
-        (vec!["--method", "hamel"], "linearize supports lagrange"),
+        (vec!["--method", "hamel"], "--method: `hamel`: linearisation supports lagrange"),
     ] {
         let mut all = vec!["linearize", disk.as_str()];
         all.extend(args.iter().copied());

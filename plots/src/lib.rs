@@ -12,6 +12,9 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+mod stability;
+pub use stability::{draw_stability, stable_ranges, StabilityChart, STABLE_FILL};
+
 use nhlab::formulations::Method;
 
 /// The methods' colours (matplotlib's tab10, which stays distinguishable for most

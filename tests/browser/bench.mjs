@@ -91,6 +91,20 @@ try {
     // The systems built from bodies (goal for the bicycle: < 150 ms in the page).
     const bodies = ["whipple-bicycle", "rattleback", "ball-in-cone", "cylinder-on-two-cylinders", "rolling-disk", "chaplygin-sphere"];
     console.log(`derive from bodies in the page (its methods): ${times.filter((t) => bodies.includes(t[0])).map((t) => `${t[0]} ${ms(t[1])}`).join(", ")}`);
+    // The stability panel's sweep (load, derivatives, 1,001 linearisations with
+    // bisected boundaries), as the helper worker computes it (goal: < 1 s).
+    const sweeps = await page.evaluate(() => ["rolling-disk", "whipple-bicycle"].map((name) => {
+      const api = window.wasmBindings;
+      const text = api.gallery_text(name);
+      let best = Infinity, values = 0;
+      for (let r = 0; r < 3; r++) {
+        const t0 = performance.now();
+        values = api.stability(text).values.length;
+        best = Math.min(best, performance.now() - t0);
+      }
+      return [name, best, values];
+    }));
+    console.log(`stability sweep in the page (goal < 1000 ms): ${sweeps.map(([n, t, k]) => `${n} ${k} values ${ms(t)}`).join(", ")}`);
     // The whole path of an edit: a new runner worker loads it (under its time budget)
     // and replaces the running one; the page lays out the new display.
     const whole = await page.evaluate(async () => {

@@ -65,7 +65,7 @@ export async function inkPerCanvas(page) {
       const [r, g, b] = [d[i], d[i + 1], d[i + 2]];
       if (Math.max(r, g, b) - Math.min(r, g, b) > 60) ink++; // saturated: a method's colour
     }
-    return { id: c.id, ink, width: c.width, height: c.height };
+    return { id: c.id, ink, width: c.width, height: c.height, css: c.dataset.cssSize, clock: document.getElementById("clock")?.textContent };
   }));
 }
 

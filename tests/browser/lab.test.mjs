@@ -32,7 +32,7 @@ const waitClockPast = (page, t) => page.waitForFunction((t) => Number(/t = ([0-9
 
 function assertPlotsDrawn(canvases, min = 30) {
   assert.ok(canvases.length >= 4, `at least four plots, found ${canvases.length}`);
-  for (const c of canvases) assert.ok(c.ink > min, `${c.id} has drawn data (${c.ink} coloured pixels)`);
+  for (const c of canvases) assert.ok(c.ink > min, `${c.id} has drawn data (${c.ink} coloured pixels; ${JSON.stringify(c)})`);
 }
 
 test("the default scenario plays and draws every plot", async () => {

@@ -6,7 +6,8 @@
 use nalgebra::Complex;
 use nhlab::formulations::{accelerations, Method};
 use nhlab::mechanics::{Model, NumericModel};
-use nhlab::stability::{jacobian, linearize, Derivatives, Reference};
+use nhlab::scenario::{load_toml, SourceMap, StabilitySpec, SweepSpec};
+use nhlab::stability::{eigenvectors, jacobian, linearize, Derivatives, Reference, Study};
 use nhlab_tests::random::Rng;
 
 fn compiled(name: &str) -> (Model, NumericModel, Derivatives) {
@@ -16,16 +17,19 @@ fn compiled(name: &str) -> (Model, NumericModel, Derivatives) {
 }
 
 /// The exact `∂q̈/∂(q, v)` agrees with central differences of the accelerations
-/// (h = 1e-5, error ~1e-9) at random states of systems with rolling bodies.
+/// (h = 1e-5, error ~1e-9) at random states near the initial state of every gallery
+/// item.
 #[test]
 fn the_exact_jacobian_agrees_with_central_differences() {
-    for name in ["rolling-disk", "rattleback", "whipple-bicycle", "chaplygin-sleigh", "ball-in-cone"] {
-        let (model, mut numeric, mut derivatives) = compiled(name);
+    for name in nhlab_tests::scenarios::names() {
+        let (model, mut numeric, initial) = nhlab_tests::scenarios::load(&name);
+        let mut derivatives = Derivatives::new(&model).unwrap();
         let n = model.coordinate_count();
         let mut rng = Rng::new(3);
         for _ in 0..3 {
-            let q: Vec<f64> = (0..n).map(|_| rng.range(-0.5, 0.5)).collect();
-            let v: Vec<f64> = (0..n).map(|_| rng.range(-1.0, 1.0)).collect();
+            // Near the initial state, inside every model's domain (square roots, radii).
+            let q: Vec<f64> = initial.q.iter().map(|x| x + rng.range(-0.1, 0.1)).collect();
+            let v: Vec<f64> = initial.v.iter().map(|x| x + rng.range(-0.2, 0.2)).collect();
             let exact = jacobian(&mut numeric, &mut derivatives, 0.0, &q, &v).unwrap();
             let h = 1e-5;
             for k in 0..2 * n {
@@ -45,6 +49,17 @@ fn the_exact_jacobian_agrees_with_central_differences() {
                 }
             }
         }
+    }
+}
+
+/// `got` equals `want` as a multiset, each within `tolerance`.
+fn same_eigenvalues(got: &[Complex<f64>], want: &[(f64, f64)], tolerance: f64, what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: {got:?}");
+    let mut used = vec![false; got.len()];
+    for &(re, im) in want {
+        let k = (0..got.len()).find(|&k| !used[k] && (got[k] - Complex::new(re, im)).norm() < tolerance);
+        let k = k.unwrap_or_else(|| panic!("{what}: {re} {im}i not among {got:?}"));
+        used[k] = true;
     }
 }
 
@@ -69,7 +84,7 @@ fn bicycle_at(
     v[6] = speed / r_r;
     let rf = model.scenario.parameters["rF"];
     v[7] = speed / rf;
-    let reference = Reference { t: 0.0, q: vec![0.0; 8], v, ignorable: vec![0, 1, 2, 6, 7] };
+    let reference = Reference { t: 0.0, q: vec![0.0; 8], v, ignorable: vec![0, 1, 2, 6, 7], hold: None };
     linearize(model, numeric, derivatives, &reference).unwrap()
 }
 
@@ -125,8 +140,13 @@ fn the_upright_disk_linearises_to_its_textbook_boundary() {
     let (model, mut numeric, mut derivatives) = compiled("rolling-disk");
     let [r, g] = ["r", "g"].map(|p| model.scenario.parameters[p]);
     let mut at = |spin: f64| {
-        let reference =
-            Reference { t: 0.0, q: vec![0.0; 5], v: vec![r * spin, 0.0, 0.0, 0.0, spin], ignorable: vec![0, 1, 2, 4] };
+        let reference = Reference {
+            t: 0.0,
+            q: vec![0.0; 5],
+            v: vec![r * spin, 0.0, 0.0, 0.0, spin],
+            ignorable: vec![0, 1, 2, 4],
+            hold: None,
+        };
         linearize(&model, &mut numeric, &mut derivatives, &reference).unwrap()
     };
     let critical = (g / (3.0 * r)).sqrt();
@@ -161,8 +181,156 @@ fn the_upright_disk_linearises_to_its_textbook_boundary() {
 #[test]
 fn a_coordinate_that_matters_is_not_ignorable() {
     let (model, mut numeric, mut derivatives) = compiled("rolling-disk");
-    let reference =
-        Reference { t: 0.0, q: vec![0.0, 0.0, 0.0, 0.2, 0.0], v: vec![1.8, 0.0, 0.0, 0.0, 6.0], ignorable: vec![3] };
+    let reference = Reference {
+        t: 0.0,
+        q: vec![0.0, 0.0, 0.0, 0.2, 0.0],
+        v: vec![1.8, 0.0, 0.0, 0.0, 6.0],
+        ignorable: vec![3],
+        hold: None,
+    };
     let e = linearize(&model, &mut numeric, &mut derivatives, &reference).unwrap_err();
     assert!(e.to_string().contains("`theta` is not ignorable"), "{e}");
+}
+
+/// A scenario from its text, with its compiled derivatives and source map.
+fn from_text(text: &str) -> (Model, NumericModel, Derivatives, SourceMap) {
+    let (scenario, map) = load_toml(text).unwrap();
+    let (model, numeric, _) = nhlab_tests::scenarios::build(&scenario, &map);
+    let derivatives = Derivatives::new(&model).unwrap();
+    (model, numeric, derivatives, map)
+}
+
+/// The scenario's own `[stability]` study.
+fn study_of(model: &Model) -> Study {
+    Study::new(model, model.scenario.stability.as_ref().expect("a [stability] table")).unwrap()
+}
+
+/// The pendulum in Cartesian coordinates at the bottom: the rod's holonomic
+/// constraint makes `y` dependent, and `x` oscillates at `±i √(g/L)`.
+#[test]
+fn a_pendulum_linearises_to_its_frequency() {
+    let (mut model, mut numeric, _) = nhlab_tests::scenarios::load("pendulum-cartesian");
+    let mut derivatives = Derivatives::new(&model).unwrap();
+    let map = SourceMap::default();
+    let [g, l] = ["g", "L"].map(|p| model.scenario.parameters[p]);
+    let spec = StabilitySpec {
+        at: [("x".to_string(), 0.0), ("y".to_string(), -l), ("x'".to_string(), 0.0)].into_iter().collect(),
+        ..StabilitySpec::default()
+    };
+    let mut study = Study::new(&model, &spec).unwrap();
+    let lin = study.at(&mut model, &mut numeric, &mut derivatives, &map, None).unwrap();
+    assert_eq!(lin.dependent_coordinates, ["y"]);
+    assert_eq!(lin.state, ["x", "x'"]);
+    let w = (g / l).sqrt();
+    sorted_close(&lin.eigenvalues, &[(0.0, -w), (0.0, w)], 1e-12, "pendulum");
+    // At the top it is unstable: ±√(g/L).
+    study.at = vec![("x".into(), 0.0), ("y".into(), l), ("x'".into(), 0.0)];
+    let top = study.at(&mut model, &mut numeric, &mut derivatives, &map, None).unwrap();
+    sorted_close(&top.eigenvalues, &[(-w, 0.0), (w, 0.0)], 1e-12, "inverted pendulum");
+}
+
+/// Two masses on springs (the normal modes `ω² = (3 ± √5)/2`) and a damped
+/// oscillator (`λ = −c/2m ± i √(k/m − c²/4m²)`), with their eigenvectors.
+#[test]
+fn springs_and_dampers_have_their_closed_form_eigenvalues() {
+    let text = r#"
+format = "nhlab/1"
+title = "two masses and a damped oscillator"
+coordinates = ["x1", "x2", "z"]
+kinetic = "x1'^2/2 + x2'^2/2 + m*z'^2/2"
+potential = "x1^2/2 + (x2 - x1)^2/2 + k*z^2/2"
+parameters = { m = 2.0, k = 8.0, c = 0.6 }
+forces = { z = "-c*z'" }
+[initial]
+q = { x1 = 0, x2 = 0, z = 0 }
+"#;
+    let (mut model, mut numeric, mut derivatives, map) = from_text(text);
+    let mut study = Study::new(&model, &StabilitySpec::default()).unwrap();
+    let lin = study.at(&mut model, &mut numeric, &mut derivatives, &map, None).unwrap();
+    let (w1, w2) = (((3.0 - 5f64.sqrt()) / 2.0).sqrt(), ((3.0 + 5f64.sqrt()) / 2.0).sqrt());
+    let (m, k, c): (f64, f64, f64) = (2.0, 8.0, 0.6);
+    let (re, im) = (-c / (2.0 * m), (k / m - c * c / (4.0 * m * m)).sqrt());
+    let want = [(0.0, -w1), (0.0, w1), (0.0, -w2), (0.0, w2), (re, -im), (re, im)];
+    same_eigenvalues(&lin.eigenvalues, &want, 1e-12, "springs");
+    // Each eigenvector v satisfies J v = λ v, and is normalised to a largest component of 1.
+    for (lambda, v) in lin.eigenvalues.iter().zip(eigenvectors(&lin)) {
+        let k = v.len();
+        let largest = v.iter().map(|x| x.norm()).fold(0.0, f64::max);
+        assert!((largest - 1.0).abs() < 1e-12);
+        for r in 0..k {
+            let jv: Complex<f64> = (0..k).map(|c| v[c] * lin.matrix[(r, c)]).sum();
+            assert!((jv - lambda * v[r]).norm() < 1e-10, "λ = {lambda}: row {r}");
+        }
+    }
+}
+
+/// The Chaplygin sleigh running straight at speed u: turning perturbations die
+/// out at `−m a u / (I + m a²)` (the heading is neutral, the speed held); running
+/// backwards they grow.
+#[test]
+fn the_sleigh_running_straight_is_stable_forwards_only() {
+    let (mut model, mut numeric, _) = nhlab_tests::scenarios::load("chaplygin-sleigh");
+    let mut derivatives = Derivatives::new(&model).unwrap();
+    let map = SourceMap::default();
+    let [m, a, i] = ["m", "a", "I"].map(|p| model.scenario.parameters[p]);
+    let spec = StabilitySpec {
+        at: [("phi".to_string(), 0.0), ("phi'".to_string(), 0.0)].into_iter().collect(),
+        ignorable: vec!["x".into(), "y".into()],
+        sweep: Some(SweepSpec { over: "x'".into(), from: -2.0, to: 2.0, step: 0.5 }),
+        ..StabilitySpec::default()
+    };
+    let mut study = Study::new(&model, &spec).unwrap();
+    let sweep = study.run(&mut model, &mut numeric, &mut derivatives, &map).unwrap();
+    for (u, lin) in sweep.values.iter().zip(&sweep.rows) {
+        assert_eq!(lin.state, ["phi", "phi'"], "u = {u}");
+        let mut got: Vec<f64> = lin.eigenvalues.iter().map(|e| e.re).collect();
+        let mut want = vec![0.0, -m * a * u / (i + m * a * a)];
+        got.sort_by(f64::total_cmp);
+        want.sort_by(f64::total_cmp);
+        assert!(lin.eigenvalues.iter().all(|e| e.im == 0.0));
+        assert!((got[0] - want[0]).abs() < 1e-12 && (got[1] - want[1]).abs() < 1e-12, "u = {u}: {got:?} {want:?}");
+    }
+    // One boundary, at rest, where it turns stable.
+    assert_eq!(sweep.boundaries.len(), 1, "{:?}", sweep.boundaries);
+    assert!(sweep.boundaries[0].becomes_stable && sweep.boundaries[0].value.abs() < 1e-9);
+}
+
+/// The disk's own `[stability]` table: the sweep over the spin finds `s² = g/(3r)`
+/// to round-off (the pair passes through a double zero, where eigenvalues are only
+/// √ε-accurate: the boundary comes from the characteristic coefficients), and the
+/// tracks are continuous.
+#[test]
+fn the_disk_sweep_finds_its_boundary_to_round_off() {
+    let (mut model, mut numeric, _) = nhlab_tests::scenarios::load("rolling-disk");
+    let mut derivatives = Derivatives::new(&model).unwrap();
+    let map = SourceMap::default();
+    let [r, g] = ["r", "g"].map(|p| model.scenario.parameters[p]);
+    let mut study = study_of(&model);
+    let sweep = study.run(&mut model, &mut numeric, &mut derivatives, &map).unwrap();
+    assert_eq!(sweep.values.len(), 1001);
+    assert_eq!(sweep.boundaries.len(), 1, "{:?}", sweep.boundaries);
+    let b = sweep.boundaries[0];
+    assert!(b.becomes_stable && b.refined);
+    assert!((b.value - (g / (3.0 * r)).sqrt()).abs() < 1e-10, "{}", b.value);
+    for w in sweep.rows.windows(2) {
+        for (a, b) in w[0].eigenvalues.iter().zip(&w[1].eigenvalues) {
+            assert!((a - b).norm() < 0.5, "a track jumps: {a} → {b}");
+        }
+    }
+}
+
+/// The bicycle's own `[stability]` table: the weave and capsize speeds to 1e-9 from
+/// the 1,000-point sweep over the rear wheel's rate.
+#[test]
+fn the_bicycle_sweep_finds_the_weave_and_capsize_speeds() {
+    let (mut model, mut numeric, _) = nhlab_tests::scenarios::load("whipple-bicycle");
+    let mut derivatives = Derivatives::new(&model).unwrap();
+    let map = SourceMap::default();
+    let r_r = model.scenario.parameters["rR"];
+    let mut study = study_of(&model);
+    let sweep = study.run(&mut model, &mut numeric, &mut derivatives, &map).unwrap();
+    let speeds: Vec<(f64, bool)> = sweep.boundaries.iter().map(|b| (b.value * r_r, b.becomes_stable)).collect();
+    assert_eq!(speeds.len(), 2, "{speeds:?}");
+    assert!(speeds[0].1 && (speeds[0].0 - 4.29238253634111).abs() < 1e-9, "weave {speeds:?}");
+    assert!(!speeds[1].1 && (speeds[1].0 - 6.02426201538837).abs() < 1e-9, "capsize {speeds:?}");
 }

@@ -420,7 +420,8 @@ impl WebDisplay {
             let Some(canvas) = document.get_element_by_id(&info.id) else { continue };
             let canvas: web_sys::HtmlCanvasElement =
                 canvas.dyn_into().map_err(|_| JsError::new(&format!("#{} is not a canvas", info.id)))?;
-            let (w, h) = ((canvas.client_width() as f64 * dpr) as u32, (canvas.client_height() as f64 * dpr) as u32);
+            let (css_w, css_h) = css_size(&canvas);
+            let (w, h) = ((css_w * dpr) as u32, (css_h * dpr) as u32);
             if w < 40 || h < 40 {
                 continue; // hidden or collapsed
             }
@@ -443,6 +444,75 @@ impl WebDisplay {
         }
         Ok(gaps)
     }
+}
+
+/// A canvas' CSS size: from `data-css-size` (kept by the page's ResizeObserver, read
+/// without a layout), else measured (which forces a layout; only before the first
+/// observation).
+fn css_size(canvas: &web_sys::HtmlCanvasElement) -> (f64, f64) {
+    let observed = canvas.get_attribute("data-css-size").and_then(|s| {
+        let mut it = s.split(' ').map(str::parse::<f64>);
+        match (it.next(), it.next()) {
+            (Some(Ok(w)), Some(Ok(h))) if w.is_finite() && h.is_finite() => Some((w, h)),
+            _ => None,
+        }
+    });
+    observed.unwrap_or_else(|| (canvas.client_width() as f64, canvas.client_height() as f64))
+}
+
+/// The sweep of the scenario's `[stability]` table (for the stability panel; the
+/// helper worker computes it), or `null` when it declares none.
+#[wasm_bindgen]
+pub fn stability(text: &str) -> Result<JsValue, JsError> {
+    match crate::stability::sweep_of(text) {
+        Ok(Some(data)) => to_js(&data),
+        Ok(None) => Ok(JsValue::NULL),
+        Err(e) => Err(JsError::new(&e)),
+    }
+}
+
+/// Draws a sweep (from [`stability`]) on canvas `id`, the backing store sized to its
+/// CSS size times `dpr`, with the value the run uses at `current`. Returns the
+/// horizontal positions of the first and last swept values in CSS pixels `[left, right]`, so that a click
+/// can be turned into a value.
+#[wasm_bindgen]
+pub fn draw_stability(id: &str, data: JsValue, current: f64, dpr: f64) -> Result<Vec<f64>, JsError> {
+    let data: crate::stability::StabilityData =
+        serde_wasm_bindgen::from_value(data).map_err(|e| JsError::new(&e.to_string()))?;
+    let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| JsError::new("no document"))?;
+    let canvas: web_sys::HtmlCanvasElement = document
+        .get_element_by_id(id)
+        .ok_or_else(|| JsError::new(&format!("no #{id}")))?
+        .dyn_into()
+        .map_err(|_| JsError::new(&format!("#{id} is not a canvas")))?;
+    let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
+    let (css_w, css_h) = css_size(&canvas);
+    let (w, h) = ((css_w * dpr) as u32, (css_h * dpr) as u32);
+    if w < 40 || h < 40 {
+        return Ok(vec![0.0, 0.0]);
+    }
+    if canvas.width() != w || canvas.height() != h {
+        canvas.set_width(w);
+        canvas.set_height(h);
+    }
+    let tracks: Vec<Vec<(f64, f64)>> =
+        data.re.iter().zip(&data.im).map(|(re, im)| re.iter().copied().zip(im.iter().copied()).collect()).collect();
+    let chart = nhlab_plots::StabilityChart {
+        title: "",
+        x_label: &data.over,
+        values: &data.values,
+        tracks: &tracks,
+        stable: &data.stable,
+        current: Some(current),
+        scale: dpr,
+    };
+    let backend =
+        CanvasBackend::with_canvas_object(canvas).ok_or_else(|| JsError::new(&format!("#{id}: no 2D context")))?;
+    let area = backend.into_drawing_area();
+    area.fill(&WHITE).map_err(|e| JsError::new(&e.to_string()))?;
+    let (left, right) = nhlab_plots::draw_stability(&area, &chart).map_err(|e| JsError::new(&e.to_string()))?;
+    area.present().map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(vec![left as f64 / dpr, right as f64 / dpr])
 }
 
 /// For the browser tests only: panics on purpose, so that they can prove that a trap

@@ -8,6 +8,7 @@
 //! - [`panels`]: which plots a scenario gets and their decimated lines;
 //! - [`edit`]: in-place edits of the scenario's TOML (sliders, fields, menus);
 //! - [`gallery`]: every file of `scenarios/`, embedded at build time;
+//! - [`stability`]: the stability panel's sweep (the scenario's `[stability]`);
 //! - [`api`]: the `#[wasm_bindgen]` surface the page calls.
 
 pub mod api;
@@ -18,6 +19,7 @@ pub mod lab;
 pub mod panels;
 #[cfg(test)]
 mod robustness;
+pub mod stability;
 
 use wasm_bindgen::prelude::*;
 

@@ -4,7 +4,7 @@ use serde_json::{json, Map, Value};
 
 use nhlab::export::column_name;
 use nhlab::formulations::{accelerations_with_multipliers, compulsion, e_vector};
-use nhlab::simulation::{state_with_warnings, State, StateOrigin};
+use nhlab::simulation::{state_given, State};
 
 use crate::args::EvalArgs;
 use crate::input::{load_file, method};
@@ -12,56 +12,28 @@ use crate::output::emit;
 use crate::Failure;
 use nhlab::mechanics::Needs;
 
-/// The state `--at` names: unnamed `t` and coordinates keep their initial values;
-/// if any velocity is named, the others are solved from the constraints.
-pub(crate) fn state_at(l: &mut crate::input::Loaded, at: &str) -> Result<State, Failure> {
-    let mut scenario = l.model.scenario.clone();
-    let mut velocities_named = false;
+/// `NAME=VALUE,…` as pairs, or a message for `flag`.
+pub(crate) fn parse_settings(flag: &str, at: &str) -> Result<Vec<(String, f64)>, Failure> {
+    let mut settings = Vec::new();
     for pair in at.split(',').filter(|p| !p.trim().is_empty()) {
         let (name, value) = pair
             .split_once('=')
-            .ok_or_else(|| Failure::bad(format!("--at: expected NAME=VALUE, found `{}`", pair.trim())))?;
+            .ok_or_else(|| Failure::bad(format!("{flag}: expected NAME=VALUE, found `{}`", pair.trim())))?;
         let (name, value) = (name.trim(), value.trim());
         let x: f64 =
-            value.parse().map_err(|_| Failure::bad(format!("--at: `{value}` is not a number (for `{name}`)")))?;
-        if !x.is_finite() {
-            return Err(Failure::bad(format!("--at: `{name}` must be finite")));
-        }
-        if name == "t" {
-            scenario.initial.t = x;
-        } else if let Some(j) = name.strip_prefix("mu").and_then(|k| k.parse::<usize>().ok()) {
-            if j == 0 || j > scenario.constraint_count() {
-                return Err(Failure::bad(format!(
-                    "--at: `{name}`: there are {} constraints",
-                    scenario.constraint_count()
-                )));
-            }
-            let m = scenario.constraint_count();
-            let vk = scenario.vakonomic.get_or_insert_with(Default::default);
-            vk.mu0.resize(m, 0.0);
-            vk.mu0[j - 1] = x;
-        } else if let Some(q) = name.strip_suffix('\'') {
-            if !scenario.coordinates.iter().any(|c| c == q) {
-                return Err(Failure::bad(format!("--at: `{name}` is not the velocity of a coordinate")));
-            }
-            if !velocities_named {
-                scenario.initial.v.clear();
-                velocities_named = true;
-            }
-            scenario.initial.v.insert(q.to_string(), x);
-        } else if scenario.coordinates.iter().any(|c| c == name) {
-            scenario.initial.q.insert(name.to_string(), x);
-        } else {
-            return Err(Failure::bad(format!(
-                "--at: unknown name `{name}` (use t, a coordinate or a velocity like x')"
-            )));
-        }
+            value.parse().map_err(|_| Failure::bad(format!("{flag}: `{value}` is not a number (for `{name}`)")))?;
+        settings.push((name.to_string(), x));
     }
-    let model = nhlab::mechanics::Model { scenario, ..l.model.clone() };
-    let (state, warnings) = state_with_warnings(&model, &mut l.numeric, &l.map, StateOrigin::Given)
-        .map_err(|p| Failure::BadInput(p.0.iter().map(|p| format!("--at: {}", p.message)).collect()))?;
+    Ok(settings)
+}
+
+/// The state `--at` names: unnamed `t` and coordinates keep their initial values;
+/// if any velocity is named, the others are solved from the constraints.
+pub(crate) fn state_at(l: &mut crate::input::Loaded, settings: &[(String, f64)]) -> Result<State, Failure> {
+    let (state, warnings) = state_given(&mut l.model, &mut l.numeric, &l.map, settings)
+        .map_err(|messages| Failure::BadInput(messages.iter().map(|m| format!("--at: {m}")).collect()))?;
     for w in warnings {
-        eprintln!("warning: --at: {}", w.message);
+        eprintln!("warning: --at: {w}");
     }
     Ok(state)
 }
@@ -82,7 +54,7 @@ pub fn run(args: &EvalArgs) -> Result<(), Failure> {
     // `evec` is part of every answer (cli.md), so Hamel's split is always derived.
     let mut l = load_file(&args.file, |_| Needs::for_methods(&[method], true))?;
     let state = match &args.at {
-        Some(at) => state_at(&mut l, at)?,
+        Some(at) => state_at(&mut l, &parse_settings("--at", at)?)?,
         None => l.initial.clone(),
     };
     let names = l.model.coordinate_names().to_vec();

@@ -334,6 +334,7 @@ impl Model {
         }
         check_initial(&mut c, s);
         check_options(&mut c, s, n);
+        check_stability(&mut c, s);
 
         let (Some(potential), true) = (potential, c.problems.is_empty()) else {
             return Err(Problems(c.problems));
@@ -490,6 +491,40 @@ fn check_initial(c: &mut Checker<'_>, s: &Scenario) {
     }
     if !s.initial.t.is_finite() {
         c.at("initial.t", "the value must be a finite number");
+    }
+}
+
+/// `[stability]`: names that exist, a linearisable method, a finite sweep.
+fn check_stability(c: &mut Checker<'_>, s: &Scenario) {
+    let Some(st) = &s.stability else { return };
+    if let Some(m) = &st.method {
+        use crate::formulations::Method;
+        if !matches!(Method::from_id(m), Some(Method::Lagrange | Method::UdwadiaKalaba | Method::Gauss | Method::Euler))
+        {
+            c.at("stability.method", format!("`{m}`: linearisation supports lagrange and the ideal formulations that equal it (udwadia-kalaba, gauss, euler)"));
+        }
+    }
+    let velocity = |name: &str| name.strip_suffix('\'').is_some_and(|q| s.coordinates.iter().any(|c| c == q));
+    for (name, x) in &st.at {
+        let field = format!("stability.at.{name}");
+        if !(name == "t" || s.coordinates.contains(name) || velocity(name)) {
+            c.at_key(&field, format!("`{name}` is not t, a coordinate or a velocity like x'"));
+        } else if !x.is_finite() {
+            c.at(&field, "the value must be a finite number");
+        }
+    }
+    for (i, q) in st.ignorable.iter().enumerate() {
+        if !s.coordinates.contains(q) {
+            c.at(&format!("stability.ignorable[{i}]"), format!("`{q}` is not a coordinate"));
+        }
+    }
+    if let Some(sw) = &st.sweep {
+        if !(s.parameters.contains_key(&sw.over) || velocity(&sw.over)) {
+            c.at("stability.sweep.over", format!("`{}` is neither a parameter nor a velocity like x'", sw.over));
+        }
+        if let Err(e) = sw.values() {
+            c.at("stability.sweep", e);
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Field paths with `*` for any key or index.
-const KNOWN: [&str; 101] = [
+const KNOWN: [&str; 112] = [
     "format",
     "title",
     "description",
@@ -45,6 +45,17 @@ const KNOWN: [&str; 101] = [
     "vakonomic",
     "vakonomic.mu0",
     "vakonomic.mu0[*]",
+    "stability",
+    "stability.method",
+    "stability.at",
+    "stability.at.*",
+    "stability.ignorable",
+    "stability.ignorable[*]",
+    "stability.sweep",
+    "stability.sweep.over",
+    "stability.sweep.from",
+    "stability.sweep.to",
+    "stability.sweep.step",
     "run",
     "run.*",
     "view",

@@ -182,7 +182,7 @@ fn shorten(message: &str) -> String {
 
 /// Fields that must be tables, and table items of the arrays of tables: serde would
 /// read an array there positionally (`run = [0.5, ["gauss"], "rk4"]`).
-const TABLES: [&str; 13] = [
+const TABLES: [&str; 16] = [
     "parameters",
     "definitions",
     "forces",
@@ -196,6 +196,9 @@ const TABLES: [&str; 13] = [
     "frames",
     "points",
     "gravity",
+    "stability",
+    "stability.at",
+    "stability.sweep",
 ];
 
 /// Refuses a non-table where `nhlab/1` expects a table.

@@ -91,6 +91,10 @@ pub struct Scenario {
     /// Vakonomic dynamics: initial multipliers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vakonomic: Option<VakonomicSpec>,
+    /// Linear stability (an nhlab addition): the reference motion and the sweep
+    /// that `nhlab linearize` and the page's stability panel use by default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stability: Option<StabilitySpec>,
     /// Defaults for running.
     pub run: RunSpec,
     /// What to plot.
@@ -317,6 +321,57 @@ pub struct HamelSpec {
 pub struct VakonomicSpec {
     /// Initial multipliers, one per constraint.
     pub mu0: Vec<f64>,
+}
+
+/// `[stability]`: every key optional.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct StabilitySpec {
+    /// The method linearised: `lagrange` (default) or an ideal formulation equal to it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// The reference state: values of `t`, coordinates and velocities (`x'`) that
+    /// replace the initial state's, as `nhlab linearize --at` gives them.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub at: BTreeMap<String, f64>,
+    /// Coordinates the equations do not depend on (removed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ignorable: Vec<String>,
+    /// A parameter or a velocity swept over a range.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<SweepSpec>,
+}
+
+/// `[stability.sweep]`: `over` from `from` to `to` by `step`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SweepSpec {
+    /// A parameter or a velocity (`x'`).
+    pub over: String,
+    /// First value.
+    pub from: f64,
+    /// Last value (included when the step reaches it).
+    pub to: f64,
+    /// Step.
+    pub step: f64,
+}
+
+/// Most values a sweep may take: a bound on the work a scenario or a command asks for.
+pub const MAX_SWEEP_VALUES: usize = 10_000;
+
+impl SweepSpec {
+    /// The swept values, or why there are none.
+    pub fn values(&self) -> Result<Vec<f64>, String> {
+        let (start, stop, step) = (self.from, self.to, self.step);
+        if !(start.is_finite() && stop.is_finite() && step.is_finite()) || step <= 0.0 || stop < start {
+            return Err("the range needs a first value ≤ the last and a positive step, all finite".into());
+        }
+        let count = libm::floor((stop - start) / step + 1e-9) + 1.0;
+        if count > MAX_SWEEP_VALUES as f64 {
+            return Err(alloc::format!("{count} values; at most {MAX_SWEEP_VALUES}"));
+        }
+        Ok((0..count as usize).map(|k| start + k as f64 * step).collect())
+    }
 }
 
 /// `[run]`: every key optional.

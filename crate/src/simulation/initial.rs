@@ -286,3 +286,58 @@ pub fn free_velocities_warning(coordinates: &[String], free: &[usize], v: &[f64]
         values.join(", ")
     ))
 }
+
+/// The state that `settings` name (`t`, a coordinate `x`, a velocity `x'`, a
+/// vakonomic multiplier `mu1`), completed as the initial state is: unnamed `t` and
+/// coordinates keep the scenario's initial values; if any velocity is named, the
+/// others are solved from the constraints, else they keep their initial values.
+/// The model is left as it was. Errors and warnings are messages without a place
+/// (the caller knows where the settings came from).
+pub fn state_given(
+    model: &mut Model,
+    numeric: &mut NumericModel,
+    map: &SourceMap,
+    settings: &[(String, f64)],
+) -> Result<(State, Vec<String>), Vec<String>> {
+    let mut initial = model.scenario.initial.clone();
+    let mut vakonomic = model.scenario.vakonomic.clone();
+    let (coordinates, m) = (&model.scenario.coordinates, model.scenario.constraint_count());
+    let mut velocities_named = false;
+    for (name, x) in settings {
+        let (name, x) = (name.as_str(), *x);
+        if !x.is_finite() {
+            return Err(alloc::vec![format!("`{name}` must be finite")]);
+        }
+        if name == "t" {
+            initial.t = x;
+        } else if let Some(j) = name.strip_prefix("mu").and_then(|k| k.parse::<usize>().ok()) {
+            if j == 0 || j > m {
+                return Err(alloc::vec![format!("`{name}`: there are {m} constraints")]);
+            }
+            let vk = vakonomic.get_or_insert_with(Default::default);
+            vk.mu0.resize(m, 0.0);
+            vk.mu0[j - 1] = x;
+        } else if let Some(q) = name.strip_suffix('\'') {
+            if !coordinates.iter().any(|c| c == q) {
+                return Err(alloc::vec![format!("`{name}` is not the velocity of a coordinate")]);
+            }
+            if !velocities_named {
+                initial.v.clear();
+                velocities_named = true;
+            }
+            initial.v.insert(q.into(), x);
+        } else if coordinates.iter().any(|c| c == name) {
+            initial.q.insert(name.into(), x);
+        } else {
+            return Err(alloc::vec![format!("unknown name `{name}` (use t, a coordinate or a velocity like x')")]);
+        }
+    }
+    let saved_initial = core::mem::replace(&mut model.scenario.initial, initial);
+    let saved_vakonomic = core::mem::replace(&mut model.scenario.vakonomic, vakonomic);
+    let result = state_with_warnings(model, numeric, map, StateOrigin::Given);
+    model.scenario.initial = saved_initial;
+    model.scenario.vakonomic = saved_vakonomic;
+    result
+        .map(|(state, warnings)| (state, warnings.into_iter().map(|w| w.message).collect()))
+        .map_err(|p| p.0.into_iter().map(|p| p.message).collect())
+}

@@ -6,7 +6,8 @@ mod blame;
 mod initial;
 
 pub use initial::{
-    initial_state, initial_state_with_warnings, state_with_warnings, State, StateOrigin, VELOCITY_TOLERANCE,
+    initial_state, initial_state_with_warnings, state_given, state_with_warnings, State, StateOrigin,
+    VELOCITY_TOLERANCE,
 };
 
 use alloc::vec::Vec;

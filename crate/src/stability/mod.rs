@@ -19,6 +19,8 @@
 //! give the same equations, so the same linearisation.
 
 mod derivatives;
+mod study;
+mod sweep;
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -27,6 +29,8 @@ use alloc::vec::Vec;
 use nalgebra::{Complex, DMatrix, DVector};
 
 pub use derivatives::{Derivatives, TermDerivatives};
+pub use study::{Study, Swept, MAX_DERIVATIVES};
+pub use sweep::{growth, is_stable, sweep, Boundary, Sweep, BOUNDARY_TOLERANCE, MAX_REFINED, NEUTRAL};
 
 use crate::formulations::{accelerations, Method};
 use crate::mechanics::{Model, NumericModel, Terms};
@@ -42,6 +46,9 @@ pub struct Reference {
     pub v: Vec<f64>,
     /// Coordinates that appear in no equation (indices).
     pub ignorable: Vec<usize>,
+    /// If given, only these ignorable coordinates' speeds may be held (a sweep
+    /// holds the same speeds at every value, so that its rows share one state).
+    pub hold: Option<Vec<usize>>,
 }
 
 /// A linearisation: the reduced state, its matrix and eigenvalues.
@@ -140,6 +147,9 @@ pub fn linearize(
     }
     let mut held_speeds = Vec::new();
     for &i in &reference.ignorable {
+        if reference.hold.as_ref().is_some_and(|hold| !hold.contains(&i)) {
+            continue;
+        }
         if let Some(r) = independent.iter().position(|&k| k == n + i) {
             let others = (0..reduced.ncols()).filter(|c| !remove.contains(c) && *c != r);
             if others.map(|c| reduced[(r, c)].abs()).fold(0.0, f64::max) <= ZERO * scale {
@@ -165,6 +175,38 @@ pub fn linearize(
         held_speeds,
         residual,
     })
+}
+
+/// `|z|` without `std` (nalgebra's `norm` needs it).
+pub(crate) fn modulus(z: Complex<f64>) -> f64 {
+    libm::hypot(z.re, z.im)
+}
+
+/// The eigenvector of `lin.matrix` for each of its eigenvalues (in their order),
+/// scaled so that its largest component is 1: the right singular vector of
+/// `J − λI` for its smallest singular value (exact for a simple eigenvalue; one
+/// vector of the eigenspace for a repeated one).
+pub fn eigenvectors(lin: &Linearization) -> Vec<Vec<Complex<f64>>> {
+    let k = lin.matrix.nrows();
+    lin.eigenvalues
+        .iter()
+        .map(|&lambda| {
+            let shifted = DMatrix::from_fn(k, k, |r, c| {
+                Complex::new(lin.matrix[(r, c)], 0.0) - if r == c { lambda } else { Complex::new(0.0, 0.0) }
+            });
+            let svd = shifted.svd(false, true);
+            let Some(v_t) = svd.v_t else { return alloc::vec![Complex::new(f64::NAN, 0.0); k] };
+            let smallest = (0..k).min_by(|&a, &b| svd.singular_values[a].total_cmp(&svd.singular_values[b]));
+            let Some(row) = smallest else { return Vec::new() };
+            let vector: Vec<Complex<f64>> = (0..k).map(|c| v_t[(row, c)].conj()).collect();
+            let largest = vector
+                .iter()
+                .copied()
+                .max_by(|a, b| modulus(*a).total_cmp(&modulus(*b)))
+                .unwrap_or(Complex::new(1.0, 0.0));
+            vector.iter().map(|x| x / largest).collect()
+        })
+        .collect()
 }
 
 /// `J = ∂(v, q̈)/∂(q, v)` (2n×2n) of `q̈ = a(q, v)` at `(t, q, v)`, exact: with

@@ -1,0 +1,176 @@
+//! A stability study as a scenario's `[stability]` table (or the command line's
+//! flags) describes it: the reference state, the ignorable coordinates and what is
+//! swept, resolved against the model once, then linearised at any swept value.
+//! The command line and the page both go through it.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::{linearize, sweep, Derivatives, Linearization, Reference, Sweep};
+use crate::formulations::Method;
+use crate::mechanics::{Model, NumericModel};
+use crate::scenario::{SourceMap, StabilitySpec};
+use crate::simulation::state_given;
+
+/// Most derivative expressions compiled (2n variables × the n² + n + mn + 2m terms):
+/// the bicycle needs 1,952; past this a model is too large to linearise.
+pub const MAX_DERIVATIVES: usize = 200_000;
+
+/// What is swept.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Swept {
+    /// A parameter, by index in the model's parameters.
+    Parameter(usize),
+    /// A velocity `x'`, set in the reference state (the others solved from the
+    /// constraints).
+    Velocity(String),
+}
+
+/// A study resolved against a model.
+#[derive(Clone, Debug)]
+pub struct Study {
+    /// The method linearised.
+    pub method: Method,
+    /// The reference state's settings, in order (`t`, `x`, `x'`).
+    pub at: Vec<(String, f64)>,
+    /// Ignorable coordinates (indices).
+    pub ignorable: Vec<usize>,
+    /// The swept quantity's name, what it is, and its values.
+    pub sweep: Option<(String, Swept, Vec<f64>)>,
+    /// Warnings met while completing reference states (each once).
+    pub warnings: Vec<String>,
+    /// Which ignorable coordinates' speeds may be held (`Reference::hold`).
+    pub hold: Option<Vec<usize>>,
+}
+
+impl Study {
+    /// Resolves `spec` against `model`: messages name the spec's keys
+    /// (`ignorable`, `sweep.over`, …); the caller says where they came from.
+    pub fn new(model: &Model, spec: &StabilitySpec) -> Result<Self, String> {
+        let method = match &spec.method {
+            None => Method::Lagrange,
+            Some(id) => match Method::from_id(id) {
+                Some(m @ (Method::Lagrange | Method::UdwadiaKalaba | Method::Gauss | Method::Euler)) => m,
+                _ => return Err(format!("method: `{id}`: linearisation supports lagrange and the ideal formulations that equal it (udwadia-kalaba, gauss, euler)")),
+            },
+        };
+        if method == Method::Euler && !model.constraints_are_linear() {
+            return Err("method: euler: its equations differ from lagrange's on nonlinear constraints, and linearisation supports lagrange's".into());
+        }
+        let coordinates = &model.scenario.coordinates;
+        let mut ignorable = Vec::new();
+        for name in &spec.ignorable {
+            let i = coordinates
+                .iter()
+                .position(|c| c == name)
+                .ok_or_else(|| format!("ignorable: `{name}` is not a coordinate"))?;
+            ignorable.push(i);
+        }
+        let (n, m) = (model.coordinate_count(), model.constraints.len());
+        let count = 2 * n * (n * n + n + m * n + 2 * m);
+        if count > MAX_DERIVATIVES {
+            return Err(format!(
+                "{n} coordinates and {m} constraints need {count} derivatives; linearisation takes at most {MAX_DERIVATIVES} (about 45 coordinates)"
+            ));
+        }
+        let sweep = match &spec.sweep {
+            None => None,
+            Some(s) => {
+                let values = s.values().map_err(|e| format!("sweep: {e}"))?;
+                let swept = if let Some(i) = model.parameters.iter().position(|p| p.name == s.over) {
+                    Swept::Parameter(i)
+                } else if s.over.strip_suffix('\'').is_some_and(|q| coordinates.iter().any(|c| c == q)) {
+                    Swept::Velocity(s.over.clone())
+                } else {
+                    return Err(format!("sweep: `{}` is neither a parameter nor a velocity like x'", s.over));
+                };
+                Some((s.over.clone(), swept, values))
+            }
+        };
+        let at = spec.at.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        Ok(Self { method, at, ignorable, sweep, warnings: Vec::new(), hold: None })
+    }
+
+    /// The linearisation at the reference state, with the swept quantity at `x`
+    /// (when there is a sweep and `x` is given). A swept parameter is left at `x`
+    /// in `numeric`.
+    pub fn at(
+        &mut self,
+        model: &mut Model,
+        numeric: &mut NumericModel,
+        derivatives: &mut Derivatives,
+        map: &SourceMap,
+        x: Option<f64>,
+    ) -> Result<Linearization, String> {
+        let mut settings = self.at.clone();
+        match (&self.sweep, x) {
+            (Some((_, Swept::Parameter(i), _)), Some(x)) => numeric.parameters[*i] = x,
+            (Some((name, Swept::Velocity(_), _)), Some(x)) => settings.push((name.clone(), x)),
+            _ => {}
+        }
+        let (state, warnings) = state_given(model, numeric, map, &settings).map_err(|m| m.join("; "))?;
+        for w in warnings {
+            if !self.warnings.contains(&w) {
+                self.warnings.push(w);
+            }
+        }
+        let reference = Reference {
+            t: state.t,
+            q: state.q,
+            v: state.v,
+            ignorable: self.ignorable.clone(),
+            hold: self.hold.clone(),
+        };
+        linearize(model, numeric, derivatives, &reference).map_err(|e| e.to_string())
+    }
+
+    /// The sweep (or the single linearisation as a one-row sweep without values).
+    /// A swept parameter is restored in `numeric` afterwards.
+    pub fn run(
+        &mut self,
+        model: &mut Model,
+        numeric: &mut NumericModel,
+        derivatives: &mut Derivatives,
+        map: &SourceMap,
+    ) -> Result<Sweep, String> {
+        let Some((name, _, values)) = self.sweep.clone() else {
+            let lin = self.at(model, numeric, derivatives, map, None)?;
+            return Ok(Sweep { values: Vec::new(), rows: alloc::vec![lin], boundaries: Vec::new() });
+        };
+        let saved = numeric.parameters.clone();
+        let mut result = self.sweep_once(model, numeric, derivatives, map, &name, &values);
+        // A speed held at some values only (the disk's yaw rate at zero spin, where
+        // nothing couples to it) is kept at all of them: one state for every row.
+        if let Ok(s) = &result {
+            let held = |row: &Linearization| row.held_speeds.clone();
+            if s.rows.iter().any(|row| held(row) != held(&s.rows[0])) {
+                let names = &model.scenario.coordinates;
+                let everywhere: Vec<usize> = self
+                    .ignorable
+                    .iter()
+                    .copied()
+                    .filter(|&i| s.rows.iter().all(|row| row.held_speeds.contains(&format!("{}'", names[i]))))
+                    .collect();
+                self.hold = Some(everywhere);
+                result = self.sweep_once(model, numeric, derivatives, map, &name, &values);
+            }
+        }
+        numeric.parameters = saved;
+        result
+    }
+
+    fn sweep_once(
+        &mut self,
+        model: &mut Model,
+        numeric: &mut NumericModel,
+        derivatives: &mut Derivatives,
+        map: &SourceMap,
+        name: &str,
+        values: &[f64],
+    ) -> Result<Sweep, String> {
+        sweep(values, |x| {
+            self.at(model, numeric, derivatives, map, Some(x)).map_err(|e| format!("at {name} = {x}: {e}"))
+        })
+    }
+}

@@ -1,0 +1,204 @@
+//! Eigenvalues against a swept value: the linearisation at each value, its
+//! eigenvalues followed continuously from value to value (tracks), and the values
+//! where the motion turns stable or unstable, refined by bisection.
+//!
+//! Shared by the command line and the page, which differ only in how they make the
+//! linearisation at a value (the closure given to [`sweep`]).
+
+use alloc::vec::Vec;
+
+use nalgebra::{Complex, DMatrix};
+
+use super::{modulus, Linearization};
+
+/// A real part counts as positive above this, relative to the largest eigenvalue:
+/// the neutral modes of a conservative system are zero only to round-off.
+pub const NEUTRAL: f64 = 1e-9;
+
+/// Most boundaries refined by bisection (each ~45 linearisations); past it they are
+/// given to the sweep's step.
+pub const MAX_REFINED: usize = 64;
+
+/// Relative width to which a boundary is refined (of the swept range).
+pub const BOUNDARY_TOLERANCE: f64 = 1e-12;
+
+/// Where the motion changes stability.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Boundary {
+    /// The swept value (to [`BOUNDARY_TOLERANCE`] of the range, unless `refined` is false).
+    pub value: f64,
+    /// Stable above `value` (in the sweep's direction), else unstable.
+    pub becomes_stable: bool,
+    /// Found by bisection; false past [`MAX_REFINED`] (then to the sweep's step).
+    pub refined: bool,
+}
+
+/// A sweep's result.
+#[derive(Clone, Debug)]
+pub struct Sweep {
+    /// The swept values, in order.
+    pub values: Vec<f64>,
+    /// The linearisation at each value, its eigenvalues reordered into tracks:
+    /// `rows[k].eigenvalues[i]` continues `rows[k − 1].eigenvalues[i]`.
+    pub rows: Vec<Linearization>,
+    /// The stability boundaries, in order.
+    pub boundaries: Vec<Boundary>,
+}
+
+/// The largest real part beyond the neutral band, as a signed distance: positive
+/// where the motion is unstable.
+pub fn growth(lin: &Linearization) -> f64 {
+    largest_real_part(lin) - NEUTRAL * scale(lin)
+}
+
+/// Whether every eigenvalue's real part is at most zero (within the neutral band).
+pub fn is_stable(lin: &Linearization) -> bool {
+    growth(lin) <= 0.0
+}
+
+fn largest_real_part(lin: &Linearization) -> f64 {
+    lin.eigenvalues.iter().map(|e| e.re).fold(f64::MIN, f64::max)
+}
+
+fn scale(lin: &Linearization) -> f64 {
+    lin.eigenvalues.iter().map(|e| modulus(*e)).fold(1.0, f64::max)
+}
+
+/// Linearises at every value of `values` (increasing) with `at`, follows the
+/// eigenvalues and refines each change of stability by bisection.
+pub fn sweep<E>(values: &[f64], mut at: impl FnMut(f64) -> Result<Linearization, E>) -> Result<Sweep, E> {
+    let mut rows: Vec<Linearization> = Vec::with_capacity(values.len());
+    let mut boundaries = Vec::new();
+    let range = match values {
+        [first, .., last] => (last - first).abs(),
+        _ => 0.0,
+    };
+    let tolerance = BOUNDARY_TOLERANCE * range.max(1e-300);
+    for (k, &x) in values.iter().enumerate() {
+        let mut lin = at(x)?;
+        let g = growth(&lin);
+        if let Some(previous) = rows.last() {
+            let pg = growth(previous);
+            if (pg > 0.0) != (g > 0.0) {
+                // Where the stable side has no neutral mode (every real part clearly
+                // negative), the crossing is of the largest real part itself, found
+                // without the band's offset; else of the band.
+                let (mut lo, mut hi) = (values[k - 1], x);
+                let refined = boundaries.len() < MAX_REFINED;
+                let through_zero = zero_crossing(previous, &lin);
+                // Where the stable side has no neutral mode (every real part clearly
+                // negative), the crossing is of the largest real part itself, found
+                // without the band's offset; else of the band.
+                let stable_side = if g > 0.0 { previous } else { &lin };
+                let raw = largest_real_part(stable_side) / scale(stable_side) < -10.0 * NEUTRAL;
+                while refined && hi - lo > tolerance {
+                    let mid = 0.5 * (lo + hi);
+                    let at_mid = at(mid)?;
+                    let like_lo = match through_zero {
+                        Some((order, sign_lo)) => {
+                            symmetric_sum(&at_mid.matrix, order).map(f64::signum) == Some(sign_lo)
+                        }
+                        None if raw => (largest_real_part(&at_mid) > 0.0) == (pg > 0.0),
+                        None => (growth(&at_mid) > 0.0) == (pg > 0.0),
+                    };
+                    if like_lo {
+                        lo = mid
+                    } else {
+                        hi = mid
+                    }
+                }
+                boundaries.push(Boundary { value: 0.5 * (lo + hi), becomes_stable: g <= 0.0, refined });
+            }
+            follow(&previous.eigenvalues, &mut lin.eigenvalues);
+        }
+        rows.push(lin);
+    }
+    Ok(Sweep { values: values.to_vec(), rows, boundaries })
+}
+
+/// Most principal minors summed for a crossing through zero.
+const MAX_MINORS: usize = 5_000;
+
+/// When stability changes because eigenvalues pass through zero (a real one, or a
+/// pair turning from ±a to ±ib), the sum of the principal minors of the order that
+/// skips the structural zero eigenvalues (held or conserved quantities, present on
+/// both sides) changes sign there. Unlike the eigenvalues themselves — only
+/// `ε^(1/k)`-accurate near a k-fold zero — it is a polynomial in the matrix, so its
+/// sign locates the boundary to round-off. Returns that order and its sign at `a`.
+fn zero_crossing(a: &Linearization, b: &Linearization) -> Option<(usize, f64)> {
+    let zeros = |l: &Linearization| l.eigenvalues.iter().filter(|e| modulus(**e) < 1e-6 * scale(l)).count();
+    let k = a.matrix.nrows();
+    let order = k.checked_sub(zeros(a).min(zeros(b)))?;
+    let (sa, sb) = (symmetric_sum(&a.matrix, order)?, symmetric_sum(&b.matrix, order)?);
+    (sa != 0.0 && sb != 0.0 && sa.signum() != sb.signum()).then_some((order, sa.signum()))
+}
+
+/// The sum of the principal minors of `matrix` of size `order` (the elementary
+/// symmetric polynomial of its eigenvalues), or `None` past [`MAX_MINORS`] minors.
+fn symmetric_sum(matrix: &DMatrix<f64>, order: usize) -> Option<f64> {
+    let k = matrix.nrows();
+    if order == 0 || order > k || binomial(k, order) > MAX_MINORS {
+        return None;
+    }
+    let mut rows: Vec<usize> = (0..order).collect();
+    let mut sum = 0.0;
+    loop {
+        sum += DMatrix::from_fn(order, order, |r, c| matrix[(rows[r], rows[c])]).determinant();
+        // The next subset in lexicographic order.
+        let Some(i) = (0..order).rev().find(|&i| rows[i] < k - order + i) else { return Some(sum) };
+        rows[i] += 1;
+        for j in i + 1..order {
+            rows[j] = rows[j - 1] + 1;
+        }
+    }
+}
+
+fn binomial(n: usize, k: usize) -> usize {
+    (0..k.min(n - k)).fold(1usize, |acc, i| acc.saturating_mul(n - i) / (i + 1))
+}
+
+/// Reorders `next` so that each of its eigenvalues continues the nearest of
+/// `previous` (greedy over all pairs, closest first): with a step small against the
+/// eigenvalues' spacing this is the continuous continuation.
+fn follow(previous: &[Complex<f64>], next: &mut [Complex<f64>]) {
+    let n = previous.len().min(next.len());
+    let mut pairs: Vec<(f64, usize, usize)> = Vec::with_capacity(n * n);
+    for (i, p) in previous.iter().enumerate().take(n) {
+        for (j, x) in next.iter().enumerate().take(n) {
+            pairs.push((modulus(p - x), i, j));
+        }
+    }
+    pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (mut taken_i, mut taken_j) = (alloc::vec![false; n], alloc::vec![false; n]);
+    let mut order = alloc::vec![usize::MAX; n];
+    for (_, i, j) in pairs {
+        if !taken_i[i] && !taken_j[j] {
+            (taken_i[i], taken_j[j], order[i]) = (true, true, j);
+        }
+    }
+    let reordered: Vec<Complex<f64>> = order.iter().map(|&j| next[j]).collect();
+    next[..n].copy_from_slice(&reordered);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetric_sums_are_the_characteristic_coefficients() {
+        let m = DMatrix::from_row_slice(3, 3, &[1.0, 2.0, 0.0, 3.0, 4.0, 1.0, 0.0, 5.0, 6.0]);
+        assert_eq!(symmetric_sum(&m, 1), Some(11.0)); // the trace
+        assert_eq!(symmetric_sum(&m, 2), Some((4.0 - 6.0) + 6.0 + (24.0 - 5.0))); // 2×2 minors
+        assert!((symmetric_sum(&m, 3).unwrap() - m.determinant()).abs() < 1e-12);
+        assert_eq!(binomial(20, 10), 184_756);
+        assert_eq!(symmetric_sum(&DMatrix::zeros(20, 20), 10), None);
+    }
+
+    #[test]
+    fn follow_keeps_crossing_tracks_apart() {
+        let previous = [Complex::new(-1.0, 0.0), Complex::new(1.0, 0.0)];
+        let mut next = [Complex::new(0.9, 0.0), Complex::new(-0.9, 0.0)];
+        follow(&previous, &mut next);
+        assert_eq!(next, [Complex::new(-0.9, 0.0), Complex::new(0.9, 0.0)]);
+    }
+}

@@ -1,0 +1,89 @@
+// The stability panel in headless Chromium: it draws the scenario's `[stability]`
+// sweep, a click sets the swept value and restarts the run, a share link carries it.
+// Run: node --test tests/browser/   (scripts/test.sh builds dist/ first)
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { ROOT, serve, launch, open, colourPixels } from "./harness.mjs";
+
+let server, browser;
+const SHOTS = process.env.NHLAB_SCREENSHOTS ?? path.join(ROOT, "target", "screenshots");
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const note = (page) => page.textContent("#stability-note");
+const panelReady = (page, what) => page.waitForFunction((what) => {
+  const fig = document.getElementById("stability");
+  return !fig.hidden && document.getElementById("stability-title").textContent.includes(what)
+    && /Boundaries|No change/.test(document.getElementById("stability-note").textContent);
+}, what, { timeout: 20000 });
+
+/** Clicks the panel at `fraction` of its plotting area's width (the axis span the
+ *  page keeps for clicks). */
+async function clickAt(page, fraction) {
+  const span = await page.evaluate(() => window.nhlabTest.stabilitySpan());
+  const box = await (await page.$("#stability-canvas")).boundingBox();
+  await page.mouse.click(box.x + span[0] + fraction * (span[1] - span[0]), box.y + 40);
+}
+
+test("the stability panel draws the sweep, a click runs at that value, and a link carries it", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=rolling-disk`);
+  await panelReady(page, "phi'");
+  // The coin: one boundary at phi'² = g/(3r), the run's spin 6 in the stable range.
+  assert.match(await note(page), /Boundaries: phi' = 3\.30151480\d* \(becomes stable\)\. The run uses phi' = 6: stable\./);
+  // Drawn: the tracks in their colours and the stable range shaded green.
+  const [blue, red, shade] = await colourPixels(page, "stability-canvas", ["#1f77b4", "#d62728", "#e4f3e4"]);
+  assert.ok(blue > 200 && red > 200, `tracks drawn (${blue}, ${red} pixels)`);
+  assert.ok(shade > 5000, `the stable range shaded (${shade} pixels)`);
+  await (await page.$("#stability")).screenshot({ path: path.join(SHOTS, "stability-disk.png") });
+
+  // A click at 20 % of the axis (phi' = 2) sets the initial spin and restarts.
+  await page.waitForFunction(() => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) > 0.5);
+  await clickAt(page, 0.2);
+  await page.waitForFunction(() => /phi = 2(\.0+)?\b/.test(document.getElementById("editor").value));
+  assert.match(await note(page), /The run uses phi' = 2: unstable\./);
+  const clock = Number(/t = ([0-9.]+)/.exec(await page.textContent("#clock"))[1]);
+  assert.ok(clock < 0.5, `the run restarted (t = ${clock})`);
+
+  // The share link opens with the same table and value.
+  await page.click("#share");
+  const link = await page.inputValue("#share-link");
+  await page.click("#close-share");
+  const other = await open(browser, link);
+  await panelReady(other.page, "phi'");
+  assert.equal(await note(other.page), await note(page));
+  assert.match(await other.page.inputValue("#editor"), /\[stability\]/);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(other.problems, []);
+  await ctx.close();
+  await other.ctx.close();
+});
+
+test("a parameter sweep is clicked into the parameter; a broken table is a message", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=rolling-disk`);
+  await panelReady(page, "phi'");
+  // Sweep gravity instead: upright at spin 6 is stable while g < 3 r s² = 32.4.
+  const text = (await page.inputValue("#editor"))
+    .replace(`sweep = { over = "phi'", from = 0, to = 10, step = 0.01 }`, `sweep = { over = "g", from = 0, to = 50, step = 0.5 }`)
+    .replace(`at = { theta = 0, "theta'" = 0, "psi'" = 0 }`, `at = { theta = 0, "theta'" = 0, "psi'" = 0, "phi'" = 6 }`);
+  await page.fill("#editor", text);
+  await panelReady(page, "against g");
+  assert.match(await note(page), /Boundaries: g = 32\.4\d* \(becomes unstable\)\. The run uses g = 9\.81: stable\./);
+  await clickAt(page, 0.8); // g = 40
+  await page.waitForFunction(() => /g = 40\b/.test(document.getElementById("editor").value));
+  await page.waitForFunction(() => /The run uses g = 40: unstable\./.test(document.getElementById("stability-note").textContent));
+  assert.equal(await page.inputValue(".param input[aria-label='g']"), "40");
+
+  // A sweep over a name that is not there: the editor says where; the run goes on.
+  await page.fill("#editor", text.replace(`over = "g"`, `over = "gee"`));
+  await page.waitForFunction(() => /stability\.sweep\.over/.test(document.getElementById("editor-status").textContent));
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});

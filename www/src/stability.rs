@@ -1,0 +1,121 @@
+//! The stability panel's data: the scenario's `[stability]` sweep (the core's
+//! [`Study`]), flattened for the page — one array per eigenvalue track's real and
+//! imaginary parts, the stable ranges and the boundaries — and its drawing (the
+//! command line's `linearize --plot` figure, on a canvas).
+
+use serde::{Deserialize, Serialize};
+
+use nhlab::formulations::Method;
+use nhlab::mechanics::Needs;
+use nhlab::prepare::Prepared;
+use nhlab::scenario::Format;
+use nhlab::stability::{is_stable, Derivatives, Study, Swept};
+use nhlab_plots::stable_ranges;
+
+/// A sweep as the page draws it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct StabilityData {
+    /// The swept quantity (`phi'`, `g`).
+    pub over: String,
+    /// `parameter` or `velocity`: what a click edits.
+    pub kind: String,
+    /// The value the scenario runs with (the parameter, or the initial velocity).
+    pub current: f64,
+    /// The swept values.
+    pub values: Vec<f64>,
+    /// Per track, the real parts at every value.
+    pub re: Vec<Vec<f64>>,
+    /// Per track, the imaginary parts.
+    pub im: Vec<Vec<f64>>,
+    /// The stable ranges of the swept value.
+    pub stable: Vec<(f64, f64)>,
+    /// The boundaries: value and whether the motion becomes stable there.
+    pub boundaries: Vec<(f64, bool)>,
+    /// The reduced state's components.
+    pub state: Vec<String>,
+    /// Speeds held at their values.
+    pub held: Vec<String>,
+    /// The method linearised.
+    pub method: String,
+}
+
+/// The sweep the scenario `text` declares, or `None` when it declares none.
+/// Errors are messages for the panel's caption.
+pub fn sweep_of(text: &str) -> Result<Option<StabilityData>, String> {
+    let format = if text.trim_start().starts_with('{') { Format::Json } else { Format::Toml };
+    let needs = |_: &nhlab::scenario::Scenario| Needs::for_methods(&[Method::Lagrange], false);
+    let mut p = Prepared::from_text_for(text, format, needs).map_err(|e| e.to_string())?;
+    let Some(spec) = p.model.scenario.stability.clone().filter(|s| s.sweep.is_some()) else { return Ok(None) };
+    let mut study = Study::new(&p.model, &spec).map_err(|e| format!("stability.{e}"))?;
+    let current = match &study.sweep {
+        Some((_, Swept::Parameter(i), _)) => p.numeric.parameters[*i],
+        Some((name, Swept::Velocity(_), _)) => {
+            let q = name.trim_end_matches('\'');
+            let i = p.model.scenario.coordinates.iter().position(|c| c == q).unwrap_or(0);
+            p.initial.v.get(i).copied().unwrap_or(f64::NAN)
+        }
+        None => f64::NAN,
+    };
+    let kind = match &study.sweep {
+        Some((_, Swept::Parameter(_), _)) => "parameter",
+        _ => "velocity",
+    };
+    let mut derivatives = Derivatives::new(&p.model).map_err(|e| e.to_string())?;
+    let sweep = study.run(&mut p.model, &mut p.numeric, &mut derivatives, &p.map)?;
+    let tracks = sweep.rows.first().map_or(0, |r| r.eigenvalues.len());
+    let part = |imaginary: bool| -> Vec<Vec<f64>> {
+        let value = |r: &nhlab::stability::Linearization, i: usize| {
+            r.eigenvalues.get(i).map_or(f64::NAN, |e| if imaginary { e.im } else { e.re })
+        };
+        (0..tracks).map(|i| sweep.rows.iter().map(|r| value(r, i)).collect()).collect()
+    };
+    let (re, im) = (part(false), part(true));
+    if re.iter().chain(&im).flatten().any(|x| !x.is_finite()) {
+        return Err("an eigenvalue is not finite".into());
+    }
+    let stable: Vec<bool> = sweep.rows.iter().map(is_stable).collect();
+    let boundaries: Vec<(f64, bool)> = sweep.boundaries.iter().map(|b| (b.value, b.becomes_stable)).collect();
+    let first = &sweep.rows[0];
+    Ok(Some(StabilityData {
+        over: spec.sweep.map(|s| s.over).unwrap_or_default(),
+        kind: kind.into(),
+        current,
+        stable: stable_ranges(&sweep.values, &stable, &boundaries),
+        values: sweep.values,
+        re,
+        im,
+        boundaries,
+        state: first.state.clone(),
+        held: first.held_speeds.clone(),
+        method: study.method.id().into(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The disk's gallery table: one boundary at `s² = g/(3r)`, unstable below and
+    /// stable above, and the spin the run uses.
+    #[test]
+    fn the_disk_panel_has_its_boundary_and_current_spin() {
+        let d = sweep_of(crate::gallery::text("rolling-disk").unwrap()).unwrap().unwrap();
+        assert_eq!((d.over.as_str(), d.kind.as_str(), d.current), ("phi'", "velocity", 6.0));
+        assert_eq!(d.values.len(), 1001);
+        assert_eq!(d.re.len(), d.im.len());
+        assert!(d.re.iter().all(|t| t.len() == 1001));
+        let critical = (9.81f64 / 0.9).sqrt();
+        assert_eq!(d.boundaries.len(), 1);
+        assert!((d.boundaries[0].0 - critical).abs() < 1e-10 && d.boundaries[0].1);
+        assert_eq!(d.stable, vec![(d.boundaries[0].0, 10.0)]);
+    }
+
+    /// Without a sweep there is no panel; a broken table is a message.
+    #[test]
+    fn no_sweep_no_panel_and_errors_are_messages() {
+        assert_eq!(sweep_of(crate::gallery::text("chaplygin-sleigh").unwrap()), Ok(None));
+        let broken = crate::gallery::text("rolling-disk").unwrap().replace("from = 0, to = 10", "from = 10, to = 0");
+        let e = sweep_of(&broken).unwrap_err();
+        assert!(e.contains("stability.sweep"), "{e}");
+    }
+}
