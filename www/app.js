@@ -383,10 +383,16 @@ function renderParameters(info) {
   }
 }
 
+/** The initial-state form, a few rows per frame: 120 coordinates are 240 fields, and
+ *  building and laying them out at once held the page for 100+ ms. */
 function renderInitial(info) {
   const box = $("initial");
   box.replaceChildren();
-  for (const c of info.coordinates) {
+  appendInFrames(box, info.coordinates.map((c) => () => initialRow(c)), info, () => {}, () => state.info === info);
+}
+
+function initialRow(c) {
+  {
     const q = numberField(c.name, c.q, (v) => {
       const x = Number(v);
       if (v === "" || !Number.isFinite(x)) { editorStatus(`initial.q.${c.name}: enter a finite number`, "error"); return; }
@@ -398,7 +404,7 @@ function renderInitial(info) {
       if (!Number.isFinite(x)) { editorStatus(`initial.v.${c.name}: enter a finite number`, "error"); return; }
       applyEdit((t) => state.api.edit_number(t, `initial.v.${c.name}`, x));
     }, { placeholder: c.v_given ? "" : `solved: ${c.v.toPrecision(4)}` });
-    box.append(el("div", { class: "pair" }, q, v));
+    return el("div", { class: "pair" }, q, v);
   }
 }
 
@@ -555,7 +561,8 @@ function drawStability() {
   const here = d.values.length ? nearestIndex(d.values, d.current) : -1;
   const at = Number.isFinite(d.current) ? ` The run uses ${d.over} = ${fmt(d.current)}${here < 0 ? "" : inRanges(d.stable, d.current) ? ": stable." : ": unstable."}` : "";
   $("stability-title").textContent = `Linear stability against ${d.over} (${d.method}; state ${d.state.join(", ")}${d.held.length ? `; held ${d.held.join(", ")}` : ""})`;
-  $("stability-note").textContent = `Real (top) and imaginary (bottom) parts of the eigenvalues; stable ranges shaded green. ${bounds.length ? `Boundaries: ${bounds.join("; ")}.` : "No change of stability in this range."}${at} Click to run at a value.`;
+  const hamel = d.hamel_re.length ? ` Dashed: Hamel's embedding linearised at the same states — where its eigenvalues differ, it does not follow the true motion.` : d.hamel_note ? ` ${d.hamel_note}.` : "";
+  $("stability-note").textContent = `Real (top) and imaginary (bottom) parts of the eigenvalues; stable ranges shaded green. ${bounds.length ? `Boundaries: ${bounds.join("; ")}.` : "No change of stability in this range."}${at}${hamel} Click to run at a value.`;
   $("stability-canvas").setAttribute("aria-label", `Eigenvalues against ${d.over} from ${fmt(d.values[0])} to ${fmt(d.values[d.values.length - 1])}. ${bounds.join("; ")}`);
 }
 
@@ -657,9 +664,11 @@ async function renderEquations() {
 /** Appends the rows `makers` build to `parent`, as many per animation frame as fit
  *  in TYPESET_MS_PER_FRAME (at least one), then calls `done`; stops when a newer
  *  rendering (token) has begun. */
-function appendInFrames(parent, makers, token, done) {
+/** Appends the elements `makers` make to `parent`, a few milliseconds' worth per
+ *  frame, while `current()` (default: the equations' render is the latest) holds. */
+function appendInFrames(parent, makers, token, done, current = () => token === renderEquations.token) {
   const next = (from) => {
-    if (token !== renderEquations.token) return;
+    if (!current()) return;
     const started = performance.now();
     let k = from;
     while (k < makers.length && (k === from || performance.now() - started < TYPESET_MS_PER_FRAME)) parent.append(makers[k++]());

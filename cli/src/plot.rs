@@ -172,6 +172,7 @@ pub fn write_stability(path: &str, title: &str, x_label: &str, sweep: &nhlab::st
         tracks: &tracks,
         stable: &ranges,
         current: None,
+        companion: None,
         scale: 1.0,
     };
     register_font()?;

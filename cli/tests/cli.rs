@@ -677,6 +677,28 @@ fn linearize_follows_the_scenarios_stability_table_and_plots() {
     assert!(err.contains("--plot: a figure needs a sweep"), "{err}");
 }
 
+/// `--method hamel` linearises Hamel's embedding: the sleigh running straight is a
+/// saddle `±u √(m/(I + m a²))` there, where the true motion has 0 and `−m a u/(I + m a²)`.
+#[test]
+fn linearize_hamel_differs_from_the_true_motion() {
+    let sleigh = scenario("chaplygin-sleigh");
+    let eigenvalues = |method: &str| {
+        let (code, out, err) = nhlab(&["linearize", sleigh.as_str(), "--method", method, "--no-sweep", "--at", "x'=2"]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let mut re: Vec<f64> =
+            v["rows"][0]["eigenvalues"].as_array().unwrap().iter().map(|e| e[0].as_f64().unwrap()).collect();
+        re.sort_by(f64::total_cmp);
+        re
+    };
+    let (m, a, i, u) = (1.0f64, 0.5, 0.2, 2.0);
+    let truth = eigenvalues("lagrange");
+    assert!((truth[0] + m * a * u / (i + m * a * a)).abs() < 1e-12 && truth[1].abs() < 1e-12, "{truth:?}");
+    let hamel = eigenvalues("hamel");
+    let s = u * (m / (i + m * a * a)).sqrt();
+    assert!((hamel[0] + s).abs() < 1e-12 && (hamel[1] - s).abs() < 1e-12, "{hamel:?}");
+}
+
 /// A broken `[stability]` table is refused by `check`, at its line.
 #[test]
 fn a_broken_stability_table_is_blamed_at_its_keys() {
@@ -728,7 +750,7 @@ fn linearize_refuses_bad_arguments_by_name() {
         (vec!["--sweep", "r=1:0:1"], "--sweep: the range needs a first value ≤ the last"),
         (vec!["--sweep", "k=0:1:0.5"], "--sweep: `k` is neither a parameter nor a velocity"),
         (vec!["--sweep", "r=0:1e9:1e-3"], "--sweep: "),
-        (vec!["--method", "hamel"], "--method: `hamel`: linearisation supports lagrange"),
+        (vec!["--method", "vakonomic"], "--method: `vakonomic`: linearisation supports lagrange"),
     ] {
         let mut all = vec!["linearize", disk.as_str()];
         all.extend(args.iter().copied());

@@ -1,6 +1,7 @@
 //! The stability figure: the real parts (top) and imaginary parts (bottom) of the
 //! eigenvalues against the swept value, one colour per eigenvalue track, the stable
-//! ranges shaded green, the boundaries and the current value marked. The command
+//! ranges shaded green, the current value marked, and optionally another
+//! formulation's eigenvalues dashed (Hamel's embedding beside the true motion). The command
 //! line's `linearize --plot` and the page's stability panel both draw it.
 
 use plotters::coord::Shift;
@@ -22,6 +23,9 @@ pub struct StabilityChart<'a> {
     pub stable: &'a [(f64, f64)],
     /// The value the running scenario has, marked by a vertical line.
     pub current: Option<f64>,
+    /// Another formulation's tracks (Hamel's embedding), drawn dashed in its
+    /// method's colour over the same values.
+    pub companion: Option<(nhlab::formulations::Method, &'a [Vec<(f64, f64)>])>,
     /// Scale of every length in pixels (the device pixel ratio).
     pub scale: f64,
 }
@@ -47,9 +51,10 @@ where
     let (_, height) = area.dim_in_pixel();
     let (top, bottom) = area.split_vertically((height as f64 * REAL_SHARE) as u32);
     let xr = range(chart.values.iter().copied());
-    let re = |k: usize| chart.tracks.iter().map(move |t| t.get(k).map_or(f64::NAN, |p| p.0));
-    let all_re = (0..chart.values.len()).flat_map(re).chain(std::iter::once(0.0));
-    let all_im = chart.tracks.iter().flat_map(|t| t.iter().map(|p| p.1)).chain(std::iter::once(0.0));
+    let companion = chart.companion.map_or(&[][..], |(_, t)| t);
+    let points = || chart.tracks.iter().chain(companion).flatten();
+    let all_re = points().map(|p| p.0).chain(std::iter::once(0.0));
+    let all_im = points().map(|p| p.1).chain(std::iter::once(0.0));
     let span = half(&top, chart, "Re λ", xr, range(all_re), |p| p.0, true)?;
     half(&bottom, chart, "Im λ", xr, range(all_im), |p| p.1, false)?;
     Ok(span)
@@ -112,6 +117,17 @@ where
             }
         }
         c.draw_series(LineSeries::new(run, colour.stroke_width(pxu(2.0))))?;
+    }
+    if let Some((method, tracks)) = chart.companion {
+        let colour = super::colour(method);
+        for track in tracks {
+            let points = chart.values.iter().zip(track).map(|(x, p)| (*x, part(p)));
+            for run in super::segments(&points.collect::<Vec<_>>()) {
+                if run.len() > 1 {
+                    c.draw_series(DashedLineSeries::new(run, pxu(6.0), pxu(4.0), colour.stroke_width(pxu(1.5))))?;
+                }
+            }
+        }
     }
     if let Some(x) = chart.current.filter(|x| x.is_finite() && (xr.0..=xr.1).contains(x)) {
         c.draw_series(DashedLineSeries::new(

@@ -7,7 +7,7 @@ use nalgebra::Complex;
 use nhlab::formulations::{accelerations, Method};
 use nhlab::mechanics::{Model, NumericModel};
 use nhlab::scenario::{load_toml, SourceMap, StabilitySpec, SweepSpec};
-use nhlab::stability::{eigenvectors, jacobian, linearize, Derivatives, Reference, Study};
+use nhlab::stability::{eigenvectors, hamel_jacobian, jacobian, linearize, Derivatives, Reference, Study};
 use nhlab_tests::random::Rng;
 
 fn compiled(name: &str) -> (Model, NumericModel, Derivatives) {
@@ -16,39 +16,54 @@ fn compiled(name: &str) -> (Model, NumericModel, Derivatives) {
     (model, numeric, derivatives)
 }
 
-/// The exact `∂q̈/∂(q, v)` agrees with central differences of the accelerations
-/// (h = 1e-5, error ~1e-9) at random states near the initial state of every gallery
-/// item.
+/// `exact(q, v)`, the Jacobian `∂(v, q̈)/∂(q, v)`, agrees with central differences
+/// of `method`'s accelerations (h = 1e-5, error ~1e-9) at 3 random states near the
+/// initial state of scenario `name` (inside every model's domain: roots, radii).
+fn agrees_with_differences(
+    name: &str,
+    method: Method,
+    numeric: &mut NumericModel,
+    initial: &nhlab::simulation::State,
+    exact: &mut dyn FnMut(&mut NumericModel, &[f64], &[f64]) -> nalgebra::DMatrix<f64>,
+) {
+    let n = initial.q.len();
+    let mut rng = Rng::new(3);
+    for _ in 0..3 {
+        let q: Vec<f64> = initial.q.iter().map(|x| x + rng.range(-0.1, 0.1)).collect();
+        let v: Vec<f64> = initial.v.iter().map(|x| x + rng.range(-0.2, 0.2)).collect();
+        let jacobian = exact(numeric, &q, &v);
+        let h = 1e-5;
+        for k in 0..2 * n {
+            let mut shifted = |s: f64| {
+                let (mut q, mut v) = (q.clone(), v.clone());
+                if k < n {
+                    q[k] += s
+                } else {
+                    v[k - n] += s
+                }
+                accelerations(method, numeric, 0.0, &q, &v).unwrap().accelerations
+            };
+            let column = (shifted(h) - shifted(-h)) / (2.0 * h);
+            for i in 0..n {
+                let (a, b) = (jacobian[(n + i, k)], column[i]);
+                assert!(
+                    (a - b).abs() < 1e-6 * (1.0 + b.abs()),
+                    "{name} {method:?} ∂q̈{i}/∂x{k}: exact {a}, differences {b}"
+                );
+            }
+        }
+    }
+}
+
+/// Lagrange's exact Jacobian on every gallery item.
 #[test]
 fn the_exact_jacobian_agrees_with_central_differences() {
     for name in nhlab_tests::scenarios::names() {
         let (model, mut numeric, initial) = nhlab_tests::scenarios::load(&name);
         let mut derivatives = Derivatives::new(&model).unwrap();
-        let n = model.coordinate_count();
-        let mut rng = Rng::new(3);
-        for _ in 0..3 {
-            // Near the initial state, inside every model's domain (square roots, radii).
-            let q: Vec<f64> = initial.q.iter().map(|x| x + rng.range(-0.1, 0.1)).collect();
-            let v: Vec<f64> = initial.v.iter().map(|x| x + rng.range(-0.2, 0.2)).collect();
-            let exact = jacobian(&mut numeric, &mut derivatives, 0.0, &q, &v).unwrap();
-            let h = 1e-5;
-            for k in 0..2 * n {
-                let mut shifted = |s: f64| {
-                    let (mut q, mut v) = (q.clone(), v.clone());
-                    if k < n {
-                        q[k] += s
-                    } else {
-                        v[k - n] += s
-                    }
-                    accelerations(Method::Lagrange, &mut numeric, 0.0, &q, &v).unwrap().accelerations
-                };
-                let column = (shifted(h) - shifted(-h)) / (2.0 * h);
-                for i in 0..n {
-                    let (a, b) = (exact[(n + i, k)], column[i]);
-                    assert!((a - b).abs() < 1e-6 * (1.0 + b.abs()), "{name} ∂q̈{i}/∂x{k}: exact {a}, differences {b}");
-                }
-            }
-        }
+        let mut exact =
+            |numeric: &mut NumericModel, q: &[f64], v: &[f64]| jacobian(numeric, &mut derivatives, 0.0, q, v).unwrap();
+        agrees_with_differences(&name, Method::Lagrange, &mut numeric, &initial, &mut exact);
     }
 }
 
@@ -333,4 +348,48 @@ fn the_bicycle_sweep_finds_the_weave_and_capsize_speeds() {
     assert_eq!(speeds.len(), 2, "{speeds:?}");
     assert!(speeds[0].1 && (speeds[0].0 - 4.29238253634111).abs() < 1e-9, "weave {speeds:?}");
     assert!(!speeds[1].1 && (speeds[1].0 - 6.02426201538837).abs() < 1e-9, "capsize {speeds:?}");
+}
+
+/// Hamel's embedding has its own exact Jacobian (from its `Ψ` and `G`).
+#[test]
+fn hamels_exact_jacobian_agrees_with_central_differences() {
+    for name in ["chaplygin-sleigh", "knife-edge-incline", "ball-on-turntable", "rolling-disk"] {
+        let (model, mut numeric, initial) = nhlab_tests::scenarios::load(name);
+        let mut derivatives = Derivatives::with_hamel(&model).unwrap().expect("a Hamel split");
+        let mut exact = |numeric: &mut NumericModel, q: &[f64], v: &[f64]| {
+            hamel_jacobian(numeric, &mut derivatives, 0.0, q, v).unwrap()
+        };
+        agrees_with_differences(name, Method::Hamel, &mut numeric, &initial, &mut exact);
+    }
+}
+
+/// The sleigh running straight at speed u. Truly, turning dies out at
+/// `−m a u/(I + m a²)`. Hamel's embedding (with `y` dependent) is Lagrange's
+/// equations of `T* = m x'²/(2 cos²φ) + (I + m a²) φ'²/2`, so
+/// `(I + m a²) φ̈ = m x'² sin φ / cos³ φ`: a saddle, `±u √(m/(I + m a²))`. Its E-vector
+/// vanishes on the straight line but not its derivatives, and the two differ.
+#[test]
+fn hamels_sleigh_linearises_to_a_saddle_where_the_true_one_is_stable() {
+    let (mut model, mut numeric, _) = nhlab_tests::scenarios::load("chaplygin-sleigh");
+    let map = SourceMap::default();
+    let [m, a, i] = ["m", "a", "I"].map(|p| model.scenario.parameters[p]);
+    let u = 1.5;
+    let at = |method: &str| StabilitySpec {
+        method: Some(method.into()),
+        at: [("phi".to_string(), 0.0), ("phi'".to_string(), 0.0), ("x'".to_string(), u)].into_iter().collect(),
+        ignorable: vec!["x".into(), "y".into()],
+        ..StabilitySpec::default()
+    };
+    let mut linearised = |method: &str| {
+        let mut study = Study::new(&model, &at(method)).unwrap();
+        let mut derivatives = study.derivatives(&model).unwrap();
+        study.at(&mut model, &mut numeric, &mut derivatives, &map, None).unwrap()
+    };
+    let truth = linearised("lagrange");
+    let hamel = linearised("hamel");
+    assert_eq!(truth.state, ["phi", "phi'"]);
+    assert_eq!(hamel.state, ["phi", "phi'"]);
+    same_eigenvalues(&truth.eigenvalues, &[(0.0, 0.0), (-m * a * u / (i + m * a * a), 0.0)], 1e-12, "true sleigh");
+    let s = u * (m / (i + m * a * a)).sqrt();
+    same_eigenvalues(&hamel.eigenvalues, &[(-s, 0.0), (s, 0.0)], 1e-12, "Hamel's sleigh");
 }

@@ -446,9 +446,11 @@ impl WebDisplay {
     }
 }
 
-/// A canvas' CSS size: from `data-css-size` (kept by the page's ResizeObserver, read
-/// without a layout), else measured (which forces a layout; only before the first
-/// observation).
+/// A canvas' CSS size from `data-css-size`, kept by the page's ResizeObserver: read
+/// without a layout. A canvas not observed yet (just created) counts as empty and is
+/// drawn once the observer has measured it (it marks the page for drawing):
+/// measuring it here would force a layout of the whole page, 65 ms for a scenario
+/// with a long initial-state form.
 fn css_size(canvas: &web_sys::HtmlCanvasElement) -> (f64, f64) {
     let observed = canvas.get_attribute("data-css-size").and_then(|s| {
         let mut it = s.split(' ').map(str::parse::<f64>);
@@ -457,7 +459,7 @@ fn css_size(canvas: &web_sys::HtmlCanvasElement) -> (f64, f64) {
             _ => None,
         }
     });
-    observed.unwrap_or_else(|| (canvas.client_width() as f64, canvas.client_height() as f64))
+    observed.unwrap_or((0.0, 0.0))
 }
 
 /// The sweep of the scenario's `[stability]` table (for the stability panel; the
@@ -497,6 +499,12 @@ pub fn draw_stability(id: &str, data: JsValue, current: f64, dpr: f64) -> Result
     }
     let tracks: Vec<Vec<(f64, f64)>> =
         data.re.iter().zip(&data.im).map(|(re, im)| re.iter().copied().zip(im.iter().copied()).collect()).collect();
+    let hamel: Vec<Vec<(f64, f64)>> = data
+        .hamel_re
+        .iter()
+        .zip(&data.hamel_im)
+        .map(|(re, im)| re.iter().copied().zip(im.iter().copied()).collect())
+        .collect();
     let chart = nhlab_plots::StabilityChart {
         title: "",
         x_label: &data.over,
@@ -504,6 +512,7 @@ pub fn draw_stability(id: &str, data: JsValue, current: f64, dpr: f64) -> Result
         tracks: &tracks,
         stable: &data.stable,
         current: Some(current),
+        companion: (!hamel.is_empty()).then_some((Method::Hamel, &hamel[..])),
         scale: dpr,
     };
     let backend =

@@ -9,7 +9,7 @@ use nhlab::formulations::Method;
 use nhlab::mechanics::Needs;
 use nhlab::prepare::Prepared;
 use nhlab::scenario::Format;
-use nhlab::stability::{is_stable, Derivatives, Study, Swept};
+use nhlab::stability::{is_stable, Study, Swept};
 use nhlab_plots::stable_ranges;
 
 /// A sweep as the page draws it.
@@ -37,13 +37,27 @@ pub struct StabilityData {
     pub held: Vec<String>,
     /// The method linearised.
     pub method: String,
+    /// Hamel's embedding linearised over the same values (real and imaginary parts
+    /// per track), when the run compares it with the true motion; else empty.
+    pub hamel_re: Vec<Vec<f64>>,
+    /// Its imaginary parts.
+    pub hamel_im: Vec<Vec<f64>>,
+    /// Why Hamel's tracks are missing although the run has `hamel` (e.g. a singular
+    /// split at some value), else empty.
+    pub hamel_note: String,
 }
 
 /// The sweep the scenario `text` declares, or `None` when it declares none.
 /// Errors are messages for the panel's caption.
 pub fn sweep_of(text: &str) -> Result<Option<StabilityData>, String> {
     let format = if text.trim_start().starts_with('{') { Format::Json } else { Format::Toml };
-    let needs = |_: &nhlab::scenario::Scenario| Needs::for_methods(&[Method::Lagrange], false);
+    // Hamel's split is derived when it is linearised: as the table's method, or
+    // beside it when the run compares Hamel's embedding with the true motion.
+    let needs = |s: &nhlab::scenario::Scenario| {
+        let hamel = s.stability.as_ref().and_then(|t| t.method.as_deref()) == Some("hamel")
+            || s.run.method_ids().iter().any(|m| m == "hamel");
+        Needs::for_methods(&[if hamel { Method::Hamel } else { Method::Lagrange }], false)
+    };
     let mut p = Prepared::from_text_for(text, format, needs).map_err(|e| e.to_string())?;
     let Some(spec) = p.model.scenario.stability.clone().filter(|s| s.sweep.is_some()) else { return Ok(None) };
     let mut study = Study::new(&p.model, &spec).map_err(|e| format!("stability.{e}"))?;
@@ -60,7 +74,7 @@ pub fn sweep_of(text: &str) -> Result<Option<StabilityData>, String> {
         Some((_, Swept::Parameter(_), _)) => "parameter",
         _ => "velocity",
     };
-    let mut derivatives = Derivatives::new(&p.model).map_err(|e| e.to_string())?;
+    let mut derivatives = study.derivatives(&p.model).map_err(|e| format!("stability.{e}"))?;
     let sweep = study.run(&mut p.model, &mut p.numeric, &mut derivatives, &p.map)?;
     let tracks = sweep.rows.first().map_or(0, |r| r.eigenvalues.len());
     let part = |imaginary: bool| -> Vec<Vec<f64>> {
@@ -70,6 +84,27 @@ pub fn sweep_of(text: &str) -> Result<Option<StabilityData>, String> {
         (0..tracks).map(|i| sweep.rows.iter().map(|r| value(r, i)).collect()).collect()
     };
     let (re, im) = (part(false), part(true));
+    let (mut hamel_re, mut hamel_im, mut hamel_note) = (Vec::new(), Vec::new(), String::new());
+    let compare = study.method != Method::Hamel && p.model.scenario.run.method_ids().iter().any(|m| m == "hamel");
+    if compare && p.model.hamel.is_ok() {
+        let hamel_spec = nhlab::scenario::StabilitySpec { method: Some("hamel".into()), ..spec.clone() };
+        let hamel = Study::new(&p.model, &hamel_spec).and_then(|mut h| {
+            let mut d = h.derivatives(&p.model)?;
+            h.run(&mut p.model, &mut p.numeric, &mut d, &p.map)
+        });
+        match hamel {
+            Ok(h) if h.rows.len() == sweep.rows.len() => {
+                let k = h.rows[0].eigenvalues.len();
+                let value = |r: &nhlab::stability::Linearization, i: usize, imaginary: bool| {
+                    r.eigenvalues.get(i).map_or(f64::NAN, |e| if imaginary { e.im } else { e.re })
+                };
+                hamel_re = (0..k).map(|i| h.rows.iter().map(|r| value(r, i, false)).collect()).collect();
+                hamel_im = (0..k).map(|i| h.rows.iter().map(|r| value(r, i, true)).collect()).collect();
+            }
+            Ok(_) => hamel_note = "Hamel's embedding: its sweep has a different length".into(),
+            Err(e) => hamel_note = format!("Hamel's embedding could not be linearised: {e}"),
+        }
+    }
     if re.iter().chain(&im).flatten().any(|x| !x.is_finite()) {
         return Err("an eigenvalue is not finite".into());
     }
@@ -88,6 +123,9 @@ pub fn sweep_of(text: &str) -> Result<Option<StabilityData>, String> {
         state: first.state.clone(),
         held: first.held_speeds.clone(),
         method: study.method.id().into(),
+        hamel_re,
+        hamel_im,
+        hamel_note,
     }))
 }
 
@@ -110,10 +148,26 @@ mod tests {
         assert_eq!(d.stable, vec![(d.boundaries[0].0, 10.0)]);
     }
 
+    /// The sleigh runs Hamel's embedding beside the truth: its tracks come too, a
+    /// saddle `±u √(m/(I + m a²))` where the true motion has `−m a u/(I + m a²)`.
+    #[test]
+    fn the_sleigh_panel_has_hamels_tracks() {
+        let d = sweep_of(crate::gallery::text("chaplygin-sleigh").unwrap()).unwrap().unwrap();
+        assert_eq!(d.hamel_note, "");
+        assert_eq!(d.hamel_re.len(), 2);
+        let k = d.values.iter().position(|&u| (u - 1.0).abs() < 1e-9).unwrap();
+        let mut hamel: Vec<f64> = d.hamel_re.iter().map(|t| t[k]).collect();
+        hamel.sort_by(f64::total_cmp);
+        let s = (1.0f64 / 0.45).sqrt();
+        assert!((hamel[0] + s).abs() < 1e-12 && (hamel[1] - s).abs() < 1e-12, "{hamel:?}");
+        let truth: f64 = d.re.iter().map(|t| t[k]).fold(0.0, f64::min);
+        assert!((truth + 0.5 / 0.45).abs() < 1e-12, "{truth}");
+    }
+
     /// Without a sweep there is no panel; a broken table is a message.
     #[test]
     fn no_sweep_no_panel_and_errors_are_messages() {
-        assert_eq!(sweep_of(crate::gallery::text("chaplygin-sleigh").unwrap()), Ok(None));
+        assert_eq!(sweep_of(crate::gallery::text("knife-edge-incline").unwrap()), Ok(None));
         let broken = crate::gallery::text("rolling-disk").unwrap().replace("from = 0, to = 10", "from = 10, to = 0");
         let e = sweep_of(&broken).unwrap_err();
         assert!(e.contains("stability.sweep"), "{e}");

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use nhlab::formulations::Method;
 use nhlab::mechanics::Needs;
 use nhlab::scenario::{StabilitySpec, SweepSpec};
-use nhlab::stability::{eigenvectors, is_stable, Derivatives, Study, Sweep, MAX_REFINED};
+use nhlab::stability::{eigenvectors, is_stable, Study, Sweep, MAX_REFINED};
 
 use crate::args::{LinearizeArgs, TableFormat};
 use crate::commands::eval::parse_settings;
@@ -75,11 +75,16 @@ pub fn run(args: &LinearizeArgs) -> Result<(), Failure> {
             return Err(Failure::bad(format!("--plot: `{plot}` must end in .svg or .png")));
         }
     }
-    let mut l = load_file(&args.file, |_| Needs::for_methods(&[Method::Lagrange], false))?;
+    // Hamel's split is derived only when it is the method linearised.
+    let mut l = load_file(&args.file, |s| {
+        let id = args.method.clone().or_else(|| s.stability.as_ref().and_then(|t| t.method.clone()));
+        let hamel = id.as_deref() == Some("hamel");
+        Needs::for_methods(&[if hamel { Method::Hamel } else { Method::Lagrange }], false)
+    })?;
     let (spec, extra_at) = merged(l.model.scenario.stability.as_ref(), args)?;
     let mut study = Study::new(&l.model, &spec).map_err(|e| Failure::bad(blame(&e, args)))?;
     study.at.extend(extra_at);
-    let mut derivatives = Derivatives::new(&l.model).map_err(|e| Failure::Compute(e.to_string()))?;
+    let mut derivatives = study.derivatives(&l.model).map_err(|e| Failure::bad(blame(&e, args)))?;
     let result = study.run(&mut l.model, &mut l.numeric, &mut derivatives, &l.map);
     let sweep = result.map_err(|e| {
         if e.contains("is not the velocity") || e.contains("unknown name") || e.contains("must be finite") {

@@ -499,9 +499,9 @@ fn check_stability(c: &mut Checker<'_>, s: &Scenario) {
     let Some(st) = &s.stability else { return };
     if let Some(m) = &st.method {
         use crate::formulations::Method;
-        if !matches!(Method::from_id(m), Some(Method::Lagrange | Method::UdwadiaKalaba | Method::Gauss | Method::Euler))
-        {
-            c.at("stability.method", format!("`{m}`: linearisation supports lagrange and the ideal formulations that equal it (udwadia-kalaba, gauss, euler)"));
+        let supported = [Method::Lagrange, Method::UdwadiaKalaba, Method::Gauss, Method::Euler, Method::Hamel];
+        if !Method::from_id(m).is_some_and(|m| supported.contains(&m)) {
+            c.at("stability.method", format!("`{m}`: linearisation supports lagrange, the ideal formulations that equal it (udwadia-kalaba, gauss, euler) and hamel"));
         }
     }
     let velocity = |name: &str| name.strip_suffix('\'').is_some_and(|q| s.coordinates.iter().any(|c| c == q));

@@ -2,12 +2,13 @@
 //! velocity-level residuals `f`, with respect to every coordinate and velocity:
 //! differentiated symbolically from the model's own expressions and compiled into
 //! one program, so a linearisation is right to round-off (no finite differences).
+//! For Hamel's embedding also those of its `Ψ` and `G` (from the split's own graph).
 
 use alloc::vec::Vec;
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::expr::{CompileError, Evaluator, ExprId};
+use crate::expr::{CompileError, Evaluator, ExprGraph, ExprId};
 use crate::mechanics::Model;
 
 /// The derivatives of the terms with respect to one variable (`q_i` or `v_i`).
@@ -23,6 +24,34 @@ pub struct TermDerivatives {
     pub bias: DVector<f64>,
     /// `∂f` (m).
     pub residuals: DVector<f64>,
+    /// `∂Ψ` of Hamel's split (k×k; 0×0 unless derived for Hamel).
+    pub psi: DMatrix<f64>,
+    /// `∂G` of Hamel's split (k; empty unless derived for Hamel).
+    pub g: DVector<f64>,
+}
+
+/// `∂terms/∂x` for every `x` in `q_0 … q_{n−1}, v_0 … v_{n−1}` (by `x`, then by
+/// term), differentiated in `graph` and compiled with the inputs `t, q, v,
+/// parameters`; with the numbers of inputs and outputs.
+fn differentiated(
+    model: &Model,
+    graph: &ExprGraph,
+    terms: &[ExprId],
+) -> Result<(Evaluator, usize, usize), CompileError> {
+    let mut g = graph.clone();
+    let n = model.coordinate_count();
+    let variables: Vec<_> = (0..n).map(|i| g.coordinate(i)[0]).chain((0..n).map(|i| g.coordinate(i)[1])).collect();
+    let mut outputs = Vec::with_capacity(terms.len() * variables.len());
+    for &x in &variables {
+        for &e in terms {
+            outputs.push(g.diff(e, x));
+        }
+    }
+    let mut inputs = alloc::vec![g.time()];
+    inputs.extend(&variables);
+    inputs.extend(model.parameters.iter().map(|p| p.symbol));
+    let evaluator = g.compile(&outputs, &inputs)?.into_evaluator();
+    Ok((evaluator, inputs.len(), outputs.len()))
 }
 
 /// The compiled derivatives; [`Derivatives::at`] evaluates them at a state.
@@ -33,12 +62,13 @@ pub struct Derivatives {
     evaluator: Evaluator,
     inputs: Vec<f64>,
     outputs: Vec<f64>,
+    /// Hamel's `∂Ψ`, `∂G`: the split's size k, its program and outputs.
+    hamel: Option<(usize, Evaluator, Vec<f64>)>,
 }
 
 impl Derivatives {
     /// Differentiates and compiles (for the Whipple bicycle: 16 variables × 122 terms).
     pub fn new(model: &Model) -> Result<Self, CompileError> {
-        let mut g = model.graph.clone();
         let n = model.coordinate_count();
         let m = model.constraints.len();
         let mut terms: Vec<ExprId> = model.equations.mass_matrix.clone();
@@ -46,24 +76,32 @@ impl Derivatives {
         terms.extend(model.constraints.iter().flat_map(|c| c.jacobian.iter().copied()));
         terms.extend(model.constraints.iter().map(|c| c.bias));
         terms.extend(model.constraints.iter().map(|c| c.velocity_residual));
-        let variables: Vec<_> = (0..n).map(|i| g.coordinate(i)[0]).chain((0..n).map(|i| g.coordinate(i)[1])).collect();
-        let mut outputs = Vec::with_capacity(terms.len() * variables.len());
-        for &x in &variables {
-            for &e in &terms {
-                outputs.push(g.diff(e, x));
-            }
-        }
-        let mut inputs = alloc::vec![g.time()];
-        inputs.extend(&variables);
-        inputs.extend(model.parameters.iter().map(|p| p.symbol));
-        let evaluator = g.compile(&outputs, &inputs)?.into_evaluator();
+        let (evaluator, inputs, outputs) = differentiated(model, &model.graph, &terms)?;
         Ok(Derivatives {
             n,
             m,
             evaluator,
-            inputs: alloc::vec![0.0; inputs.len()],
-            outputs: alloc::vec![0.0; outputs.len()],
+            inputs: alloc::vec![0.0; inputs],
+            outputs: alloc::vec![0.0; outputs],
+            hamel: None,
         })
+    }
+
+    /// As [`Derivatives::new`], with Hamel's `∂Ψ` and `∂G` when the model has a
+    /// split (else `None`).
+    pub fn with_hamel(model: &Model) -> Result<Option<Self>, CompileError> {
+        let Ok(split) = &model.hamel else { return Ok(None) };
+        let mut d = Self::new(model)?;
+        let terms: Vec<ExprId> = split.psi.iter().chain(&split.g).copied().collect();
+        let (evaluator, _, outputs) =
+            differentiated(model, model.hamel_graph.as_ref().unwrap_or(&model.graph), &terms)?;
+        d.hamel = Some((split.independent.len(), evaluator, alloc::vec![0.0; outputs]));
+        Ok(Some(d))
+    }
+
+    /// Whether Hamel's `∂Ψ`, `∂G` are derived.
+    pub fn has_hamel(&self) -> bool {
+        self.hamel.is_some()
     }
 
     /// The derivatives at `(t, q, v)` with `parameters`: `2n` of them, those by
@@ -78,17 +116,37 @@ impl Derivatives {
         if self.outputs.iter().any(|x| !x.is_finite()) {
             return None;
         }
+        let hamel_outputs = match &mut self.hamel {
+            Some((k, evaluator, outputs)) => {
+                evaluator.eval(&self.inputs, outputs).ok()?;
+                if outputs.iter().any(|x| !x.is_finite()) {
+                    return None;
+                }
+                Some((*k, &outputs[..]))
+            }
+            None => None,
+        };
         let per = n * n + n + m * n + 2 * m;
         Some(
             self.outputs
                 .chunks_exact(per.max(1))
                 .take(2 * n)
-                .map(|d| {
+                .enumerate()
+                .map(|(index, d)| {
                     let (mass, rest) = d.split_at(n * n);
                     let (forcing, rest) = rest.split_at(n);
                     let (jacobian, rest) = rest.split_at(m * n);
                     let (bias, residuals) = rest.split_at(m);
+                    let (psi, g) = match hamel_outputs {
+                        Some((k, all)) => {
+                            let d = &all[index * (k * k + k)..(index + 1) * (k * k + k)];
+                            (DMatrix::from_row_slice(k, k, &d[..k * k]), DVector::from_column_slice(&d[k * k..]))
+                        }
+                        None => (DMatrix::zeros(0, 0), DVector::zeros(0)),
+                    };
                     TermDerivatives {
+                        psi,
+                        g,
                         mass: DMatrix::from_row_slice(n, n, mass),
                         forcing: DVector::from_column_slice(forcing),
                         jacobian: DMatrix::from_row_slice(m, n, jacobian),

@@ -16,7 +16,10 @@
 //!    of the physical motion, not zeros of bookkeeping.
 //!
 //! The ideal formulations (`udwadia-kalaba`, `gauss`, `euler` on linear constraints)
-//! give the same equations, so the same linearisation.
+//! give the same equations, so the same linearisation. Hamel's embedding
+//! (`Ψ q̈₂ = G`, the dependent accelerations from the constraints) is linearised the
+//! same way from the derivatives of its own `Ψ` and `G`: where its E-vector's
+//! derivatives do not vanish, its eigenvalues are not the true motion's.
 
 mod derivatives;
 mod study;
@@ -95,8 +98,21 @@ pub enum StabilityError {
 const ZERO: f64 = 1e-9;
 
 /// Linearises `model` (compiled as `numeric`, its derivatives as `derivatives`)
-/// about `reference`.
+/// about `reference`, under Lagrange's equations.
 pub fn linearize(
+    model: &Model,
+    numeric: &mut NumericModel,
+    derivatives: &mut Derivatives,
+    reference: &Reference,
+) -> Result<Linearization, StabilityError> {
+    linearize_with(Method::Lagrange, model, numeric, derivatives, reference)
+}
+
+/// As [`linearize`], under `method`: Hamel's embedding (its derivatives from
+/// [`Derivatives::with_hamel`]) or Lagrange's equations (which the ideal
+/// formulations equal).
+pub fn linearize_with(
+    method: Method,
     model: &Model,
     numeric: &mut NumericModel,
     derivatives: &mut Derivatives,
@@ -105,7 +121,11 @@ pub fn linearize(
     let n = model.coordinate_count();
     let names = model.coordinate_names();
     let (t, q, v) = (reference.t, &reference.q[..n], &reference.v[..n]);
-    let (terms, qdd, d, full) = first_order(numeric, derivatives, t, q, v)?;
+    let (terms, qdd, d, full) = if method == Method::Hamel {
+        hamel_first_order(numeric, derivatives, t, q, v)?
+    } else {
+        first_order(numeric, derivatives, t, q, v)?
+    };
     let m = terms.jacobian.nrows();
 
     // 1. (`first_order`) J = ∂(v, q̈)/∂(q, v). 2. The tangent space of the
@@ -228,6 +248,65 @@ fn first_order(
     let d = derivatives.at(t, q, v, &parameters).ok_or(StabilityError::NonFinite)?;
     let full = system_jacobian(&terms, &qdd, &lambda, &d)?;
     Ok((terms, qdd, d, full))
+}
+
+/// As [`first_order`] for Hamel's embedding `Ψ q̈₂ = G`, `A₁ q̈₁ + A₂ q̈₂ = b`:
+/// `∂q̈₂ = Ψ⁻¹(∂G − ∂Ψ q̈₂)` and `∂q̈₁ = A₁⁻¹(∂b − ∂A q̈ − A₂ ∂q̈₂)`.
+#[allow(clippy::type_complexity)]
+fn hamel_first_order(
+    numeric: &mut NumericModel,
+    derivatives: &mut Derivatives,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+) -> Result<(Terms, DVector<f64>, Vec<TermDerivatives>, DMatrix<f64>), StabilityError> {
+    let dynamics = |e: crate::mechanics::DynamicsError| StabilityError::Dynamics(e.to_string());
+    if !derivatives.has_hamel() {
+        return Err(StabilityError::Dynamics(
+            "Hamel's embedding needs its own derivatives (Derivatives::with_hamel)".into(),
+        ));
+    }
+    let qdd = accelerations(Method::Hamel, numeric, t, q, v).map_err(dynamics)?.accelerations;
+    let h = match numeric.hamel_terms(t, q, v) {
+        Some(h) => h.map_err(dynamics)?.clone(),
+        None => return Err(StabilityError::Dynamics("the model has no Hamel split".into())),
+    };
+    let terms = numeric.evaluate(t, q, v).map_err(dynamics)?.clone();
+    let parameters = numeric.parameters.clone();
+    let d = derivatives.at(t, q, v, &parameters).ok_or(StabilityError::NonFinite)?;
+    let n = q.len();
+    let psi = h.psi.clone().lu();
+    let a1 = terms.jacobian.select_columns(&h.dependent).lu();
+    let a2 = terms.jacobian.select_columns(&h.independent);
+    let qdd2 = DVector::from_iterator(h.independent.len(), h.independent.iter().map(|&i| qdd[i]));
+    let mut full = DMatrix::zeros(2 * n, 2 * n);
+    for i in 0..n {
+        full[(i, n + i)] = 1.0;
+    }
+    for (k, dk) in d.iter().enumerate() {
+        let dqdd2 = psi.solve(&(&dk.g - &dk.psi * &qdd2)).ok_or(StabilityError::Singular("Ψ of Hamel's split"))?;
+        let rest = &dk.bias - &dk.jacobian * &qdd - &a2 * &dqdd2;
+        let dqdd1 = a1.solve(&rest).ok_or(StabilityError::Singular("A₁ of Hamel's split"))?;
+        for (j, &i) in h.independent.iter().enumerate() {
+            full[(n + i, k)] = dqdd2[j];
+        }
+        for (j, &i) in h.dependent.iter().enumerate() {
+            full[(n + i, k)] = dqdd1[j];
+        }
+    }
+    Ok((terms, qdd, d, full))
+}
+
+/// The exact Jacobian `∂(v, q̈)/∂(q, v)` (2n×2n) of Hamel's embedding at `(t, q, v)`
+/// (`derivatives` from [`Derivatives::with_hamel`]).
+pub fn hamel_jacobian(
+    numeric: &mut NumericModel,
+    derivatives: &mut Derivatives,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+) -> Result<DMatrix<f64>, StabilityError> {
+    Ok(hamel_first_order(numeric, derivatives, t, q, v)?.3)
 }
 
 /// The exact Jacobian `∂(v, q̈)/∂(q, v)` (2n×2n) of Lagrange's equations at

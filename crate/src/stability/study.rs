@@ -7,7 +7,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::{linearize, sweep, Derivatives, Linearization, Reference, Sweep};
+use super::{linearize_with, sweep, Derivatives, Linearization, Reference, Sweep};
 use crate::formulations::Method;
 use crate::mechanics::{Model, NumericModel};
 use crate::scenario::{SourceMap, StabilitySpec};
@@ -45,16 +45,33 @@ pub struct Study {
 }
 
 impl Study {
+    /// The derivatives this study's method needs (Hamel's own for `hamel`).
+    pub fn derivatives(&self, model: &Model) -> Result<Derivatives, String> {
+        let d = if self.method == Method::Hamel {
+            Derivatives::with_hamel(model)
+                .map_err(|e| e.to_string())?
+                .ok_or("method: hamel: the model has no Hamel split")?
+        } else {
+            Derivatives::new(model).map_err(|e| e.to_string())?
+        };
+        Ok(d)
+    }
+
     /// Resolves `spec` against `model`: messages name the spec's keys
     /// (`ignorable`, `sweep.over`, …); the caller says where they came from.
     pub fn new(model: &Model, spec: &StabilitySpec) -> Result<Self, String> {
         let method = match &spec.method {
             None => Method::Lagrange,
             Some(id) => match Method::from_id(id) {
-                Some(m @ (Method::Lagrange | Method::UdwadiaKalaba | Method::Gauss | Method::Euler)) => m,
-                _ => return Err(format!("method: `{id}`: linearisation supports lagrange and the ideal formulations that equal it (udwadia-kalaba, gauss, euler)")),
+                Some(m @ (Method::Lagrange | Method::UdwadiaKalaba | Method::Gauss | Method::Euler | Method::Hamel)) => m,
+                _ => return Err(format!("method: `{id}`: linearisation supports lagrange, the ideal formulations that equal it (udwadia-kalaba, gauss, euler) and hamel")),
             },
         };
+        if method == Method::Hamel {
+            if let Err(e) = &model.hamel {
+                return Err(format!("method: hamel: {e}"));
+            }
+        }
         if method == Method::Euler && !model.constraints_are_linear() {
             return Err("method: euler: its equations differ from lagrange's on nonlinear constraints, and linearisation supports lagrange's".into());
         }
@@ -122,7 +139,7 @@ impl Study {
             ignorable: self.ignorable.clone(),
             hold: self.hold.clone(),
         };
-        linearize(model, numeric, derivatives, &reference).map_err(|e| e.to_string())
+        linearize_with(self.method, model, numeric, derivatives, &reference).map_err(|e| e.to_string())
     }
 
     /// The sweep (or the single linearisation as a one-row sweep without values).
