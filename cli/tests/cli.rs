@@ -622,6 +622,14 @@ fn linearize_gives_the_bicycle_benchmark_eigenvalues() {
     for ((re, im), (want_re, want_im)) in eig.iter().zip(table) {
         assert!((re - want_re).abs() < 1e-10 && (im - want_im).abs() < 1e-10, "{eig:?}");
     }
+    // The modes: castor and capsize real, the weave a pair (frequency 4.46 rad/s).
+    let modes = v["rows"][0]["modes"].as_array().unwrap();
+    assert_eq!(modes.len(), 3, "{modes:?}");
+    let weave = modes.iter().find(|m| m["kind"] == "oscillatory").unwrap();
+    assert!((weave["frequency"].as_f64().unwrap() - 4.46486771378823).abs() < 1e-10);
+    let damping = 0.77534188219585 / 0.77534188219585f64.hypot(4.46486771378823);
+    assert!((weave["damping"].as_f64().unwrap() - damping).abs() < 1e-10);
+    assert_eq!(modes.iter().filter(|m| m["kind"] == "real").count(), 2);
     let matrix = &v["rows"][0]["matrix"];
     assert_eq!(matrix.as_array().unwrap().len(), 4);
     // Each eigenvector v: J v = λ v.

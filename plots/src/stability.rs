@@ -9,6 +9,9 @@ use plotters::prelude::*;
 
 use super::{range, tick_label, Scale, COLOURS};
 
+/// One eigenvalue's `(re, im)` at every swept value.
+pub type Track = Vec<(f64, f64)>;
+
 /// What the stability figure shows.
 pub struct StabilityChart<'a> {
     /// The caption (may be empty).
@@ -18,14 +21,14 @@ pub struct StabilityChart<'a> {
     /// The swept values.
     pub values: &'a [f64],
     /// Per track, its eigenvalue `(re, im)` at every value.
-    pub tracks: &'a [Vec<(f64, f64)>],
+    pub tracks: &'a [Track],
     /// The stable ranges of the swept value.
     pub stable: &'a [(f64, f64)],
     /// The value the running scenario has, marked by a vertical line.
     pub current: Option<f64>,
     /// Another formulation's tracks (Hamel's embedding), drawn dashed in its
     /// method's colour over the same values.
-    pub companion: Option<(nhlab::formulations::Method, &'a [Vec<(f64, f64)>])>,
+    pub companion: Option<(nhlab::formulations::Method, &'a [Track])>,
     /// Scale of every length in pixels (the device pixel ratio).
     pub scale: f64,
 }

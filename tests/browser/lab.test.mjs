@@ -561,7 +561,11 @@ test("a trap in the worker or on the page never poisons the page", async () => {
   await page.evaluate(() => window.nhlabTest.trapPage());
   await page.waitForFunction(() => /restarted with the last scenario/.test(document.getElementById("notice").textContent));
   assert.ok((await page.textContent("h1")).startsWith("Knife edge"));
+  // Reset is answered by the runner: the clock shows the old run's end until then,
+  // and the run that had finished stays paused at its start.
   await page.click("#reset");
+  await page.waitForFunction(() => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) < 0.2);
+  if ((await page.textContent("#play")) === "Play") await page.click("#play");
   await waitClockPast(page, 0.2);
   assertPlotsDrawn(await inkPerCanvas(page));
   await page.selectOption("#gallery", "chaplygin-sleigh");

@@ -7,7 +7,7 @@ use nalgebra::Complex;
 use nhlab::formulations::{accelerations, Method};
 use nhlab::mechanics::{Model, NumericModel};
 use nhlab::scenario::{load_toml, SourceMap, StabilitySpec, SweepSpec};
-use nhlab::stability::{eigenvectors, hamel_jacobian, jacobian, linearize, Derivatives, Reference, Study};
+use nhlab::stability::{eigenvectors, jacobian, jacobian_with, linearize, Derivatives, Reference, Study};
 use nhlab_tests::random::Rng;
 
 fn compiled(name: &str) -> (Model, NumericModel, Derivatives) {
@@ -15,6 +15,9 @@ fn compiled(name: &str) -> (Model, NumericModel, Derivatives) {
     let derivatives = Derivatives::new(&model).unwrap();
     (model, numeric, derivatives)
 }
+
+/// The exact Jacobian at `(q, v)` of a compiled model.
+type ExactJacobian<'a> = dyn FnMut(&mut NumericModel, &[f64], &[f64]) -> nalgebra::DMatrix<f64> + 'a;
 
 /// `exact(q, v)`, the Jacobian `∂(v, q̈)/∂(q, v)`, agrees with central differences
 /// of `method`'s accelerations (h = 1e-5, error ~1e-9) at 3 random states near the
@@ -24,7 +27,7 @@ fn agrees_with_differences(
     method: Method,
     numeric: &mut NumericModel,
     initial: &nhlab::simulation::State,
-    exact: &mut dyn FnMut(&mut NumericModel, &[f64], &[f64]) -> nalgebra::DMatrix<f64>,
+    exact: &mut ExactJacobian,
 ) {
     let n = initial.q.len();
     let mut rng = Rng::new(3);
@@ -357,7 +360,7 @@ fn hamels_exact_jacobian_agrees_with_central_differences() {
         let (model, mut numeric, initial) = nhlab_tests::scenarios::load(name);
         let mut derivatives = Derivatives::with_hamel(&model).unwrap().expect("a Hamel split");
         let mut exact = |numeric: &mut NumericModel, q: &[f64], v: &[f64]| {
-            hamel_jacobian(numeric, &mut derivatives, 0.0, q, v).unwrap()
+            jacobian_with(Method::Hamel, numeric, &mut derivatives, 0.0, q, v).unwrap()
         };
         agrees_with_differences(name, Method::Hamel, &mut numeric, &initial, &mut exact);
     }

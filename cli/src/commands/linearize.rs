@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use nhlab::formulations::Method;
 use nhlab::mechanics::Needs;
 use nhlab::scenario::{StabilitySpec, SweepSpec};
-use nhlab::stability::{eigenvectors, is_stable, Study, Sweep, MAX_REFINED};
+use nhlab::stability::{eigenvectors, is_stable, modes, Mode, Study, Sweep, MAX_REFINED};
 
 use crate::args::{LinearizeArgs, TableFormat};
 use crate::commands::eval::parse_settings;
@@ -161,6 +161,16 @@ fn json_text(
                 row["eigenvectors"] = json!(vectors);
             }
             if sweep.values.is_empty() {
+                let modes: Vec<Value> = modes(lin)
+                    .iter()
+                    .map(|m| match *m {
+                        Mode::Real { rate } => json!({"kind": "real", "rate": rate}),
+                        Mode::Oscillatory { rate, frequency, damping } => {
+                            json!({"kind": "oscillatory", "rate": rate, "frequency": frequency, "damping": damping})
+                        }
+                    })
+                    .collect();
+                row["modes"] = json!(modes);
                 let matrix: Vec<Value> =
                     (0..lin.matrix.nrows()).map(|r| json!(lin.matrix.row(r).iter().collect::<Vec<_>>())).collect();
                 row["matrix"] = json!(matrix);

@@ -121,11 +121,7 @@ pub fn linearize_with(
     let n = model.coordinate_count();
     let names = model.coordinate_names();
     let (t, q, v) = (reference.t, &reference.q[..n], &reference.v[..n]);
-    let (terms, qdd, d, full) = if method == Method::Hamel {
-        hamel_first_order(numeric, derivatives, t, q, v)?
-    } else {
-        first_order(numeric, derivatives, t, q, v)?
-    };
+    let (terms, qdd, d, full) = first_order_with(method, numeric, derivatives, t, q, v)?;
     let m = terms.jacobian.nrows();
 
     // 1. (`first_order`) J = ∂(v, q̈)/∂(q, v). 2. The tangent space of the
@@ -197,10 +193,52 @@ pub fn linearize_with(
     })
 }
 
+/// One mode of a linearisation: a real eigenvalue, or a complex-conjugate pair.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Mode {
+    /// `e^{λt}`: growing for `rate > 0`, decaying for `rate < 0`.
+    Real {
+        /// λ.
+        rate: f64,
+    },
+    /// `e^{σt} cos(ωt)` from the pair `σ ± iω`.
+    Oscillatory {
+        /// σ, the real part.
+        rate: f64,
+        /// ω > 0 (rad per unit time).
+        frequency: f64,
+        /// The damping ratio `−σ/|λ|`: 1 critically damped, 0 undamped, negative growing.
+        damping: f64,
+    },
+}
+
+/// The eigenvalues grouped into modes: each real eigenvalue (|Im| below 1e-9 of the
+/// largest eigenvalue) alone, each pair `σ ± iω` once (by its positive ω), in the
+/// eigenvalues' order.
+pub fn modes(lin: &Linearization) -> Vec<Mode> {
+    let scale = lin.eigenvalues.iter().map(|e| modulus(*e)).fold(1.0, f64::max);
+    lin.eigenvalues
+        .iter()
+        .filter_map(|e| {
+            if e.im.abs() <= 1e-9 * scale {
+                Some(Mode::Real { rate: e.re })
+            } else if e.im > 0.0 {
+                Some(Mode::Oscillatory { rate: e.re, frequency: e.im, damping: -e.re / modulus(*e) })
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
 /// `|z|` without `std` (nalgebra's `norm` needs it).
 pub(crate) fn modulus(z: Complex<f64>) -> f64 {
     libm::hypot(z.re, z.im)
 }
+
+/// A state's terms, `q̈`, the terms' derivatives by each variable and the Jacobian
+/// `J = ∂(v, q̈)/∂(q, v)` they give.
+type FirstOrder = (Terms, DVector<f64>, Vec<TermDerivatives>, DMatrix<f64>);
 
 /// The eigenvector of `lin.matrix` for each of its eigenvalues (in their order),
 /// scaled so that its largest component is 1: the right singular vector of
@@ -231,14 +269,13 @@ pub fn eigenvectors(lin: &Linearization) -> Vec<Vec<Complex<f64>>> {
 
 /// `J = ∂(v, q̈)/∂(q, v)` (2n×2n) of `q̈ = a(q, v)` at `(t, q, v)`, exact: with
 /// the terms, `q̈` and the term derivatives it came from.
-#[allow(clippy::type_complexity)]
 fn first_order(
     numeric: &mut NumericModel,
     derivatives: &mut Derivatives,
     t: f64,
     q: &[f64],
     v: &[f64],
-) -> Result<(Terms, DVector<f64>, Vec<TermDerivatives>, DMatrix<f64>), StabilityError> {
+) -> Result<FirstOrder, StabilityError> {
     let solution =
         accelerations(Method::Lagrange, numeric, t, q, v).map_err(|e| StabilityError::Dynamics(e.to_string()))?;
     let qdd = solution.accelerations;
@@ -252,14 +289,13 @@ fn first_order(
 
 /// As [`first_order`] for Hamel's embedding `Ψ q̈₂ = G`, `A₁ q̈₁ + A₂ q̈₂ = b`:
 /// `∂q̈₂ = Ψ⁻¹(∂G − ∂Ψ q̈₂)` and `∂q̈₁ = A₁⁻¹(∂b − ∂A q̈ − A₂ ∂q̈₂)`.
-#[allow(clippy::type_complexity)]
 fn hamel_first_order(
     numeric: &mut NumericModel,
     derivatives: &mut Derivatives,
     t: f64,
     q: &[f64],
     v: &[f64],
-) -> Result<(Terms, DVector<f64>, Vec<TermDerivatives>, DMatrix<f64>), StabilityError> {
+) -> Result<FirstOrder, StabilityError> {
     let dynamics = |e: crate::mechanics::DynamicsError| StabilityError::Dynamics(e.to_string());
     if !derivatives.has_hamel() {
         return Err(StabilityError::Dynamics(
@@ -297,18 +333,6 @@ fn hamel_first_order(
     Ok((terms, qdd, d, full))
 }
 
-/// The exact Jacobian `∂(v, q̈)/∂(q, v)` (2n×2n) of Hamel's embedding at `(t, q, v)`
-/// (`derivatives` from [`Derivatives::with_hamel`]).
-pub fn hamel_jacobian(
-    numeric: &mut NumericModel,
-    derivatives: &mut Derivatives,
-    t: f64,
-    q: &[f64],
-    v: &[f64],
-) -> Result<DMatrix<f64>, StabilityError> {
-    Ok(hamel_first_order(numeric, derivatives, t, q, v)?.3)
-}
-
 /// The exact Jacobian `∂(v, q̈)/∂(q, v)` (2n×2n) of Lagrange's equations at
 /// `(t, q, v)`: the first-order system's linear part before any reduction.
 pub fn jacobian(
@@ -318,7 +342,36 @@ pub fn jacobian(
     q: &[f64],
     v: &[f64],
 ) -> Result<DMatrix<f64>, StabilityError> {
-    Ok(first_order(numeric, derivatives, t, q, v)?.3)
+    jacobian_with(Method::Lagrange, numeric, derivatives, t, q, v)
+}
+
+/// As [`jacobian`], of `method`'s equations: Hamel's embedding (derivatives from
+/// [`Derivatives::with_hamel`]) or Lagrange's.
+pub fn jacobian_with(
+    method: Method,
+    numeric: &mut NumericModel,
+    derivatives: &mut Derivatives,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+) -> Result<DMatrix<f64>, StabilityError> {
+    Ok(first_order_with(method, numeric, derivatives, t, q, v)?.3)
+}
+
+/// The terms, `q̈`, the term derivatives and `J` under `method`.
+fn first_order_with(
+    method: Method,
+    numeric: &mut NumericModel,
+    derivatives: &mut Derivatives,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+) -> Result<FirstOrder, StabilityError> {
+    if method == Method::Hamel {
+        hamel_first_order(numeric, derivatives, t, q, v)
+    } else {
+        first_order(numeric, derivatives, t, q, v)
+    }
 }
 
 /// `[[0, I], [∂q̈/∂q, ∂q̈/∂v]]`: one solve per variable with the saddle matrix
