@@ -556,7 +556,9 @@ function drawStability() {
   const d = s.data;
   const span = safely("drawing the stability panel", () => state.api.draw_stability("stability-canvas", d, d.current, window.devicePixelRatio || 1));
   if (span) s.span = span;
-  const fmt = (x) => Number(x.toPrecision(10)).toString();
+  // A boundary within the bisection's tolerance of zero is zero.
+  const range = Math.abs(d.values[d.values.length - 1] - d.values[0]);
+  const fmt = (x) => (Math.abs(x) < 1e-9 * range ? "0" : Number(x.toPrecision(10)).toString());
   const bounds = d.boundaries.map(([x, stable]) => `${d.over} = ${fmt(x)} (${stable ? "becomes stable" : "becomes unstable"})`);
   const here = d.values.length ? nearestIndex(d.values, d.current) : -1;
   const at = Number.isFinite(d.current) ? ` The run uses ${d.over} = ${fmt(d.current)}${here < 0 ? "" : inRanges(d.stable, d.current) ? ": stable." : ": unstable."}` : "";

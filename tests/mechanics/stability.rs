@@ -396,3 +396,45 @@ fn hamels_sleigh_linearises_to_a_saddle_where_the_true_one_is_stable() {
     let s = u * (m / (i + m * a * a)).sqrt();
     same_eigenvalues(&hamel.eigenvalues, &[(-s, 0.0), (s, 0.0)], 1e-12, "Hamel's sleigh");
 }
+
+/// The benchmark's published linear equations (Meijaard et al. 2007, eq. 5.4 with
+/// their Appendix's values): `M q̈ + v C₁ q̇ + (g K₀ + v² K₂) q = 0` in lean and steer.
+/// Their eigenvalues reproduce the paper's Table 2 at 5 m/s and its weave and capsize
+/// speeds (checked here first); the lab's nonlinear bicycle, linearised, gives the same
+/// eigenvalues at every speed of Table 2, 0 to 10 m/s.
+#[test]
+fn the_bicycle_matches_the_published_linear_equations_from_0_to_10_m_s() {
+    use nalgebra::{Matrix2, Matrix4};
+    let m = Matrix2::new(80.81722, 2.31941332208709, 2.31941332208709, 0.29784188199686);
+    let c1 = Matrix2::new(0.0, 33.86641391492494, -0.85035641456978, 1.68540397397560);
+    let k0 = Matrix2::new(-80.95, -2.59951685249872, -2.59951685249872, -0.80329488458618);
+    let k2 = Matrix2::new(0.0, 76.59734589573222, 0.0, 2.65431523794604);
+    let published = |v: f64| -> Vec<Complex<f64>> {
+        let mi = m.try_inverse().unwrap();
+        let (stiffness, damping) = (-mi * (k0 * 9.81 + k2 * (v * v)), -mi * (c1 * v));
+        let mut a = Matrix4::zeros();
+        a.fixed_view_mut::<2, 2>(0, 2).copy_from(&Matrix2::identity());
+        a.fixed_view_mut::<2, 2>(2, 0).copy_from(&stiffness);
+        a.fixed_view_mut::<2, 2>(2, 2).copy_from(&damping);
+        a.complex_eigenvalues().iter().copied().collect()
+    };
+    let table_at_5 = [
+        (-14.07838969279822, 0.0),
+        (-0.77534188219585, -4.46486771378823),
+        (-0.77534188219585, 4.46486771378823),
+        (-0.32286642900409, 0.0),
+    ];
+    same_eigenvalues(&published(5.0), &table_at_5, 1e-10, "the published matrices at 5 m/s");
+    let largest = |e: &[Complex<f64>], oscillatory: bool| {
+        e.iter().filter(|x| (x.im.abs() > 1e-6) == oscillatory).map(|x| x.re).fold(f64::MIN, f64::max)
+    };
+    assert!(largest(&published(4.29238253634111), true).abs() < 1e-9, "the weave speed");
+    assert!(largest(&published(6.02426201538837), false).abs() < 1e-9, "the capsize speed");
+    let (model, mut numeric, mut derivatives) = compiled("whipple-bicycle");
+    for v in 0..=10 {
+        let v = v as f64;
+        let lab = bicycle_at(&model, &mut numeric, &mut derivatives, v);
+        let want: Vec<(f64, f64)> = published(v).iter().map(|e| (e.re, e.im)).collect();
+        same_eigenvalues(&lab.eigenvalues, &want, 1e-10, &format!("{v} m/s"));
+    }
+}
