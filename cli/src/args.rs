@@ -115,6 +115,10 @@ pub struct LinearizeArgs {
     /// default: the scenario's `stability.ignorable`).
     #[arg(long)]
     pub ignorable: Option<String>,
+    /// The coordinates solved from the constraints, one per constraint,
+    /// comma-separated (default: the scenario's `stability.dependent`, else chosen).
+    #[arg(long)]
+    pub dependent: Option<String>,
     /// `NAME=START:STOP:STEP`: a parameter or a velocity (`x'`) swept over the range
     /// (default: the scenario's `stability.sweep`).
     #[arg(long, allow_hyphen_values = true)]

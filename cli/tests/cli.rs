@@ -755,6 +755,8 @@ fn linearize_refuses_bad_arguments_by_name() {
     for (args, needle) in [
         (vec!["--ignorable", "x,zz"], "--ignorable: `zz` is not a coordinate"),
         (vec!["--ignorable", "theta"], "`theta` is not ignorable"),
+        (vec!["--dependent", "x,zz"], "--dependent: `zz` is not a coordinate"),
+        (vec!["--dependent", "x"], "1 dependent coordinates given for 2 constraints"),
         (vec!["--sweep", "r=1:0:1"], "--sweep: the range needs a first value ≤ the last"),
         (vec!["--sweep", "k=0:1:0.5"], "--sweep: `k` is neither a parameter nor a velocity"),
         (vec!["--sweep", "r=0:1e9:1e-3"], "--sweep: "),

@@ -102,7 +102,8 @@ fn bicycle_at(
     v[6] = speed / r_r;
     let rf = model.scenario.parameters["rF"];
     v[7] = speed / rf;
-    let reference = Reference { t: 0.0, q: vec![0.0; 8], v, ignorable: vec![0, 1, 2, 6, 7], hold: None };
+    let reference =
+        Reference { t: 0.0, q: vec![0.0; 8], v, ignorable: vec![0, 1, 2, 6, 7], hold: None, dependent: None };
     linearize(model, numeric, derivatives, &reference).unwrap()
 }
 
@@ -164,6 +165,7 @@ fn the_upright_disk_linearises_to_its_textbook_boundary() {
             v: vec![r * spin, 0.0, 0.0, 0.0, spin],
             ignorable: vec![0, 1, 2, 4],
             hold: None,
+            dependent: None,
         };
         linearize(&model, &mut numeric, &mut derivatives, &reference).unwrap()
     };
@@ -205,6 +207,7 @@ fn a_coordinate_that_matters_is_not_ignorable() {
         v: vec![1.8, 0.0, 0.0, 0.0, 6.0],
         ignorable: vec![3],
         hold: None,
+        dependent: None,
     };
     let e = linearize(&model, &mut numeric, &mut derivatives, &reference).unwrap_err();
     assert!(e.to_string().contains("`theta` is not ignorable"), "{e}");
@@ -437,4 +440,44 @@ fn the_bicycle_matches_the_published_linear_equations_from_0_to_10_m_s() {
         let want: Vec<(f64, f64)> = published(v).iter().map(|e| (e.re, e.im)).collect();
         same_eigenvalues(&lab.eigenvalues, &want, 1e-10, &format!("{v} m/s"));
     }
+}
+
+/// The user's choice of dependent coordinates is taken: a pendulum whose gravity
+/// points along the diagonal hangs at `−L(1, 1)/√2`, where either coordinate can be
+/// solved from the rod; both charts give `±i √(g/L)`. Where the chosen one cannot be
+/// solved for (`y` with the pendulum along the x axis), that is said plainly.
+#[test]
+fn the_dependent_coordinates_can_be_chosen() {
+    let text = r#"
+format = "nhlab/1"
+title = "diagonal pendulum"
+coordinates = ["x", "y"]
+kinetic = "m/2*(x'^2 + y'^2)"
+potential = "m*g*(x + y)/sqrt(2)"
+parameters = { m = 1.0, g = 9.81, L = 2.0 }
+[[constraints]]
+expr = "x^2 + y^2 - L^2"
+[initial]
+q = { x = -1.4142135623730951, y = -1.4142135623730951 }
+v = { x = 0 }
+"#;
+    let (mut model, mut numeric, mut derivatives, map) = from_text(text);
+    let at =
+        |x: f64, y: f64| [("x".to_string(), x), ("y".to_string(), y), ("x'".to_string(), 0.0)].into_iter().collect();
+    let h = 2f64.sqrt();
+    let mut linearised = |dependent: &str, x: f64, y: f64| {
+        let spec =
+            StabilitySpec { at: at(x, y), dependent: Some(vec![dependent.to_string()]), ..StabilitySpec::default() };
+        let mut study = Study::new(&model, &spec).unwrap();
+        study.at(&mut model, &mut numeric, &mut derivatives, &map, None)
+    };
+    let w = (9.81f64 / 2.0).sqrt();
+    for (dependent, independent) in [("x", "y"), ("y", "x")] {
+        let lin = linearised(dependent, -h, -h).unwrap();
+        assert_eq!(lin.dependent_coordinates, [dependent]);
+        assert_eq!(lin.state, [independent.to_string(), format!("{independent}'")]);
+        same_eigenvalues(&lin.eigenvalues, &[(0.0, -w), (0.0, w)], 1e-12, dependent);
+    }
+    let e = linearised("y", -2.0, 0.0).unwrap_err();
+    assert!(e.contains("the dependent coordinates given: the constraints cannot be solved for them here"), "{e}");
 }

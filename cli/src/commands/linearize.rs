@@ -40,6 +40,9 @@ fn merged(table: Option<&StabilitySpec>, args: &LinearizeArgs) -> Result<(Stabil
     if let Some(list) = &args.ignorable {
         spec.ignorable = list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
     }
+    if let Some(list) = &args.dependent {
+        spec.dependent = Some(list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect());
+    }
     if let Some(s) = &args.sweep {
         spec.sweep = Some(parse_sweep(s)?);
     } else if args.no_sweep {
@@ -59,6 +62,7 @@ fn blame(message: &str, args: &LinearizeArgs) -> String {
     let given = match key {
         "method" => args.method.is_some(),
         "ignorable" => args.ignorable.is_some(),
+        "dependent" => args.dependent.is_some(),
         "sweep" => args.sweep.is_some(),
         _ => return message.to_string(),
     };

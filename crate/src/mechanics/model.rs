@@ -518,6 +518,20 @@ fn check_stability(c: &mut Checker<'_>, s: &Scenario) {
             c.at(&format!("stability.ignorable[{i}]"), format!("`{q}` is not a coordinate"));
         }
     }
+    for (i, q) in st.dependent.iter().flatten().enumerate() {
+        if !s.coordinates.contains(q) {
+            c.at(&format!("stability.dependent[{i}]"), format!("`{q}` is not a coordinate"));
+        }
+    }
+    if let Some(d) = &st.dependent {
+        let m = s.constraint_count();
+        if d.len() != m {
+            c.at(
+                "stability.dependent",
+                format!("expected one dependent coordinate per constraint ({m}), found {}", d.len()),
+            );
+        }
+    }
     if let Some(sw) = &st.sweep {
         if !(s.parameters.contains_key(&sw.over) || velocity(&sw.over)) {
             c.at("stability.sweep.over", format!("`{}` is neither a parameter nor a velocity like x'", sw.over));

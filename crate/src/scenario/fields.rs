@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Field paths with `*` for any key or index.
-const KNOWN: [&str; 112] = [
+const KNOWN: [&str; 114] = [
     "format",
     "title",
     "description",
@@ -51,6 +51,8 @@ const KNOWN: [&str; 112] = [
     "stability.at.*",
     "stability.ignorable",
     "stability.ignorable[*]",
+    "stability.dependent",
+    "stability.dependent[*]",
     "stability.sweep",
     "stability.sweep.over",
     "stability.sweep.from",

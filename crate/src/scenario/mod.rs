@@ -337,6 +337,10 @@ pub struct StabilitySpec {
     /// Coordinates the equations do not depend on (removed).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ignorable: Vec<String>,
+    /// The coordinates whose speeds (and positions, for holonomic constraints) are
+    /// solved from the constraints, one per constraint; default: chosen by the lab.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dependent: Option<Vec<String>>,
     /// A parameter or a velocity swept over a range.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sweep: Option<SweepSpec>,

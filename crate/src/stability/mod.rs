@@ -52,6 +52,10 @@ pub struct Reference {
     /// If given, only these ignorable coordinates' speeds may be held (a sweep
     /// holds the same speeds at every value, so that its rows share one state).
     pub hold: Option<Vec<usize>>,
+    /// If given, the coordinates whose speeds (and, for holonomic constraints,
+    /// positions) are solved from the constraints: one per constraint. Else they are
+    /// chosen by pivoting.
+    pub dependent: Option<Vec<usize>>,
 }
 
 /// A linearisation: the reduced state, its matrix and eigenvalues.
@@ -89,6 +93,9 @@ pub enum StabilityError {
     /// A coordinate declared ignorable is in a holonomic constraint.
     #[error("`{0}` is not ignorable: a holonomic constraint fixes it")]
     Constrained(String),
+    /// The dependent coordinates given cannot be solved for.
+    #[error("the dependent coordinates given: {0}")]
+    Dependent(String),
     /// A matrix that must be invertible is not.
     #[error("the constraints are singular at the reference state: {0}")]
     Singular(&'static str),
@@ -133,11 +140,20 @@ pub fn linearize_with(
             return Err(StabilityError::Constrained(names[i].clone()));
         }
     }
-    let dependent_q = pivot_columns(&positions, &reference.ignorable, false, &[])?;
+    let allowed = reference.dependent.as_deref();
+    if let Some(chosen) = allowed {
+        if chosen.len() != m {
+            return Err(StabilityError::Dependent(format!(
+                "{} dependent coordinates given for {m} constraints",
+                chosen.len()
+            )));
+        }
+    }
+    let dependent_q = pivot_columns(&positions, &reference.ignorable, false, &[], allowed)?;
     // Holonomic rows first, their dependent speed that of their dependent coordinate.
     let order: Vec<usize> = holonomic.iter().copied().chain((0..m).filter(|&j| !terms.holonomic[j])).collect();
     let speeds = DMatrix::from_fn(m, n, |r, c| terms.jacobian[(order[r], c)]);
-    let dependent_v = pivot_columns(&speeds, &reference.ignorable, true, &dependent_q)?;
+    let dependent_v = pivot_columns(&speeds, &reference.ignorable, true, &dependent_q, allowed)?;
     let residual_by_q = DMatrix::from_fn(m, n, |r, c| d[c].residuals[order[r]]);
     let basis = tangent_basis(&positions, &dependent_q, &speeds, &residual_by_q, &dependent_v)?;
     let independent: Vec<usize> = (0..2 * n)
@@ -408,12 +424,14 @@ fn system_jacobian(
 /// One dependent column per row of `rows` by Gaussian elimination with column
 /// pivoting: among the `ignorable` columns first when `prefer` (the speeds of the
 /// position, heading and wheels are what the rolling fixes), else among the others
-/// first; a pivot below 1e-9 of the row's size means the rows are dependent.
+/// first, and only among `allowed` when the user chose; a pivot below 1e-9 of the
+/// row's size means the rows are dependent.
 fn pivot_columns(
     rows: &DMatrix<f64>,
     ignorable: &[usize],
     prefer: bool,
     preset: &[usize],
+    allowed: Option<&[usize]>,
 ) -> Result<Vec<usize>, StabilityError> {
     let mut a = rows.clone();
     let mut chosen: Vec<usize> = Vec::new();
@@ -430,13 +448,18 @@ fn pivot_columns(
         let pick = |wanted: bool, chosen: &[usize]| {
             (0..a.ncols())
                 .filter(|c| !chosen.contains(c) && ignorable.contains(c) == wanted)
+                .filter(|c| allowed.is_none_or(|set| set.contains(c)))
                 .max_by(|&x, &y| a[(r, x)].abs().total_cmp(&a[(r, y)].abs()))
                 .filter(|&c| a[(r, c)].abs() > 1e-6 * size)
         };
         let column = pick(prefer, &chosen)
             .or_else(|| pick(!prefer, &chosen))
             .filter(|&c| a[(r, c)].abs() > 1e-9 * (1.0 + size))
-            .ok_or(StabilityError::Singular("the constraints are dependent (remove a redundant one)"))?;
+            .ok_or(if allowed.is_some() {
+                StabilityError::Dependent("the constraints cannot be solved for them here".into())
+            } else {
+                StabilityError::Singular("the constraints are dependent (remove a redundant one)")
+            })?;
         eliminate(&mut a, r, column);
         chosen.push(column);
     }

@@ -42,6 +42,8 @@ pub struct Study {
     pub warnings: Vec<String>,
     /// Which ignorable coordinates' speeds may be held (`Reference::hold`).
     pub hold: Option<Vec<usize>>,
+    /// The dependent coordinates chosen by the user (`Reference::dependent`).
+    pub dependent: Option<Vec<usize>>,
 }
 
 impl Study {
@@ -106,7 +108,21 @@ impl Study {
             }
         };
         let at = spec.at.iter().map(|(k, v)| (k.clone(), *v)).collect();
-        Ok(Self { method, at, ignorable, sweep, warnings: Vec::new(), hold: None })
+        let dependent = match &spec.dependent {
+            None => None,
+            Some(names) => Some(
+                names
+                    .iter()
+                    .map(|name| {
+                        coordinates
+                            .iter()
+                            .position(|c| c == name)
+                            .ok_or_else(|| format!("dependent: `{name}` is not a coordinate"))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+        };
+        Ok(Self { method, at, ignorable, sweep, warnings: Vec::new(), hold: None, dependent })
     }
 
     /// The linearisation at the reference state, with the swept quantity at `x`
@@ -138,6 +154,7 @@ impl Study {
             v: state.v,
             ignorable: self.ignorable.clone(),
             hold: self.hold.clone(),
+            dependent: self.dependent.clone(),
         };
         linearize_with(self.method, model, numeric, derivatives, &reference).map_err(|e| e.to_string())
     }
