@@ -157,14 +157,8 @@ where
 /// `linearize --plot`: the eigenvalues against the swept value (`nhlab_plots`'
 /// stability figure), SVG or PNG.
 pub fn write_stability(path: &str, title: &str, x_label: &str, sweep: &nhlab::stability::Sweep) -> Result<(), Failure> {
-    let tracks: Vec<Vec<(f64, f64)>> = (0..sweep.rows[0].eigenvalues.len())
-        .map(|i| {
-            sweep.rows.iter().map(|r| r.eigenvalues.get(i).map_or((f64::NAN, f64::NAN), |e| (e.re, e.im))).collect()
-        })
-        .collect();
-    let stable: Vec<bool> = sweep.rows.iter().map(nhlab::stability::is_stable).collect();
-    let boundaries: Vec<(f64, bool)> = sweep.boundaries.iter().map(|b| (b.value, b.becomes_stable)).collect();
-    let ranges = nhlab_plots::stable_ranges(&sweep.values, &stable, &boundaries);
+    let tracks = sweep.tracks();
+    let ranges = nhlab_plots::sweep_ranges(sweep);
     let chart = nhlab_plots::StabilityChart {
         title,
         x_label,

@@ -13,7 +13,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 mod stability;
-pub use stability::{draw_stability, stable_ranges, StabilityChart, STABLE_FILL};
+pub use stability::{draw_stability, stable_ranges, sweep_ranges, StabilityChart, Track, STABLE_FILL};
 
 use nhlab::formulations::Method;
 

@@ -144,6 +144,13 @@ where
     Ok((c.backend_coord(&(first, yr.0)).0, c.backend_coord(&(last, yr.0)).0))
 }
 
+/// The stable ranges of a sweep (see [`stable_ranges`]).
+pub fn sweep_ranges(sweep: &nhlab::stability::Sweep) -> Vec<(f64, f64)> {
+    let stable: Vec<bool> = sweep.rows.iter().map(nhlab::stability::is_stable).collect();
+    let boundaries: Vec<(f64, bool)> = sweep.boundaries.iter().map(|b| (b.value, b.becomes_stable)).collect();
+    stable_ranges(&sweep.values, &stable, &boundaries)
+}
+
 /// The stable ranges: maximal runs of stable values, extended to the boundaries
 /// between them (`boundaries` as (value, becomes stable)).
 pub fn stable_ranges(values: &[f64], stable: &[bool], boundaries: &[(f64, bool)]) -> Vec<(f64, f64)> {

@@ -497,22 +497,14 @@ pub fn draw_stability(id: &str, data: JsValue, current: f64, dpr: f64) -> Result
         canvas.set_width(w);
         canvas.set_height(h);
     }
-    let tracks: Vec<Vec<(f64, f64)>> =
-        data.re.iter().zip(&data.im).map(|(re, im)| re.iter().copied().zip(im.iter().copied()).collect()).collect();
-    let hamel: Vec<Vec<(f64, f64)>> = data
-        .hamel_re
-        .iter()
-        .zip(&data.hamel_im)
-        .map(|(re, im)| re.iter().copied().zip(im.iter().copied()).collect())
-        .collect();
     let chart = nhlab_plots::StabilityChart {
         title: "",
         x_label: &data.over,
         values: &data.values,
-        tracks: &tracks,
+        tracks: &data.tracks,
         stable: &data.stable,
         current: Some(current),
-        companion: (!hamel.is_empty()).then_some((Method::Hamel, &hamel[..])),
+        companion: (!data.hamel.is_empty()).then_some((Method::Hamel, &data.hamel[..])),
         scale: dpr,
     };
     let backend =

@@ -9,8 +9,8 @@ use nhlab::formulations::Method;
 use nhlab::mechanics::Needs;
 use nhlab::prepare::Prepared;
 use nhlab::scenario::Format;
-use nhlab::stability::{is_stable, Study, Swept};
-use nhlab_plots::stable_ranges;
+use nhlab::stability::{Study, Swept};
+use nhlab_plots::{sweep_ranges, Track};
 
 /// A sweep as the page draws it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -23,10 +23,8 @@ pub struct StabilityData {
     pub current: f64,
     /// The swept values.
     pub values: Vec<f64>,
-    /// Per track, the real parts at every value.
-    pub re: Vec<Vec<f64>>,
-    /// Per track, the imaginary parts.
-    pub im: Vec<Vec<f64>>,
+    /// Per track, the eigenvalue `(re, im)` at every value.
+    pub tracks: Vec<Track>,
     /// The stable ranges of the swept value.
     pub stable: Vec<(f64, f64)>,
     /// The boundaries: value and whether the motion becomes stable there.
@@ -37,11 +35,9 @@ pub struct StabilityData {
     pub held: Vec<String>,
     /// The method linearised.
     pub method: String,
-    /// Hamel's embedding linearised over the same values (real and imaginary parts
-    /// per track), when the run compares it with the true motion; else empty.
-    pub hamel_re: Vec<Vec<f64>>,
-    /// Its imaginary parts.
-    pub hamel_im: Vec<Vec<f64>>,
+    /// Hamel's embedding linearised over the same values, per track, when the run
+    /// compares it with the true motion; else empty.
+    pub hamel: Vec<Track>,
     /// Why Hamel's tracks are missing although the run has `hamel` (e.g. a singular
     /// split at some value), else empty.
     pub hamel_note: String,
@@ -76,55 +72,37 @@ pub fn sweep_of(text: &str) -> Result<Option<StabilityData>, String> {
     };
     let mut derivatives = study.derivatives(&p.model).map_err(|e| format!("stability.{e}"))?;
     let sweep = study.run(&mut p.model, &mut p.numeric, &mut derivatives, &p.map)?;
-    let tracks = sweep.rows.first().map_or(0, |r| r.eigenvalues.len());
-    let part = |imaginary: bool| -> Vec<Vec<f64>> {
-        let value = |r: &nhlab::stability::Linearization, i: usize| {
-            r.eigenvalues.get(i).map_or(f64::NAN, |e| if imaginary { e.im } else { e.re })
-        };
-        (0..tracks).map(|i| sweep.rows.iter().map(|r| value(r, i)).collect()).collect()
-    };
-    let (re, im) = (part(false), part(true));
-    let (mut hamel_re, mut hamel_im, mut hamel_note) = (Vec::new(), Vec::new(), String::new());
+    let tracks = sweep.tracks();
+    if tracks.iter().flatten().any(|(re, im)| !re.is_finite() || !im.is_finite()) {
+        return Err("an eigenvalue is not finite".into());
+    }
+    let (mut hamel, mut hamel_note) = (Vec::new(), String::new());
     let compare = study.method != Method::Hamel && p.model.scenario.run.method_ids().iter().any(|m| m == "hamel");
     if compare && p.model.hamel.is_ok() {
         let hamel_spec = nhlab::scenario::StabilitySpec { method: Some("hamel".into()), ..spec.clone() };
-        let hamel = Study::new(&p.model, &hamel_spec).and_then(|mut h| {
+        let swept = Study::new(&p.model, &hamel_spec).and_then(|mut h| {
             let mut d = h.derivatives(&p.model)?;
             h.run(&mut p.model, &mut p.numeric, &mut d, &p.map)
         });
-        match hamel {
-            Ok(h) if h.rows.len() == sweep.rows.len() => {
-                let k = h.rows[0].eigenvalues.len();
-                let value = |r: &nhlab::stability::Linearization, i: usize, imaginary: bool| {
-                    r.eigenvalues.get(i).map_or(f64::NAN, |e| if imaginary { e.im } else { e.re })
-                };
-                hamel_re = (0..k).map(|i| h.rows.iter().map(|r| value(r, i, false)).collect()).collect();
-                hamel_im = (0..k).map(|i| h.rows.iter().map(|r| value(r, i, true)).collect()).collect();
-            }
+        match swept {
+            Ok(h) if h.rows.len() == sweep.rows.len() => hamel = h.tracks(),
             Ok(_) => hamel_note = "Hamel's embedding: its sweep has a different length".into(),
             Err(e) => hamel_note = format!("Hamel's embedding could not be linearised: {e}"),
         }
     }
-    if re.iter().chain(&im).flatten().any(|x| !x.is_finite()) {
-        return Err("an eigenvalue is not finite".into());
-    }
-    let stable: Vec<bool> = sweep.rows.iter().map(is_stable).collect();
-    let boundaries: Vec<(f64, bool)> = sweep.boundaries.iter().map(|b| (b.value, b.becomes_stable)).collect();
     let first = &sweep.rows[0];
     Ok(Some(StabilityData {
         over: spec.sweep.map(|s| s.over).unwrap_or_default(),
         kind: kind.into(),
         current,
-        stable: stable_ranges(&sweep.values, &stable, &boundaries),
+        stable: sweep_ranges(&sweep),
+        boundaries: sweep.boundaries.iter().map(|b| (b.value, b.becomes_stable)).collect(),
         values: sweep.values,
-        re,
-        im,
-        boundaries,
+        tracks,
         state: first.state.clone(),
         held: first.held_speeds.clone(),
         method: study.method.id().into(),
-        hamel_re,
-        hamel_im,
+        hamel,
         hamel_note,
     }))
 }
@@ -140,8 +118,7 @@ mod tests {
         let d = sweep_of(crate::gallery::text("rolling-disk").unwrap()).unwrap().unwrap();
         assert_eq!((d.over.as_str(), d.kind.as_str(), d.current), ("phi'", "velocity", 6.0));
         assert_eq!(d.values.len(), 1001);
-        assert_eq!(d.re.len(), d.im.len());
-        assert!(d.re.iter().all(|t| t.len() == 1001));
+        assert!(!d.tracks.is_empty() && d.tracks.iter().all(|t| t.len() == 1001));
         let critical = (9.81f64 / 0.9).sqrt();
         assert_eq!(d.boundaries.len(), 1);
         assert!((d.boundaries[0].0 - critical).abs() < 1e-10 && d.boundaries[0].1);
@@ -154,13 +131,13 @@ mod tests {
     fn the_sleigh_panel_has_hamels_tracks() {
         let d = sweep_of(crate::gallery::text("chaplygin-sleigh").unwrap()).unwrap().unwrap();
         assert_eq!(d.hamel_note, "");
-        assert_eq!(d.hamel_re.len(), 2);
+        assert_eq!(d.hamel.len(), 2);
         let k = d.values.iter().position(|&u| (u - 1.0).abs() < 1e-9).unwrap();
-        let mut hamel: Vec<f64> = d.hamel_re.iter().map(|t| t[k]).collect();
+        let mut hamel: Vec<f64> = d.hamel.iter().map(|t| t[k].0).collect();
         hamel.sort_by(f64::total_cmp);
         let s = (1.0f64 / 0.45).sqrt();
         assert!((hamel[0] + s).abs() < 1e-12 && (hamel[1] - s).abs() < 1e-12, "{hamel:?}");
-        let truth: f64 = d.re.iter().map(|t| t[k]).fold(0.0, f64::min);
+        let truth: f64 = d.tracks.iter().map(|t| t[k].0).fold(0.0, f64::min);
         assert!((truth + 0.5 / 0.45).abs() < 1e-12, "{truth}");
     }
 

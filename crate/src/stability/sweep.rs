@@ -45,6 +45,19 @@ pub struct Sweep {
     pub boundaries: Vec<Boundary>,
 }
 
+impl Sweep {
+    /// Each eigenvalue track's `(re, im)` at every value (NaN where a row has fewer
+    /// eigenvalues): what figures draw.
+    pub fn tracks(&self) -> Vec<Vec<(f64, f64)>> {
+        let count = self.rows.first().map_or(0, |r| r.eigenvalues.len());
+        (0..count)
+            .map(|i| {
+                self.rows.iter().map(|r| r.eigenvalues.get(i).map_or((f64::NAN, f64::NAN), |e| (e.re, e.im))).collect()
+            })
+            .collect()
+    }
+}
+
 /// The largest real part beyond the neutral band, as a signed distance: positive
 /// where the motion is unstable.
 pub fn growth(lin: &Linearization) -> f64 {
