@@ -531,7 +531,11 @@ async function renderStability() {
     return;
   }
   if (old) $("stability-note").textContent = "Computing the eigenvalues…";
-  const answer = await helper.ask("stability", { text }, { budgetMs: budget("derive") });
+  const ask = () => helper.ask("stability", { text }, { budgetMs: budget("derive") });
+  let answer = await ask();
+  // Another request that overran its budget took the helper down with this one
+  // queued behind it: the helper is replaced, so ask once more.
+  if (answer.cancelled && text === state.text) answer = await ask();
   if (text !== state.text) return; // superseded
   if (!answer.ok || answer.result === null) {
     state.stability = null;
@@ -563,7 +567,7 @@ function drawStability() {
   const here = d.values.length ? nearestIndex(d.values, d.current) : -1;
   const at = Number.isFinite(d.current) ? ` The run uses ${d.over} = ${fmt(d.current)}${here < 0 ? "" : inRanges(d.stable, d.current) ? ": stable." : ": unstable."}` : "";
   $("stability-title").textContent = `Linear stability against ${d.over} (${d.method}; state ${d.state.join(", ")}${d.held.length ? `; held ${d.held.join(", ")}` : ""})`;
-  const hamel = d.hamel_re.length ? ` Dashed: Hamel's embedding linearised at the same states — where its eigenvalues differ, it does not follow the true motion.` : d.hamel_note ? ` ${d.hamel_note}.` : "";
+  const hamel = d.hamel.length ? ` Dashed: Hamel's embedding linearised at the same states — where its eigenvalues differ, it does not follow the true motion.` : d.hamel_note ? ` ${d.hamel_note}.` : "";
   $("stability-note").textContent = `Real (top) and imaginary (bottom) parts of the eigenvalues; stable ranges shaded green. ${bounds.length ? `Boundaries: ${bounds.join("; ")}.` : "No change of stability in this range."}${at}${hamel} Click to run at a value.`;
   $("stability-canvas").setAttribute("aria-label", `Eigenvalues against ${d.over} from ${fmt(d.values[0])} to ${fmt(d.values[d.values.length - 1])}. ${bounds.join("; ")}`);
 }

@@ -87,3 +87,16 @@ test("a parameter sweep is clicked into the parameter; a broken table is a messa
   assert.deepEqual(problems, []);
   await ctx.close();
 });
+
+test("a sweep slower than its budget is stopped with a message, and the run goes on", async () => {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  // The helper's budget, far below the bicycle's 1,001 linearisations.
+  await context.addInitScript(() => { window.NHLAB_BUDGET_MS = { derive: 20 }; });
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle`, { context });
+  await page.waitForFunction(() => /No stability analysis: the sweep took more than 0.02 s and was stopped/.test(document.getElementById("stability-note").textContent), null, { timeout: 20000 });
+  const clock = () => page.evaluate(() => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]));
+  const before = await clock();
+  await page.waitForFunction((t) => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) > t, before);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
