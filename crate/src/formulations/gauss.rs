@@ -3,7 +3,8 @@
 //!
 //! Solved on the constraint set itself: `q̈ = q̈_p + N z` with `q̈_p = A⁺b` and `N` a
 //! basis of the null space of `A` (eigenvectors of `AᵀA` for zero eigenvalues);
-//! then `(NᵀMN) z = NᵀM(a − q̈_p)`. No multipliers appear.
+//! then `(NᵀMN) z = NᵀM(a − q̈_p)`. No multipliers appear. The pseudo-inverse and the
+//! eigenvectors are Jacobi's (`jacobi.rs`): the same bits on every target.
 
 use nalgebra::DMatrix;
 
@@ -19,21 +20,20 @@ pub(super) fn solve(terms: &Terms, t: f64) -> Result<Solution, DynamicsError> {
         return Ok(Solution { accelerations: a, multipliers: None, multiplier_rates: None });
     }
     let aj = &terms.jacobian;
-    let svd = aj.clone().svd(true, true);
-    let largest = svd.singular_values.iter().cloned().fold(0.0, f64::max);
-    let tol = RANK_TOLERANCE * largest.max(f64::MIN_POSITIVE);
-    let particular = svd.solve(&terms.bias, tol).map_err(|_| DynamicsError::Singular { what: "A", t, hint: "" })?;
+    let pinv =
+        super::jacobi::pseudo_inverse(aj, RANK_TOLERANCE).ok_or(DynamicsError::Singular { what: "A", t, hint: "" })?;
+    let particular = pinv * &terms.bias;
     if (aj * &particular - &terms.bias).norm() > 1e-8 * (1.0 + terms.bias.norm()) {
         return Err(DynamicsError::Singular { what: "A", t, hint: "; the constraints are inconsistent" });
     }
-    let eigen = (aj.transpose() * aj).symmetric_eigen();
-    let scale = eigen.eigenvalues.iter().cloned().fold(0.0, f64::max).max(f64::MIN_POSITIVE);
-    let free: alloc::vec::Vec<usize> = (0..n).filter(|&k| eigen.eigenvalues[k] <= RANK_TOLERANCE * scale).collect();
+    let (eigenvalues, eigenvectors) = super::jacobi::symmetric_eigen(&(aj.transpose() * aj));
+    let scale = eigenvalues.iter().cloned().fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+    let free: alloc::vec::Vec<usize> = (0..n).filter(|&k| eigenvalues[k] <= RANK_TOLERANCE * scale).collect();
     if free.is_empty() {
         return Ok(Solution { accelerations: particular, multipliers: None, multiplier_rates: None });
     }
     let basis = DMatrix::from_columns(
-        &free.iter().map(|&k| eigen.eigenvectors.column(k).into_owned()).collect::<alloc::vec::Vec<_>>(),
+        &free.iter().map(|&k| eigenvectors.column(k).into_owned()).collect::<alloc::vec::Vec<_>>(),
     );
     let reduced = basis.transpose() * &terms.mass * &basis;
     let rhs = basis.transpose() * &terms.mass * (&a - &particular);

@@ -22,6 +22,7 @@ pub use range_space::RangeSpace;
 mod euler;
 mod gauss;
 mod hamel;
+mod jacobi;
 mod lagrange;
 mod udwadia_kalaba;
 mod vakonomic;

@@ -1,0 +1,165 @@
+//! Jacobi's symmetric eigen-decomposition and one-sided (Hestenes) SVD, for the
+//! formulations that are defined by them (Udwadia–Kalaba, Gauss).
+//!
+//! Why not nalgebra's `symmetric_eigen` and `svd`: with `std` they call the
+//! platform's float functions (`hypot` among them), which differ in the last bit
+//! between glibc and wasm, so the page's CSV differed from `nhlab run`'s on the
+//! rolling disk and the Chaplygin sphere. Jacobi's rotations need only `+ − × ÷`
+//! and `sqrt`, all correctly rounded on every target, so these give the same bits
+//! everywhere; they are also accurate to the last digits for the small, well-scaled
+//! matrices of a mechanical model. Sizes here are the number of coordinates, so the
+//! `O(n³)` per sweep is immaterial.
+
+use alloc::vec::Vec;
+
+use nalgebra::{DMatrix, DVector};
+
+/// Sweeps allowed before giving up; Jacobi converges quadratically, in well under ten
+/// for the sizes of a model, and a non-finite input stops at the first sweep's check.
+const MAX_SWEEPS: usize = 60;
+
+/// `(c, s)` of the rotation that zeroes the off-diagonal of `[[α, γ], [γ, β]]`
+/// (Golub & Van Loan's `sym.schur2`), from `sqrt` and arithmetic only.
+fn rotation(alpha: f64, beta: f64, gamma: f64) -> (f64, f64) {
+    let tau = (beta - alpha) / (2.0 * gamma);
+    let t = if tau.abs() > 1e150 {
+        0.5 / tau
+    } else {
+        let root = crate::math::sqrt(1.0 + tau * tau);
+        if tau >= 0.0 {
+            1.0 / (tau + root)
+        } else {
+            -1.0 / (-tau + root)
+        }
+    };
+    let c = 1.0 / crate::math::sqrt(1.0 + t * t);
+    (c, c * t)
+}
+
+/// Whether `γ` is negligible beside `α` and `β` (or any of them is not finite).
+fn negligible(alpha: f64, beta: f64, gamma: f64) -> bool {
+    let scale = f64::EPSILON * crate::math::sqrt((alpha * beta).abs());
+    gamma.abs().partial_cmp(&scale) != Some(core::cmp::Ordering::Greater)
+}
+
+/// Eigenvalues and eigenvectors (as columns) of the symmetric matrix `a`; only the
+/// lower triangle is read. Non-finite input gives non-finite eigenvalues.
+pub fn symmetric_eigen(a: &DMatrix<f64>) -> (DVector<f64>, DMatrix<f64>) {
+    let n = a.nrows();
+    let mut m = DMatrix::from_fn(n, n, |i, j| if i >= j { a[(i, j)] } else { a[(j, i)] });
+    let mut v = DMatrix::identity(n, n);
+    if m.iter().all(|x| x.is_finite()) {
+        for _ in 0..MAX_SWEEPS {
+            let mut rotated = false;
+            for p in 0..n {
+                for q in p + 1..n {
+                    let (alpha, beta, gamma) = (m[(p, p)], m[(q, q)], m[(p, q)]);
+                    if negligible(alpha, beta, gamma) {
+                        continue;
+                    }
+                    rotated = true;
+                    let (c, s) = rotation(alpha, beta, gamma);
+                    rotate_columns(&mut m, p, q, c, s);
+                    rotate_rows(&mut m, p, q, c, s);
+                    m[(p, q)] = 0.0;
+                    m[(q, p)] = 0.0;
+                    rotate_columns(&mut v, p, q, c, s);
+                }
+            }
+            if !rotated {
+                break;
+            }
+        }
+    }
+    (DVector::from_iterator(n, (0..n).map(|i| m[(i, i)])), v)
+}
+
+fn rotate_columns(m: &mut DMatrix<f64>, p: usize, q: usize, c: f64, s: f64) {
+    for k in 0..m.nrows() {
+        let (x, y) = (m[(k, p)], m[(k, q)]);
+        m[(k, p)] = c * x - s * y;
+        m[(k, q)] = s * x + c * y;
+    }
+}
+
+fn rotate_rows(m: &mut DMatrix<f64>, p: usize, q: usize, c: f64, s: f64) {
+    for k in 0..m.ncols() {
+        let (x, y) = (m[(p, k)], m[(q, k)]);
+        m[(p, k)] = c * x - s * y;
+        m[(q, k)] = s * x + c * y;
+    }
+}
+
+/// The Moore–Penrose inverse of `a` (`m × n`), ignoring singular values at or below
+/// `relative_tolerance` times the largest; `None` when `a` is not finite.
+///
+/// One-sided Jacobi on `G = aᵀ`: rotations `W` make the columns `h_j` of `G W`
+/// orthogonal, so `a = Σ w_j σ_j u_jᵀ` with `σ_j = |h_j|`, `u_j = h_j / σ_j`, and
+/// `a⁺ = Σ h_j w_jᵀ / σ_j²` over the kept `σ_j`.
+pub fn pseudo_inverse(a: &DMatrix<f64>, relative_tolerance: f64) -> Option<DMatrix<f64>> {
+    if !a.iter().all(|x| x.is_finite()) {
+        return None;
+    }
+    let (m, n) = (a.nrows(), a.ncols());
+    let mut h = a.transpose();
+    let mut w = DMatrix::<f64>::identity(m, m);
+    let dot = |h: &DMatrix<f64>, i: usize, j: usize| (0..n).map(|k| h[(k, i)] * h[(k, j)]).sum::<f64>();
+    for _ in 0..MAX_SWEEPS {
+        let mut rotated = false;
+        for p in 0..m {
+            for q in p + 1..m {
+                let (alpha, beta, gamma) = (dot(&h, p, p), dot(&h, q, q), dot(&h, p, q));
+                if negligible(alpha, beta, gamma) {
+                    continue;
+                }
+                rotated = true;
+                let (c, s) = rotation(alpha, beta, gamma);
+                rotate_columns(&mut h, p, q, c, s);
+                rotate_columns(&mut w, p, q, c, s);
+            }
+        }
+        if !rotated {
+            break;
+        }
+    }
+    let squares: Vec<f64> = (0..m).map(|j| dot(&h, j, j)).collect();
+    let largest = squares.iter().cloned().fold(0.0, f64::max);
+    let cut = relative_tolerance * relative_tolerance * largest;
+    let mut inverse = DMatrix::zeros(n, m);
+    for (j, &square) in squares.iter().enumerate() {
+        if square > cut && square > 0.0 {
+            for r in 0..n {
+                let scaled = h[(r, j)] / square;
+                for c in 0..m {
+                    inverse[(r, c)] += scaled * w[(c, j)];
+                }
+            }
+        }
+    }
+    Some(inverse)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eigen_reconstructs_and_is_orthogonal() {
+        let a = DMatrix::from_row_slice(3, 3, &[4.0, 1.0, -2.0, 1.0, 3.0, 0.5, -2.0, 0.5, 5.0]);
+        let (values, vectors) = symmetric_eigen(&a);
+        let back = &vectors * DMatrix::from_diagonal(&values) * vectors.transpose();
+        assert!((back - &a).amax() < 1e-14);
+        assert!((vectors.transpose() * &vectors - DMatrix::identity(3, 3)).amax() < 1e-15);
+        assert!((values.sum() - 12.0).abs() < 1e-14);
+    }
+
+    #[test]
+    fn pseudo_inverse_meets_penrose_conditions_with_a_repeated_row() {
+        let a = DMatrix::from_row_slice(3, 4, &[1.0, 2.0, 0.0, -1.0, 0.0, 1.0, 3.0, 1.0, 1.0, 2.0, 0.0, -1.0]);
+        let p = pseudo_inverse(&a, 1e-12).unwrap();
+        assert!((&a * &p * &a - &a).amax() < 1e-14);
+        assert!((&p * &a * &p - &p).amax() < 1e-14);
+        assert!(((&a * &p).transpose() - &a * &p).amax() < 1e-14);
+        assert!(((&p * &a).transpose() - &p * &a).amax() < 1e-14);
+    }
+}
