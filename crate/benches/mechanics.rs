@@ -306,13 +306,15 @@ fn main() {
         }
         end_hand = y;
     });
-    // The same integration through Simulation (what `nhlab run` does): each accepted
-    // step also records a sample (energy, residuals, compulsion, the E-vector).
+    // The same integration through Simulation (what `nhlab run` does without
+    // --plot): each accepted step also records a sample (energy, residuals, the
+    // E-vector; no compulsion).
     let settings = nhlab::simulation::Settings {
         method: Method::Lagrange,
         integrator: nhlab::integrators::IntegratorKind::Dopri5,
         rtol: 1e-10,
         atol: 1e-12,
+        compulsion: false,
         ..nhlab::simulation::Settings::from_scenario(&model.scenario.run, Method::Lagrange)
     };
     let mut samples = 0;

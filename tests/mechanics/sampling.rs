@@ -286,3 +286,34 @@ fn samples_reuse_the_last_stage_without_changing_a_bit() {
     }
     assert!(compared > 500, "{compared} samples compared");
 }
+
+/// Samples compute Gauss's compulsion only when asked (`nhlab run --plot`); not
+/// asked, it is NaN and every other number is the same bit for bit. Asked, it is
+/// `½(q̈ − a)ᵀ M (q̈ − a)` computed apart from the run.
+#[test]
+fn the_compulsion_is_computed_only_when_asked_and_changes_nothing_else() {
+    let (model, numeric, state) = load("chaplygin-sleigh");
+    let run = |compulsion: bool| {
+        let settings = Settings { compulsion, ..Settings::from_scenario(&model.scenario.run, Method::Gauss) };
+        let mut sim = Simulation::new(numeric.clone(), settings, &state).unwrap();
+        sim.advance_to(2.0).unwrap();
+        sim.samples().to_vec()
+    };
+    let (with, without) = (run(true), run(false));
+    assert_eq!(with.len(), without.len());
+    let mut numeric = numeric.clone();
+    for (a, b) in with.iter().zip(&without) {
+        assert!(b.compulsion.is_nan());
+        let bits = |s: &Sample| {
+            let mut v: Vec<u64> = s.q.iter().chain(&s.v).chain(&s.residuals).map(|x| x.to_bits()).collect();
+            v.push(s.energy.to_bits());
+            v.extend(s.e_vector.iter().flatten().map(|x| x.to_bits()));
+            v
+        };
+        assert_eq!(bits(a), bits(b));
+        let solved = nhlab::formulations::accelerations(Method::Gauss, &mut numeric, a.t, &a.q, &a.v).unwrap();
+        let terms = numeric.evaluate(a.t, &a.q, &a.v).unwrap();
+        let expected = nhlab::formulations::compulsion(terms, &solved.accelerations, a.t).unwrap();
+        assert!((a.compulsion - expected).abs() <= 1e-12 * expected.abs().max(1e-12), "{} vs {expected}", a.compulsion);
+    }
+}

@@ -335,7 +335,8 @@ impl Lab {
         for id in p.model.scenario.run.method_ids() {
             // Ids were validated with the model.
             let Some(method) = Method::from_id(&id) else { continue };
-            let settings = Settings::from_scenario(&p.model.scenario.run, method);
+            // The page draws no compulsion: samples skip it.
+            let settings = Settings { compulsion: false, ..Settings::from_scenario(&p.model.scenario.run, method) };
             let holonomic: Vec<bool> = p.model.constraints.iter().map(|c| c.position_residual.is_some()).collect();
             let columns = Columns::new(self.view.len(), self.e_components().len(), &holonomic);
             let mut run = Run { method, sim: None, error: None, columns, recorded: 0, current: None };

@@ -105,6 +105,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     for &method in &methods {
         let mut settings = Settings::from_scenario(&s.run, method);
         settings.limits = Limits { max_steps: args.max_steps, max_samples: args.max_samples };
+        settings.compulsion = args.plot.is_some();
         first_settings.get_or_insert(settings);
         let mut sim = Simulation::new(l.numeric.clone(), settings, &l.initial)
             .map_err(|e| Failure::Compute(format!("{}: {e}", method.id())))?;

@@ -63,6 +63,10 @@ pub struct Settings {
     pub stabilization: Stabilization,
     /// Bounds on the work and memory of one run.
     pub limits: Limits,
+    /// Whether each sample computes Gauss's compulsion (an LDLᵀ of `M` per sample):
+    /// only `nhlab run --plot` draws it, so the command line asks for it there and
+    /// the page never does. Samples not asked have `compulsion` NaN.
+    pub compulsion: bool,
 }
 
 /// Bounds on one run, so that no scenario can run unbounded: a stiff system, an
@@ -101,6 +105,7 @@ impl Settings {
             dt: run.dt.unwrap_or(0.01),
             stabilization: run.stabilization.as_deref().and_then(Stabilization::from_id).unwrap_or(Stabilization::None),
             limits: Limits::default(),
+            compulsion: true,
         }
     }
 }
@@ -124,7 +129,8 @@ pub struct Sample {
     /// Every constraint's velocity-level residual `f` (`φ_q v + φ_t` for a
     /// holonomic one; the same as [`Sample::residuals`] for the others).
     pub velocity_residuals: Vec<f64>,
-    /// Gauss's compulsion of the method's accelerations.
+    /// Gauss's compulsion of the method's accelerations (NaN unless
+    /// [`Settings::compulsion`] asked for it).
     pub compulsion: f64,
     /// Hamel's E-vector at this state (one per independent coordinate of the
     /// model's split); `None` without a split or where it is singular.
@@ -290,8 +296,11 @@ impl Simulation {
             }
         };
         let terms = self.numeric.evaluate(t, q, v)?;
-        let compulsion =
-            formulations::compulsion_with(terms, accelerations, t, &mut self.compulsion_solver, &mut self.scratch)?;
+        let compulsion = if self.settings.compulsion {
+            formulations::compulsion_with(terms, accelerations, t, &mut self.compulsion_solver, &mut self.scratch)?
+        } else {
+            f64::NAN
+        };
         let energy = terms.energy;
         let residuals = terms.constraint_residuals();
         let velocity_residuals = terms.residuals.iter().copied().collect();
