@@ -854,10 +854,12 @@ function catchingUp() {
 }
 
 /** How far the runs have got: the display clock, or the slowest run still going when
- *  they are behind it. */
+ *  they are behind it; when every run has stopped (an error, the sample limit), the
+ *  furthest any of them got: the clock never claims a time no run reached. */
 function reached() {
   const going = state.runs.filter((r) => !r.error).map((r) => r.t);
-  return Math.min(state.display.now(), ...going);
+  if (going.length || !state.runs.length) return Math.min(state.display.now(), ...going);
+  return Math.min(state.display.now(), Math.max(...state.runs.map((r) => r.t)));
 }
 
 function frame(now) {

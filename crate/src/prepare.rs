@@ -43,11 +43,21 @@ impl Prepared {
     }
 
     /// Validates and compiles a scenario already read, deriving what `needs` asks.
+    ///
+    /// When it fails, the problems are preceded by the fields the file has and the
+    /// format does not (warnings on success): a misspelt `[definition]` is the cause
+    /// of the `unknown name` that follows, and says so with its "did you mean".
     pub fn from_scenario_for(scenario: &Scenario, mut map: SourceMap, needs: Needs) -> Result<Prepared, Problems> {
-        let model = Model::build_for(scenario, &map, needs)?;
+        let with_unknown_fields = |mut problems: Problems| {
+            let mut all = map.warnings.clone();
+            all.append(&mut problems.0);
+            Problems(all)
+        };
+        let model = Model::build_for(scenario, &map, needs).map_err(with_unknown_fields)?;
         let mut numeric = NumericModel::new(&model)
             .map_err(|e| Problems(vec![Problem { field: "model".into(), position: None, message: format!("{e}") }]))?;
-        let (initial, warnings) = initial_state_with_warnings(&model, &mut numeric, &map)?;
+        let (initial, warnings) =
+            initial_state_with_warnings(&model, &mut numeric, &map).map_err(with_unknown_fields)?;
         map.warnings.extend(warnings);
         Ok(Prepared { model, numeric, initial, map })
     }

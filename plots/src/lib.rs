@@ -107,7 +107,13 @@ fn tick_label(v: f64, lo: f64, hi: f64, scale: Scale) -> String {
         }
         Scale::Linear if v == 0.0 => "0".into(),
         Scale::Linear => format!("{v:.1e}"),
-        Scale::Log => format!("{:.0e}", scale.invert(v)),
+        Scale::Log => {
+            // Ticks ~width/6 decades apart differ by a factor 10^(width/6): as many
+            // digits as tell them apart (one decade: 3e-14, 2e-14, 2e-14 otherwise).
+            let ratio = (width / 6.0 * core::f64::consts::LN_10).max(1e-6);
+            let decimals = (-ratio.log10()).ceil().clamp(0.0, 5.0) as usize;
+            format!("{:.decimals$e}", scale.invert(v))
+        }
         Scale::SymLog => {
             let x = scale.invert(v);
             if x.abs() < 1e-12 {
@@ -485,6 +491,20 @@ mod tests {
 
     #[test]
     fn scales_invert() {
+        // A log axis over one decade or less: every tick's label is distinct.
+        for (lo, hi) in [(-14.0, -13.0), (-13.7, -13.5), (-3.0, 0.5), (-12.0, 0.0)] {
+            let ticks: Vec<f64> = (0..=6).map(|k| lo + (hi - lo) * k as f64 / 6.0).collect();
+            let labels: Vec<String> = ticks.iter().map(|&v| tick_label(v, lo, hi, Scale::Log)).collect();
+            let mut distinct = labels.clone();
+            distinct.dedup();
+            assert_eq!(distinct.len(), labels.len(), "{labels:?}");
+            // and each says the value it stands for, to its digits
+            for (t, l) in ticks.iter().zip(&labels) {
+                let back: f64 = l.parse().unwrap();
+                assert!((back.log10() - t).abs() < 0.5 * (hi - lo) / 6.0, "{l} for 10^{t}");
+            }
+        }
+        assert_eq!(tick_label(-13.0, -20.0, 0.0, Scale::Log), "1e-13", "many decades: one digit");
         for scale in [Scale::Linear, Scale::Log, Scale::SymLog] {
             for y in [1e-9, 0.3, 1.0, 42.0, 7e8] {
                 let back = scale.invert(scale.apply(y));

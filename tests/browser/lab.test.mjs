@@ -276,6 +276,24 @@ test("the CSV export is what the command line writes", async () => {
   }
 });
 
+test("a run stopped at the sample limit: the clock shows where it stopped, not t_end", async () => {
+  const { page, problems, ctx } = await open(browser, server.url);
+  // rk4 at dt = 0.01 to t = 2000 is 200,001 samples; the page keeps 100,000 a run.
+  const text = [
+    'format = "nhlab/1"', 'title = "Long drift"', 'coordinates = ["x"]', 'kinetic = "x\'^2/2"',
+    "[initial]", "q = { x = 0 }", "v = { x = 1 }",
+    "[run]", "t_end = 2000", 'methods = ["lagrange"]', 'integrator = "rk4"', "dt = 0.01",
+  ].join("\n");
+  await page.fill("#editor", text);
+  await page.waitForFunction(() => document.querySelector("h1").textContent === "Long drift");
+  await page.click("#to-end");
+  await page.waitForSelector("body[data-finished='1']", { timeout: 30000 });
+  await page.waitForFunction(() => /^t = 999\.990 \/ 2000/.test(document.getElementById("clock").textContent), null, { timeout: 10000 });
+  assert.match(await page.textContent("#legend"), /lagrange — stopped at t = 999\.99: 100000 samples, the page's limit per run/);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
 test("embed mode shows only the plots and the controls", async () => {
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=ball-on-turntable&embed`, { viewport: { width: 720, height: 560 } });
   await waitClockPast(page, 0.3);

@@ -329,3 +329,24 @@ fn the_references_example_loads_with_the_warning_it_documents() {
     assert_eq!(warnings, [documented]);
     assert!(doc.contains(&format!("initial.v: {documented}")), "the reference quotes the warning as the lab gives it");
 }
+
+/// A misspelt table name (`[definition]`) is what makes the names in it unknown:
+/// when the file fails, the problems the command line and the page show start with
+/// the unknown table and its "did you mean", at its line.
+#[test]
+fn a_misspelt_table_is_named_before_the_errors_it_causes() {
+    let text = nhlab_tests::scenarios::text("chaplygin-sleigh").replace("[definitions]", "[definition]");
+    let line = text.lines().position(|l| l == "[definition]").unwrap() + 1;
+    let err = match nhlab::prepare::Prepared::from_text(&text, nhlab::scenario::Format::Toml) {
+        Err(e) => e,
+        Ok(_) => panic!("the sleigh without its definitions cannot build"),
+    };
+    let first = err.0[0].to_string();
+    assert_eq!(
+        first,
+        format!(
+            "definition (line {line}, column 2): unknown table `definition` (ignored); did you mean `definitions`?"
+        )
+    );
+    assert!(err.0[1..].iter().any(|p| p.message == "unknown name `u`"), "{err}");
+}

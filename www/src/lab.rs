@@ -192,9 +192,9 @@ impl Run {
         while self.error.is_none() && sim.time() < now && taken < max_steps {
             if sim.samples().len() >= limit {
                 self.error = Some(format!(
-                    "stopped at t = {:.6}: {limit} samples, the page's limit per run (memory); \
+                    "stopped at t = {}: {limit} samples, the page's limit per run (memory); \
                      use a larger dt, looser tolerances or an earlier t_end (the command line has no limit)",
-                    sim.time()
+                    nhlab::math::Short(sim.time())
                 ));
                 break;
             }
@@ -209,7 +209,8 @@ impl Run {
             // Non-finite numbers stop the run instead of reaching a plot.
             match sim.samples().last() {
                 Some(last) if !sample_is_finite(last) => {
-                    self.error = Some(format!("stopped at t = {:.6}: the state is no longer finite", last.t));
+                    self.error =
+                        Some(format!("stopped at t = {}: the state is no longer finite", nhlab::math::Short(last.t)));
                 }
                 _ => recorder.record_step(&mut self.columns, &mut self.recorded, sim),
             }

@@ -235,10 +235,14 @@ fn unknown_field_warnings<'a>(map: &SourceMap, paths: impl IntoIterator<Item = &
         .map(|path| {
             let key = path.rsplit(['.', '[']).next().unwrap_or(&path).trim_end_matches(']');
             let hint = crate::expr::nearest(key, super::fields::siblings(&path));
+            let what = match map.places.get(&path) {
+                Some((_, _, ValueKind::Table)) => "table",
+                _ => "field",
+            };
             let message = if hint.is_empty() {
-                alloc::format!("unknown field `{key}` (ignored)")
+                alloc::format!("unknown {what} `{key}` (ignored)")
             } else {
-                alloc::format!("unknown field `{key}` (ignored); did you mean `{}`?", hint.join("`, `"))
+                alloc::format!("unknown {what} `{key}` (ignored); did you mean `{}`?", hint.join("`, `"))
             };
             map.key_problem(&path, message)
         })
