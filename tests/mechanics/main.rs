@@ -8,6 +8,7 @@ mod body_gallery;
 mod closed_forms;
 mod derivation;
 mod drift;
+mod energy_label;
 mod fast_lagrange;
 mod hamel;
 mod integrators;

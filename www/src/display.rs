@@ -31,6 +31,8 @@ pub struct Layout {
     pub any_holonomic: bool,
     /// The runs' methods (ids), in order.
     pub methods: Vec<String>,
+    /// Why `T + V` may change along the true motion (empty: it is conserved).
+    pub energy_changes: Vec<String>,
     /// The panels, in page order.
     pub panels: Vec<PanelInfo>,
 }
@@ -48,6 +50,7 @@ impl Layout {
             constraints: !constraints.is_empty(),
             any_holonomic: constraints.iter().any(|c| c.position_residual.is_some()),
             methods: lab.runs().iter().map(|r| r.method.id().to_string()).collect(),
+            energy_changes: nhlab::mechanics::energy_changes(&lab.prepared().model),
             panels: Vec::new(),
         };
         layout.panels = panels::panels(&layout);

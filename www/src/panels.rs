@@ -74,12 +74,8 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
             kind: Kind::Residual,
         });
     }
-    out.push(PanelInfo {
-        id: "plot-energy".into(),
-        title: "energy drift".into(),
-        note: "|T + V − (T + V)(0)| (log scale): conservation, or how far from it".into(),
-        kind: Kind::Energy,
-    });
+    let (title, note) = energy_caption(&layout.energy_changes);
+    out.push(PanelInfo { id: "plot-energy".into(), title, note, kind: Kind::Energy });
     let components = layout.e_components.len();
     if components > 0 {
         let (names, dashed) = if components > MAX_E_COMPONENTS {
@@ -95,6 +91,27 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
         });
     }
     out
+}
+
+/// The energy panel's title and note: what the curve is, and whether the true motion
+/// conserves `T + V` here (then the curve is a method's error) or not (then it is the
+/// energy's own change, and why).
+pub fn energy_caption(changes: &[String]) -> (String, String) {
+    if changes.is_empty() {
+        (
+            "energy drift".into(),
+            "|T + V − (T + V)(0)| (log scale): the true motion conserves T + V here, so this is each method's error"
+                .into(),
+        )
+    } else {
+        (
+            "energy change".into(),
+            format!(
+                "|T + V − (T + V)(0)| (log scale): T + V need not be conserved here ({}), so this is how it changes along each method's motion",
+                changes.join("; ")
+            ),
+        )
+    }
 }
 
 /// Picks the x and y columns of a line.
@@ -236,6 +253,20 @@ pub fn spec<'a>(layout: &'a Layout, info: &'a PanelInfo, y_scale: Scale, dpr: f6
 mod tests {
     use super::*;
     use crate::lab::Lab;
+
+    #[test]
+    fn the_energy_panel_says_whether_the_true_motion_conserves_energy() {
+        let energy = |name: &str| {
+            let lab = Lab::new(crate::gallery::text(name).unwrap()).unwrap();
+            panels(&Layout::of(&lab)).into_iter().find(|p| p.kind == Kind::Energy).unwrap()
+        };
+        let sleigh = energy("chaplygin-sleigh");
+        assert_eq!(sleigh.title, "energy drift");
+        assert!(sleigh.note.contains("conserves T + V here"), "{}", sleigh.note);
+        let table = energy("ball-on-turntable");
+        assert_eq!(table.title, "energy change");
+        assert!(table.note.contains("constraint `roll_x` is not homogeneous in the velocities"), "{}", table.note);
+    }
 
     #[test]
     fn the_sleigh_gets_every_panel_and_lines_stop_at_the_clock() {

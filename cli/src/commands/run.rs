@@ -155,6 +155,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             labels: &view.labels,
             spatial: view.labels.len() >= 2 && view.labels[..2].iter().all(|x| coordinates.contains(x)),
             holonomic: &holonomic,
+            energy_conserved: nhlab::mechanics::energy_changes(&l.model).is_empty(),
         };
         crate::plot::write(plot, &figure, &curves)?;
     }

@@ -4,6 +4,7 @@
 
 mod bodies;
 mod constraint;
+mod energy;
 mod equations;
 mod euler;
 mod hamel;
@@ -13,6 +14,7 @@ mod vakonomic;
 
 pub use bodies::{INERTIAL_FRAME, MAX_FRAMES, MAX_ROTATIONS, MAX_ROTATIONS_TOTAL, ORIGIN};
 pub use constraint::{Constraint, ConstraintKind};
+pub use energy::energy_changes;
 pub use equations::{EquationsOfMotion, ParticleTerms};
 pub use euler::{reaction_row, ReactionRow};
 pub use hamel::{best_split, choose_dependent, HamelSplit, SplitError};
