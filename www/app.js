@@ -488,7 +488,8 @@ function renderLegend() {
   box.replaceChildren(...runs.map((r) => {
     const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
     swatch.style.background = r.colour;
-    const item = el("li", { class: r.error ? "failed" : "" }, swatch, el("strong", { text: r.method }));
+    // An expected end (Hamel's split singular, the sample limit) is information, not a failure.
+    const item = el("li", { class: r.error ? (r.ended ? "ended" : "failed") : "" }, swatch, el("strong", { text: r.method }));
     if (r.e && comps.length) {
       // As the E-vector panel: every component when there are few, else |E| and the
       // largest six.

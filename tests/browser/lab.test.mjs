@@ -276,6 +276,22 @@ test("the CSV export is what the command line writes", async () => {
   }
 });
 
+test("Hamel's embedding ending at a singular split reads as information, not as a failure", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh`);
+  await toEnd(page);
+  const hamel = page.locator("#legend li", { hasText: "hamel" });
+  assert.equal(await hamel.getAttribute("class"), "ended");
+  assert.match(await hamel.textContent(), /Hamel's embedding ends at t = 1\.14\d*: its split \(dependent y\) is singular there/);
+  const colours = await page.evaluate(() => {
+    const why = document.querySelector("#legend li.ended .why");
+    const root = getComputedStyle(document.documentElement);
+    return { why: getComputedStyle(why).color, muted: root.getPropertyValue("--muted").trim() };
+  });
+  assert.equal(colours.why, "rgb(91, 100, 117)", `muted (${colours.muted}), not the error red`);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
 test("a run stopped at the sample limit: the clock shows where it stopped, not t_end", async () => {
   const { page, problems, ctx } = await open(browser, server.url);
   // rk4 at dt = 0.01 to t = 2000 is 200,001 samples; the page keeps 100,000 a run.

@@ -138,6 +138,8 @@ struct RunInfo {
     method: &'static str,
     colour: String,
     error: Option<String>,
+    /// Whether the stop is information (Hamel's split singular, the sample limit).
+    ended: bool,
     samples: usize,
     t: f64,
     e: Option<Vec<f64>>,
@@ -318,6 +320,7 @@ impl WebLab {
                 method: r.method.id(),
                 colour: nhlab_plots::css_colour(r.method),
                 error: r.error.clone(),
+                ended: r.ended,
                 samples: r.samples().len(),
                 t: r.current.as_ref().map_or(self.lab.t0, |c| c.0.t),
                 e: r.current.as_ref().and_then(|c| c.0.e_vector.clone()),

@@ -9,8 +9,9 @@
 
 use nhlab::derivation::{derive, Derivation};
 use nhlab::export::{samples_table, step_comment};
-use nhlab::formulations::Method;
-use nhlab::mechanics::Needs;
+use nhlab::formulations::{Method, HAMEL_SPLIT};
+use nhlab::integrators::IntegrationError;
+use nhlab::mechanics::{DynamicsError, Needs};
 use nhlab::prepare::Prepared;
 use nhlab::scenario::{encode_share, Format, Problem, Problems, Scenario};
 use nhlab::simulation::{Sample, Settings, Simulation};
@@ -162,6 +163,12 @@ pub struct Run {
     sim: Option<Simulation>,
     /// Why it stopped early (or could not start), if it did.
     pub error: Option<String>,
+    /// Whether that stop is information rather than a failure: Hamel's embedding
+    /// ending where its split is singular, or the page's sample limit.
+    pub ended: bool,
+    /// Hamel's dependent coordinates (`y`, or `x, y`), for the message where its split
+    /// turns singular.
+    hamel_dependent: Option<String>,
     /// What the plots read: every recorded sample, with display points of the dense
     /// output inside long steps.
     pub columns: Columns,
@@ -191,6 +198,7 @@ impl Run {
         let mut taken = 0;
         while self.error.is_none() && sim.time() < now && taken < max_steps {
             if sim.samples().len() >= limit {
+                self.ended = true;
                 self.error = Some(format!(
                     "stopped at t = {}: {limit} samples, the page's limit per run (memory); \
                      use a larger dt, looser tolerances or an earlier t_end (the command line has no limit)",
@@ -201,6 +209,17 @@ impl Run {
             match sim.step(t_end) {
                 Ok(true) => taken += 1,
                 Ok(false) => break,
+                Err(IntegrationError::System(DynamicsError::Singular { what: HAMEL_SPLIT, t, .. })) => {
+                    // Information, not a failure: the embedding is undefined from here on.
+                    let dependent = self.hamel_dependent.as_deref().unwrap_or("the dependent coordinates");
+                    self.ended = true;
+                    self.error = Some(format!(
+                        "Hamel's embedding ends at t = {}: its split (dependent {dependent}) is singular there; \
+                         choose other dependent coordinates in [hamel] to follow it further",
+                        nhlab::math::Short(t)
+                    ));
+                    break;
+                }
                 Err(e) => {
                     self.error = Some(format!("stopped: {e}"));
                     break;
@@ -340,7 +359,20 @@ impl Lab {
             let settings = Settings { compulsion: false, ..Settings::from_scenario(&p.model.scenario.run, method) };
             let holonomic: Vec<bool> = p.model.constraints.iter().map(|c| c.position_residual.is_some()).collect();
             let columns = Columns::new(self.view.len(), self.e_components().len(), &holonomic);
-            let mut run = Run { method, sim: None, error: None, columns, recorded: 0, current: None };
+            let hamel_dependent = p.model.hamel.as_ref().ok().map(|split| {
+                let names = p.model.coordinate_names();
+                split.dependent.iter().map(|&i| names[i].as_str()).collect::<Vec<_>>().join(", ")
+            });
+            let mut run = Run {
+                method,
+                sim: None,
+                error: None,
+                ended: false,
+                hamel_dependent,
+                columns,
+                recorded: 0,
+                current: None,
+            };
             match Simulation::new(p.numeric.clone(), settings, &p.initial) {
                 Ok(sim) => run.sim = Some(sim),
                 Err(e) => run.error = Some(format!("cannot start: {e}")),
@@ -614,7 +646,16 @@ mod tests {
         lab.advance(lab.t_end, 100_000);
         let run = &lab.runs()[0];
         let error = run.error.as_deref().expect("Hamel's split turns singular on the sleigh");
-        assert!(error.contains("singular"), "{error}");
-        assert!(run.samples().len() > 5);
+        // cos φ = 0 (A₁ = cos φ for dependent y) where the sleigh has turned by π/2.
+        let t = run.samples().last().unwrap().t;
+        let phi = run.samples().last().unwrap().q[2];
+        assert!((phi.cos()).abs() < 1e-2, "φ = {phi} at the end");
+        assert!(
+            error.starts_with("Hamel's embedding ends at t = ")
+                && error.contains("its split (dependent y) is singular there"),
+            "{error}"
+        );
+        assert!(run.ended, "an expected end, not a failure");
+        assert!(t > 1.0 && run.samples().len() > 5);
     }
 }

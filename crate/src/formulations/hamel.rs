@@ -142,7 +142,7 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
     let h = hamel?;
     if !split_is_regular(&jacobian, &h.dependent) {
         return Err(DynamicsError::Singular {
-            what: "A₁ of Hamel's split",
+            what: super::HAMEL_SPLIT,
             t,
             hint: "; the dependent coordinates cannot be solved for here: choose others in [hamel] dependent",
         });

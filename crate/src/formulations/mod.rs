@@ -32,6 +32,10 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::mechanics::{DynamicsError, NumericModel, Terms};
 
+/// What a [`DynamicsError::Singular`] names where Hamel's split is singular: the
+/// page tells that stop (information: the embedding is undefined there) from failures.
+pub const HAMEL_SPLIT: &str = "A₁ of Hamel's split";
+
 /// The formulations of `shared/docs/mechanics.md`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Method {
@@ -198,7 +202,7 @@ pub(crate) fn e_values<'a>(
     };
     if !hamel::split_is_regular(jacobian, &h.dependent) {
         return Some(Err(DynamicsError::Singular {
-            what: "A₁ of Hamel's split",
+            what: HAMEL_SPLIT,
             t,
             hint: "; the E-vector is not defined for this split here",
         }));
