@@ -42,6 +42,22 @@ fn negligible(alpha: f64, beta: f64, gamma: f64) -> bool {
     gamma.abs().partial_cmp(&scale) != Some(core::cmp::Ordering::Greater)
 }
 
+/// Cyclic sweeps over the pairs `p < q` of `0..n`, until a whole sweep rotates
+/// nothing (`rotate` says whether it rotated) or [`MAX_SWEEPS`] have run.
+fn sweep(n: usize, mut rotate: impl FnMut(usize, usize) -> bool) {
+    for _ in 0..MAX_SWEEPS {
+        let mut rotated = false;
+        for p in 0..n {
+            for q in p + 1..n {
+                rotated |= rotate(p, q);
+            }
+        }
+        if !rotated {
+            break;
+        }
+    }
+}
+
 /// Eigenvalues and eigenvectors (as columns) of the symmetric matrix `a`; only the
 /// lower triangle is read. Non-finite input gives non-finite eigenvalues.
 pub fn symmetric_eigen(a: &DMatrix<f64>) -> (DVector<f64>, DMatrix<f64>) {
@@ -49,27 +65,19 @@ pub fn symmetric_eigen(a: &DMatrix<f64>) -> (DVector<f64>, DMatrix<f64>) {
     let mut m = DMatrix::from_fn(n, n, |i, j| if i >= j { a[(i, j)] } else { a[(j, i)] });
     let mut v = DMatrix::identity(n, n);
     if m.iter().all(|x| x.is_finite()) {
-        for _ in 0..MAX_SWEEPS {
-            let mut rotated = false;
-            for p in 0..n {
-                for q in p + 1..n {
-                    let (alpha, beta, gamma) = (m[(p, p)], m[(q, q)], m[(p, q)]);
-                    if negligible(alpha, beta, gamma) {
-                        continue;
-                    }
-                    rotated = true;
-                    let (c, s) = rotation(alpha, beta, gamma);
-                    rotate_columns(&mut m, p, q, c, s);
-                    rotate_rows(&mut m, p, q, c, s);
-                    m[(p, q)] = 0.0;
-                    m[(q, p)] = 0.0;
-                    rotate_columns(&mut v, p, q, c, s);
-                }
+        sweep(n, |p, q| {
+            let (alpha, beta, gamma) = (m[(p, p)], m[(q, q)], m[(p, q)]);
+            if negligible(alpha, beta, gamma) {
+                return false;
             }
-            if !rotated {
-                break;
-            }
-        }
+            let (c, s) = rotation(alpha, beta, gamma);
+            rotate_columns(&mut m, p, q, c, s);
+            rotate_rows(&mut m, p, q, c, s);
+            m[(p, q)] = 0.0;
+            m[(q, p)] = 0.0;
+            rotate_columns(&mut v, p, q, c, s);
+            true
+        });
     }
     (DVector::from_iterator(n, (0..n).map(|i| m[(i, i)])), v)
 }
@@ -104,24 +112,16 @@ pub fn pseudo_inverse(a: &DMatrix<f64>, relative_tolerance: f64) -> Option<DMatr
     let mut h = a.transpose();
     let mut w = DMatrix::<f64>::identity(m, m);
     let dot = |h: &DMatrix<f64>, i: usize, j: usize| (0..n).map(|k| h[(k, i)] * h[(k, j)]).sum::<f64>();
-    for _ in 0..MAX_SWEEPS {
-        let mut rotated = false;
-        for p in 0..m {
-            for q in p + 1..m {
-                let (alpha, beta, gamma) = (dot(&h, p, p), dot(&h, q, q), dot(&h, p, q));
-                if negligible(alpha, beta, gamma) {
-                    continue;
-                }
-                rotated = true;
-                let (c, s) = rotation(alpha, beta, gamma);
-                rotate_columns(&mut h, p, q, c, s);
-                rotate_columns(&mut w, p, q, c, s);
-            }
+    sweep(m, |p, q| {
+        let (alpha, beta, gamma) = (dot(&h, p, p), dot(&h, q, q), dot(&h, p, q));
+        if negligible(alpha, beta, gamma) {
+            return false;
         }
-        if !rotated {
-            break;
-        }
-    }
+        let (c, s) = rotation(alpha, beta, gamma);
+        rotate_columns(&mut h, p, q, c, s);
+        rotate_columns(&mut w, p, q, c, s);
+        true
+    });
     let squares: Vec<f64> = (0..m).map(|j| dot(&h, j, j)).collect();
     let largest = squares.iter().cloned().fold(0.0, f64::max);
     let cut = relative_tolerance * relative_tolerance * largest;

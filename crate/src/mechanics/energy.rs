@@ -51,10 +51,11 @@ pub fn energy_changes(model: &Model) -> Vec<String> {
         if c.position_residual.is_some() {
             continue;
         }
-        let f = c.velocity_residual;
-        let homogeneous = (1..=4).any(|degree: i32| {
-            (0..states.len()).all(|k| relative(at(f, k, 2.0), f64::from(1 << degree) * at(f, k, 1.0)))
-        });
+        // f(q, 2v) against f(q, v) at each state, evaluated once; homogeneous of degree 1 to 4.
+        let pairs: Vec<(f64, f64)> =
+            (0..states.len()).map(|k| (at(c.velocity_residual, k, 2.0), at(c.velocity_residual, k, 1.0))).collect();
+        let homogeneous = (1..=4)
+            .any(|degree: i32| pairs.iter().all(|&(twice, once)| relative(twice, f64::from(1 << degree) * once)));
         if !homogeneous {
             why.push(format!("constraint `{}` is not homogeneous in the velocities", c.name));
         }
