@@ -213,7 +213,10 @@ function retire(runner) {
 /** Puts a runner's answer (an update) on the display. */
 function applyUpdate(u) {
   try {
-    u.runs.forEach((run, i) => state.display.apply(i, run.from, u.rows[i], u.current[i]));
+    u.runs.forEach((run, i) => {
+      state.display.apply(i, run.from, u.rows[i], u.current[i]);
+      state.display.apply_picture(i, u.pictures[i], run.hidden);
+    });
     state.display.set_now(u.now);
   } catch (e) {
     if (isTrap(e)) { recoverFromTrap(errorText(e)); return; }
@@ -477,8 +480,63 @@ function renderPlots(info) {
     const head = el("div", { class: "fig-head" }, el("h3", { text: p.title }), png);
     const gaps = el("p", { class: "gaps", text: "Some values here are not finite (undefined or overflowing): they are left out as gaps." });
     gaps.hidden = true;
-    return el("figure", { id: `${p.id}-fig`, class: "fig" }, head, canvas, el("figcaption", { class: "note", text: p.note }), gaps);
+    const fig = el("figure", { id: `${p.id}-fig`, class: p.kind === "Scene" ? "fig scene" : "fig" }, head, canvas, el("figcaption", { class: "note", text: p.note }), gaps);
+    if (p.kind === "Scene") {
+      wireScene(canvas);
+      // The text alternative, kept current a few times a second (not every frame).
+      fig.append(el("p", { id: "scene-text", class: "visually-hidden", "aria-live": "off" }));
+      const hidden = el("p", { id: "scene-hidden", class: "gaps" });
+      hidden.hidden = true;
+      fig.append(hidden);
+    }
+    return fig;
   }));
+}
+
+/** The scene: drag turns the view (space) or moves it (plane), the wheel zooms, a
+ *  double-click fits again; arrow keys turn or move it for keyboard users. */
+function wireScene(canvas) {
+  canvas.tabIndex = 0;
+  let last = null;
+  const dpr = () => window.devicePixelRatio || 1;
+  canvas.addEventListener("pointerdown", (e) => { last = [e.clientX, e.clientY]; canvas.setPointerCapture(e.pointerId); });
+  canvas.addEventListener("pointermove", (e) => {
+    if (!last || !state.display) return;
+    state.display.scene_drag(e.clientX - last[0], e.clientY - last[1], dpr());
+    last = [e.clientX, e.clientY];
+    state.dirty = true;
+  });
+  const end = () => { last = null; };
+  canvas.addEventListener("pointerup", end);
+  canvas.addEventListener("pointercancel", end);
+  canvas.addEventListener("wheel", (e) => {
+    if (!state.display) return;
+    e.preventDefault();
+    const box = canvas.getBoundingClientRect();
+    state.display.scene_zoom(Math.exp(-e.deltaY * 0.0015), e.clientX - box.left, e.clientY - box.top, dpr());
+    state.dirty = true;
+  }, { passive: false });
+  canvas.addEventListener("dblclick", () => { state.display?.scene_reset(); state.dirty = true; });
+  canvas.addEventListener("keydown", (e) => {
+    const step = { ArrowLeft: [-20, 0], ArrowRight: [20, 0], ArrowUp: [0, -20], ArrowDown: [0, 20] }[e.key];
+    if (!step || !state.display) return;
+    e.preventDefault();
+    e.stopPropagation();
+    state.display.scene_drag(step[0], step[1], 1);
+    state.dirty = true;
+  });
+}
+
+/** The scene's caption for screen readers and its note on elements it could not draw. */
+function renderSceneText(now) {
+  const text = $("scene-text");
+  if (!text || !state.display || now - (renderSceneText.at ?? 0) < 500) return;
+  renderSceneText.at = now;
+  text.textContent = state.display.scene_caption();
+  const hidden = [...new Set(state.runs.flatMap((r) => r.hidden ?? []))];
+  const note = $("scene-hidden");
+  note.hidden = hidden.length === 0;
+  note.textContent = hidden.length ? `Not drawn at this time (a value is not finite there): ${hidden.join(", ")}.` : "";
 }
 
 function renderLegend() {
@@ -897,6 +955,7 @@ function frame(now) {
       ? ` (catching up: ${Math.floor(100 * (shown - state.info.t0) / (state.clock - state.info.t0))} %)` : "";
     $("clock").textContent = `t = ${shown.toFixed(3)} / ${state.info.t_end}${progress}`;
     renderLegend();
+    renderSceneText(now);
     state.perf.work.push(performance.now() - started);
     for (const k of ["work", "step", "draw", "loads"]) if (state.perf[k].length > 5000) state.perf[k].splice(0, 1000);
     if (!document.body.dataset.ready) {

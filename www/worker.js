@@ -27,7 +27,8 @@ function update(extra = {}) {
   const u = lab.update(MAX_ROWS);
   const rows = u.runs.map((_, i) => lab.take_rows(i));
   const current = u.runs.map((_, i) => lab.take_current(i));
-  return { result: { ...u, ...extra, rows, current }, transfer: [...rows, ...current].map((a) => a.buffer) };
+  const pictures = u.runs.map((_, i) => lab.take_picture(i));
+  return { result: { ...u, ...extra, rows, current, pictures }, transfer: [...rows, ...current, ...pictures].map((a) => a.buffer) };
 }
 
 /** Steps the runs towards `target` for about `sliceMs`; caughtUp when nothing is left. */

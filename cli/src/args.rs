@@ -97,6 +97,13 @@ pub struct RunArgs {
     /// Figure: `FILE.svg` or `FILE.png`.
     #[arg(long)]
     pub plot: Option<String>,
+    /// The scene at chosen times, a strip of frames: `FILE.svg` or `FILE.png`.
+    #[arg(long)]
+    pub scene: Option<String>,
+    /// Times of the scene's frames: `T1,T2,…` or `START:STOP:STEP` (default: five,
+    /// from the start to the end).
+    #[arg(long, requires = "scene")]
+    pub frames: Option<String>,
 }
 
 #[derive(Args)]

@@ -9,6 +9,7 @@ mod commands;
 mod input;
 mod output;
 mod plot;
+mod scene;
 
 use std::process::ExitCode;
 

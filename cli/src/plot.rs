@@ -31,7 +31,7 @@ const FONT_PATHS: [&str; 4] = [
     "/System/Library/Fonts/Supplemental/Arial.ttf",
 ];
 
-fn register_font() -> Result<(), Failure> {
+pub(crate) fn register_font() -> Result<(), Failure> {
     let candidates = std::env::var("NHLAB_FONT").into_iter().chain(FONT_PATHS.iter().map(|s| s.to_string()));
     for path in candidates {
         if let Ok(bytes) = std::fs::read(&path) {

@@ -784,3 +784,74 @@ fn linearize_refuses_a_model_too_large_before_working() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("60 coordinates and 0 constraints need 439200 derivatives"), "{err}");
 }
+
+// ---- Issue 13: the scene's frame strip ----------------------------------------
+
+/// `run --scene` draws the frames asked for, every method named, and says where a
+/// method stopped before a frame; bad paths and times are refused at their flag.
+#[test]
+fn run_draws_the_scene_at_the_frame_times() {
+    let dir = std::env::temp_dir().join(format!("nhlab-cli-scene-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("pendulum.svg");
+    let (code, _, err) = nhlab(&[
+        "run",
+        &scenario("pendulum-cartesian"),
+        "--out",
+        "/dev/null",
+        "--scene",
+        svg.to_str().unwrap(),
+        "--frames",
+        "0,0.5,1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    for label in ["t = 0", "t = 0.5", "t = 1", "lagrange", "Cartesian"] {
+        assert!(text.contains(label), "{label}");
+    }
+    assert!(!text.contains("t = 2"));
+    let png = dir.join("disk.png");
+    let (code, _, err) =
+        nhlab(&["run", &scenario("rolling-disk"), "--out", "/dev/null", "--scene", png.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
+    // Hamel's embedding of the sleigh stops at t ≈ 1.15: the strip says so, and the run's
+    // exit status is 1 as for the table.
+    let sleigh = dir.join("sleigh.svg");
+    let (code, _, err) = nhlab(&[
+        "run",
+        &scenario("chaplygin-sleigh"),
+        "--out",
+        "/dev/null",
+        "--scene",
+        sleigh.to_str().unwrap(),
+        "--frames",
+        "0,1,2",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    let text = std::fs::read_to_string(&sleigh).unwrap();
+    assert_eq!(text.matches("hamel stopped before this time").count(), 1, "only the frame at t = 2");
+    for (args, flag) in [
+        (vec!["--scene", "strip.pdf"], "--scene"),
+        (vec!["--scene", "strip.svg", "--frames", "1,0"], "--frames"),
+        (vec!["--scene", "strip.svg", "--frames", "0,99"], "--frames"),
+        (vec!["--scene", "strip.svg", "--frames", "0,x"], "--frames"),
+        (vec!["--frames", "0,1"], "--scene"),
+    ] {
+        let file = scenario("pendulum-cartesian");
+        let mut all = vec!["run", &file, "--out", "/dev/null"];
+        all.extend(args.iter().copied());
+        let (code, _, err) = nhlab(&all);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(flag), "{args:?}: {err}");
+    }
+    // A scenario that draws nothing is told how to give it a scene.
+    let bare = "format = \"nhlab/1\"\ntitle = \"bare\"\ncoordinates = [\"x\"]\nkinetic = \"x'^2/2\"\n[initial]\nq = { x = 0 }\nv = { x = 1 }\n";
+    let (code, _, err) = nhlab_with_input(
+        &["run", "-", "--out", "/dev/null", "--scene", dir.join("b.svg").to_str().unwrap()],
+        Some(bare),
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("draws nothing") && err.contains("scene.shapes"), "{err}");
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -42,6 +42,7 @@ pub mod math;
 pub mod mechanics;
 pub mod prepare;
 pub mod scenario;
+pub mod scene;
 pub mod simulation;
 pub mod stability;
 pub mod view;

@@ -11,7 +11,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::expr::{CompileError, Evaluator};
-use crate::mechanics::Model;
+use crate::mechanics::{fill_state_inputs, Model};
 use crate::simulation::Sample;
 
 /// The compiled view of a model.
@@ -28,10 +28,7 @@ impl View {
     pub fn new(model: &Model) -> Result<View, CompileError> {
         let g = &model.graph;
         let n = model.coordinate_count();
-        let mut inputs = vec![g.time()];
-        inputs.extend((0..n).map(|i| g.coordinate(i)[0]));
-        inputs.extend((0..n).map(|i| g.coordinate(i)[1]));
-        inputs.extend(model.parameters.iter().map(|p| p.symbol));
+        let inputs = model.state_inputs();
         let spec = &model.scenario.view;
         let (exprs, labels) = if model.view.is_empty() {
             let q = |i: usize| g.symbol_expr(g.coordinate(i.min(n - 1))[0]);
@@ -70,11 +67,7 @@ impl View {
 
     /// The outputs at one sample (NaN where an expression is undefined).
     pub fn at(&mut self, parameters: &[f64], s: &Sample) -> &[f64] {
-        let n = s.q.len();
-        self.inputs[0] = s.t;
-        self.inputs[1..1 + n].copy_from_slice(&s.q);
-        self.inputs[1 + n..1 + 2 * n].copy_from_slice(&s.v);
-        self.inputs[1 + 2 * n..].copy_from_slice(parameters);
+        fill_state_inputs(&mut self.inputs, s.t, &s.q, &s.v, parameters);
         if self.evaluator.eval(&self.inputs, &mut self.out).is_err() {
             self.out.fill(f64::NAN);
         }

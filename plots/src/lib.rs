@@ -12,6 +12,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+pub mod scene;
 mod stability;
 pub use stability::{draw_stability, stable_ranges, sweep_ranges, StabilityChart, Track, STABLE_FILL};
 

@@ -40,7 +40,7 @@ test("the default scenario plays and draws every plot", async () => {
   await waitClockPast(page, 0.5);
   assert.equal(await page.textContent("h1"), "Chaplygin sleigh");
   const ids = (await inkPerCanvas(page)).map((c) => c.id);
-  assert.deepEqual(ids, ["plot-trajectory", "plot-series-0", "plot-series-1", "plot-residual", "plot-energy", "plot-e"]);
+  assert.deepEqual(ids, ["plot-scene", "plot-trajectory", "plot-series-0", "plot-series-1", "plot-residual", "plot-energy", "plot-e"]);
   assertPlotsDrawn(await inkPerCanvas(page));
   const legend = await page.textContent("#legend");
   for (const m of ["lagrange", "hamel", "gauss"]) assert.ok(legend.includes(m), `legend names ${m}`);

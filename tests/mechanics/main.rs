@@ -17,6 +17,7 @@ mod papers;
 mod printed_equations;
 mod sampling;
 mod scenario_errors;
+mod scene;
 mod share;
 mod stability;
 mod vakonomic;

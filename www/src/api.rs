@@ -124,7 +124,7 @@ pub struct WebLab {
     /// Rows of each run already sent to the page.
     sent: Vec<usize>,
     /// Each run's rows and current row of the last [`WebLab::update`], until taken.
-    pending: Vec<(Vec<f64>, Vec<f64>)>,
+    pending: Vec<(Vec<f64>, Vec<f64>, Vec<f64>)>,
 }
 
 /// The page's copy of the plotted data ([`Display`]), drawn on its canvases.
@@ -145,6 +145,8 @@ struct RunInfo {
     e: Option<Vec<f64>>,
     /// The first row of [`WebLab::take_rows`] (0: the page starts the run afresh).
     from: usize,
+    /// The scene's elements this run could not draw at the clock.
+    hidden: Vec<String>,
 }
 
 #[derive(serde::Serialize)]
@@ -306,16 +308,19 @@ impl WebLab {
     }
 
     /// What the page has not seen yet: `{now, finished, runs: [{method, colour,
-    /// error, samples, t, e, from}]}` (`e`: the E-vector at the clock, when defined),
-    /// with each run's new rows (at most `max_rows`) and its row at the clock kept
-    /// for [`WebLab::take_rows`] and [`WebLab::take_current`].
+    /// error, samples, t, e, from, hidden}]}` (`e`: the E-vector at the clock, when
+    /// defined; `hidden`: scene elements not drawn there), with each run's new rows
+    /// (at most `max_rows`), its row and its scene at the clock kept for
+    /// [`WebLab::take_rows`], [`WebLab::take_current`] and [`WebLab::take_picture`].
     pub fn update(&mut self, max_rows: u32) -> Result<JsValue, JsError> {
         let mut runs = Vec::new();
         self.pending.clear();
-        for (i, r) in self.lab.runs().iter().enumerate() {
+        for i in 0..self.lab.runs().len() {
+            let (picture, hidden) = self.lab.picture(i);
+            let r = &self.lab.runs()[i];
             let (from, rows, current) = self.lab.rows_since(i, self.sent[i], max_rows as usize);
             self.sent[i] = from + rows.len() / self.layout.row_width();
-            self.pending.push((rows, current));
+            self.pending.push((rows, current, picture));
             runs.push(RunInfo {
                 method: r.method.id(),
                 colour: nhlab_plots::css_colour(r.method),
@@ -325,6 +330,7 @@ impl WebLab {
                 t: r.current.as_ref().map_or(self.lab.t0, |c| c.0.t),
                 e: r.current.as_ref().and_then(|c| c.0.e_vector.clone()),
                 from,
+                hidden,
             });
         }
         to_js(&Update { now: self.lab.now(), finished: self.lab.finished(), runs })
@@ -333,6 +339,11 @@ impl WebLab {
     /// Run `index`'s new rows of the last update, flat (a `Float64Array`).
     pub fn take_rows(&mut self, index: usize) -> Vec<f64> {
         self.pending.get_mut(index).map(|p| std::mem::take(&mut p.0)).unwrap_or_default()
+    }
+
+    /// Run `index`'s scene at the clock of the last update, flat (empty without one).
+    pub fn take_picture(&mut self, index: usize) -> Vec<f64> {
+        self.pending.get_mut(index).map(|p| std::mem::take(&mut p.2)).unwrap_or_default()
     }
 
     /// Run `index`'s row at the clock of the last update (empty before any sample).
@@ -400,6 +411,40 @@ impl WebDisplay {
         self.display.apply(index, from, rows, current).map_err(|e| JsError::new(&e))
     }
 
+    /// Puts run `index`'s scene at the clock in place (flat, from the worker), with
+    /// the labels of the elements it could not draw.
+    pub fn apply_picture(&mut self, index: usize, flat: &[f64], hidden: Vec<String>) -> Result<(), JsError> {
+        self.display.apply_picture(index, flat, hidden).map_err(|e| JsError::new(&e))
+    }
+
+    /// A drag of `(dx, dy)` CSS pixels on the scene: turns the view in space, moves
+    /// it in the plane.
+    pub fn scene_drag(&mut self, dx: f64, dy: f64, dpr: f64) {
+        let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
+        if dx.is_finite() && dy.is_finite() {
+            self.display.scene_view.drag(dx * dpr, dy * dpr);
+        }
+    }
+
+    /// Zooms the scene by `factor` about CSS pixel `(x, y)`.
+    pub fn scene_zoom(&mut self, factor: f64, x: f64, y: f64, dpr: f64) {
+        let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
+        if x.is_finite() && y.is_finite() {
+            self.display.scene_view.zoom(factor, x * dpr, y * dpr);
+        }
+    }
+
+    /// Fits the scene again and follows the motion.
+    pub fn scene_reset(&mut self) {
+        self.display.scene_view.reset();
+    }
+
+    /// The scene's text alternative: what is drawn, and where, for each method.
+    pub fn scene_caption(&self) -> String {
+        let labels = self.display.layout.scene.as_ref().map_or(&[][..], |s| s.labels.as_slice());
+        crate::scene::caption(labels, &self.display.shown(), self.display.now)
+    }
+
     /// Sets the display clock (the time the worker's runs reached).
     pub fn set_now(&mut self, t: f64) {
         if t.is_finite() {
@@ -415,7 +460,7 @@ impl WebDisplay {
     /// Draws every panel on its canvas (`id` from `info().panels`), with the backing
     /// store sized to the canvas' CSS size times `dpr`. Missing canvases are skipped.
     /// Returns the ids of the panels with values that are not finite (left as gaps).
-    pub fn draw(&self, dpr: f64) -> Result<Vec<String>, JsError> {
+    pub fn draw(&mut self, dpr: f64) -> Result<Vec<String>, JsError> {
         let mut gaps = Vec::new();
         let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| JsError::new("no document"))?;
         let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
@@ -436,6 +481,14 @@ impl WebDisplay {
                 .ok_or_else(|| JsError::new(&format!("#{}: no 2D context", info.id)))?;
             let area = backend.into_drawing_area();
             area.fill(&WHITE).map_err(|e| JsError::new(&e.to_string()))?;
+            if info.kind == panels::Kind::Scene {
+                let mut view = self.display.scene_view.clone();
+                crate::scene::draw(&area, &mut view, &self.display.shown(), dpr)
+                    .map_err(|e| JsError::new(&format!("{}: {e}", info.id)))?;
+                self.display.scene_view = view;
+                area.present().map_err(|e| JsError::new(&e.to_string()))?;
+                continue;
+            }
             let (lines, markers, scale) = panels::content(&self.display, info.kind, w as usize);
             if panels::has_gaps(&lines) {
                 gaps.push(info.id.clone());

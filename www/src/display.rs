@@ -9,8 +9,11 @@
 
 use nhlab::formulations::Method;
 
+use nhlab::scene::{Picture, Projection};
+
 use crate::lab::{Columns, Lab};
 use crate::panels::{self, PanelInfo};
+use crate::scene::SceneView;
 
 /// What the page needs to know of a loaded scenario to lay out and label its plots.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -35,6 +38,21 @@ pub struct Layout {
     pub energy_changes: Vec<String>,
     /// The panels, in page order.
     pub panels: Vec<PanelInfo>,
+    /// The scene: its elements' labels, `plane` or `space`, and how many elements
+    /// leave a trail (their coordinates follow the view's in each row); `None`
+    /// when the scenario draws nothing.
+    pub scene: Option<SceneLayout>,
+}
+
+/// What the page knows of a scene before any picture arrives.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct SceneLayout {
+    /// Every element's label, in element order.
+    pub labels: Vec<String>,
+    /// `plane` or `space`.
+    pub projection: String,
+    /// How many elements leave a trail.
+    pub trails: usize,
 }
 
 impl Layout {
@@ -52,6 +70,11 @@ impl Layout {
             methods: lab.runs().iter().map(|r| r.method.id().to_string()).collect(),
             energy_changes: nhlab::mechanics::energy_changes(&lab.prepared().model),
             panels: Vec::new(),
+            scene: lab.scene().map(|(labels, projection, trails)| SceneLayout {
+                labels,
+                projection: projection.id().into(),
+                trails,
+            }),
         };
         layout.panels = panels::panels(&layout);
         layout
@@ -59,7 +82,12 @@ impl Layout {
 
     /// Numbers per flat row.
     pub fn row_width(&self) -> usize {
-        Columns::row_width(self.view_labels.len(), self.e_components.len())
+        Columns::row_width(self.outputs(), self.e_components.len())
+    }
+
+    /// Numbers per sample after the fixed ones: the view's outputs and the trails'.
+    pub fn outputs(&self) -> usize {
+        self.view_labels.len() + 3 * self.scene.as_ref().map_or(0, |s| s.trails)
     }
 }
 
@@ -71,6 +99,8 @@ pub struct DisplayRun {
     pub columns: Columns,
     /// The run's state at the display clock, as a one-row [`Columns`].
     pub current: Option<Columns>,
+    /// Its scene at the display clock (empty without one).
+    pub picture: Picture,
 }
 
 /// The page's copy of the plotted data.
@@ -81,13 +111,15 @@ pub struct Display {
     pub runs: Vec<DisplayRun>,
     /// The display clock: the time the worker's runs were stepped to.
     pub now: f64,
+    /// How the user looks at the scene.
+    pub scene_view: SceneView,
 }
 
 impl Display {
     /// An empty display for `layout`.
     pub fn new(layout: Layout) -> Result<Display, String> {
-        let (outputs, e) = (layout.view_labels.len(), layout.e_components.len());
-        if outputs < 2 {
+        let (outputs, e) = (layout.outputs(), layout.e_components.len());
+        if layout.view_labels.len() < 2 {
             return Err("a layout needs the trajectory's two labels".into());
         }
         if layout.panels.is_empty() || layout.t0.partial_cmp(&layout.t_end) != Some(core::cmp::Ordering::Less) {
@@ -98,11 +130,20 @@ impl Display {
             .iter()
             .map(|id| {
                 let method = Method::from_id(id).ok_or_else(|| format!("unknown method `{id}`"))?;
-                Ok(DisplayRun { method, columns: Columns::empty(outputs, e), current: None })
+                Ok(DisplayRun {
+                    method,
+                    columns: Columns::empty(outputs, e),
+                    current: None,
+                    picture: Picture::default(),
+                })
             })
             .collect::<Result<Vec<_>, String>>()?;
         let now = layout.t0;
-        Ok(Display { layout, runs, now })
+        let projection = match layout.scene.as_ref().map(|s| s.projection.as_str()) {
+            Some("space") => Projection::Space,
+            _ => Projection::Plane,
+        };
+        Ok(Display { layout, runs, now, scene_view: SceneView::new(projection) })
     }
 
     /// Puts what the worker sent for run `index` in place: its rows from row `from`
@@ -122,28 +163,63 @@ impl Display {
         run.current = if current.is_empty() {
             None
         } else {
-            let mut row = Columns::empty(self.layout.view_labels.len(), self.layout.e_components.len());
+            let mut row = Columns::empty(self.layout.outputs(), self.layout.e_components.len());
             row.extend_from_rows(current)?;
             Some(row)
         };
         Ok(())
     }
 
+    /// Puts run `index`'s scene at the clock in place (flat, [`crate::scene::decode`]),
+    /// with the labels of the elements it could not draw. Nothing changes on an error.
+    pub fn apply_picture(&mut self, index: usize, flat: &[f64], hidden: Vec<String>) -> Result<(), String> {
+        let elements = self.layout.scene.as_ref().map_or(0, |s| s.labels.len());
+        let picture = crate::scene::decode(flat, hidden)?;
+        if picture.items.iter().any(|(e, _)| *e >= elements) {
+            return Err("a scene element the layout does not have".into());
+        }
+        self.runs.get_mut(index).ok_or_else(|| format!("no run {index}"))?.picture = picture;
+        Ok(())
+    }
+
+    /// What the scene panel shows: each run's picture and its trails so far.
+    pub fn shown(&self) -> Vec<crate::scene::Shown<'_>> {
+        let trails = self.layout.scene.as_ref().map_or(0, |s| s.trails);
+        let first = self.layout.view_labels.len();
+        self.runs
+            .iter()
+            .filter(|r| !r.picture.items.is_empty() || !r.picture.hidden.is_empty())
+            .map(|r| {
+                let c = &r.columns;
+                let trails = (0..trails)
+                    .map(|k| {
+                        let (x, y, z) =
+                            (&c.view[first + 3 * k], &c.view[first + 3 * k + 1], &c.view[first + 3 * k + 2]);
+                        (0..c.len()).map(|i| [x[i], y[i], z[i]]).collect()
+                    })
+                    .collect();
+                crate::scene::Shown { method: r.method, picture: &r.picture, trails }
+            })
+            .collect()
+    }
+
     /// Follows `lab` completely: every run's rows and current row, and its clock. The
     /// native tests draw through this, as the page does through the worker.
     #[cfg(test)]
-    pub fn follow(&mut self, lab: &Lab) {
+    pub fn follow(&mut self, lab: &mut Lab) {
         for index in 0..self.runs.len() {
             // A restarted lab has fewer rows than shown: rows_since starts again from 0.
             let (from, rows, current) = lab.rows_since(index, self.runs[index].columns.len(), usize::MAX);
             self.apply(index, from, &rows, &current).expect("rows of the lab's own layout");
+            let (flat, hidden) = lab.picture(index);
+            self.apply_picture(index, &flat, hidden).expect("the lab's own scene");
         }
         self.now = lab.now();
     }
 
     /// A display that has followed `lab` (tests).
     #[cfg(test)]
-    pub fn of(lab: &Lab) -> Display {
+    pub fn of(lab: &mut Lab) -> Display {
         let mut display = Display::new(Layout::of(lab)).expect("a lab's own layout");
         display.follow(lab);
         display
@@ -181,7 +257,7 @@ mod tests {
     fn a_display_fed_in_pieces_draws_what_the_lab_recorded() {
         let mut lab = sleigh();
         let display = fed_in_pieces(&mut lab, 3);
-        let whole = Display::of(&lab);
+        let whole = Display::of(&mut lab);
         for (a, b) in display.runs.iter().zip(&whole.runs) {
             assert_eq!(a.columns.rows(0, a.columns.len()), b.columns.rows(0, b.columns.len()));
             assert_eq!(a.columns.len(), lab.runs().iter().find(|r| r.method == a.method).unwrap().columns.len());
@@ -198,7 +274,7 @@ mod tests {
     fn a_restarted_lab_is_sent_again_from_its_first_row() {
         let mut lab = sleigh();
         lab.advance(1.0, 10_000);
-        let mut display = Display::of(&lab);
+        let mut display = Display::of(&mut lab);
         let before = display.runs[0].columns.len();
         lab.restart();
         lab.advance(0.2, 10_000);
@@ -213,7 +289,7 @@ mod tests {
     fn malformed_pieces_are_refused_and_change_nothing() {
         let mut lab = sleigh();
         lab.advance(0.5, 10_000);
-        let mut display = Display::of(&lab);
+        let mut display = Display::of(&mut lab);
         let width = display.layout.row_width();
         let len = display.runs[0].columns.len();
         let (_, rows, current) = lab.rows_since(0, 0, 2);

@@ -14,6 +14,7 @@ use nhlab::integrators::IntegrationError;
 use nhlab::mechanics::{DynamicsError, Needs};
 use nhlab::prepare::Prepared;
 use nhlab::scenario::{encode_share, Format, Problem, Problems, Scenario};
+use nhlab::scene::{Projection, ScenePlayer};
 use nhlab::simulation::{Sample, Settings, Simulation};
 use nhlab::view::View;
 
@@ -153,6 +154,42 @@ impl Columns {
     }
 }
 
+/// What a row records besides the fixed scalars: the view's outputs, then the world
+/// position of each trailed scene element (three numbers each), so the page can draw
+/// trails from the rows it already receives.
+struct Outputs {
+    view: View,
+    scene: Option<ScenePlayer>,
+    buffer: Vec<f64>,
+}
+
+impl Outputs {
+    fn new(view: View, scene: Option<ScenePlayer>) -> Outputs {
+        Outputs { view, scene, buffer: Vec::new() }
+    }
+
+    /// Numbers per sample: the view's outputs and the trails' coordinates.
+    fn per_sample(&self) -> usize {
+        self.view.len() + 3 * self.trails()
+    }
+
+    /// The number of trailed scene elements.
+    fn trails(&self) -> usize {
+        self.scene.as_ref().map_or(0, |s| s.elements().iter().filter(|e| e.trail).count())
+    }
+
+    fn at(&mut self, parameters: &[f64], s: &Sample) -> &[f64] {
+        self.buffer.clear();
+        self.buffer.extend_from_slice(self.view.at(parameters, s));
+        if let Some(scene) = &mut self.scene {
+            for p in scene.trail_points(parameters, s.t, &s.q, &s.v) {
+                self.buffer.extend_from_slice(&p);
+            }
+        }
+        &self.buffer
+    }
+}
+
 /// The scalars of a row before the view outputs and E's components.
 const ROW_FIXED: usize = 6;
 
@@ -241,7 +278,7 @@ impl Run {
 /// What recording a step needs from the lab: the view and parameters to evaluate
 /// it, and the spacing of display points.
 struct Recorder<'a> {
-    view: &'a mut View,
+    view: &'a mut Outputs,
     parameters: &'a [f64],
     display_dt: f64,
 }
@@ -290,7 +327,7 @@ fn problems(p: Problems) -> Vec<TextProblem> {
 /// The lab: a scenario and its runs.
 pub struct Lab {
     prepared: Prepared,
-    view: View,
+    view: Outputs,
     runs: Vec<Run>,
     /// Start and end of the runs.
     pub t0: f64,
@@ -334,6 +371,11 @@ impl Lab {
         let view = View::new(&prepared.model).map_err(|e| {
             vec![TextProblem { field: "view".into(), line: None, column: None, message: format!("{e}") }]
         })?;
+        let scene = ScenePlayer::new(&prepared.model).map_err(|e| {
+            vec![TextProblem { field: "scene".into(), line: None, column: None, message: format!("{e}") }]
+        })?;
+        let scene = (!scene.elements().is_empty()).then_some(scene);
+        let view = Outputs::new(view, scene);
         let run = &prepared.model.scenario.run;
         let t0 = prepared.initial.t;
         let t_end = run.t_end_or_default();
@@ -358,7 +400,7 @@ impl Lab {
             // The page draws no compulsion: samples skip it.
             let settings = Settings { compulsion: false, ..Settings::from_scenario(&p.model.scenario.run, method) };
             let holonomic: Vec<bool> = p.model.constraints.iter().map(|c| c.position_residual.is_some()).collect();
-            let columns = Columns::new(self.view.len(), self.e_components().len(), &holonomic);
+            let columns = Columns::new(self.view.per_sample(), self.e_components().len(), &holonomic);
             let hamel_dependent = p.model.hamel.as_ref().ok().map(|split| {
                 let names = p.model.coordinate_names();
                 split.dependent.iter().map(|&i| names[i].as_str()).collect::<Vec<_>>().join(", ")
@@ -406,7 +448,26 @@ impl Lab {
 
     /// The view's labels: trajectory x, trajectory y, then each series.
     pub fn view_labels(&self) -> &[String] {
-        &self.view.labels
+        &self.view.view.labels
+    }
+
+    /// The scene's elements' labels and projection (`None`: nothing to draw), and the
+    /// number of trailed elements (their columns follow the view's in each row).
+    pub fn scene(&self) -> Option<(Vec<String>, Projection, usize)> {
+        let scene = self.view.scene.as_ref()?;
+        Some((scene.elements().iter().map(|e| e.label.clone()).collect(), scene.projection(), self.view.trails()))
+    }
+
+    /// Run `index`'s scene at the display clock, flat ([`crate::scene::encode`]), and
+    /// the labels of elements it could not draw there; empty without a scene or a state.
+    pub fn picture(&mut self, index: usize) -> (Vec<f64>, Vec<String>) {
+        let parameters = &self.prepared.numeric.parameters;
+        let (Some(scene), Some(run)) = (self.view.scene.as_mut(), self.runs.get(index)) else {
+            return (Vec::new(), Vec::new());
+        };
+        let Some((shown, _)) = &run.current else { return (Vec::new(), Vec::new()) };
+        let picture = scene.picture(parameters, shown.t, &shown.q, &shown.v);
+        (crate::scene::encode(&picture), picture.hidden)
     }
 
     /// Whether every run has reached `t_end` or stopped.
@@ -451,7 +512,7 @@ impl Lab {
             } else {
                 last
             };
-            let mut row = Columns::new(view.len(), e_components, &run.columns.holonomic);
+            let mut row = Columns::new(view.per_sample(), e_components, &run.columns.holonomic);
             row.push(&shown, view.at(parameters, &shown), false);
             run.current = Some((shown, row));
         }
@@ -581,7 +642,9 @@ mod tests {
                 assert!((shown.t - lab.now()).abs() < 1e-12);
                 assert!(run.samples().iter().all(|s| s.t != lab.now()) || lab.now() == run.samples().last().unwrap().t);
             }
-            assert_eq!(view.len(), lab.view_labels().len());
+            // The view's outputs, then the sleigh's one trailed point (x, y, z).
+            assert_eq!(view.len(), lab.view_labels().len() + 3);
+            assert_eq!([view[4][0], view[5][0], view[6][0]], [shown.q[0], shown.q[1], 0.0]);
         }
     }
 

@@ -19,6 +19,7 @@ pub mod lab;
 pub mod panels;
 #[cfg(test)]
 mod robustness;
+pub mod scene;
 pub mod stability;
 
 use wasm_bindgen::prelude::*;

@@ -18,6 +18,8 @@ pub const MAX_POINTS: usize = 2400;
 /// What a panel shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Kind {
+    /// The system drawn at the clock, one copy per method (`crate::scene`).
+    Scene,
     /// `view.trajectory`, the current positions marked.
     Trajectory,
     /// `view.series[i]` against t.
@@ -47,12 +49,28 @@ pub struct PanelInfo {
 /// The panels of a scenario, in page order (the layout's own `panels` aside).
 pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
     let labels = &layout.view_labels;
-    let mut out = vec![PanelInfo {
+    let mut out = Vec::new();
+    if let Some(scene) = &layout.scene {
+        let how = if scene.projection == "space" {
+            "drag to turn the view, wheel to zoom"
+        } else {
+            "drag to move, wheel to zoom"
+        };
+        out.push(PanelInfo {
+            id: "plot-scene".into(),
+            title: "the system".into(),
+            note: format!(
+                "each method in its colour, the first solid and the others as ghosts; {how}, double-click to fit"
+            ),
+            kind: Kind::Scene,
+        });
+    }
+    out.push(PanelInfo {
         id: "plot-trajectory".into(),
         title: format!("trajectory: {} against {}", labels[1], labels[0]),
         note: "dots mark each method's current state".into(),
         kind: Kind::Trajectory,
-    }];
+    });
     for (i, label) in labels[2..].iter().enumerate() {
         out.push(PanelInfo {
             id: format!("plot-series-{i}"),
@@ -195,6 +213,8 @@ pub fn content(display: &Display, kind: Kind, max_points: usize) -> (Vec<Line>, 
                     add(&|c| (&c.t, &c.e[k]), false, true);
                 }
             }
+            // Drawn by `crate::scene`, not as lines.
+            Kind::Scene => {}
         }
     }
     (lines, markers, scale)
@@ -234,6 +254,7 @@ pub fn spec<'a>(layout: &'a Layout, info: &'a PanelInfo, y_scale: Scale, dpr: f6
         Kind::Residual => ("t", "max |residual|", span),
         Kind::Energy => ("t", "|ΔE|", span),
         Kind::EVector => ("t", "E", span),
+        Kind::Scene => ("", "", None),
     };
     let space = info.kind == Kind::Trajectory && labels[..2].iter().all(|l| layout.coordinates.contains(l));
     Panel {
@@ -274,11 +295,32 @@ mod tests {
         let kinds: Vec<Kind> = panels(&Layout::of(&lab)).iter().map(|p| p.kind).collect();
         assert_eq!(
             kinds,
-            [Kind::Trajectory, Kind::Series(0), Kind::Series(1), Kind::Residual, Kind::Energy, Kind::EVector]
+            [
+                Kind::Scene,
+                Kind::Trajectory,
+                Kind::Series(0),
+                Kind::Series(1),
+                Kind::Residual,
+                Kind::Energy,
+                Kind::EVector
+            ]
         );
         lab.advance(0.7, 10_000);
-        let display = Display::of(&lab);
-        for kind in kinds {
+        let display = Display::of(&mut lab);
+        // The scene: each run's sleigh at the clock, and the edge's path so far.
+        let shown = display.shown();
+        assert_eq!(shown.len(), 3);
+        for (s, run) in shown.iter().zip(lab.runs()) {
+            assert_eq!(s.picture.items.len(), 3, "the sleigh, its edge and the edge's point");
+            let (now, _) = run.current.as_ref().unwrap();
+            assert_eq!(
+                s.picture.items[2].1,
+                nhlab::scene::Mark::Ball { centre: [now.q[0], now.q[1], 0.0], radius: 0.0 }
+            );
+            assert_eq!(s.trails.len(), 1);
+            assert_eq!(s.trails[0].len(), run.columns.len());
+        }
+        for kind in kinds.into_iter().filter(|&k| k != Kind::Scene) {
             let (lines, markers, _) = content(&display, kind, 1000);
             assert!(!lines.is_empty());
             match kind {
@@ -308,7 +350,7 @@ mod tests {
             .replace("series = [\"u\", \"phi'\"]", "series = [\"sqrt(phi - 0.3)\"]");
         let mut lab = Lab::new(&text).unwrap();
         lab.advance(2.0, 10_000);
-        let display = Display::of(&lab);
+        let display = Display::of(&mut lab);
         let (lines, _, _) = content(&display, Kind::Series(0), 1000);
         assert!(has_gaps(&lines), "sqrt of a negative number before φ reaches 0.3");
         assert!(lines[0].points.iter().any(|p| p.1.is_finite()), "and values after");
@@ -321,7 +363,7 @@ mod tests {
         // Paper 000, example 1 with the force of theorem 2: E ≡ 0.
         let mut lab = Lab::new(crate::gallery::text("paper000-ex1-sphere").unwrap()).unwrap();
         lab.advance(lab.t0 + 1.0, 10_000);
-        let (lines, _, scale) = content(&Display::of(&lab), Kind::EVector, 1000);
+        let (lines, _, scale) = content(&Display::of(&mut lab), Kind::EVector, 1000);
         assert_eq!(scale, Scale::SymLog);
         for l in lines {
             assert!(

@@ -56,7 +56,7 @@ fn exercise(text: &str) -> bool {
     let Ok(mut lab) = Lab::new(text) else { return false };
     let span = lab.t_end - lab.t0;
     lab.advance(lab.t0 + 0.05 * span, 500);
-    let display = Display::of(&lab);
+    let display = Display::of(&mut lab);
     for p in &display.layout.panels {
         let _ = content(&display, p.kind, 300);
     }

@@ -1,8 +1,9 @@
-//! `nhlab run FILE [--method M]… [--t-end T] [--sample-at …] [--out …] [--plot …]`.
+//! `nhlab run FILE [--method M]… [--t-end T] [--sample-at …] [--out …] [--plot …] [--scene … [--frames …]]`.
 
 use nhlab::export::{samples_table, step_comment};
 use nhlab::formulations::Method;
 use nhlab::integrators::IntegrationError;
+use nhlab::scene::ScenePlayer;
 use nhlab::simulation::{Limits, Settings, Simulation};
 use nhlab::view::View;
 
@@ -97,16 +98,27 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             return Err(Failure::bad(format!("--plot: `{plot}` must end in .svg or .png")));
         }
     }
+    if let Some(scene) = &args.scene {
+        if !(scene.ends_with(".svg") || scene.ends_with(".png")) {
+            return Err(Failure::bad(format!("--scene: `{scene}` must end in .svg or .png")));
+        }
+    }
+    let frames = match &args.scene {
+        Some(_) => Some(crate::scene::frame_times(args.frames.as_deref(), l.initial.t, t_end)?),
+        None => None,
+    };
     let format = args.format.unwrap_or(if args.out.ends_with(".json") { TableFormat::Json } else { TableFormat::Csv });
     let mut view = View::new(&l.model).map_err(|e| Failure::bad(format!("view: {e}")))?;
     let mut failure: Option<String> = None;
     let mut runs: Vec<(Method, Vec<nhlab::simulation::Sample>)> = Vec::new();
     let mut first_settings = None;
+    let mut all_settings = Vec::new();
     for &method in &methods {
         let mut settings = Settings::from_scenario(&s.run, method);
         settings.limits = Limits { max_steps: args.max_steps, max_samples: args.max_samples };
         settings.compulsion = args.plot.is_some();
         first_settings.get_or_insert(settings);
+        all_settings.push(settings);
         let mut sim = Simulation::new(l.numeric.clone(), settings, &l.initial)
             .map_err(|e| Failure::Compute(format!("{}: {e}", method.id())))?;
         let result = match &sample_at {
@@ -158,6 +170,12 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             energy_conserved: nhlab::mechanics::energy_changes(&l.model).is_empty(),
         };
         crate::plot::write(plot, &figure, &curves)?;
+    }
+    if let (Some(path), Some(times)) = (&args.scene, &frames) {
+        let mut player = ScenePlayer::new(&l.model).map_err(|e| Failure::bad(format!("scene: {e}")))?;
+        let mut settings = all_settings.clone();
+        settings.iter_mut().for_each(|st| st.compulsion = false);
+        crate::scene::write(path, &s.title, &l.numeric, &l.initial, &settings, &mut player, times)?;
     }
     let borrowed: Vec<(Method, &[nhlab::simulation::Sample])> = runs.iter().map(|(m, x)| (*m, x.as_slice())).collect();
     let table = samples_table(&l.model, &borrowed, comment);

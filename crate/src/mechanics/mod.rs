@@ -12,12 +12,14 @@ mod model;
 mod numeric;
 mod vakonomic;
 
+pub(crate) use bodies::suggestion;
 pub use bodies::{INERTIAL_FRAME, MAX_FRAMES, MAX_ROTATIONS, MAX_ROTATIONS_TOTAL, ORIGIN};
 pub use constraint::{Constraint, ConstraintKind};
 pub use energy::energy_changes;
 pub use equations::{EquationsOfMotion, ParticleTerms};
 pub use euler::{reaction_row, ReactionRow};
 pub use hamel::{best_split, choose_dependent, HamelSplit, SplitError};
-pub use model::{Model, Needs, Parameter};
+pub(crate) use model::Checker;
+pub use model::{fill_state_inputs, Model, Needs, Parameter};
 pub use numeric::{DynamicsError, HamelTerms, NumericModel, Terms, VakonomicTerms};
 pub use vakonomic::{VakonomicEquations, VakonomicError};

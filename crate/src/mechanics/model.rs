@@ -52,6 +52,8 @@ pub struct Model {
     pub equations: EquationsOfMotion,
     /// View expressions: trajectory then series.
     pub view: Vec<ExprId>,
+    /// What the scene draws: the bodies' shapes and `[[scene.shapes]]`.
+    pub scene: crate::scene::SceneModel,
     /// Hamel's embedding and the E-vector for the scenario's (or the chosen) split,
     /// or why there is none.
     pub hamel: Result<HamelSplit, SplitError>,
@@ -329,6 +331,7 @@ impl Model {
                 }
             }
         }
+        let scene = crate::scene::build(&mut c, &mut g, s, additions.drawings, &additions.frames);
         if !s.view.trajectory.is_empty() && s.view.trajectory.len() != 2 {
             c.at("view.trajectory", format!("expected two expressions, found {}", s.view.trajectory.len()));
         }
@@ -376,6 +379,7 @@ impl Model {
             constraints,
             equations,
             view,
+            scene,
             hamel: Err(SplitError::NotDerived),
             vakonomic: Err(VakonomicError::NotDerived),
             hamel_graph: None,
@@ -442,6 +446,18 @@ impl Model {
             _ => None,
         };
         own.unwrap_or(&self.graph)
+    }
+
+    /// The inputs of a program evaluated along a run — `[t, q…, v…, parameters…]`
+    /// (the view, the scene); [`fill_state_inputs`] puts a state's numbers there.
+    pub fn state_inputs(&self) -> Vec<crate::expr::SymbolId> {
+        let g = &self.graph;
+        let n = self.coordinate_count();
+        let mut inputs = alloc::vec![g.time()];
+        inputs.extend((0..n).map(|i| g.coordinate(i)[0]));
+        inputs.extend((0..n).map(|i| g.coordinate(i)[1]));
+        inputs.extend(self.parameters.iter().map(|p| p.symbol));
+        inputs
     }
 
     /// Number of coordinates.
@@ -611,4 +627,13 @@ fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
             );
         }
     }
+}
+
+/// Writes `[t, q…, v…, parameters…]` into `inputs`, laid out as [`Model::state_inputs`].
+pub fn fill_state_inputs(inputs: &mut [f64], t: f64, q: &[f64], v: &[f64], parameters: &[f64]) {
+    let n = q.len();
+    inputs[0] = t;
+    inputs[1..1 + n].copy_from_slice(q);
+    inputs[1 + n..1 + 2 * n].copy_from_slice(v);
+    inputs[1 + 2 * n..].copy_from_slice(parameters);
 }

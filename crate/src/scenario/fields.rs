@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Field paths with `*` for any key or index.
-const KNOWN: [&str; 114] = [
+const KNOWN: [&str; 129] = [
     "format",
     "title",
     "description",
@@ -122,6 +122,21 @@ const KNOWN: [&str; 114] = [
     "rolling[*].contact",
     "rolling[*].tangents",
     "rolling[*].tangents[*]",
+    "scene",
+    "scene.projection",
+    "scene.shapes",
+    "scene.shapes[*]",
+    "scene.shapes[*].name",
+    "scene.shapes[*].kind",
+    "scene.shapes[*].at",
+    "scene.shapes[*].at[*]",
+    "scene.shapes[*].angle",
+    "scene.shapes[*].frame",
+    "scene.shapes[*].points",
+    "scene.shapes[*].points[*]",
+    "scene.shapes[*].points[*][*]",
+    "scene.shapes[*].radius",
+    "scene.shapes[*].trail",
 ];
 
 /// Keys allowed under `run` and `view` (kept apart from `KNOWN` for suggestions).

@@ -182,7 +182,7 @@ fn shorten(message: &str) -> String {
 
 /// Fields that must be tables, and table items of the arrays of tables: serde would
 /// read an array there positionally (`run = [0.5, ["gauss"], "rk4"]`).
-const TABLES: [&str; 16] = [
+const TABLES: [&str; 17] = [
     "parameters",
     "definitions",
     "forces",
@@ -199,14 +199,15 @@ const TABLES: [&str; 16] = [
     "stability",
     "stability.at",
     "stability.sweep",
+    "scene",
 ];
 
 /// Refuses a non-table where `nhlab/1` expects a table.
 fn check_shapes(map: &SourceMap) -> Result<(), Problems> {
     let items = map.places.keys().filter(|p| {
-        ["constraints[", "particles[", "bodies[", "rolling["]
-            .iter()
-            .any(|a| p.starts_with(a) && p.ends_with(']') && !p[..p.len() - 1].contains(['.', ']']))
+        ["constraints[", "particles[", "bodies[", "rolling[", "scene.shapes["].iter().any(|a| {
+            p.strip_prefix(a).is_some_and(|rest| rest.ends_with(']') && !rest[..rest.len() - 1].contains(['.', ']']))
+        })
     });
     let problems: alloc::vec::Vec<Problem> = TABLES
         .iter()

@@ -99,6 +99,10 @@ pub struct Scenario {
     pub run: RunSpec,
     /// What to plot.
     pub view: ViewSpec,
+    /// `[scene]` (nhlab's addition): what the scene view draws besides the bodies'
+    /// shapes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scene: Option<SceneSpec>,
 }
 
 /// A particle: mass, inertial position, and the absolute velocity of the mass it
@@ -415,6 +419,53 @@ pub struct ViewSpec {
     /// Expressions plotted against `t`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub series: Vec<String>,
+}
+
+/// `[scene]`: how the system is drawn (the page's scene panel, `nhlab run --scene`).
+/// Bodies with a `shape` are drawn without it; this adds primitives placed by
+/// expressions, for scenarios written without bodies, and fixed surfaces.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SceneSpec {
+    /// `plane` (x to the right, y up) or `space` (3D, orbited); default `space` with
+    /// bodies or a primitive with three components, else `plane`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub projection: Option<String>,
+    /// The primitives.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shapes: Vec<PrimitiveSpec>,
+}
+
+/// `[[scene.shapes]]`: a `point`, `segment`, `polyline`, `polygon` or `circle`, given
+/// in a local frame placed at `at` and turned by `angle` about z (or oriented like
+/// frame `frame`). Every number is an expression of the coordinates, `t` and the
+/// parameters.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PrimitiveSpec {
+    /// Named in the scene's caption and messages.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `point`, `segment`, `polyline`, `polygon` or `circle`.
+    pub kind: String,
+    /// The local frame's origin: two or three components (default the origin).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub at: Vec<String>,
+    /// The local frame's turn about z (default 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub angle: Option<String>,
+    /// A frame whose orientation the local frame takes (instead of `angle`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frame: Option<String>,
+    /// Vertices in the local frame (two or three components each).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub points: Vec<Vec<String>>,
+    /// A circle's radius, or a point's (drawn as a dot).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub radius: Option<String>,
+    /// A point's path is drawn behind it, fading.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trail: Option<bool>,
 }
 
 /// `run.t_end` when the scenario does not give it.

@@ -35,6 +35,7 @@ mod vector_expr;
 use super::model::Checker;
 use crate::expr::{is_identifier, nearest, ExprGraph, ExprId, SymbolKind};
 use crate::scenario::{BodySpec, LoadSpec, PositionSpec, Scenario, ShapeSpec};
+use crate::scene::{Element, Form};
 use algebra::{
     add, cross, dot, elementary, identity, multiply, norm, rotate, scale, sub, transpose_rotate, Matrix, Vector,
 };
@@ -68,6 +69,17 @@ pub(crate) struct Contributions {
     pub constraints: Vec<(String, String, ExprId)>,
     /// `Q_i` of the loads, by coordinate (empty without loads).
     pub forces: Vec<ExprId>,
+    /// The bodies with a shape, for the scene.
+    pub drawings: Vec<Element>,
+    /// Every frame with an orientation: its rotation matrix (for `[[scene.shapes]]`).
+    pub frames: BTreeMap<String, Matrix>,
+}
+
+/// A body's shape, checked: its form, sizes and points in the body's frame.
+struct Shape {
+    form: Form,
+    sizes: Vec<ExprId>,
+    points: Vec<Vector>,
 }
 
 /// The inertial frame's name.
@@ -139,6 +151,7 @@ struct Builder<'g> {
     g: &'g mut ExprGraph,
     space: Space,
     bodies: BTreeMap<String, Body>,
+    drawings: Vec<Element>,
 }
 
 /// Builds the additions of `s` into `g`, reporting every problem to `c`. Named
@@ -155,7 +168,8 @@ pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Con
         .chain(s.bodies.iter().map(|b| format!("body {}", b.name)))
         .collect();
     let rotation = Some(identity(g));
-    let mut b = Builder { g, space: Space { declared, ..Space::default() }, bodies: BTreeMap::new() };
+    let mut b =
+        Builder { g, space: Space { declared, ..Space::default() }, bodies: BTreeMap::new(), drawings: Vec::new() };
     b.space.frames.insert(INERTIAL_FRAME.into(), Frame { rotation, omega: [zero; 3] });
     b.space.points.insert(ORIGIN.into(), [zero; 3]);
     for (what, count) in [
@@ -211,6 +225,8 @@ pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Con
             b.load(c, k, load, &mut out.forces);
         }
     }
+    out.drawings = core::mem::take(&mut b.drawings);
+    out.frames = b.space.frames.iter().filter_map(|(name, f)| Some((name.clone(), f.rotation?))).collect();
     out
 }
 
@@ -604,9 +620,7 @@ impl Builder<'_> {
                 None => ok = false,
             }
         }
-        if let Some(shape) = &spec.shape {
-            self.shape(c, &format!("{field}.shape"), shape);
-        }
+        let shape = spec.shape.as_ref().and_then(|shape| self.shape(c, &format!("{field}.shape"), shape));
         let (frame, centre, mass) = (frame?, centre?, mass?);
         if !ok {
             return None;
@@ -639,6 +653,10 @@ impl Builder<'_> {
         let m_v2 = self.g.mul2(mass, translation);
         let sum = self.g.add2(m_v2, rotation);
         let t = self.g.mul2(half, sum);
+        if let (Some(shape), Some(axes)) = (shape, frame.rotation) {
+            let label = format!("body {}", spec.name);
+            self.drawings.push(Element::body(label, shape.form, centre, axes, shape.sizes, shape.points));
+        }
         self.bodies.insert(spec.name.clone(), Body { frame: spec.frame.clone(), centre: spec.centre.clone() });
         Some((t, mass, spec.centre.clone()))
     }
@@ -652,7 +670,8 @@ impl Builder<'_> {
         Some(v)
     }
 
-    fn shape(&mut self, c: &mut Checker<'_>, field: &str, shape: &ShapeSpec) {
+    /// Checks a body's shape; its form, sizes and local points when all is well.
+    fn shape(&mut self, c: &mut Checker<'_>, field: &str, shape: &ShapeSpec) -> Option<Shape> {
         let needs: &[&str] = match shape.kind.as_str() {
             "disk" => &["radius", "axis"],
             "cylinder" => &["radius", "length", "axis"],
@@ -663,9 +682,10 @@ impl Builder<'_> {
             other => {
                 let hint = suggestion(other, ["disk", "cylinder", "sphere", "box", "ellipsoid", "segments"]);
                 c.at(&format!("{field}.kind"), format!("`{other}` is not a shape{hint}"));
-                return;
+                return None;
             }
         };
+        let mut ok = true;
         for &key in needs {
             let present = match key {
                 "radius" => shape.radius.is_some(),
@@ -677,26 +697,52 @@ impl Builder<'_> {
             };
             if !present {
                 c.at(field, format!("a {} needs `{key}`", shape.kind));
+                ok = false;
             }
         }
+        let mut sizes = Vec::new();
         for (key, text) in [("radius", &shape.radius), ("length", &shape.length)] {
             if let Some(text) = text {
-                c.position_expr(self.g, &format!("{field}.{key}"), text, "a size");
+                match c.position_expr(self.g, &format!("{field}.{key}"), text, "a size") {
+                    Some(e) => sizes.push(e),
+                    None => ok = false,
+                }
             }
         }
-        if let Some(axis) = &shape.axis {
-            if !["x", "y", "z"].contains(&axis.as_str()) {
-                c.at(&format!("{field}.axis"), format!("the axis is `x`, `y` or `z`, not `{axis}`"));
+        let mut axis = 0;
+        if let Some(name) = &shape.axis {
+            match ["x", "y", "z"].iter().position(|a| a == name) {
+                Some(k) => axis = k,
+                None => {
+                    c.at(&format!("{field}.axis"), format!("the axis is `x`, `y` or `z`, not `{name}`"));
+                    ok = false;
+                }
             }
         }
         for (key, list) in [("size", &shape.size), ("semi_axes", &shape.semi_axes)] {
             if !list.is_empty() {
-                self.three_now(c, &format!("{field}.{key}"), list, true);
+                match self.three_now(c, &format!("{field}.{key}"), list, true) {
+                    Some(v) => sizes.extend(v),
+                    None => ok = false,
+                }
             }
         }
+        let mut points = Vec::new();
         for (i, p) in shape.points.iter().enumerate() {
-            self.three_now(c, &format!("{field}.points[{i}]"), p, true);
+            match self.three_now(c, &format!("{field}.points[{i}]"), p, true) {
+                Some(v) => points.push(v),
+                None => ok = false,
+            }
         }
+        let form = match shape.kind.as_str() {
+            "disk" => Form::Disk { axis },
+            "cylinder" => Form::Cylinder { axis },
+            "sphere" => Form::Sphere,
+            "box" => Form::Cuboid,
+            "ellipsoid" => Form::Ellipsoid,
+            _ => Form::Polyline,
+        };
+        ok.then_some(Shape { form, sizes, points })
     }
 
     /// The velocity of the material point of body `name` at `r` (zero for the ground).
@@ -868,7 +914,7 @@ fn in_base_order<'a>(mut pending: Vec<&'a String>, mut build: impl FnMut(&'a str
 }
 
 /// ` (did you mean `a`?)` or nothing.
-fn suggestion<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+pub(crate) fn suggestion<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
     let hint = nearest(name, known.into_iter().filter(|k| !k.is_empty()));
     if hint.is_empty() {
         String::new()

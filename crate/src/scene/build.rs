@@ -1,0 +1,184 @@
+//! `[scene]` checked and built into the model's graph, with positioned messages like
+//! every other field.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{Element, Form, Orientation, Projection, SceneModel};
+use crate::expr::{ExprGraph, ExprId};
+use crate::mechanics::{suggestion, Checker};
+use crate::scenario::{PrimitiveSpec, Scenario};
+
+/// Most primitives in `[[scene.shapes]]`.
+pub const MAX_SHAPES: usize = 64;
+/// Most points of one primitive.
+pub const MAX_POINTS: usize = 256;
+
+const KINDS: [&str; 5] = ["point", "segment", "polyline", "polygon", "circle"];
+
+impl Element {
+    /// A body's shape, placed at its centre and turned with its frame.
+    pub(crate) fn body(
+        label: String,
+        form: Form,
+        centre: [ExprId; 3],
+        axes: [[ExprId; 3]; 3],
+        sizes: Vec<ExprId>,
+        points: Vec<[ExprId; 3]>,
+    ) -> Element {
+        Element { label, form, trail: false, origin: centre, orientation: Orientation::Matrix(axes), sizes, points }
+    }
+}
+
+/// The scene of `s`: the bodies' `drawings`, then `[[scene.shapes]]`, whose `frame`
+/// names one of `frames`.
+pub(crate) fn build(
+    c: &mut Checker<'_>,
+    g: &mut ExprGraph,
+    s: &Scenario,
+    drawings: Vec<Element>,
+    frames: &BTreeMap<String, [[ExprId; 3]; 3]>,
+) -> SceneModel {
+    let mut scene = SceneModel { elements: drawings, projection: Projection::Plane };
+    let Some(spec) = &s.scene else {
+        if !scene.elements.is_empty() {
+            scene.projection = Projection::Space;
+        }
+        return scene;
+    };
+    if spec.shapes.len() > MAX_SHAPES {
+        c.at("scene.shapes", format!("{} shapes; the lab draws at most {MAX_SHAPES}", spec.shapes.len()));
+        return scene;
+    }
+    let mut three_dimensional = !scene.elements.is_empty();
+    for (k, p) in spec.shapes.iter().enumerate() {
+        let field = format!("scene.shapes[{k}]");
+        three_dimensional |= p.at.len() == 3 || p.frame.is_some() || p.points.iter().any(|x| x.len() == 3);
+        if let Some(e) = primitive(c, g, &field, p, frames) {
+            scene.elements.push(e);
+        }
+    }
+    scene.projection = match spec.projection.as_deref() {
+        None if three_dimensional => Projection::Space,
+        None => Projection::Plane,
+        Some(id) => Projection::from_id(id).unwrap_or_else(|| {
+            let hint = suggestion(id, ["plane", "space"]);
+            c.at("scene.projection", format!("`{id}` is not a projection (`plane` or `space`){hint}"));
+            Projection::Plane
+        }),
+    };
+    scene
+}
+
+/// Two or three expressions of `q` and `t` (a missing z is 0).
+fn components(c: &mut Checker<'_>, g: &mut ExprGraph, field: &str, texts: &[String]) -> Option<[ExprId; 3]> {
+    if !(2..=3).contains(&texts.len()) {
+        c.at(field, format!("expected two or three components, found {}", texts.len()));
+        return None;
+    }
+    let mut out = [g.zero(); 3];
+    let mut ok = true;
+    for (i, text) in texts.iter().enumerate() {
+        match c.position_expr(g, &format!("{field}[{i}]"), text, "a scene position") {
+            Some(e) => out[i] = e,
+            None => ok = false,
+        }
+    }
+    ok.then_some(out)
+}
+
+fn primitive(
+    c: &mut Checker<'_>,
+    g: &mut ExprGraph,
+    field: &str,
+    p: &PrimitiveSpec,
+    frames: &BTreeMap<String, [[ExprId; 3]; 3]>,
+) -> Option<Element> {
+    let form = match p.kind.as_str() {
+        "point" => Form::Point,
+        "segment" => Form::Segment,
+        "polyline" => Form::Polyline,
+        "polygon" => Form::Polygon,
+        "circle" => Form::Circle,
+        "" => {
+            c.at(field, format!("a shape needs a `kind`: {}", KINDS.join(", ")));
+            return None;
+        }
+        other => {
+            let hint = suggestion(other, KINDS);
+            c.at(&format!("{field}.kind"), format!("`{other}` is not a scene shape ({}){hint}", KINDS.join(", ")));
+            return None;
+        }
+    };
+    let mut ok = true;
+    let origin = if p.at.is_empty() { Some([g.zero(); 3]) } else { components(c, g, &format!("{field}.at"), &p.at) };
+    ok &= origin.is_some();
+    let orientation = match (&p.angle, &p.frame) {
+        (Some(_), Some(_)) => {
+            c.at(&format!("{field}.frame"), "give `angle` or `frame`, not both");
+            None
+        }
+        (Some(text), None) => {
+            c.position_expr(g, &format!("{field}.angle"), text, "a scene angle").map(Orientation::Angle)
+        }
+        (None, Some(name)) => match frames.get(name) {
+            Some(m) => Some(Orientation::Matrix(*m)),
+            None => {
+                let hint = suggestion(name, frames.keys().map(String::as_str));
+                c.at(&format!("{field}.frame"), format!("`{name}` is not a frame with an orientation{hint}"));
+                None
+            }
+        },
+        (None, None) => Some(Orientation::Fixed),
+    };
+    ok &= orientation.is_some();
+    let needed = match form {
+        Form::Segment => Some((2, 2)),
+        Form::Polyline => Some((2, MAX_POINTS)),
+        Form::Polygon => Some((3, MAX_POINTS)),
+        _ => None,
+    };
+    match needed {
+        Some((least, most)) if !(least..=most).contains(&p.points.len()) => {
+            let wanted = if least == most { format!("{least}") } else { format!("{least} to {most}") };
+            c.at(&format!("{field}.points"), format!("a {} takes {wanted} points, found {}", p.kind, p.points.len()));
+            ok = false;
+        }
+        None if !p.points.is_empty() => {
+            c.at(&format!("{field}.points"), format!("a {} has no `points` (it is placed by `at`)", p.kind));
+            ok = false;
+        }
+        _ => {}
+    }
+    let mut points = Vec::new();
+    for (i, texts) in p.points.iter().enumerate().take(MAX_POINTS) {
+        match components(c, g, &format!("{field}.points[{i}]"), texts) {
+            Some(v) => points.push(v),
+            None => ok = false,
+        }
+    }
+    let mut sizes = Vec::new();
+    match (&p.radius, form) {
+        (Some(text), Form::Circle | Form::Point) => {
+            match c.position_expr(g, &format!("{field}.radius"), text, "a radius") {
+                Some(e) => sizes.push(e),
+                None => ok = false,
+            }
+        }
+        (None, Form::Circle) => {
+            c.at(field, "a circle needs a `radius`");
+            ok = false;
+        }
+        (Some(_), _) => {
+            c.at(&format!("{field}.radius"), format!("a {} has no radius (circles and points have one)", p.kind));
+            ok = false;
+        }
+        (None, _) => {}
+    }
+    let label = p.name.clone().unwrap_or_else(|| String::from(field));
+    let trail = p.trail.unwrap_or(false);
+    let (origin, orientation) = (origin?, orientation?);
+    ok.then_some(Element { label, form, trail, origin, orientation, sizes, points })
+}

@@ -1,0 +1,321 @@
+//! The scene drawn on any plotters backend: each method's picture in its colour (the
+//! first solid, the others as translucent ghosts), far marks first, over a light
+//! grid (the xy plane's, which in space is the ground), with fading trails.
+//!
+//! The geometry (poses, projection, fit) is the core's `nhlab::scene`; this module
+//! only paints, so the command line's SVG and the page's canvas show one picture.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use nhlab::formulations::Method;
+use nhlab::scene::{Bounds, Camera, Fit, Mark, Picture, Projection};
+
+use crate::colour;
+
+/// One method's picture at the shown time, and its trails (one path per trailed
+/// element, oldest first).
+pub struct Ghost<'a> {
+    /// Whose picture: sets the colour.
+    pub method: Method,
+    /// The picture.
+    pub picture: &'a Picture,
+    /// The trailed points' paths up to now.
+    pub trails: &'a [Vec<[f64; 3]>],
+}
+
+/// The screen box of pictures and trails under `camera`: what [`Fit::new`] fits.
+pub fn bounds<'a>(camera: &Camera, pictures: impl IntoIterator<Item = &'a Picture>, trails: &[[f64; 3]]) -> Bounds {
+    let mut b = Bounds::default();
+    let mut add = |p: [f64; 3], r: f64| {
+        let s = camera.project(p);
+        b.include(s[0] - r, s[1] - r);
+        b.include(s[0] + r, s[1] + r);
+    };
+    for picture in pictures {
+        for (_, mark) in &picture.items {
+            match mark {
+                Mark::Path { points, .. } => points.iter().for_each(|&p| add(p, 0.0)),
+                Mark::Ball { centre, radius } => add(*centre, *radius),
+            }
+        }
+    }
+    trails.iter().for_each(|&p| add(p, 0.0));
+    b
+}
+
+/// How strongly the `k`-th method is drawn: the first solid, the others ghosts.
+fn opacity(k: usize) -> f64 {
+    if k == 0 {
+        1.0
+    } else {
+        0.45
+    }
+}
+
+/// Draws `ghosts` (first method first) onto `area` with `camera` and `fit`.
+/// `dpr` scales line widths and dots (device pixels per CSS pixel).
+pub fn draw_scene<B: DrawingBackend>(
+    area: &DrawingArea<B, Shift>,
+    camera: &Camera,
+    fit: &Fit,
+    ghosts: &[Ghost<'_>],
+    dpr: f64,
+) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+    let (w, h) = area.dim_in_pixel();
+    let view = Viewport { width: w as f64, height: h as f64 };
+    let px = |x: f64, y: f64| fit.pixel(x, y);
+    let width = |w: f64| ((w * dpr).round() as u32).max(1);
+    grid(area, camera, fit, dpr)?;
+    // Trails under everything, fading towards their start.
+    for (k, ghost) in ghosts.iter().enumerate() {
+        let c = colour(ghost.method);
+        for trail in ghost.trails {
+            let n = trail.len();
+            for (i, pair) in trail.windows(2).enumerate() {
+                let age = (i + 1) as f64 / n as f64;
+                let style = c.mix(opacity(k) * 0.6 * age).stroke_width(width(1.5));
+                let (a, b) = (camera.project(pair[0]), camera.project(pair[1]));
+                if let Some(segment) = view.clip(px(a[0], a[1]), px(b[0], b[1])) {
+                    area.draw(&PathElement::new(segment.to_vec(), style))?;
+                }
+            }
+        }
+    }
+    // Every mark of every picture, farthest first (painter's order by mean depth).
+    let mut marks: Vec<(f64, usize, &Mark)> = Vec::new();
+    for (k, ghost) in ghosts.iter().enumerate() {
+        for (_, mark) in &ghost.picture.items {
+            let pts = mark.points();
+            let depth = pts.iter().map(|&p| camera.project(p)[2]).sum::<f64>() / pts.len().max(1) as f64;
+            marks.push((depth, k, mark));
+        }
+    }
+    marks.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+    for (_, k, mark) in marks {
+        let c = colour(ghosts[k].method);
+        let alpha = opacity(k);
+        match mark {
+            Mark::Path { points, closed, fill } => {
+                let mut p: Vec<(f64, f64)> = points
+                    .iter()
+                    .map(|&w| {
+                        let s = camera.project(w);
+                        px(s[0], s[1])
+                    })
+                    .collect();
+                if *fill && p.len() >= 3 {
+                    let inside = view.clip_polygon(&p);
+                    if inside.len() >= 3 {
+                        area.draw(&Polygon::new(inside, c.mix(alpha * 0.22).filled()))?;
+                    }
+                }
+                if *closed {
+                    if let Some(&first) = p.first() {
+                        p.push(first);
+                    }
+                }
+                let style = c.mix(alpha).stroke_width(width(1.6));
+                for run in view.clip_path(&p) {
+                    area.draw(&PathElement::new(run, style))?;
+                }
+            }
+            Mark::Ball { centre, radius } => {
+                let s = camera.project(*centre);
+                let r = if *radius > 0.0 { (radius * fit.scale).max(2.0) } else { 3.5 * dpr };
+                let r = r.min(1e5) as i32;
+                let (u, v) = px(s[0], s[1]);
+                if !(u.is_finite() && v.is_finite() && view.near(u, v, r as f64)) {
+                    continue;
+                }
+                let at = (u.round() as i32, v.round() as i32);
+                if *radius > 0.0 {
+                    area.draw(&Circle::new(at, r, c.mix(alpha * 0.22).filled()))?;
+                    area.draw(&Circle::new(at, r, c.mix(alpha).stroke_width(width(1.6))))?;
+                } else {
+                    area.draw(&Circle::new(at, r, c.mix(alpha).filled()))?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A light grid of round spacing over what is shown: the xy plane seen from above,
+/// or the ground (z = 0) in space.
+fn grid<B: DrawingBackend>(
+    area: &DrawingArea<B, Shift>,
+    camera: &Camera,
+    fit: &Fit,
+    dpr: f64,
+) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+    let (w, h) = area.dim_in_pixel();
+    // The world extent the viewport shows (on the screen plane), generously.
+    let half = (w.max(h) as f64 / fit.scale).max(1e-9);
+    let centre = ((w as f64 / 2.0 - fit.offset.0) / fit.scale, (fit.offset.1 - h as f64 / 2.0) / fit.scale);
+    let step = nice_step(half / 6.0);
+    let (cx, cy) = camera.ground_under(centre.0, centre.1);
+    let span = if camera.projection == Projection::Space { 2.0 * half } else { half };
+    let lines = (span / step).ceil().min(200.0) as i64;
+    let style = RGBColor(228, 230, 235).stroke_width(((dpr).round() as u32).max(1));
+    let to = |x: f64, y: f64| {
+        let s = camera.project([x, y, 0.0]);
+        fit.pixel(s[0], s[1])
+    };
+    let view = Viewport { width: w as f64, height: h as f64 };
+    let (x0, y0) = ((cx / step).round() * step, (cy / step).round() * step);
+    for i in -lines..=lines {
+        let x = x0 + i as f64 * step;
+        let y = y0 + i as f64 * step;
+        for (a, b) in [(to(x, y0 - span), to(x, y0 + span)), (to(x0 - span, y), to(x0 + span, y))] {
+            if let Some(segment) = view.clip(a, b) {
+                area.draw(&PathElement::new(segment.to_vec(), style))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The drawing area in pixels, for clipping: plotters moves each point of a shape
+/// that lies outside into the area, which bends lines that cross its edge.
+#[derive(Clone, Copy, Debug)]
+struct Viewport {
+    width: f64,
+    height: f64,
+}
+
+impl Viewport {
+    fn pixel((x, y): (f64, f64)) -> (i32, i32) {
+        (x.round() as i32, y.round() as i32)
+    }
+
+    /// Whether a circle of radius `r` at `(x, y)` touches the area.
+    fn near(&self, x: f64, y: f64, r: f64) -> bool {
+        x + r >= 0.0 && y + r >= 0.0 && x - r <= self.width && y - r <= self.height
+    }
+
+    /// The part of segment `ab` inside the area (Liang–Barsky); `None` outside.
+    fn clip(&self, a: (f64, f64), b: (f64, f64)) -> Option<[(i32, i32); 2]> {
+        if !(a.0.is_finite() && a.1.is_finite() && b.0.is_finite() && b.1.is_finite()) {
+            return None;
+        }
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let (mut t0, mut t1) = (0.0f64, 1.0f64);
+        for (p, q) in [(-dx, a.0), (dx, self.width - a.0), (-dy, a.1), (dy, self.height - a.1)] {
+            if p == 0.0 {
+                if q < 0.0 {
+                    return None;
+                }
+            } else {
+                let r = q / p;
+                if p < 0.0 {
+                    t0 = t0.max(r);
+                } else {
+                    t1 = t1.min(r);
+                }
+            }
+        }
+        (t0 <= t1).then(|| [Self::pixel((a.0 + t0 * dx, a.1 + t0 * dy)), Self::pixel((a.0 + t1 * dx, a.1 + t1 * dy))])
+    }
+
+    /// A polyline's runs inside the area.
+    fn clip_path(&self, points: &[(f64, f64)]) -> Vec<Vec<(i32, i32)>> {
+        let mut runs: Vec<Vec<(i32, i32)>> = Vec::new();
+        let mut open = false;
+        for pair in points.windows(2) {
+            match self.clip(pair[0], pair[1]) {
+                Some([a, b]) => {
+                    match runs.last_mut() {
+                        Some(run) if open && run.last() == Some(&a) => run.push(b),
+                        _ => runs.push(vec![a, b]),
+                    }
+                    // The run goes on only if the segment ended inside, unclipped.
+                    open = Self::pixel(pair[1]) == b;
+                }
+                None => open = false,
+            }
+        }
+        runs
+    }
+
+    /// A polygon cut to the area (Sutherland–Hodgman, one edge at a time).
+    fn clip_polygon(&self, points: &[(f64, f64)]) -> Vec<(i32, i32)> {
+        if points.iter().any(|p| !(p.0.is_finite() && p.1.is_finite())) {
+            return Vec::new();
+        }
+        let (w, h) = (self.width, self.height);
+        // How far inside edge `k` (left, right, top, bottom) a point is.
+        let inside = |p: (f64, f64), k: usize| match k {
+            0 => p.0,
+            1 => w - p.0,
+            2 => p.1,
+            _ => h - p.1,
+        };
+        let mut poly: Vec<(f64, f64)> = points.to_vec();
+        for edge in 0..4 {
+            let d = |p: (f64, f64)| inside(p, edge);
+            let mut out = Vec::with_capacity(poly.len() + 4);
+            for k in 0..poly.len() {
+                let (a, b) = (poly[k], poly[(k + 1) % poly.len()]);
+                let (da, db) = (d(a), d(b));
+                if da >= 0.0 {
+                    out.push(a);
+                }
+                if (da >= 0.0) != (db >= 0.0) {
+                    let t = da / (da - db);
+                    out.push((a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1)));
+                }
+            }
+            poly = out;
+            if poly.is_empty() {
+                break;
+            }
+        }
+        poly.into_iter().map(Self::pixel).collect()
+    }
+}
+
+/// 1, 2 or 5 times a power of ten, at least `x`.
+pub fn nice_step(x: f64) -> f64 {
+    if !(x.is_finite() && x > 0.0) {
+        return 1.0;
+    }
+    let power = 10f64.powf(x.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * power).find(|&s| s >= x).unwrap_or(10.0 * power)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments_are_cut_at_the_edges_of_the_area() {
+        let v = Viewport { width: 100.0, height: 50.0 };
+        assert_eq!(v.clip((-50.0, 25.0), (150.0, 25.0)), Some([(0, 25), (100, 25)]));
+        assert_eq!(v.clip((10.0, 10.0), (20.0, 20.0)), Some([(10, 10), (20, 20)]));
+        assert_eq!(v.clip((-10.0, -10.0), (-20.0, 80.0)), None);
+        assert_eq!(v.clip((f64::NAN, 0.0), (1.0, 1.0)), None);
+        // A path leaving and coming back is two runs.
+        let runs = v.clip_path(&[(10.0, 10.0), (200.0, 10.0), (200.0, 40.0), (10.0, 40.0)]);
+        assert_eq!(runs, vec![vec![(10, 10), (100, 10)], vec![(100, 40), (10, 40)]]);
+    }
+
+    #[test]
+    fn polygons_are_cut_to_the_area() {
+        let v = Viewport { width: 100.0, height: 100.0 };
+        let square = [(50.0, 50.0), (150.0, 50.0), (150.0, 150.0), (50.0, 150.0)];
+        let mut cut = v.clip_polygon(&square);
+        cut.sort();
+        assert_eq!(cut, vec![(50, 50), (50, 100), (100, 50), (100, 100)]);
+        assert!(v.clip_polygon(&[(200.0, 200.0), (300.0, 200.0), (250.0, 300.0)]).is_empty());
+    }
+
+    #[test]
+    fn grid_steps_are_round() {
+        assert_eq!(nice_step(0.3), 0.5);
+        assert_eq!(nice_step(1.0), 1.0);
+        assert_eq!(nice_step(1.2), 2.0);
+        assert_eq!(nice_step(7.0), 10.0);
+        assert_eq!(nice_step(0.0), 1.0);
+    }
+}

@@ -1,0 +1,146 @@
+// The scene panel in headless Chromium: every gallery item draws its system and it
+// moves; formulations that disagree are drawn apart in their colours; the 3D view
+// turns with a drag; a broken or undefined scene is reported, never fatal.
+// Run: node --test tests/browser/   (scripts/test.sh builds dist/ first)
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { ROOT, serve, launch, open, colourPixels } from "./harness.mjs";
+
+let server, browser;
+const SHOTS = process.env.NHLAB_SCREENSHOTS ?? path.join(ROOT, "target", "screenshots");
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const clock = (page) => page.evaluate(() => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]));
+const waitClockPast = (page, t) => page.waitForFunction((t) => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) > t, t, { timeout: 20000 });
+
+/** The scene canvas' coloured pixels (a method's colour, solid or ghost) and a digest. */
+const sceneInk = (page) => page.evaluate(() => {
+  const c = document.getElementById("plot-scene");
+  const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+  let ink = 0;
+  for (let i = 0; i < d.length; i += 4) if (Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 25) ink++;
+  return { ink, digest: c.toDataURL() };
+});
+
+test("the scene draws every gallery system, and it moves", async () => {
+  const { page, problems, ctx } = await open(browser, server.url);
+  const names = await page.evaluate(() => [...document.querySelectorAll("#gallery option")].map((o) => o.value).filter(Boolean));
+  const entries = await page.evaluate(() => window.wasmBindings.gallery_entries().length);
+  assert.ok(names.length >= 20 && names.length === entries, `the whole gallery (${names.length} of ${entries})`);
+  const still = [];
+  for (const name of names) {
+    await page.evaluate((name) => { location.hash = `gallery=${name}`; }, name);
+    await page.waitForFunction((name) => document.getElementById("gallery").value === name, name, { timeout: 20000 });
+    await page.waitForSelector("#plot-scene", { timeout: 20000 });
+    await page.waitForFunction(() => document.getElementById("plot-scene").dataset.cssSize, null, { timeout: 20000 });
+    const t = await clock(page);
+    await waitClockPast(page, t + 0.05);
+    const a = await sceneInk(page);
+    assert.ok(a.ink > 150, `${name}: the scene has drawn ink (${a.ink} coloured pixels)`);
+    await waitClockPast(page, (await clock(page)) + 0.3);
+    const b = await sceneInk(page);
+    // A system at rest would be drawn the same; none of the gallery's is.
+    if (a.digest === b.digest) still.push(name);
+  }
+  assert.deepEqual(still, [], "every scene changes as the clock runs");
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("the sleigh's Hamel ghost parts from the true sleigh, each in its colour", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh`);
+  // Hamel's embedding ends at t ≈ 1.15 where the true sleigh runs on.
+  await waitClockPast(page, 3);
+  await page.click("#play"); // pause
+  await page.waitForTimeout(100);
+  const colours = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll("#legend li")].map((li) => [li.querySelector("strong").textContent, li.querySelector(".swatch").style.background])));
+  const hex = (css) => `#${css.match(/\d+/g).slice(0, 3).map((x) => Number(x).toString(16).padStart(2, "0")).join("")}`;
+  // The first method solid; the others as ghosts: 45 % of their colour over white.
+  const ghost = (css) => hex(`rgb(${css.match(/\d+/g).slice(0, 3).map((x) => Math.round(0.45 * Number(x) + 0.55 * 255)).join(",")})`);
+  const [lagrange, hamel] = await colourPixels(page, "plot-scene", [hex(colours.lagrange), ghost(colours.hamel)]);
+  assert.ok(lagrange > 100 && hamel > 100, `both copies drawn (${lagrange}, ${hamel} pixels)`);
+  const centre = (rgb) => page.evaluate((rgb) => {
+    const c = document.getElementById("plot-scene");
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(rgb.slice(i, i + 2), 16));
+    let n = 0, x = 0, y = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (Math.abs(d[i] - r) + Math.abs(d[i + 1] - g) + Math.abs(d[i + 2] - b) < 30) { n++; x += (i / 4) % c.width; y += Math.floor(i / 4 / c.width); }
+    }
+    return [x / n, y / n];
+  }, rgb);
+  const [a, b] = [await centre(hex(colours.lagrange)), await centre(ghost(colours.hamel))];
+  assert.ok(Math.hypot(a[0] - b[0], a[1] - b[1]) > 40, `drawn apart: ${a} and ${b}`);
+  // The text alternative says where each is.
+  assert.match(await page.textContent("#scene-text"), /lagrange: sleigh at \(.+\); .*hamel: sleigh at/);
+  await page.locator("#plot-scene-fig").screenshot({ path: path.join(SHOTS, "scene-sleigh.png") });
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("dragging turns the 3D view; a double-click fits it again", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle`);
+  await waitClockPast(page, 0.5);
+  await page.click("#play"); // pause: only the view changes below
+  await page.waitForTimeout(100);
+  // The stability panel above fills in meanwhile: boxes are read before each gesture.
+  await page.waitForFunction(() => /Boundaries|No change/.test(document.getElementById("stability-note")?.textContent ?? ""), null, { timeout: 20000 });
+  await page.locator("#plot-scene").scrollIntoViewIfNeeded();
+  await page.waitForTimeout(100);
+  const at = async (dx, dy) => {
+    const b = await (await page.$("#plot-scene")).boundingBox();
+    return [b.x + dx, b.y + dy];
+  };
+  const before = (await sceneInk(page)).digest;
+  await page.mouse.move(...await at(400, 190));
+  await page.mouse.down();
+  await page.mouse.move(...await at(520, 220), { steps: 6 });
+  await page.mouse.up();
+  await page.waitForTimeout(100);
+  const turned = await sceneInk(page);
+  assert.ok(turned.digest !== before, "the view turned");
+  assert.ok(turned.ink > 150, `still drawn (${turned.ink})`);
+  // The wheel zooms, and a double-click fits the bicycle again.
+  // (Chromium sends no wheel event right after a captured drag until the mouse moves.)
+  await page.mouse.move(...await at(200, 150));
+  await page.mouse.wheel(0, -400);
+  await page.waitForTimeout(100);
+  const zoomed = await sceneInk(page);
+  assert.ok(zoomed.digest !== turned.digest, "zoomed");
+  await page.mouse.dblclick(...await at(10, 10));
+  await page.waitForTimeout(100);
+  const fitted = await sceneInk(page);
+  assert.ok(fitted.digest !== zoomed.digest && fitted.ink > 150, `fitted again (${fitted.ink} pixels)`);
+  await page.locator("#plot-scene-fig").screenshot({ path: path.join(SHOTS, "scene-bicycle-turned.png") });
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("a broken scene table is a positioned message; an undefined element is hidden with a note", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=pendulum-cartesian`);
+  await waitClockPast(page, 0.2);
+  const text = await page.inputValue("#editor");
+  // A misspelt kind: the running pendulum goes on, the editor says where.
+  await page.fill("#editor", text.replace('kind = "segment"', 'kind = "segmnt"'));
+  await page.waitForFunction(() => /scene\.shapes\[0\]\.kind/.test(document.getElementById("editor-status").textContent));
+  assert.match(await page.textContent("#editor-status"), /line \d+, column \d+: scene\.shapes\[0\]\.kind: `segmnt` is not a scene shape.*did you mean `segment`/);
+  // A bob whose radius is undefined for x < 0: it disappears there with a note, the
+  // rod and the plots go on.
+  await page.fill("#editor", text.replace('radius = "0.05"', 'radius = "0.05*sqrt(x)"'));
+  await page.waitForFunction(() => document.getElementById("editor-status").textContent.startsWith("loaded"));
+  await page.waitForFunction(() => /Not drawn at this time .*: bob/.test(document.getElementById("scene-hidden")?.textContent ?? ""), null, { timeout: 20000 });
+  assert.ok((await sceneInk(page)).ink > 50, "the rod is still drawn");
+  const t = await clock(page);
+  await waitClockPast(page, t + 0.2);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
