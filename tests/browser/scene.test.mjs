@@ -4,6 +4,7 @@
 // Run: node --test tests/browser/   (scripts/test.sh builds dist/ first)
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import path from "node:path";
 import { ROOT, serve, launch, open, colourPixels } from "./harness.mjs";
 
@@ -141,6 +142,22 @@ test("a broken scene table is a positioned message; an undefined element is hidd
   assert.ok((await sceneInk(page)).ink > 50, "the rod is still drawn");
   const t = await clock(page);
   await waitClockPast(page, t + 0.2);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("the scene is in embed mode, and exports as PNG", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=rolling-disk&embed`, { viewport: { width: 720, height: 560 } });
+  await waitClockPast(page, 0.3);
+  assert.equal(await page.evaluate(() => document.body.classList.contains("embed")), true);
+  const box = await (await page.$("#plot-scene")).boundingBox();
+  assert.ok(box.width > 600 && box.height > 200, `the scene spans the embedded page (${box.width}×${box.height})`);
+  assert.ok((await sceneInk(page)).ink > 150);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#plot-scene-fig button")]);
+  assert.equal(download.suggestedFilename(), "rolling-disk-scene.png");
+  const bytes = fs.readFileSync(await download.path());
+  assert.equal(bytes.subarray(1, 4).toString(), "PNG");
+  await page.screenshot({ path: path.join(SHOTS, "scene-embed.png") });
   assert.deepEqual(problems, []);
   await ctx.close();
 });

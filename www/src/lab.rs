@@ -181,7 +181,8 @@ impl Outputs {
     fn at(&mut self, parameters: &[f64], s: &Sample) -> &[f64] {
         self.buffer.clear();
         self.buffer.extend_from_slice(self.view.at(parameters, s));
-        if let Some(scene) = &mut self.scene {
+        // Scenes without trails evaluate nothing per sample (only at the clock).
+        if let Some(scene) = self.scene.as_mut().filter(|s| s.elements().iter().any(|e| e.trail)) {
             for p in scene.trail_points(parameters, s.t, &s.q, &s.v) {
                 self.buffer.extend_from_slice(&p);
             }
