@@ -17,9 +17,10 @@
 //! 6. [`simulation`] — stepping a model under a method, with drift control.
 //!
 //! Beside them, [`derivation`] assembles the equations of a method for display,
-//! [`view`] evaluates what a scenario asks to plot, and [`export`] writes samples as
-//! the CSV and JSON tables of `nhlab run`. The command line and the web lab share all
-//! three, so both show and write the same numbers.
+//! [`view`] evaluates what a scenario asks to plot, [`scene`] what it draws (the
+//! system itself, posed at a state and projected by a camera), and [`export`] writes
+//! samples as the CSV and JSON tables of `nhlab run`. The command line and the web lab
+//! share all four, so both show and write the same numbers.
 //!
 //! The crate is `#![no_std]` with `alloc` so that it builds for
 //! `wasm32-unknown-unknown`; the default `std` feature only makes the float functions

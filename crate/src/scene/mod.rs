@@ -1,4 +1,4 @@
-//! Layer 6b: the scene — the system drawn as it moves. What a scenario draws is built
+//! The scene — the system drawn as it moves (beside the layers, like `view`). What a scenario draws is built
 //! with the model ([`build`]: the bodies' shapes and `[[scene.shapes]]`), compiled
 //! once into one program over `[t, q, v, parameters]` ([`ScenePlayer`]), and
 //! evaluated at any state into world-space marks ([`geometry`]) that a camera
