@@ -59,6 +59,10 @@ pub fn decode(flat: &[f64], hidden: Vec<String>) -> Result<Picture, String> {
         if !(element >= 0.0 && element.fract() == 0.0 && count >= 0.0 && count.fract() == 0.0) {
             return Err(bad());
         }
+        // No mark has more points than numbers remain (and no size overflows).
+        if count > (flat.len() - k) as f64 {
+            return Err(bad());
+        }
         let count = count as usize;
         let size = if kind == BALL { 4 } else { 3 * count };
         if kind == BALL && count != 1 {
