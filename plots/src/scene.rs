@@ -44,6 +44,23 @@ pub fn bounds<'a>(camera: &Camera, pictures: impl IntoIterator<Item = &'a Pictur
     b
 }
 
+/// Most points of a trail drawn, and the shades it fades through.
+const TRAIL_POINTS: usize = 600;
+const TRAIL_BANDS: usize = 12;
+
+/// At most `max` of `points`, evenly spaced by index, the last one kept.
+fn thin(points: &[[f64; 3]], max: usize) -> Vec<[f64; 3]> {
+    if points.len() <= max {
+        return points.to_vec();
+    }
+    let stride = points.len().div_ceil(max - 1);
+    let mut out: Vec<[f64; 3]> = points.iter().step_by(stride).copied().collect();
+    if out.last() != points.last() {
+        out.extend(points.last());
+    }
+    out
+}
+
 /// How strongly the `k`-th method is drawn: the first solid, the others ghosts.
 fn opacity(k: usize) -> f64 {
     if k == 0 {
@@ -67,17 +84,31 @@ pub fn draw_scene<B: DrawingBackend>(
     let px = |x: f64, y: f64| fit.pixel(x, y);
     let width = |w: f64| ((w * dpr).round() as u32).max(1);
     grid(area, camera, fit, dpr)?;
-    // Trails under everything, fading towards their start.
+    // Trails under everything, fading towards their start: at most TRAIL_POINTS
+    // points, drawn as TRAIL_BANDS polylines of one shade each (a trail of 30,000
+    // samples drawn segment by segment cost 40 ms a frame).
     for (k, ghost) in ghosts.iter().enumerate() {
         let c = colour(ghost.method);
         for trail in ghost.trails {
-            let n = trail.len();
-            for (i, pair) in trail.windows(2).enumerate() {
-                let age = (i + 1) as f64 / n as f64;
+            let points = thin(trail, TRAIL_POINTS);
+            let n = points.len();
+            if n < 2 {
+                continue;
+            }
+            let per_band = n.div_ceil(TRAIL_BANDS);
+            for (b, start) in (0..n - 1).step_by(per_band).enumerate() {
+                let band = &points[start..(start + per_band + 1).min(n)];
+                let age = (b + 1) as f64 / n.div_ceil(per_band) as f64;
                 let style = c.mix(opacity(k) * 0.6 * age).stroke_width(width(1.5));
-                let (a, b) = (camera.project(pair[0]), camera.project(pair[1]));
-                if let Some(segment) = view.clip(px(a[0], a[1]), px(b[0], b[1])) {
-                    area.draw(&PathElement::new(segment.to_vec(), style))?;
+                let pixels: Vec<(f64, f64)> = band
+                    .iter()
+                    .map(|&p| {
+                        let s = camera.project(p);
+                        px(s[0], s[1])
+                    })
+                    .collect();
+                for run in view.clip_path(&pixels) {
+                    area.draw(&PathElement::new(run, style))?;
                 }
             }
         }
@@ -122,7 +153,7 @@ pub fn draw_scene<B: DrawingBackend>(
             }
             Mark::Ball { centre, radius } => {
                 let s = camera.project(*centre);
-                let r = if *radius > 0.0 { (radius * fit.scale).max(2.0) } else { 3.5 * dpr };
+                let r = if *radius > 0.0 { (radius * fit.scale).max(2.0) } else { 5.0 * dpr };
                 let r = r.min(1e5) as i32;
                 let (u, v) = px(s[0], s[1]);
                 if !(u.is_finite() && v.is_finite() && view.near(u, v, r as f64)) {
@@ -308,6 +339,16 @@ mod tests {
         cut.sort();
         assert_eq!(cut, vec![(50, 50), (50, 100), (100, 50), (100, 100)]);
         assert!(v.clip_polygon(&[(200.0, 200.0), (300.0, 200.0), (250.0, 300.0)]).is_empty());
+    }
+
+    #[test]
+    fn long_trails_are_thinned_to_their_shape() {
+        let long: Vec<[f64; 3]> = (0..30_000).map(|i| [i as f64, 0.0, 0.0]).collect();
+        let thinned = thin(&long, 600);
+        assert!(thinned.len() <= 601, "{}", thinned.len());
+        assert_eq!(thinned.first(), long.first());
+        assert_eq!(thinned.last(), long.last(), "it ends where the point is");
+        assert_eq!(thin(&long[..10], 600), long[..10].to_vec());
     }
 
     #[test]

@@ -91,6 +91,9 @@ impl Layout {
     }
 }
 
+/// Trail points handed to the scene's painter per trailed element at most.
+const MAX_TRAIL_POINTS: usize = 2000;
+
 /// One run as the page sees it.
 pub struct DisplayRun {
     /// The method.
@@ -191,11 +194,17 @@ impl Display {
             .filter(|r| !r.picture.items.is_empty() || !r.picture.hidden.is_empty())
             .map(|r| {
                 let c = &r.columns;
+                // Every few samples of a long run (the painter thins trails further).
+                let stride = c.len().div_ceil(MAX_TRAIL_POINTS).max(1);
+                let mut rows: Vec<usize> = (0..c.len()).step_by(stride).collect();
+                if !c.is_empty() && rows.last() != Some(&(c.len() - 1)) {
+                    rows.push(c.len() - 1);
+                }
                 let trails = (0..trails)
                     .map(|k| {
                         let (x, y, z) =
                             (&c.view[first + 3 * k], &c.view[first + 3 * k + 1], &c.view[first + 3 * k + 2]);
-                        (0..c.len()).map(|i| [x[i], y[i], z[i]]).collect()
+                        rows.iter().map(|&i| [x[i], y[i], z[i]]).collect()
                     })
                     .collect();
                 crate::scene::Shown { method: r.method, picture: &r.picture, trails }
