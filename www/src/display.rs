@@ -196,8 +196,9 @@ impl Display {
                 let c = &r.columns;
                 // Every few samples of a long run (the painter thins trails further).
                 let stride = c.len().div_ceil(MAX_TRAIL_POINTS).max(1);
-                let mut rows: Vec<usize> = (0..c.len()).step_by(stride).collect();
-                if !c.is_empty() && rows.last() != Some(&(c.len() - 1)) {
+                let mut rows: Vec<usize> =
+                    if trails == 0 { Vec::new() } else { (0..c.len()).step_by(stride).collect() };
+                if trails > 0 && !c.is_empty() && rows.last() != Some(&(c.len() - 1)) {
                     rows.push(c.len() - 1);
                 }
                 let trails = (0..trails)
