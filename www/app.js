@@ -459,6 +459,17 @@ const canvasSizes = new ResizeObserver((entries) => {
   state.dirty = true;
 });
 
+/** Marks the plot canvases scrolled out of view (`data-offscreen`): while playing,
+ *  drawing refreshes those one per frame, not all of them every frame. */
+const canvasViews = new IntersectionObserver((entries) => {
+  for (const e of entries) e.target.toggleAttribute("data-offscreen", !e.isIntersecting);
+  state.dirty = true;
+}, { rootMargin: "64px" });
+// Printing shows every panel as it is now.
+window.addEventListener("beforeprint", () => {
+  if (state.display) safely("drawing", () => state.display.draw(window.devicePixelRatio || 1, false));
+});
+
 function renderPlots(info) {
   const box = $("plots");
   const panels = info.layout.panels;
@@ -475,6 +486,7 @@ function renderPlots(info) {
   box.replaceChildren(...panels.map((p) => {
     const canvas = el("canvas", { id: p.id, role: "img", "aria-label": p.title });
     canvasSizes.observe(canvas);
+    canvasViews.observe(canvas);
     const png = el("button", { type: "button", class: "small", text: "PNG", title: `Download “${p.title}” as PNG` });
     png.addEventListener("click", () => downloadCanvas(canvas, p.id));
     const head = el("div", { class: "fig-head" }, el("h3", { text: p.title }), png);
@@ -758,6 +770,8 @@ function slug() {
 }
 
 function downloadCanvas(canvas, id) {
+  // Drawn now: an off-screen panel may be a few frames old while playing.
+  if (state.display) safely("drawing", () => state.display.draw(window.devicePixelRatio || 1, false));
   canvas.toBlob((blob) => blob && download(`${slug()}-${id.replace("plot-", "")}.png`, blob), "image/png");
 }
 
@@ -943,7 +957,7 @@ function frame(now) {
   if (state.display && state.dirty) {
     state.dirty = false;
     const t0 = performance.now();
-    const gaps = safely("drawing", () => state.display.draw(window.devicePixelRatio || 1)) ?? [];
+    const gaps = safely("drawing", () => state.display.draw(window.devicePixelRatio || 1, state.playing)) ?? [];
     state.perf.draw.push(performance.now() - t0);
     if (!state.display) { requestAnimationFrame(frame); return; } // replaced after a trap
     for (const p of state.info.layout.panels) {

@@ -40,21 +40,25 @@ try {
   }
 
   // 1a. The scene: the Whipple bicycle drawn in 3D with three methods overlaid, at 1x
-  //     (issue 13's goal: the page's frame work p95 < 8 ms, plots included).
-  {
-    const { page, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle`);
+  //     (issue 13's goal: the page's frame work p95 < 8 ms, plots included), as the
+  //     page opens (the scene and the first row of plots in view; the panels below
+  //     are refreshed one per frame) and in a window tall enough to show all seven.
+  for (const [view, viewport] of [["as opened, 1400x1000", { width: 1400, height: 1000 }], ["every panel in view, 1400x2100", { width: 1400, height: 2100 }]]) {
+    const { page, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle`, { viewport });
     await page.evaluate(() => {
       const api = window.wasmBindings;
       return window.nhlabTest.load(api.edit_list(api.gallery_text("whipple-bicycle"), "run.methods", ["lagrange", "udwadia-kalaba", "gauss"]));
     });
     await page.waitForFunction(() => document.querySelectorAll("#legend li").length === 3);
     await page.click("#reset");
+    await page.waitForTimeout(300);
+    const inView = await page.evaluate(() => [...document.querySelectorAll(".plots canvas")].filter((c) => !c.hasAttribute("data-offscreen")).length);
     await page.evaluate(() => { for (const k of ["work", "step", "draw", "intervals"]) window.nhlabPerf[k].length = 0; });
     await page.waitForTimeout(seconds * 1000);
     const { work, intervals } = await page.evaluate(() => ({ ...window.nhlabPerf }));
     const fps = 1000 / (intervals.reduce((a, b) => a + b, 0) / intervals.length);
-    console.log(`frames, bicycle scene with lagrange+udwadia-kalaba+gauss at 1x: ${work.length} drawn frames in ${seconds} s (${fps.toFixed(1)} fps, ${intervals.filter((x) => x > 25).length} intervals > 25 ms)`);
-    console.log(`  page's frame work (the 3D scene and 6 plots): p50 ${ms(pct(work, 0.5))}, p95 ${ms(pct(work, 0.95))}, max ${ms(Math.max(...work))} (goal p95 < 8 ms)`);
+    console.log(`frames, bicycle scene with lagrange+udwadia-kalaba+gauss at 1x, ${view} (${inView} of 7 panels in view): ${work.length} drawn frames in ${seconds} s (${fps.toFixed(1)} fps, ${intervals.filter((x) => x > 25).length} intervals > 25 ms)`);
+    console.log(`  page's frame work (the 3D scene and the plots): p50 ${ms(pct(work, 0.5))}, p95 ${ms(pct(work, 0.95))}, max ${ms(Math.max(...work))} (goal p95 < 8 ms)`);
     await ctx.close();
   }
 
