@@ -367,6 +367,8 @@ where
         .label_style(("sans-serif", px(12.0)))
         .axis_desc_style(("sans-serif", px(13.0)))
         .light_line_style(RGBColor(238, 238, 238))
+        .x_max_light_lines(4)
+        .y_max_light_lines(4)
         .bold_line_style(RGBColor(214, 214, 214))
         .draw()?;
     // Methods that agree draw on top of each other: the first is widest, so that every
