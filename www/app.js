@@ -72,6 +72,7 @@ const state = {
   clock: 0,
   lastFrame: null,
   dirty: true,
+  drewPlaying: false, // the last drawing refreshed only some panels (see frame)
   embed: false,
   galleryName: null,
   loadToken: 0,     // the newest load; an older one that finishes late is dropped
@@ -954,8 +955,12 @@ function frame(now) {
   }
   const waiting = catchingUp();
   if (waiting !== state.wasCatchingUp) { state.wasCatchingUp = waiting; updatePlayButton(); }
+  // Frames drawn while playing refresh some panels only: the first frame after
+  // draws them all.
+  if (state.display && !state.playing && state.drewPlaying) state.dirty = true;
   if (state.display && state.dirty) {
     state.dirty = false;
+    state.drewPlaying = state.playing;
     const t0 = performance.now();
     const gaps = safely("drawing", () => state.display.draw(window.devicePixelRatio || 1, state.playing)) ?? [];
     state.perf.draw.push(performance.now() - t0);

@@ -161,3 +161,28 @@ test("the scene is in embed mode, and exports as PNG", async () => {
   assert.deepEqual(problems, []);
   await ctx.close();
 });
+
+test("while playing, plots out of view are still refreshed, and all are current once the clock stops", async () => {
+  // A short window: the scene and the first plots are in view, the E-vector plot is not.
+  const { page, problems, ctx } = await open(browser, server.url, { viewport: { width: 1200, height: 700 } });
+  await waitClockPast(page, 0.3);
+  await page.waitForFunction(() => document.getElementById("plot-e")?.hasAttribute("data-offscreen"), null, { timeout: 10000 });
+  assert.equal(await page.evaluate(() => document.getElementById("plot-scene").hasAttribute("data-offscreen")), false);
+  const digest = () => page.evaluate(() => document.getElementById("plot-e").toDataURL());
+  const before = await digest();
+  await waitClockPast(page, (await clock(page)) + 0.5);
+  assert.notEqual(await digest(), before, "the off-screen E-vector plot moved on while playing");
+  // Stopped, every panel shows the clock's time: pixels stay as they are.
+  await page.click("#play");
+  await page.waitForTimeout(200);
+  const stopped = await digest();
+  await page.waitForTimeout(300);
+  assert.equal(await digest(), stopped, "nothing is redrawn differently once stopped");
+  // Scrolled into view, it is drawn the same (it was already current).
+  await page.evaluate(() => document.getElementById("plot-e-fig").scrollIntoView());
+  await page.waitForFunction(() => !document.getElementById("plot-e").hasAttribute("data-offscreen"));
+  await page.waitForTimeout(100);
+  assert.equal(await digest(), stopped, "the plot was current before it came into view");
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
