@@ -75,6 +75,9 @@ const state = {
   drewPlaying: false, // the last drawing refreshed only some panels (see frame)
   embed: false,
   galleryName: null,
+  galleryOrigin: null, // the gallery item the text came from (marked "edited" once changed)
+  unshared: false, // edits since the last Share or export: leaving asks first
+  draft: null, // the text offered by "Restore it"
   loadToken: 0,     // the newest load; an older one that finishes late is dropped
   instances: 0,     // wasm instances made after a trap
   perf: { work: [], step: [], draw: [], intervals: [], loads: [] }, // timings (ms), read by the browser benchmark
@@ -194,6 +197,7 @@ function install(runner, text, opened, { fromEditor = false, keepClock = false }
   state.jumping = false;
   applyUpdate(opened);
   if (!fromEditor) $("editor").value = text;
+  syncAddress();
   renderGutter(new Set());
   const warnings = state.info.warnings;
   editorStatus(warnings.length ? `loaded, with warnings:\n${warnings.join("\n")}` : "loaded", warnings.length ? "warning" : "ok");
@@ -337,6 +341,7 @@ function applyEdit(fn) {
     return;
   }
   $("editor").value = text;
+  keepDraft();
   load(text, { fromEditor: true });
 }
 
@@ -809,6 +814,7 @@ function shareUrl() {
 function openShare() {
   let link;
   try { link = shareUrl(); } catch (e) { notice(errorText(e)); return; }
+  state.unshared = false;
   history.replaceState(null, "", link);
   $("share-link").value = link;
   const embed = new URL(link);
@@ -839,6 +845,81 @@ async function exportCsv() {
 
 // ---------- the fragment: #s=…, #gallery=…, &embed ----------
 
+/** Keeps the address bar a link to what plays: `#gallery=` while that item's text
+ *  is unchanged, else the running text's share link (its comments and layout
+ *  included), so that a reload or a copied address opens what is on the screen. */
+function syncAddress() {
+  let original = null;
+  if (state.galleryOrigin) try { original = state.api.gallery_text(state.galleryOrigin); } catch { original = null; }
+  const edited = original !== null && state.text !== original;
+  const embed = state.embed ? "&embed" : "";
+  let hash = null;
+  if (original !== null && !edited) hash = `#gallery=${encodeURIComponent(state.galleryOrigin)}`;
+  else if (state.info.share.Ok !== undefined) hash = `#s=${state.info.share.Ok}`;
+  if (hash !== null) history.replaceState(null, "", hash + embed);
+  $("edited-mark").hidden = !edited;
+  const option = [...$("gallery").options].find((o) => o.value === state.galleryOrigin);
+  if (option) option.textContent = option.dataset.title + (edited ? " (edited)" : "");
+}
+
+const DRAFT_KEY = "nhlab:draft";
+
+/** Saves the editor's text as typed, problems and all: in this tab (kept across
+ *  reloads) and as the browser's last draft (for a tab that was closed). */
+function keepDraft() {
+  const text = $("editor").value;
+  state.unshared = true;
+  const draft = JSON.stringify({ text, title: state.info?.title ?? "", at: Date.now() });
+  for (const store of [() => sessionStorage, () => localStorage]) {
+    try { store().setItem(DRAFT_KEY, draft); } catch { /* storage off or full: nothing to keep */ }
+  }
+}
+
+function forgetDraft() {
+  for (const store of [() => sessionStorage, () => localStorage]) {
+    try { store().removeItem(DRAFT_KEY); } catch { /* nothing kept */ }
+  }
+}
+
+function readDraft(store) {
+  try {
+    const d = JSON.parse(store().getItem(DRAFT_KEY) ?? "null");
+    return d && typeof d.text === "string" && d.text.length <= 1 << 20 ? d : null;
+  } catch { return null; }
+}
+
+/** After opening: offers the text this tab was editing when it differs from what
+ *  opened (a reload while the text had problems), or, on the bare address, the last
+ *  text edited in this browser. */
+function offerDraft(fragment) {
+  if (state.embed) return;
+  const tab = readDraft(() => sessionStorage);
+  const draft = tab ?? (fragment.replace(/^#/, "") === "" ? readDraft(() => localStorage) : null);
+  if (!draft) return;
+  // What the address opens (loaded asynchronously, so not yet in the editor).
+  const f = parseFragment();
+  let opened = null;
+  try {
+    opened = f.share !== null ? state.api.share_to_toml(f.share) : state.api.gallery_text(f.gallery ?? state.api.gallery_default());
+  } catch { opened = null; }
+  if (draft.text === opened) return;
+  const when = new Date(draft.at).toLocaleString();
+  $("restore-text").textContent = `${tab ? "This tab was editing" : "You were editing"} ${draft.title ? `“${draft.title}”` : "a scenario"} (${when}), different from what opened now.`;
+  state.draft = draft;
+  $("restore").hidden = false;
+}
+
+function restoreDraft() {
+  $("restore").hidden = true;
+  const draft = state.draft;
+  if (!draft) return;
+  state.galleryName = null;
+  $("editor").value = draft.text;
+  renderGutter();
+  keepDraft();
+  load(draft.text, { fromEditor: true });
+}
+
 function parseFragment() {
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
   const query = new URLSearchParams(location.search);
@@ -849,6 +930,7 @@ function openGallery(name, { message } = {}) {
   let text;
   try { text = state.api.gallery_text(name); } catch (e) { notice(errorText(e)); return false; }
   state.galleryName = name;
+  state.galleryOrigin = name;
   $("gallery").value = name;
   if (message) notice(message); else notice(null);
   load(text, { trusted: true });
@@ -872,6 +954,7 @@ function openFromFragment() {
       return;
     }
     state.galleryName = null;
+    state.galleryOrigin = null;
     $("gallery").value = "";
     notice(null);
     load(text).then(async (ok) => {
@@ -1026,7 +1109,7 @@ function wire() {
   const groups = new Map();
   for (const g of state.api.gallery_entries()) {
     if (!groups.has(g.group)) groups.set(g.group, el("optgroup", { label: g.group }));
-    groups.get(g.group).append(el("option", { value: g.name, text: g.title }));
+    groups.get(g.group).append(el("option", { value: g.name, text: g.title, "data-title": g.title }));
   }
   const classics = [...groups.keys()].sort((a, b) => (a.startsWith("Classic") ? -1 : b.startsWith("Classic") ? 1 : a.localeCompare(b)));
   gallery.replaceChildren(el("option", { value: "", text: "(your own scenario)", disabled: "" }), ...classics.map((k) => groups.get(k)));
@@ -1039,6 +1122,7 @@ function wire() {
   $("editor").addEventListener("scroll", () => { $("gutter").scrollTop = $("editor").scrollTop; });
   $("editor").addEventListener("input", () => {
     renderGutter();
+    keepDraft();
     clearTimeout(timer);
     timer = setTimeout(() => {
       state.galleryName = null;
@@ -1050,6 +1134,7 @@ function wire() {
   $("embed-open").addEventListener("click", openShare);
   $("close-share").addEventListener("click", () => $("share-dialog").close());
   $("copy-snippet").addEventListener("click", (e) => copyText($("embed-snippet").value, e.currentTarget));
+  $("export-toml").addEventListener("click", () => { state.unshared = false; });
   $("export-toml").addEventListener("click", () => download(`${slug()}.toml`, new Blob([$("editor").value], { type: "application/toml" })));
   $("export-csv").addEventListener("click", exportCsv);
   window.addEventListener("hashchange", () => {
@@ -1058,6 +1143,12 @@ function wire() {
     if (f.share !== null || f.gallery !== null) openFromFragment();
   });
   window.addEventListener("resize", () => { state.dirty = true; });
+  window.addEventListener("beforeunload", (e) => {
+    // Edits not shared or exported since: the browser asks before leaving.
+    if (state.unshared && !state.embed) { e.preventDefault(); e.returnValue = ""; }
+  });
+  $("restore-draft").addEventListener("click", restoreDraft);
+  $("discard-draft").addEventListener("click", () => { $("restore").hidden = true; forgetDraft(); });
   wireSettings();
   wirePlayback();
   wireStability();
@@ -1076,7 +1167,9 @@ function boot(api) {
   };
   try {
     wire();
+    const fragment = location.hash;
     openFromFragment();
+    offerDraft(fragment);
   } catch (e) {
     notice(`The lab could not start: ${errorText(e)}`);
   }

@@ -43,14 +43,21 @@ export async function launch() {
   });
 }
 
-/** A new page that records console errors, page errors and dialogs (none may happen). */
+/** A new page that records console errors, page errors and dialogs (none may happen;
+ *  the question before leaving with unshared edits is counted in `page.leaveWarnings`). */
 export async function open(browser, url, { viewport = { width: 1400, height: 1000 }, context } = {}) {
   const ctx = context ?? await browser.newContext({ viewport, acceptDownloads: true });
   const page = await ctx.newPage();
   const problems = [];
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
   page.on("console", (m) => { if (m.type() === "error") problems.push(`console error: ${m.text()}`); });
-  page.on("dialog", async (d) => { problems.push(`dialog: ${d.message()}`); await d.dismiss(); });
+  // "Leave with unshared edits?" is the page's own question: counted and accepted.
+  page.leaveWarnings = 0;
+  page.on("dialog", async (d) => {
+    if (d.type() === "beforeunload") { page.leaveWarnings++; await d.accept(); return; }
+    problems.push(`dialog: ${d.message()}`);
+    await d.dismiss();
+  });
   await page.goto(url);
   await page.waitForSelector("body[data-ready='1']", { timeout: 30000 });
   return { page, problems, ctx };

@@ -239,13 +239,17 @@ test("a share link reproduces the run number for number", async () => {
   await page.waitForFunction(() => document.getElementById("editor").value.includes("voronets"));
   await page.click("#share");
   const link = await page.inputValue("#share-link");
-  assert.match(link, /#s=1\./);
+  assert.match(link, /#s=2\./);
   assert.ok(link.length < 2000, `link length ${link.length}`);
   await page.click("#close-share");
   const original = await downloadText(page, "#export-csv");
+  const written = await page.inputValue("#editor");
 
   const other = await open(browser, link);
   assert.equal(await other.page.textContent("h1"), "Chaplygin sleigh");
+  // The author's text arrives as written: comments, order, spelling.
+  assert.match(written, /^#/m, "the sleigh's text has comments");
+  assert.equal(await other.page.inputValue("#editor"), written);
   const copy = await downloadText(other.page, "#export-csv");
   assert.equal(copy.text, original.text);
   assert.ok(original.text.split("\n").length > 20);
@@ -416,7 +420,8 @@ test("once loaded it works without any network", async () => {
 
 // ---- Issue 9: nothing a link holds can freeze or poison the page ----
 
-/** A share payload (`#s=`) for a scenario object, as the page writes them. */
+/** A share payload (`#s=`) for a scenario object, as the page wrote them before
+ *  version 2 (the JSON of version 1): such links must keep opening. */
 const payloadOf = (scenario) => "1." + zlib.deflateRawSync(Buffer.from(JSON.stringify(scenario)), { level: 9 }).toString("base64url");
 
 /** A model within the size limits that takes seconds to derive. */
@@ -668,4 +673,45 @@ test("every link issue 9 observed leaves the page answering input within a secon
     assert.deepEqual(problems, [], what);
     await ctx.close();
   }
+});
+
+// ---- Issue 14: never lose work ----
+
+test("an edited scenario survives a reload: the address bar links to it, the gallery says it is edited", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh`);
+  const original = await page.inputValue("#editor");
+  const edited = `# my own sleigh, with a comment the link must keep\n${original.replace(/^a = .*$/m, "a = 0.31  # longer")}`;
+  assert.notEqual(edited, original);
+  await page.fill("#editor", edited);
+  await page.waitForFunction(() => location.hash.startsWith("#s=2."));
+  assert.equal(await page.isVisible("#edited-mark"), true);
+  assert.match(await page.evaluate(() => document.querySelector("#gallery option:checked").textContent), /\(edited\)$/);
+  await page.reload();
+  await page.waitForSelector("body[data-ready='1']");
+  assert.equal(page.leaveWarnings, 1, "leaving with unshared edits asked first");
+  assert.equal(await page.inputValue("#editor"), edited, "the text as typed, comments included");
+  assert.equal(await page.isVisible("#restore"), false, "nothing to offer: the address bar held it");
+  // Back to the gallery item: the mark goes, the address is the gallery's again.
+  await page.selectOption("#gallery", "rolling-disk");
+  await page.waitForFunction(() => location.hash === "#gallery=rolling-disk");
+  assert.equal(await page.isVisible("#edited-mark"), false);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("text with problems is kept in the tab: a reload offers it back", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh`);
+  const broken = `${await page.inputValue("#editor")}\n[initial.q\nhalf typed = `;
+  await page.fill("#editor", broken);
+  await page.waitForSelector(".editor-status.error");
+  await page.reload();
+  await page.waitForSelector("body[data-ready='1']");
+  await page.waitForSelector("#restore:not([hidden])");
+  assert.match(await page.textContent("#restore-text"), /This tab was editing “Chaplygin sleigh”/);
+  await page.click("#restore-draft");
+  assert.equal(await page.inputValue("#editor"), broken);
+  await page.waitForSelector(".editor-status.error");
+  assert.equal(await page.textContent("h1"), "Chaplygin sleigh", "the last good run plays meanwhile");
+  assert.deepEqual(problems, []);
+  await ctx.close();
 });

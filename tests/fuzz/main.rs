@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use nhlab::derivation::derive;
 use nhlab::formulations::{accelerations_with_multipliers, Method};
 use nhlab::prepare::Prepared;
-use nhlab::scenario::{decode_share, encode_share, load_json, load_toml, Format};
+use nhlab::scenario::{decode_share, encode_share, encode_share_text, load_json, load_toml, share_text, Format};
 use nhlab::simulation::{Limits, Settings, Simulation};
 use nhlab_tests::mutate::{mutate_bytes, mutate_scenario, mutate_values};
 use nhlab_tests::random::{Rng, Tree};
@@ -139,6 +139,7 @@ fn decode(input: &str) {
     if let Ok((s, _)) = decode_share(input) {
         let _ = s.to_toml();
     }
+    let _ = share_text(input);
 }
 
 /// A whole model: load, derive every method, evaluate each at the initial state,
@@ -229,7 +230,12 @@ fn a_million_generated_inputs_cause_no_panic_and_stay_bounded() {
         &|r, f| {
             let original = gallery_text(r, f);
             let text = mutate_scenario(r, original);
-            let payload = load_toml(&text).ok().and_then(|(s, _)| encode_share(&s).ok());
+            // Version 2 carries any text, valid or not; version 1 a loaded scenario.
+            let payload = if r.below(2) == 0 {
+                encode_share_text(&text).ok()
+            } else {
+                load_toml(&text).ok().and_then(|(s, _)| encode_share(&s).ok())
+            };
             match payload {
                 Some(p) if r.below(2) == 0 => p,
                 Some(p) => mutate_bytes(r, &p),

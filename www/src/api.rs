@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use nhlab::formulations::Method;
-use nhlab::scenario::{decode_share, load, Format};
+use nhlab::scenario::{encode_share_text, load, share_text, Format};
 
 use crate::display::{Display, Layout};
 use crate::edit::{self, Edit};
@@ -43,12 +43,11 @@ pub fn gallery_default() -> String {
     gallery::DEFAULT.to_string()
 }
 
-/// The scenario of a share payload (`#s=<payload>`) as TOML text for the editor.
+/// The scenario of a share payload (`#s=<payload>`) as text for the editor: the
+/// author's text as written, or (a link of the first version) the scenario as TOML.
 #[wasm_bindgen]
 pub fn share_to_toml(payload: &str) -> Result<String, JsError> {
-    let (scenario, _) =
-        decode_share(payload).map_err(|p| JsError::new(&format!("this share link is not valid: {p}")))?;
-    scenario.to_toml().map_err(|e| JsError::new(&format!("this share link's scenario cannot be shown: {e}")))
+    share_text(payload).map_err(|p| JsError::new(&format!("this share link is not valid: {p}")))
 }
 
 /// The size of the scenario in `text` as read, before anything is derived: `{title,
@@ -125,6 +124,8 @@ pub struct WebLab {
     sent: Vec<usize>,
     /// Each run's rows and current row of the last [`WebLab::update`], until taken.
     pending: Vec<(Vec<f64>, Vec<f64>, Vec<f64>)>,
+    /// The scenario's text as loaded: what a share link carries.
+    text: String,
 }
 
 /// The page's copy of the plotted data ([`Display`]), drawn on its canvases.
@@ -231,7 +232,7 @@ impl WebLab {
         let layout = Layout::of(&lab);
         let parameter_order = edit::key_order(text, "parameters");
         let runs = lab.runs().len();
-        Ok(WebLab { lab, layout, parameter_order, sent: vec![0; runs], pending: Vec::new() })
+        Ok(WebLab { lab, layout, parameter_order, sent: vec![0; runs], pending: Vec::new(), text: text.to_string() })
     }
 
     /// What the page shows around the plots: title, parameters, state, settings,
@@ -274,7 +275,7 @@ impl WebLab {
             layout: &self.layout,
             hamel_unavailable: self.lab.hamel_unavailable(),
             warnings: self.lab.warnings.iter().map(|w| w.describe()).collect(),
-            share: self.lab.share_payload(),
+            share: encode_share_text(&self.text),
         };
         to_js(&info)
     }

@@ -13,7 +13,7 @@ use nhlab::formulations::{Method, HAMEL_SPLIT};
 use nhlab::integrators::IntegrationError;
 use nhlab::mechanics::{DynamicsError, Needs};
 use nhlab::prepare::Prepared;
-use nhlab::scenario::{encode_share, Format, Problem, Problems, Scenario};
+use nhlab::scenario::{Format, Problem, Problems, Scenario};
 use nhlab::scene::{Projection, ScenePlayer};
 use nhlab::simulation::{Sample, Settings, Simulation};
 use nhlab::view::View;
@@ -538,11 +538,6 @@ impl Lab {
         let borrowed: Vec<(Method, &[Sample])> = self.runs.iter().map(|r| (r.method, r.samples())).collect();
         let comment = self.runs.first().and_then(|r| r.sim.as_ref()).map(|s| step_comment(s.settings()));
         samples_table(&self.prepared.model, &borrowed, comment.unwrap_or_default()).to_csv()
-    }
-
-    /// The share payload (`#s=` …) of the scenario.
-    pub fn share_payload(&self) -> Result<String, String> {
-        encode_share(self.scenario())
     }
 
     /// The equations of `method`.

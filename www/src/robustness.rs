@@ -61,7 +61,10 @@ fn exercise(text: &str) -> bool {
         let _ = content(&display, p.kind, 300);
     }
     let _ = lab.csv();
-    let _ = lab.share_payload();
+    // A link made of it opens to the same text.
+    if let Ok(payload) = nhlab::scenario::encode_share_text(text) {
+        assert_eq!(nhlab::scenario::share_text(&payload).ok().as_deref(), Some(text));
+    }
     for m in Method::ALL {
         if let Ok(d) = lab.derive(m) {
             d.equations.iter().for_each(|e| assert!(d.mathml(e).starts_with("<math")));

@@ -15,7 +15,10 @@ mod share;
 
 pub use load::{load, load_json, load_toml, Format, SourceMap};
 pub use problem::{Problem, Problems};
-pub use share::{decode_share, encode_share, MAX_INFLATED_BYTES, MAX_PAYLOAD_CHARS, SHARE_VERSION};
+pub use share::{
+    decode_share, encode_share, encode_share_text, format_of, share_text, MAX_INFLATED_BYTES, MAX_PAYLOAD_CHARS,
+    SHARE_VERSION, SHARE_VERSION_JSON,
+};
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;

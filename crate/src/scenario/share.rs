@@ -1,10 +1,16 @@
 //! Share URLs: a scenario in the URL fragment, `#s=<payload>`, so nothing reaches a
-//! server. The payload is `1.` (the payload version) followed by the compact JSON of
-//! the scenario, raw-deflated and base64url-encoded without padding.
+//! server. The payload is a version mark, a dot, and the raw-deflated data in
+//! base64url without padding:
+//!
+//! - `2.`: the scenario's text as its author wrote it (TOML, or JSON when it starts
+//!   with `{`), comments, order and number spellings included: the opened page shows
+//!   exactly what was shared. What the page writes.
+//! - `1.`: the scenario as compact JSON (what the page wrote before; still read, and
+//!   shown in the editor as TOML).
 //!
 //! A payload comes from whoever sent the link: decoding bounds every size (the
 //! payload's length and the inflated size, against deflate bombs), reports what is
-//! wrong in words, and hands the JSON to the ordinary loader, so a shared scenario
+//! wrong in words, and hands the text to the ordinary loader, so a shared scenario
 //! is validated exactly like a file.
 
 use alloc::format;
@@ -12,10 +18,12 @@ use alloc::string::String;
 use alloc::vec;
 use base64::Engine;
 
-use super::{load_json, Problem, Problems, Scenario, SourceMap};
+use super::{load, Format, Problem, Problems, Scenario, SourceMap};
 
-/// The payload version this crate writes and reads.
-pub const SHARE_VERSION: &str = "1";
+/// The payload version the page writes: the author's text.
+pub const SHARE_VERSION: &str = "2";
+/// The earlier version, the scenario as JSON: still read.
+pub const SHARE_VERSION_JSON: &str = "1";
 /// Longest payload accepted, in characters (browsers keep far longer URLs, but no
 /// real scenario comes near this).
 pub const MAX_PAYLOAD_CHARS: usize = 64 * 1024;
@@ -24,17 +32,28 @@ pub const MAX_INFLATED_BYTES: usize = 1024 * 1024;
 
 const ENGINE: base64::engine::GeneralPurpose = base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
-/// The share payload of a scenario (the part after `#s=`).
+/// The share payload (the part after `#s=`) of a scenario's text as written: the
+/// version-2 form, which the page makes.
+pub fn encode_share_text(text: &str) -> Result<String, String> {
+    pack(SHARE_VERSION, text)
+}
+
+/// The share payload of a scenario in its canonical JSON form (version 1): for a
+/// scenario that has no text of its own.
 pub fn encode_share(scenario: &Scenario) -> Result<String, String> {
     let json = scenario.to_json().map_err(|e| format!("cannot encode the scenario: {e}"))?;
-    if json.len() > MAX_INFLATED_BYTES {
+    pack(SHARE_VERSION_JSON, &json)
+}
+
+fn pack(version: &str, text: &str) -> Result<String, String> {
+    if text.len() > MAX_INFLATED_BYTES {
         return Err(format!(
             "the scenario is too large to share as a link ({} bytes; the limit is {MAX_INFLATED_BYTES}): export it as .toml instead",
-            json.len()
+            text.len()
         ));
     }
-    let deflated = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
-    let payload = format!("{SHARE_VERSION}.{}", ENGINE.encode(deflated));
+    let deflated = miniz_oxide::deflate::compress_to_vec(text.as_bytes(), 9);
+    let payload = format!("{version}.{}", ENGINE.encode(deflated));
     // One limit, checked when the link is made: a link the page would refuse to open
     // is never made.
     if payload.len() > MAX_PAYLOAD_CHARS {
@@ -50,9 +69,14 @@ fn refuse(message: String) -> Problems {
     Problems(vec![Problem { field: "(share link)".into(), position: None, message }])
 }
 
-/// The scenario in a share payload, or what is wrong with it. Problems inside the
-/// scenario are reported as for a JSON file (field paths, no line numbers).
-pub fn decode_share(payload: &str) -> Result<(Scenario, SourceMap), Problems> {
+/// What a payload holds: the author's text (version 2) or the scenario's JSON
+/// (version 1).
+enum Unpacked {
+    Text(String),
+    Json(String),
+}
+
+fn unpack(payload: &str) -> Result<Unpacked, Problems> {
     let payload = payload.trim();
     if payload.len() > MAX_PAYLOAD_CHARS {
         return Err(refuse(format!(
@@ -63,7 +87,7 @@ pub fn decode_share(payload: &str) -> Result<(Scenario, SourceMap), Problems> {
     let Some((version, data)) = payload.split_once('.') else {
         return Err(refuse("the link's scenario is not in a format this lab knows (no version mark)".into()));
     };
-    if version != SHARE_VERSION {
+    if version != SHARE_VERSION && version != SHARE_VERSION_JSON {
         return Err(refuse(format!(
             "the link was made by a newer or unknown version of the lab (payload version `{}`)",
             version.chars().take(8).collect::<String>()
@@ -79,7 +103,7 @@ pub fn decode_share(payload: &str) -> Result<(Scenario, SourceMap), Problems> {
     let deflated = ENGINE
         .decode(data)
         .map_err(|_| refuse("the link is damaged or cut short (its data does not decode)".into()))?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, MAX_INFLATED_BYTES).map_err(|e| {
+    let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, MAX_INFLATED_BYTES).map_err(|e| {
         refuse(match e.status {
             miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
                 format!("the link's scenario is larger than {MAX_INFLATED_BYTES} bytes once unpacked")
@@ -87,8 +111,41 @@ pub fn decode_share(payload: &str) -> Result<(Scenario, SourceMap), Problems> {
             _ => "the link is damaged or cut short (its data does not unpack)".into(),
         })
     })?;
-    let text = String::from_utf8(json).map_err(|_| refuse("the link's scenario is not text".into()))?;
-    load_json(&text)
+    let text = String::from_utf8(bytes).map_err(|_| refuse("the link's scenario is not text".into()))?;
+    Ok(if version == SHARE_VERSION { Unpacked::Text(text) } else { Unpacked::Json(text) })
+}
+
+/// The format of a scenario's text: JSON when it starts with `{`, else TOML (the
+/// page's rule for what is typed or pasted).
+pub fn format_of(text: &str) -> Format {
+    if text.trim_start().starts_with('{') {
+        Format::Json
+    } else {
+        Format::Toml
+    }
+}
+
+/// The scenario in a share payload, or what is wrong with it. Problems inside the
+/// scenario are reported as for a file (a version-1 link's as for JSON: field paths,
+/// no line numbers).
+pub fn decode_share(payload: &str) -> Result<(Scenario, SourceMap), Problems> {
+    match unpack(payload)? {
+        Unpacked::Text(text) => load(&text, format_of(&text)),
+        Unpacked::Json(json) => load(&json, Format::Json),
+    }
+}
+
+/// The text to put in the editor for a share payload: the author's text itself
+/// (version 2; not checked here, the editor's load reports its problems with their
+/// lines), or a version-1 scenario written out as TOML.
+pub fn share_text(payload: &str) -> Result<String, Problems> {
+    match unpack(payload)? {
+        Unpacked::Text(text) => Ok(text),
+        Unpacked::Json(json) => {
+            let (scenario, _) = load(&json, Format::Json)?;
+            scenario.to_toml().map_err(|e| refuse(format!("the link's scenario cannot be shown: {e}")))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -103,8 +160,14 @@ mod tests {
         let payload = encode_share(&s).unwrap();
         assert!(payload.starts_with("1."));
         assert_eq!(decode_share(&payload).unwrap().0, s);
-        assert!(decode_share("2.abc").unwrap_err().to_string().contains("unknown version"));
+        assert!(decode_share("3.abc").unwrap_err().to_string().contains("unknown version"));
         assert!(decode_share("abc").unwrap_err().to_string().contains("no version mark"));
+        // The author's text comes back byte for byte.
+        let text = "# a comment\nformat = \"nhlab/1\"\ntitle = \"t\"  # kept\ncoordinates = [\"x\"]\n";
+        let payload = encode_share_text(text).unwrap();
+        assert!(payload.starts_with("2."));
+        assert_eq!(share_text(&payload).unwrap(), text);
+        assert_eq!(decode_share(&payload).unwrap().0, s);
         assert!(decode_share("1.ab<cd").unwrap_err().to_string().contains("`<` at character 5"));
     }
 }
