@@ -5,7 +5,7 @@
 #   2. formatting and lints (native and for wasm32 without std);
 #   3. the core builds for wasm32-unknown-unknown without std;
 #   4. every Rust test of the workspace (unit, integration, doc tests), then the fuzz
-#      suite in release mode (tests/fuzz: a million generated inputs, about a minute);
+#      suite in release mode (tests/fuzz: a million generated inputs, about six minutes);
 #   5. the benchmarks in their quick variants (print figures; never assert on time);
 #   6. the web lab: installs the pinned web tools (trunk, wasm-bindgen-cli, binaryen and
 #      playwright-core from npm, Debian's chromium), builds dist/ as the README's serve
