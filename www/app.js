@@ -471,9 +471,10 @@ const canvasViews = new IntersectionObserver((entries) => {
   for (const e of entries) e.target.toggleAttribute("data-offscreen", !e.isIntersecting);
   state.dirty = true;
 }, { rootMargin: "64px" });
-// Printing shows every panel as it is now.
+// Printing shows every panel as it is now, and the running scenario's whole text.
 window.addEventListener("beforeprint", () => {
   if (state.display) safely("drawing", () => state.display.draw(window.devicePixelRatio || 1, false));
+  $("print-text").textContent = state.text ?? "";
 });
 
 function renderPlots(info) {

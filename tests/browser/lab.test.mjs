@@ -715,3 +715,20 @@ test("text with problems is kept in the tab: a reload offers it back", async () 
   assert.deepEqual(problems, []);
   await ctx.close();
 });
+
+test("printing gives the title, scene, plots, equations and the whole text, not the controls", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh`);
+  await page.waitForSelector(".eq-list .eq", { timeout: 20000 });
+  await page.evaluate(() => window.dispatchEvent(new Event("beforeprint")));
+  await page.emulateMedia({ media: "print" });
+  for (const hidden of [".transport", "#editor", "#parameters", "header.top", ".fig-head button", "footer"]) {
+    assert.equal(await page.locator(hidden).first().isVisible(), false, `${hidden} is not printed`);
+  }
+  for (const shown of ["#title", "#description", "#plot-scene", "#plot-trajectory", ".eq-list .eq", "#print-text"]) {
+    assert.equal(await page.locator(shown).first().isVisible(), true, `${shown} is printed`);
+  }
+  assert.equal(await page.textContent("#print-text"), await page.inputValue("#editor"), "the whole text, as written");
+  await page.screenshot({ path: path.join(SHOTS, "print.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
