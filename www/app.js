@@ -562,6 +562,11 @@ function renderLegend() {
   const box = $("legend");
   const runs = state.runs;
   const comps = state.info.layout.e_components;
+  const note = $("legend-note");
+  const wanted = comps.length
+    ? `Each method in its colour. E = (…) is Hamel's E-vector, G − H, at the clock's state of that method, by independent coordinate (${comps.join(", ")}): zero exactly where Hamel's embedding, which has no multipliers, gives the true motion.`
+    : "Each method in its colour.";
+  if (note.textContent !== wanted) { note.textContent = wanted; note.hidden = false; }
   box.replaceChildren(...runs.map((r) => {
     const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
     swatch.style.background = r.colour;

@@ -44,6 +44,8 @@ test("the default scenario plays and draws every plot", async () => {
   assertPlotsDrawn(await inkPerCanvas(page));
   const legend = await page.textContent("#legend");
   for (const m of ["lagrange", "hamel", "gauss"]) assert.ok(legend.includes(m), `legend names ${m}`);
+  // The legend's E = (…) is explained under it.
+  assert.match(await page.textContent("#legend-note"), /E = \(…\) is Hamel's E-vector, G − H, .*by independent coordinate \(x, phi\)/);
   // Each method draws in its own colour, the legend's: every one is visible in every
   // time plot, even where two agree and overlap (the first is drawn widest).
   const colours = await page.evaluate(() => window.wasmBindings.methods().filter((m) => ["lagrange", "hamel", "gauss"].includes(m.id)).map((m) => m.colour));
