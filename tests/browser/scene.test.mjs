@@ -166,8 +166,9 @@ test("while playing, plots out of view are still refreshed, and all are current 
   // A short window: the scene and the first plots are in view, the E-vector plot is not.
   const { page, problems, ctx } = await open(browser, server.url, { viewport: { width: 1200, height: 700 } });
   await waitClockPast(page, 0.3);
+  await page.evaluate(() => document.getElementById("plot-scene-fig").scrollIntoView());
   await page.waitForFunction(() => document.getElementById("plot-e")?.hasAttribute("data-offscreen"), null, { timeout: 10000 });
-  assert.equal(await page.evaluate(() => document.getElementById("plot-scene").hasAttribute("data-offscreen")), false);
+  await page.waitForFunction(() => !document.getElementById("plot-scene").hasAttribute("data-offscreen"));
   const digest = () => page.evaluate(() => document.getElementById("plot-e").toDataURL());
   const before = await digest();
   await waitClockPast(page, (await clock(page)) + 0.5);
