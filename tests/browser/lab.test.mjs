@@ -30,6 +30,17 @@ async function toEnd(page) {
 const clockOf = (page) => page.evaluate(() => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]));
 const waitClockPast = (page, t) => page.waitForFunction((t) => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) > t, t);
 
+/** Every plot's ink, once each has drawn data or 3 s have passed: while playing, plots
+ *  scrolled out of view are refreshed one per frame, in turn. */
+async function drawnInk(page, min = 30) {
+  const deadline = Date.now() + 3000;
+  for (;;) {
+    const canvases = await inkPerCanvas(page);
+    if (canvases.every((c) => c.ink > min) || Date.now() > deadline) return canvases;
+    await page.waitForTimeout(50);
+  }
+}
+
 function assertPlotsDrawn(canvases, min = 30) {
   assert.ok(canvases.length >= 4, `at least four plots, found ${canvases.length}`);
   for (const c of canvases) assert.ok(c.ink > min, `${c.id} has drawn data (${c.ink} coloured pixels; ${JSON.stringify(c)})`);
@@ -41,7 +52,7 @@ test("the default scenario plays and draws every plot", async () => {
   assert.equal(await page.textContent("h1"), "Chaplygin sleigh");
   const ids = (await inkPerCanvas(page)).map((c) => c.id);
   assert.deepEqual(ids, ["plot-scene", "plot-trajectory", "plot-series-0", "plot-series-1", "plot-residual", "plot-energy", "plot-e"]);
-  assertPlotsDrawn(await inkPerCanvas(page));
+  assertPlotsDrawn(await drawnInk(page));
   const legend = await page.textContent("#legend");
   for (const m of ["lagrange", "hamel", "gauss"]) assert.ok(legend.includes(m), `legend names ${m}`);
   // The legend's E = (…) is explained under it.
@@ -109,7 +120,7 @@ test("choosing a gallery item changes the plots", async () => {
   await page.waitForFunction(() => document.querySelector("h1").textContent.startsWith("Knife edge"));
   await toEnd(page);
   assert.notEqual(await canvasDigest(page), before);
-  assertPlotsDrawn(await inkPerCanvas(page));
+  assertPlotsDrawn(await drawnInk(page));
   assert.ok(page.url().endsWith("#gallery=knife-edge-incline"));
   assert.deepEqual(problems, []);
   await ctx.close();
@@ -129,7 +140,7 @@ test("a typed error shows its line and column while the last run keeps playing",
   // The previous run goes on; the text is untouched.
   const t0 = await clockOf(page);
   await waitClockPast(page, t0 + 0.2);
-  assertPlotsDrawn(await inkPerCanvas(page));
+  assertPlotsDrawn(await drawnInk(page));
   assert.equal(await page.inputValue("#editor"), broken);
   assert.equal(await page.textContent("h1"), "Chaplygin sleigh");
   await page.screenshot({ path: path.join(SHOTS, "error.png") });
@@ -146,7 +157,7 @@ test("a scenario built from bodies plays, edits, slides and shares like any othe
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=rolling-disk`);
   await waitClockPast(page, 0.5);
   assert.equal(await page.textContent("h1"), "Rolling disk (coin)");
-  assertPlotsDrawn(await inkPerCanvas(page));
+  assertPlotsDrawn(await drawnInk(page));
   // The generated rolling constraints have their names in the CSV's columns.
   const csv = await downloadText(page, "#export-csv");
   assert.ok(csv.text.includes("res_disk rolls on ground: x"), csv.text.slice(0, 300));
@@ -188,7 +199,7 @@ test("the Whipple bicycle from bodies plays; a broken vector expression is blame
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle`);
   await waitClockPast(page, 0.5);
   assert.match(await page.textContent("h1"), /^Whipple bicycle/);
-  assertPlotsDrawn(await inkPerCanvas(page));
+  assertPlotsDrawn(await drawnInk(page));
   // The equations are typeset, large parts named (`w₁ = …`) and listed a page at a time.
   await page.waitForFunction(() => document.querySelectorAll("#eq-body math").length > 20);
   assert.match(await page.textContent("#eq-body"), /Matrix form/);
@@ -226,7 +237,7 @@ test("free velocities are named, and a holonomic constraint shows both residuals
   assert.match(note, /\|φ\| for holonomic constraints/, note);
   assert.match(note, /dashed: largest \|φ̇/, note);
   await toEnd(page);
-  assertPlotsDrawn(await inkPerCanvas(page));
+  assertPlotsDrawn(await drawnInk(page));
   assert.deepEqual(problems, []);
   await ctx.close();
 });
@@ -326,7 +337,7 @@ test("embed mode shows only the plots and the controls", async () => {
   const full = await page.getAttribute("#open-full", "href");
   assert.ok(await page.isVisible("#open-full"));
   assert.ok(full.includes("#gallery=ball-on-turntable") && !full.includes("embed"), full);
-  assertPlotsDrawn(await inkPerCanvas(page));
+  assertPlotsDrawn(await drawnInk(page));
   await page.screenshot({ path: path.join(SHOTS, "embed.png") });
   assert.deepEqual(problems, []);
   await ctx.close();
@@ -364,7 +375,7 @@ test("hostile, malformed and truncated fragments show a message and run no scrip
     assert.match(notice, message, `${fragment}: ${notice}`);
     assert.equal(await page.textContent("h1"), "Chaplygin sleigh", "the default system is shown instead");
     await waitClockPast(page, 0.2);
-    assertPlotsDrawn(await inkPerCanvas(page));
+    assertPlotsDrawn(await drawnInk(page));
     assert.equal(await page.evaluate(() => window.__pwned), undefined);
     assert.equal(await page.locator("img").count(), 0);
     assert.deepEqual(problems, [], fragment);
@@ -403,7 +414,7 @@ test("a phone-sized screen has no horizontal scrolling", async () => {
   await waitClockPast(page, 0.3);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
-  assertPlotsDrawn(await inkPerCanvas(page));
+  assertPlotsDrawn(await drawnInk(page));
   await page.screenshot({ path: path.join(SHOTS, "phone.png"), fullPage: false });
   assert.deepEqual(problems, []);
   await ctx.close();
@@ -415,7 +426,7 @@ test("once loaded it works without any network", async () => {
   await page.selectOption("#gallery", "appell-hamel");
   await page.waitForFunction(() => document.querySelector("h1").textContent.startsWith("Appell"));
   await waitClockPast(page, 0.3);
-  assertPlotsDrawn(await inkPerCanvas(page));
+  assertPlotsDrawn(await drawnInk(page));
   assert.deepEqual(problems, []);
   await ctx.close();
 });
@@ -551,7 +562,7 @@ test("a model that takes a second to derive loads and plays without blocking the
   // failed once, on a single click that waited 223 ms.
   assert.ok(longest < loading / 2, `no click waited half the load (${longest.toFixed(0)} ms of ${loading} ms): the derive is off the page's thread`);
   assert.ok(slow <= clicks / 20, `at most 1 click in 20 waited over 100 ms (${slow} of ${clicks})`);
-  assertPlotsDrawn(await inkPerCanvas(page));
+  assertPlotsDrawn(await drawnInk(page));
   assert.deepEqual(problems, []);
   await ctx.close();
 });
@@ -607,7 +618,7 @@ test("a trap in the worker or on the page never poisons the page", async () => {
   await page.selectOption("#gallery", "knife-edge-incline");
   await page.waitForFunction(() => document.querySelector("h1").textContent.startsWith("Knife edge"));
   await toEnd(page);
-  assertPlotsDrawn(await inkPerCanvas(page));
+  assertPlotsDrawn(await drawnInk(page));
   // A trap on the page: a fresh instance, the last scenario back.
   await page.evaluate(() => window.nhlabTest.trapPage());
   await page.waitForFunction(() => /restarted with the last scenario/.test(document.getElementById("notice").textContent));
@@ -618,7 +629,7 @@ test("a trap in the worker or on the page never poisons the page", async () => {
   await page.waitForFunction(() => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) < 0.2);
   if ((await page.textContent("#play")) === "Play") await page.click("#play");
   await waitClockPast(page, 0.2);
-  assertPlotsDrawn(await inkPerCanvas(page));
+  assertPlotsDrawn(await drawnInk(page));
   await page.selectOption("#gallery", "chaplygin-sleigh");
   await page.waitForFunction(() => document.querySelector("h1").textContent === "Chaplygin sleigh");
   await page.waitForSelector(".eq-list .eq");

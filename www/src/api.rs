@@ -467,7 +467,8 @@ impl WebDisplay {
     /// While `playing`, the scene is drawn every frame, the plots in view every other
     /// frame (half of them in each), and a canvas marked `data-offscreen` (scrolled
     /// out of view) only in its turn, one such panel per frame. The bicycle's seven
-    /// panels cost 4–8 ms a frame drawn together, the scene alone 0.4 ms; this way a
+    /// panels cost 4–8 ms a frame drawn together, the scene alone 0.4 ms; a canvas
+    /// not yet sized for its box is drawn at once. This way a
     /// frame's work is about half of what can be seen, plots move at 30 fps, and a
     /// panel scrolled into view, or a screenshot of the whole page, is never more
     /// than a few frames old. Returns the ids of the panels drawn with values that
@@ -481,12 +482,6 @@ impl WebDisplay {
         self.frames = if playing { self.frames.wrapping_add(1) } else { 0 };
         for (k, info) in self.display.layout.panels.iter().enumerate() {
             let Some(canvas) = document.get_element_by_id(&info.id) else { continue };
-            if playing && info.kind != panels::Kind::Scene {
-                let due = if canvas.has_attribute("data-offscreen") { k == turn } else { k % 2 == turn % 2 };
-                if !due {
-                    continue;
-                }
-            }
             let canvas: web_sys::HtmlCanvasElement =
                 canvas.dyn_into().map_err(|_| JsError::new(&format!("#{} is not a canvas", info.id)))?;
             let (css_w, css_h) = css_size(&canvas);
@@ -494,7 +489,15 @@ impl WebDisplay {
             if w < 40 || h < 40 {
                 continue; // hidden or collapsed
             }
-            if canvas.width() != w || canvas.height() != h {
+            // A canvas not yet sized for its box (new, or resized) is drawn now.
+            let resized = canvas.width() != w || canvas.height() != h;
+            if playing && !resized && info.kind != panels::Kind::Scene {
+                let due = if canvas.has_attribute("data-offscreen") { k == turn } else { k % 2 == turn % 2 };
+                if !due {
+                    continue;
+                }
+            }
+            if resized {
                 canvas.set_width(w);
                 canvas.set_height(h);
             }
