@@ -357,6 +357,7 @@ function renderInfo() {
   renderInitial(info);
   renderSettings(info);
   renderPlots(info);
+  renderLegendNote(info);
   renderEquationsChoice(info);
   renderStability();
   renderLegend();
@@ -558,15 +559,19 @@ function renderSceneText(now) {
   note.textContent = hidden.length ? `Not drawn at this time (a value is not finite there): ${hidden.join(", ")}.` : "";
 }
 
+/** The line under the legend: what its `E = (…)` is (set once per scenario, not per frame). */
+function renderLegendNote(info) {
+  const comps = info.layout.e_components;
+  $("legend-note").textContent = comps.length
+    ? `Each method in its colour. E = (…) is Hamel's E-vector, G − H, at the clock's state of that method, by independent coordinate (${comps.join(", ")}): zero exactly where Hamel's embedding, which has no multipliers, gives the true motion.`
+    : "Each method in its colour.";
+  $("legend-note").hidden = false;
+}
+
 function renderLegend() {
   const box = $("legend");
   const runs = state.runs;
   const comps = state.info.layout.e_components;
-  const note = $("legend-note");
-  const wanted = comps.length
-    ? `Each method in its colour. E = (…) is Hamel's E-vector, G − H, at the clock's state of that method, by independent coordinate (${comps.join(", ")}): zero exactly where Hamel's embedding, which has no multipliers, gives the true motion.`
-    : "Each method in its colour.";
-  if (note.textContent !== wanted) { note.textContent = wanted; note.hidden = false; }
   box.replaceChildren(...runs.map((r) => {
     const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
     swatch.style.background = r.colour;
