@@ -74,6 +74,8 @@ const state = {
   dirty: true,
   drewPlaying: false, // the last drawing refreshed only some panels (see frame)
   embed: false,
+  /** In embed mode, the controls the embedder chose to show (`&controls=`). */
+  embedControls: [],
   galleryName: null,
   galleryOrigin: null, // the gallery item the text came from (marked "edited" once changed)
   unshared: false, // edits since the last Share or export: leaving asks first
@@ -374,23 +376,56 @@ function renderParameters(info) {
   const box = $("parameters");
   box.replaceChildren();
   if (!info.parameters.length) box.append(el("p", { class: "hint", text: "This scenario has no parameters." }));
+  const ranges = sliderRanges(info);
   for (const p of info.parameters) {
-    const span = p.value === 0 ? 1 : Math.abs(p.value);
-    const lo = p.value > 0 ? 0 : p.value - span, hi = p.value + span;
-    const slider = el("input", { type: "range", min: String(lo), max: String(hi), step: String((hi - lo) / 200), "aria-label": `${p.name} slider` });
+    const { lo, hi, step } = ranges.get(p.name);
+    const slider = el("input", { type: "range", min: String(lo), max: String(hi), step: String(step), "aria-label": `${p.name} slider` });
     slider.value = String(p.value);
-    const number = el("input", { type: "number", step: "any", inputmode: "decimal", "aria-label": p.name });
+    const bounds = {};
+    if (p.min !== null && p.min !== undefined) bounds.min = String(p.min);
+    if (p.max !== null && p.max !== undefined) bounds.max = String(p.max);
+    const number = el("input", { type: "number", step: "any", inputmode: "decimal", "aria-label": p.name, ...bounds });
     number.value = String(p.value);
     const set = (v) => {
       const x = Number(v);
       if (v === "" || !Number.isFinite(x)) { editorStatus(`parameters.${p.name}: enter a finite number`, "error"); return; }
+      const outside = (p.min !== null && p.min !== undefined && x < p.min) || (p.max !== null && p.max !== undefined && x > p.max);
+      if (outside) {
+        editorStatus(`parameters.${p.name}: ${x} is outside the range the scenario gives (${p.min ?? "−∞"} … ${p.max ?? "∞"}); change min or max in the text to go further`, "error");
+        number.value = String(p.value);
+        return;
+      }
       applyEdit((t) => state.api.edit_number(t, `parameters.${p.name}`, x));
     };
     slider.addEventListener("input", () => { number.value = slider.value; });
     slider.addEventListener("change", () => set(slider.value));
     number.addEventListener("change", () => set(number.value));
-    box.append(el("div", { class: "param" }, el("span", { class: "name", text: p.name }), slider, number));
+    const label = el("span", { class: "label" }, el("span", { class: "name", text: p.name }));
+    if (p.unit) label.append(el("span", { class: "unit", text: p.unit, title: `unit of ${p.name}` }));
+    box.append(el("div", { class: "param" }, label, slider, number));
   }
+}
+
+/** Each slider's range, fixed for as long as the same scenario is open (a slider
+ *  whose ends moved after each release could not sweep a range): the scenario's
+ *  `min`, `max` and `step` where it gives them, else chosen once around the first
+ *  value (0 … 2×value for a positive one), and chosen again only when a value typed
+ *  in the number field falls outside. */
+function sliderRanges(info) {
+  const key = JSON.stringify([info.title, info.parameters.map((p) => p.name)]);
+  if (state.sliderKey !== key) { state.sliderKey = key; state.sliderRanges = new Map(); }
+  const ranges = state.sliderRanges;
+  for (const p of info.parameters) {
+    const given = (x) => x !== null && x !== undefined;
+    const kept = ranges.get(p.name);
+    if (kept && p.value >= kept.lo && p.value <= kept.hi && kept.min === p.min && kept.max === p.max && kept.given === p.step) continue;
+    const span = p.value === 0 ? 1 : Math.abs(p.value);
+    const lo = given(p.min) ? p.min : p.value > 0 ? 0 : p.value - span;
+    const hi = given(p.max) ? p.max : p.value + span;
+    const step = given(p.step) ? p.step : (hi - lo) / 200;
+    ranges.set(p.name, { lo, hi, step, min: p.min, max: p.max, given: p.step });
+  }
+  return ranges;
 }
 
 /** The initial-state form, a few rows per frame: 120 coordinates are 240 fields, and
@@ -403,12 +438,12 @@ function renderInitial(info) {
 
 function initialRow(c) {
   {
-    const q = numberField(c.name, c.q, (v) => {
+    const q = numberField(c.unit ? `${c.name} [${c.unit}]` : c.name, c.q, (v) => {
       const x = Number(v);
       if (v === "" || !Number.isFinite(x)) { editorStatus(`initial.q.${c.name}: enter a finite number`, "error"); return; }
       applyEdit((t) => state.api.edit_number(t, `initial.q.${c.name}`, x));
     });
-    const v = numberField(`${c.name}′`, c.v_given ? c.v : "", (value) => {
+    const v = numberField(c.velocity_unit ? `${c.name}′ [${c.velocity_unit}]` : `${c.name}′`, c.v_given ? c.v : "", (value) => {
       if (value === "") { applyEdit((t) => state.api.edit_remove(t, `initial.v.${c.name}`)); return; }
       const x = Number(value);
       if (!Number.isFinite(x)) { editorStatus(`initial.v.${c.name}: enter a finite number`, "error"); return; }
@@ -431,7 +466,9 @@ function renderSettings(info) {
     });
     const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
     swatch.style.background = m.colour;
-    box.append(el("label", { class: "method" }, check, swatch, m.id));
+    const mark = el("span", { class: "mark", text: m.mark, "aria-hidden": "true" });
+    mark.style.color = m.colour;
+    box.append(el("label", { class: "method" }, check, swatch, mark, m.id));
   }
   const set = (id, value) => { $(id).value = String(value); };
   set("integrator", info.integrator); set("rtol", info.rtol); set("atol", info.atol);
@@ -563,8 +600,8 @@ function renderSceneText(now) {
 function renderLegendNote(info) {
   const comps = info.layout.e_components;
   $("legend-note").textContent = comps.length
-    ? `Each method in its colour. E = (…) is Hamel's E-vector, G − H, at the clock's state of that method, by independent coordinate (${comps.join(", ")}): zero exactly where Hamel's embedding, which has no multipliers, gives the true motion.`
-    : "Each method in its colour.";
+    ? `Each method in its colour and with its mark along its lines. E = (…) is Hamel's E-vector, G − H, at the clock's state of that method, by independent coordinate (${comps.join(", ")}): zero exactly where Hamel's embedding, which has no multipliers, gives the true motion.`
+    : "Each method in its colour and with its mark (● ■ ▲ …) along its lines.";
   $("legend-note").hidden = false;
 }
 
@@ -576,7 +613,10 @@ function renderLegend() {
     const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
     swatch.style.background = r.colour;
     // An expected end (Hamel's split singular, the sample limit) is information, not a failure.
-    const item = el("li", { class: r.error ? (r.ended ? "ended" : "failed") : "" }, swatch, el("strong", { text: r.method }));
+    // The mark drawn along its lines: methods apart without colour.
+    const mark = el("span", { class: "mark", text: r.mark, "aria-hidden": "true" });
+    mark.style.color = r.colour;
+    const item = el("li", { class: r.error ? (r.ended ? "ended" : "failed") : "" }, swatch, mark, el("strong", { text: r.method }));
     if (r.e && comps.length) {
       // As the E-vector panel: every component when there are few, else |E| and the
       // largest six.
@@ -586,7 +626,7 @@ function renderLegend() {
       const norm = Math.hypot(...r.e);
       item.append(el("span", { class: "e", text: entries.length <= 6 ? ` E = (${e})` : ` |E| = ${norm.toExponential(2)}; largest of ${entries.length}: ${e}` }));
     }
-    if (r.error) item.append(el("span", { class: "why", text: ` — ${r.error}` }));
+    if (r.error) item.append(el("span", { class: "why", text: ` — ${r.error}`, title: r.error }));
     return item;
   }));
 }
@@ -786,10 +826,19 @@ function slug() {
   return (state.galleryName || state.info.title).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "scenario";
 }
 
+/** PNG scale of exported panels: print quality whatever the screen's pixel ratio. */
+const EXPORT_SCALE = 2;
+
 function downloadCanvas(canvas, id) {
-  // Drawn now: an off-screen panel may be a few frames old while playing.
-  if (state.display) safely("drawing", () => state.display.draw(window.devicePixelRatio || 1, false));
-  canvas.toBlob((blob) => blob && download(`${slug()}-${id.replace("plot-", "")}.png`, blob), "image/png");
+  const name = `${slug()}-${id.replace("plot-", "")}.png`;
+  const save = (c) => c.toBlob((blob) => blob && download(name, blob), "image/png");
+  if (id === "stability" || !state.display) { save(canvas); return; }
+  // Drawn afresh at twice the size on a canvas of its own, with its title and a
+  // legend (the page's panels name the methods in the legend above them instead).
+  const box = canvas.getBoundingClientRect();
+  const out = document.createElement("canvas");
+  const drawn = safely("exporting", () => { state.display.draw_export(id, out, box.width, box.height + 40, EXPORT_SCALE); return true; });
+  save(drawn ? out : canvas);
 }
 
 async function copyText(text, button) {
@@ -828,12 +877,26 @@ function openShare() {
   state.unshared = false;
   history.replaceState(null, "", link);
   $("share-link").value = link;
-  const embed = new URL(link);
-  embed.hash += "&embed";
-  $("embed-snippet").value = `<iframe src="${embed.href}" width="720" height="560" style="border:1px solid #ccc" title="${state.info.title.replace(/[<>&"]/g, "")} — nhlab" loading="lazy"></iframe>`;
+  state.shareLink = link;
+  renderEmbedSnippet();
   copyText(link);
   $("share-dialog").showModal();
   $("share-link").select();
+}
+
+/** The controls an embedder may show besides the plots, the scene and playback
+ *  (`#…&embed&controls=parameters,methods`). */
+const EMBED_CONTROLS = ["parameters", "initial", "methods", "stability", "equations"];
+
+/** The iframe for course notes: as wide as the notes' column up to 720 px and in the
+ *  proportion of 720 × 560 (never shorter than 460 px, where the plots still fit),
+ *  showing the controls ticked in the dialog. */
+function renderEmbedSnippet() {
+  const chosen = [...$("embed-controls").querySelectorAll("input:checked")].map((i) => i.value);
+  const embed = new URL(state.shareLink);
+  embed.hash += `&embed${chosen.length ? `&controls=${chosen.join(",")}` : ""}`;
+  const title = state.info.title.replace(/[<>&"]/g, "");
+  $("embed-snippet").value = `<iframe src="${embed.href}" title="${title} — nhlab" loading="lazy" style="display:block;width:100%;max-width:720px;aspect-ratio:720/560;min-height:460px;border:1px solid #ccc;box-sizing:border-box"></iframe>`;
 }
 
 async function exportCsv() {
@@ -863,7 +926,7 @@ function syncAddress() {
   let original = null;
   if (state.galleryOrigin) try { original = state.api.gallery_text(state.galleryOrigin); } catch { original = null; }
   const edited = original !== null && state.text !== original;
-  const embed = state.embed ? "&embed" : "";
+  const embed = embedSuffix();
   let hash = null;
   if (original !== null && !edited) hash = `#gallery=${encodeURIComponent(state.galleryOrigin)}`;
   else if (state.info.share.Ok !== undefined) hash = `#s=${state.info.share.Ok}`;
@@ -880,6 +943,7 @@ const DRAFT_KEY = "nhlab:draft";
 function keepDraft() {
   const text = $("editor").value;
   state.unshared = true;
+  if (state.embed) return; // a reader's slider in course notes is not the author's draft
   const draft = JSON.stringify({ text, title: state.info?.title ?? "", at: Date.now() });
   for (const store of [() => sessionStorage, () => localStorage]) {
     try { store().setItem(DRAFT_KEY, draft); } catch { /* storage off or full: nothing to keep */ }
@@ -931,10 +995,17 @@ function restoreDraft() {
   load(draft.text, { fromEditor: true });
 }
 
+/** What the address keeps after the scenario in embed mode. */
+function embedSuffix() {
+  if (!state.embed) return "";
+  return `&embed${state.embedControls.length ? `&controls=${state.embedControls.join(",")}` : ""}`;
+}
+
 function parseFragment() {
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
   const query = new URLSearchParams(location.search);
-  return { share: params.get("s"), gallery: params.get("gallery"), embed: params.has("embed") || query.has("embed") };
+  const controls = (params.get("controls") ?? query.get("controls") ?? "").split(",").filter((c) => EMBED_CONTROLS.includes(c));
+  return { share: params.get("s"), gallery: params.get("gallery"), embed: params.has("embed") || query.has("embed"), controls };
 }
 
 function openGallery(name, { message } = {}) {
@@ -951,10 +1022,13 @@ function openGallery(name, { message } = {}) {
 function openFromFragment() {
   const f = parseFragment();
   state.embed = f.embed;
+  state.embedControls = f.embed ? f.controls : [];
   document.body.classList.toggle("embed", f.embed);
+  for (const c of EMBED_CONTROLS) document.body.classList.toggle(`show-${c}`, state.embedControls.includes(c));
+  document.body.classList.toggle("with-controls", state.embedControls.some((c) => ["parameters", "initial", "methods"].includes(c)));
   const full = new URL(location.href);
   full.search = "";
-  full.hash = full.hash.replace(/&?embed\b/, "");
+  full.hash = full.hash.replace(/&?embed\b/, "").replace(/&?controls=[^&]*/, "");
   $("open-full").href = full.href;
   if (f.share !== null) {
     let text;
@@ -1126,7 +1200,7 @@ function wire() {
   gallery.replaceChildren(el("option", { value: "", text: "(your own scenario)", disabled: "" }), ...classics.map((k) => groups.get(k)));
   gallery.addEventListener("change", () => {
     if (!gallery.value) return;
-    history.replaceState(null, "", `#gallery=${encodeURIComponent(gallery.value)}${state.embed ? "&embed" : ""}`);
+    history.replaceState(null, "", `#gallery=${encodeURIComponent(gallery.value)}${embedSuffix()}`);
     openGallery(gallery.value);
   });
   let timer = null;
@@ -1145,6 +1219,7 @@ function wire() {
   $("embed-open").addEventListener("click", openShare);
   $("close-share").addEventListener("click", () => $("share-dialog").close());
   $("copy-snippet").addEventListener("click", (e) => copyText($("embed-snippet").value, e.currentTarget));
+  $("embed-controls").addEventListener("change", renderEmbedSnippet);
   $("export-toml").addEventListener("click", () => { state.unshared = false; });
   $("export-toml").addEventListener("click", () => download(`${slug()}.toml`, new Blob([$("editor").value], { type: "application/toml" })));
   $("export-csv").addEventListener("click", exportCsv);

@@ -53,6 +53,10 @@ pub struct Figure<'a> {
     pub title: &'a str,
     /// The view's labels: the trajectory pair, then one per series.
     pub labels: &'a [String],
+    /// The same with units where `[units]` gives them (`x [m]`).
+    pub axis_labels: &'a [String],
+    /// The time axis's label.
+    pub time_label: &'a str,
     /// Whether the trajectory is a path in coordinates (drawn at equal aspect).
     pub spatial: bool,
     /// Which constraints are holonomic (their velocity-level residual is dashed).
@@ -110,7 +114,8 @@ where
             .collect()
     };
     let lines = |f: &dyn Fn(&Curves, usize) -> (f64, f64)| curve_lines(f, true, false);
-    let (xl, yl) = match labels {
+    let t = figure.time_label;
+    let (xl, yl) = match figure.axis_labels {
         [a, b, ..] => (a.as_str(), b.as_str()),
         _ => ("", ""),
     };
@@ -121,10 +126,10 @@ where
     let trajectory_spec = Panel { equal_aspect: figure.spatial, ..spec("trajectory", xl, yl, Scale::Linear, false) };
     draw_panel(panel(), &trajectory_spec, &trajectory, &[])?;
     // Every series against t, one panel each.
-    for (i, label) in labels.iter().skip(2).enumerate() {
+    for (i, (label, axis)) in labels.iter().zip(figure.axis_labels).skip(2).enumerate() {
         let title = format!("{label} against t");
         let series = lines(&|c, k| (c.samples[k].t, c.view[k].get(2 + i).copied().unwrap_or(f64::NAN)));
-        draw_panel(panel(), &spec(&title, "t", label, Scale::Linear, false), &series, &[])?;
+        draw_panel(panel(), &spec(&title, t, axis, Scale::Linear, false), &series, &[])?;
     }
     // Largest constraint residual as written, log scale; dashed the velocity level of
     // holonomic constraints.
@@ -142,18 +147,18 @@ where
             true,
         ));
     }
-    draw_panel(panel(), &spec("constraint residuals", "t", "max |residual|", Scale::Log, false), &residual, &[])?;
+    draw_panel(panel(), &spec("constraint residuals", t, "max |residual|", Scale::Log, false), &residual, &[])?;
     // Energy from the start, log scale: a drift where the true motion conserves it
     // (methods that conserve it sit decades below those that do not), else its change.
     let drift = lines(&|c, k| (c.samples[k].t, c.samples[k].energy - c.samples[0].energy));
     let title = if figure.energy_conserved { "energy drift" } else { "energy change (need not be conserved here)" };
-    draw_panel(panel(), &spec(title, "t", "|T + V − (T + V)(0)|", Scale::Log, false), &drift, &[])?;
+    draw_panel(panel(), &spec(title, t, "|T + V − (T + V)(0)|", Scale::Log, false), &drift, &[])?;
     // |E| along each method's trajectory, log scale (it spans decades near a singular split).
     let e = lines(&|c, k| (c.samples[k].t, c.e_norm[k]));
-    draw_panel(panel(), &spec("Hamel's E-vector", "t", "|E|", Scale::Log, false), &e, &[])?;
+    draw_panel(panel(), &spec("Hamel's E-vector", t, "|E|", Scale::Log, false), &e, &[])?;
     // Gauss's compulsion of each method's accelerations, log scale.
     let z = lines(&|c, k| (c.samples[k].t, c.samples[k].compulsion));
-    draw_panel(panel(), &spec("Gauss's compulsion", "t", "Z", Scale::Log, true), &z, &[])?;
+    draw_panel(panel(), &spec("Gauss's compulsion", t, "Z", Scale::Log, true), &z, &[])?;
     root.present()?;
     Ok(())
 }

@@ -131,6 +131,18 @@ impl core::fmt::Display for Short {
     }
 }
 
+/// A time for a message: six significant digits (`t = 1.14782`), enough to find the
+/// place on a plot's axis, where all seventeen would read as noise.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShortTime(pub f64);
+
+impl core::fmt::Display for ShortTime {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let rounded: f64 = alloc::format!("{:.5e}", self.0).parse().unwrap_or(self.0);
+        Short(rounded).fmt(f)
+    }
+}
+
 /// `x` for a message: round-off below 1e-12 as 0, else at most 9 significant digits
 /// (`0.6`, `-1.25e-7`), never a 30-digit decimal.
 pub fn short_number(x: f64) -> alloc::string::String {
@@ -161,6 +173,13 @@ mod message_tests {
             [(2.0, "2"), (1.25, "1.25"), (1e300, "1e300"), (-3e-7, "-3e-7"), (f64::INFINITY, "inf"), (0.0, "0")]
         {
             assert_eq!(format!("{}", Short(x)), text);
+        }
+    }
+
+    #[test]
+    fn times_in_messages_have_six_digits() {
+        for (x, text) in [(1.147815161625696, "1.14782"), (1999.99, "1999.99"), (2.0, "2"), (3.2e-7, "3.2e-7")] {
+            assert_eq!(format!("{}", super::ShortTime(x)), text);
         }
     }
 

@@ -35,6 +35,76 @@ pub fn colour(method: Method) -> RGBColor {
     COLOURS[Method::ALL.iter().position(|&m| m == method).unwrap_or(0) % COLOURS.len()]
 }
 
+/// The methods' marks, in [`Method::ALL`] order: drawn along each method's line when
+/// several are overlaid, so that they can be told apart without colour (in print in
+/// grey, or by a reader who does not see the palette). The glyphs are the legends'.
+pub const MARKS: [char; 7] = ['●', '■', '▲', '◆', '▼', '+', '×'];
+
+/// The mark of `method`, as a glyph for legends drawn outside a canvas.
+pub fn mark(method: Method) -> char {
+    MARKS[Method::ALL.iter().position(|&m| m == method).unwrap_or(0) % MARKS.len()]
+}
+
+/// Marks drawn along each overlaid line.
+const MARKS_PER_LINE: usize = 5;
+
+/// Draws `glyph` of [`MARKS`] centred at pixel `(x, y)` of `area`, `r` pixels in radius.
+fn draw_mark<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    (x, y): (i32, i32),
+    glyph: char,
+    r: i32,
+    colour: RGBColor,
+    stroke: u32,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let fill = colour.filled();
+    let line = colour.stroke_width(stroke);
+    let h = (r * 87) / 100;
+    let at = |dx: i32, dy: i32| (x + dx, y + dy);
+    match glyph {
+        '■' => area.draw(&Rectangle::new([at(-r * 8 / 10, -r * 8 / 10), at(r * 8 / 10, r * 8 / 10)], fill)),
+        '▲' => area.draw(&Polygon::new(vec![at(0, -r), at(h, r / 2 + 1), at(-h, r / 2 + 1)], fill)),
+        '▼' => area.draw(&Polygon::new(vec![at(0, r), at(h, -r / 2 - 1), at(-h, -r / 2 - 1)], fill)),
+        '◆' => area.draw(&Polygon::new(vec![at(0, -r), at(r, 0), at(0, r), at(-r, 0)], fill)),
+        '+' => {
+            area.draw(&PathElement::new(vec![at(-r, 0), at(r, 0)], line))?;
+            area.draw(&PathElement::new(vec![at(0, -r), at(0, r)], line))
+        }
+        '×' => {
+            area.draw(&PathElement::new(vec![at(-r, -r), at(r, r)], line))?;
+            area.draw(&PathElement::new(vec![at(-r, r), at(r, -r)], line))
+        }
+        _ => area.draw(&Circle::new(at(0, 0), r, fill)),
+    }
+}
+
+/// Where the marks of the `rank`-th of `count` overlaid lines go, given the line's
+/// points in pixels: [`MARKS_PER_LINE`] places evenly spaced along its drawn length
+/// (not by sample: adaptive steps crowd where the motion is fast), each line's
+/// shifted by a fraction of the spacing so that lines drawn on top of each other
+/// still show every method's marks.
+fn mark_places(pixels: &[(i32, i32)], rank: usize, count: usize) -> Vec<(i32, i32)> {
+    let mut along = Vec::with_capacity(pixels.len());
+    let mut total = 0.0;
+    for (k, p) in pixels.iter().enumerate() {
+        if k > 0 {
+            let q = pixels[k - 1];
+            total += f64::from(p.0 - q.0).hypot(f64::from(p.1 - q.1));
+        }
+        along.push(total);
+    }
+    if total <= 0.0 {
+        return Vec::new();
+    }
+    let phase = (rank as f64 + 0.5) / count.max(1) as f64;
+    (0..MARKS_PER_LINE)
+        .map(|k| {
+            let target = (k as f64 + phase) / MARKS_PER_LINE as f64 * total;
+            pixels[along.partition_point(|&d| d < target).min(pixels.len() - 1)]
+        })
+        .collect()
+}
+
 /// The colour of `method` as CSS `#rrggbb`, for legends drawn outside a canvas.
 pub fn css_colour(method: Method) -> String {
     let RGBColor(r, g, b) = colour(method);
@@ -398,10 +468,30 @@ where
             if let (0, Some(label)) = (k, &line.label) {
                 let (w, dashed) = (pxu(3.0), line.dashed);
                 let len = px(18.0);
+                // The mark drawn along the line heads its entry.
+                let label =
+                    if order.len() > 1 && !dashed { format!("{} {label}", mark(line.method)) } else { label.clone() };
                 series.label(label).legend(move |(x, y)| {
                     let style = if dashed { colour.mix(0.6).stroke_width(w / 2 + 1) } else { colour.stroke_width(w) };
                     PathElement::new(vec![(x, y), (x + len, y)], style)
                 });
+            }
+        }
+    }
+    // Each method's marks along its main line, when several methods are overlaid.
+    if order.len() > 1 {
+        let area = chart.plotting_area().strip_coord_spec();
+        let (x0, y0) = area.get_base_pixel();
+        for line in lines.iter().filter(|l| !l.dashed) {
+            let rank = order.iter().position(|&o| o == line.method).unwrap_or(0);
+            let pixels: Vec<(i32, i32)> = line
+                .points
+                .iter()
+                .filter(|p| p.0.is_finite() && p.1.is_finite())
+                .map(|p| chart.backend_coord(p))
+                .collect();
+            for (x, y) in mark_places(&pixels, rank, order.len()) {
+                draw_mark(&area, (x - x0, y - y0), mark(line.method), px(4.0), colour(line.method), pxu(1.6))?;
             }
         }
     }
@@ -418,6 +508,8 @@ where
             .background_style(WHITE.mix(0.85))
             .border_style(RGBColor(180, 180, 180))
             .label_font(("sans-serif", px(12.0)))
+            // Room for the 18 px swatch and a gap before the text, at any scale.
+            .legend_area_size(px(24.0))
             .margin(px(6.0))
             .draw()?;
     }
@@ -427,6 +519,27 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn marks_spread_evenly_along_the_drawn_length_and_each_line_has_its_own() {
+        // A line with half its samples in its first tenth: the marks still spread.
+        let mut pixels: Vec<(i32, i32)> = (0..100).map(|i| (i, 0)).collect();
+        pixels.extend((1..=90).map(|k| (100 + 10 * k, 0)));
+        let xs = |rank| mark_places(&pixels, rank, 3).iter().map(|p| p.0).collect::<Vec<_>>();
+        let first = xs(0);
+        assert_eq!(first.len(), MARKS_PER_LINE);
+        for w in first.windows(2) {
+            assert!((190..=210).contains(&(w[1] - w[0])), "{first:?}");
+        }
+        // Three overlaid lines: no two put a mark at the same place.
+        let all: Vec<i32> = (0..3).flat_map(xs).collect();
+        let mut distinct = all.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), all.len(), "{all:?}");
+        assert!(mark_places(&[(5, 5)], 0, 2).is_empty());
+        assert_eq!(MARKS.len(), Method::ALL.len());
+    }
 
     #[test]
     fn decimation_keeps_extremes_and_ends() {

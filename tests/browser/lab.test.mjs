@@ -88,6 +88,12 @@ test("exports: the scenario as TOML, each plot as PNG", async () => {
   const png = fs.readFileSync(await download.path());
   assert.deepEqual([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join(""), "PNG");
   assert.ok(png.length > 2000);
+  // Twice the panel's size on the page (with room for its title), whatever the screen's pixel ratio.
+  const box = await (await page.$("#plot-trajectory")).boundingBox();
+  const [w, h] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+  assert.equal(w, Math.floor(box.width * 2), `PNG width ${w} for a ${box.width} px panel`);
+  assert.equal(h, Math.floor((box.height + 40) * 2), `PNG height ${h} for a ${box.height} px panel`);
+  fs.writeFileSync(path.join(SHOTS, "export-trajectory.png"), png);
   assert.deepEqual(problems, []);
   await ctx.close();
 });
@@ -247,7 +253,7 @@ test("a share link reproduces the run number for number", async () => {
   // Change a parameter and a method through the controls first.
   await page.fill(".param input[aria-label='a']", "0.35");
   await page.press(".param input[aria-label='a']", "Enter");
-  await page.waitForFunction(() => document.getElementById("editor").value.includes("a = 0.35"));
+  await page.waitForFunction(() => /a = \{ value = 0\.35,/.test(document.getElementById("editor").value));
   await page.check("#methods input[value='voronets']");
   await page.waitForFunction(() => document.getElementById("editor").value.includes("voronets"));
   await page.click("#share");
@@ -742,6 +748,136 @@ test("printing gives the title, scene, plots, equations and the whole text, not 
   }
   assert.equal(await page.textContent("#print-text"), await page.inputValue("#editor"), "the whole text, as written");
   await page.screenshot({ path: path.join(SHOTS, "print.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("sliders keep their range; a scenario's min, max, step and units show; axes carry units", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=pendulum-cartesian`);
+  await waitClockPast(page, 0.2);
+  const slider = (name) => page.evaluate((n) => {
+    const s = document.querySelector(`.param input[aria-label='${n} slider']`);
+    return { min: Number(s.min), max: Number(s.max), step: Number(s.step), value: Number(s.value) };
+  }, name);
+  // g = { value = 9.81, min = 0, max = 20, step = 0.01, unit = "m/s^2" }
+  assert.deepEqual(await slider("g"), { min: 0, max: 20, step: 0.01, value: 9.81 });
+  const unitOf = (n) => page.evaluate((n) => document.querySelector(`.param input[aria-label='${n}']`).closest(".param").querySelector(".unit")?.textContent ?? null, n);
+  assert.equal(await unitOf("g"), "m/s²");
+  // L has a unit but no range: its range is picked once, and kept across two releases.
+  const before = await slider("L");
+  assert.deepEqual([before.min, before.max], [0, 2]);
+  for (const v of ["1.5", "1.8"]) {
+    await page.evaluate((v) => {
+      const s = document.querySelector(".param input[aria-label='L slider']");
+      s.value = v;
+      s.dispatchEvent(new Event("input"));
+      s.dispatchEvent(new Event("change"));
+    }, v);
+    await page.waitForFunction((v) => document.getElementById("editor").value.includes(`L = { value = ${v}, unit = "m" }`), v);
+    const now = await slider("L");
+    assert.deepEqual([now.min, now.max, now.value], [0, 2, Number(v)], `after releasing at ${v}`);
+  }
+  // A value typed outside the scenario's range is refused with a message; the text keeps its value.
+  const text = await page.inputValue("#editor");
+  await page.fill(".param input[aria-label='g']", "25");
+  await page.press(".param input[aria-label='g']", "Enter");
+  await page.waitForSelector(".editor-status.error");
+  assert.match(await page.textContent("#editor-status"), /parameters\.g: 25 is outside the range the scenario gives \(0 … 20\)/);
+  assert.equal(await page.inputValue("#editor"), text);
+  assert.equal(await page.inputValue(".param input[aria-label='g']"), "9.81");
+  // Initial-state fields and axes carry the units of [units].
+  await page.waitForFunction(() => document.querySelectorAll("#initial label").length >= 4);
+  const labels = await page.evaluate(() => [...document.querySelectorAll("#initial label")].map((l) => l.textContent));
+  assert.ok(labels.includes("x [m]") && labels.some((l) => l.startsWith("y′ [m/s]")), JSON.stringify(labels));
+  await page.locator("#plot-trajectory").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(SHOTS, "units.png") });
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("embedded in a real iframe: fits 720×560 and a phone's width, shows the controls chosen in the Embed dialog", async () => {
+  // The author ticks two controls in the Embed dialog: the snippet carries them.
+  const author = await open(browser, `${server.url}#gallery=pendulum-cartesian`);
+  await author.page.click("#embed-open");
+  await author.page.check("#embed-controls input[value='parameters']");
+  await author.page.check("#embed-controls input[value='methods']");
+  const snippet = await author.page.inputValue("#embed-snippet");
+  assert.match(snippet, /&embed&controls=parameters,methods"/);
+  assert.match(snippet, /width:100%;max-width:720px;aspect-ratio:720\/560/);
+  await author.page.click("#close-share");
+  await author.ctx.close();
+  const src = /src="([^"]+)"/.exec(snippet)[1];
+  const measure = (frame) => frame.evaluate(() => {
+    const d = document.documentElement;
+    const visible = (sel) => { const e = document.querySelector(sel); const r = e?.getBoundingClientRect(); return !!r && r.width > 0 && r.height > 0 && r.top < innerHeight && r.bottom > 0; };
+    return { sw: d.scrollWidth, cw: d.clientWidth, sh: d.scrollHeight, ch: d.clientHeight, sliders: visible(".param input[type='range']"), methods: visible(".methods-card"), editor: visible("#editor"), scene: visible("#plot-scene"), play: visible("#play") };
+  });
+  const cases = [
+    // [page width, the notes' iframe: fixed 720×560, or the responsive snippet on a phone]
+    { page: 900, iframe: `<iframe src="${src.replace("&controls=parameters,methods", "")}" width="720" height="560" style="border:1px solid #ccc"></iframe>`, controls: false },
+    { page: 900, iframe: snippet, controls: true },
+    { page: 390, iframe: snippet, controls: true },
+    { page: 390, iframe: snippet.replace("&controls=parameters,methods", ""), controls: false },
+  ];
+  for (const c of cases) {
+    const ctx = await browser.newContext({ viewport: { width: c.page, height: 800 } });
+    const page = await ctx.newPage();
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(e.message));
+    page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+    await page.setContent(`<!doctype html><meta name="viewport" content="width=device-width"><body style="margin:0 8px"><p>Course notes</p>${c.iframe}<p>more notes</p></body>`);
+    const frame = await (await page.waitForSelector("iframe")).contentFrame();
+    await frame.waitForSelector("body[data-ready='1']", { timeout: 30000 });
+    await frame.waitForFunction(() => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) > 0.3);
+    const m = await measure(frame);
+    const what = `${c.page} px page, ${c.controls ? "with" : "without"} controls: ${JSON.stringify(m)}`;
+    assert.ok(m.sw <= m.cw, `no horizontal overflow (${what})`);
+    assert.ok(m.scene && m.play && !m.editor, `scene and playback in view, no editor (${what})`);
+    // The frame's height is used: no scrolling, except on a phone with controls, which follow below the stage.
+    if (!(c.controls && c.page < 600)) assert.ok(m.sh <= m.ch, `the page fits the frame's height (${what})`);
+    if (c.controls && c.page >= 600) assert.ok(m.sliders && m.methods, `the chosen controls are in view (${what})`);
+    if (c.controls) {
+      // A reader's slider change re-runs the embedded scenario.
+      await frame.evaluate(() => {
+        const s = document.querySelector(".param input[aria-label='g slider']");
+        s.value = "5";
+        s.dispatchEvent(new Event("input"));
+        s.dispatchEvent(new Event("change"));
+      });
+      await frame.waitForFunction(() => /g = \{ value = 5(\.0)?,/.test(document.getElementById("editor").value));
+    } else {
+      assert.equal(await frame.isVisible(".param"), false);
+    }
+    await page.screenshot({ path: path.join(SHOTS, `embed-iframe-${c.page}${c.controls ? "-controls" : ""}.png`), fullPage: true });
+    assert.deepEqual(problems, [], what);
+    await ctx.close();
+  }
+});
+
+test("dark mode follows the system setting; methods are told apart by their marks too", async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme: "dark" });
+  const { page, problems } = await open(browser, server.url, { context: ctx });
+  await waitClockPast(page, 0.3);
+  const look = await page.evaluate(() => {
+    const luminance = (c) => { const [r, g, b] = c.match(/\d+/g).map(Number); return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255; };
+    return {
+      page: luminance(getComputedStyle(document.body).backgroundColor),
+      ink: luminance(getComputedStyle(document.getElementById("title")).color),
+      editor: luminance(getComputedStyle(document.querySelector(".editor-box")).backgroundColor),
+      marks: [...document.querySelectorAll("#legend .mark")].map((m) => m.textContent),
+    };
+  });
+  assert.ok(look.page < 0.15 && look.editor < 0.15 && look.ink > 0.8, JSON.stringify(look));
+  // Each overlaid method has its own mark, drawn along its lines and shown in the legend.
+  assert.equal(look.marks.length, 3);
+  assert.equal(new Set(look.marks).size, 3, JSON.stringify(look.marks));
+  // The figures stay on white paper, drawn.
+  assertPlotsDrawn(await drawnInk(page));
+  await page.screenshot({ path: path.join(SHOTS, "dark.png") });
+  // Printing is on white whatever the screen's scheme.
+  await page.emulateMedia({ media: "print" });
+  const printed = await page.evaluate(() => getComputedStyle(document.getElementById("title")).color);
+  assert.equal(printed, "rgb(29, 35, 48)");
   assert.deepEqual(problems, []);
   await ctx.close();
 });

@@ -350,3 +350,31 @@ fn a_misspelt_table_is_named_before_the_errors_it_causes() {
     );
     assert!(err.0[1..].iter().any(|p| p.message == "unknown name `u`"), "{err}");
 }
+
+#[test]
+fn parameter_ranges_and_units_are_checked_at_their_place() {
+    let cases = [
+        ("m = { value = 5, min = 0, max = 2 }", "parameters.m.value", (7, 15), "outside its range 0 … 2"),
+        ("m = { value = 1, min = 2, max = 0 }", "parameters.m.max", (7, 33), "must be greater than min = 2"),
+        ("m = { value = 1, min = 0, max = 2, step = 3 }", "parameters.m.step", (7, 43), "longer than the range"),
+        ("m = { value = 1, step = -1 }", "parameters.m.step", (7, 25), "must be positive"),
+        ("m = { value = 1, unit = \"a very long unit text indeed\" }", "parameters.m.unit", (7, 25), "at most 24"),
+    ];
+    for (line, field, place, words) in cases {
+        let p = single(&with("m = 1.0", line));
+        assert_eq!(p.field, field, "{line}: {p:?}");
+        assert_eq!(p.position, Some(place), "{line}: {p:?}");
+        assert!(p.message.contains(words), "{line}: {p:?}");
+    }
+    let p = single(&with("m = 1.0", "m = 1.0\n[units]\nx = \"m\"\nphii = \"rad\""));
+    assert_eq!((p.field.as_str(), p.position), ("units.phii", Some((10, 1))), "{p:?}");
+    assert!(p.message.contains("did you mean `phi`"), "{p:?}");
+    // Well-formed ones load, and the values are the plain map's.
+    let text = with(
+        "m = 1.0",
+        "m = { value = 1.5, min = 0, max = 2, step = 0.5, unit = \"kg\" }\n[units]\nx = \"m\"\nt = \"s\"",
+    );
+    assert_eq!(problems(&text), vec![]);
+    let (s, _) = load_toml(&text).unwrap();
+    assert_eq!(s.parameters["m"], 1.5);
+}

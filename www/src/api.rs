@@ -101,15 +101,18 @@ pub fn edit_remove(text: &str, path: &str) -> Result<String, JsError> {
     edit::apply(text, path, Edit::Remove).map_err(|e| JsError::new(&e))
 }
 
-/// Every method: `[{id, colour}]`, in the order of `Method::ALL`.
+/// Every method: `[{id, colour, mark}]`, in the order of `Method::ALL`.
 #[wasm_bindgen]
 pub fn methods() -> Result<JsValue, JsError> {
     #[derive(serde::Serialize)]
     struct M {
         id: &'static str,
         colour: String,
+        mark: char,
     }
-    to_js(&Method::ALL.iter().map(|&m| M { id: m.id(), colour: nhlab_plots::css_colour(m) }).collect::<Vec<_>>())
+    let all =
+        Method::ALL.iter().map(|&m| M { id: m.id(), colour: nhlab_plots::css_colour(m), mark: nhlab_plots::mark(m) });
+    to_js(&all.collect::<Vec<_>>())
 }
 
 /// A lab: a scenario and its runs, stepped in the worker (`www/worker.js`), which
@@ -140,6 +143,8 @@ pub struct WebDisplay {
 struct RunInfo {
     method: &'static str,
     colour: String,
+    /// The mark drawn along the method's lines (`nhlab_plots::MARKS`).
+    mark: char,
     error: Option<String>,
     /// Whether the stop is information (Hamel's split singular, the sample limit).
     ended: bool,
@@ -163,6 +168,12 @@ struct Update {
 struct Parameter {
     name: String,
     value: f64,
+    /// The slider's range and step as the scenario gives them (the page picks the
+    /// rest once per scenario), and the unit.
+    min: Option<f64>,
+    max: Option<f64>,
+    step: Option<f64>,
+    unit: Option<String>,
 }
 
 #[derive(serde::Serialize)]
@@ -171,6 +182,9 @@ struct Coordinate {
     q: f64,
     v: f64,
     v_given: bool,
+    /// `[units]`: of the coordinate, and of its velocity (`m/s`).
+    unit: Option<String>,
+    velocity_unit: Option<String>,
 }
 
 #[derive(serde::Serialize)]
@@ -247,8 +261,22 @@ impl WebLab {
             description: s.description.as_deref().unwrap_or(""),
             source: s.source.as_deref().unwrap_or(""),
             parameters: {
-                let mut list: Vec<Parameter> =
-                    p.model.parameters.iter().map(|x| Parameter { name: x.name.clone(), value: x.value }).collect();
+                let mut list: Vec<Parameter> = p
+                    .model
+                    .parameters
+                    .iter()
+                    .map(|x| {
+                        let range = s.parameters.range(&x.name).cloned().unwrap_or_default();
+                        Parameter {
+                            name: x.name.clone(),
+                            value: x.value,
+                            min: range.min,
+                            max: range.max,
+                            step: range.step,
+                            unit: range.unit.as_deref().map(nhlab::view::pretty_unit),
+                        }
+                    })
+                    .collect();
                 // The author's order (JSON scenarios and unknown names keep the sorted one).
                 list.sort_by_key(|x| self.parameter_order.iter().position(|n| *n == x.name).unwrap_or(usize::MAX));
                 list
@@ -262,6 +290,8 @@ impl WebLab {
                     q: p.initial.q[i],
                     v: p.initial.v[i],
                     v_given: s.initial.v.contains_key(name),
+                    unit: s.units.get(name).map(|u| nhlab::view::pretty_unit(u)),
+                    velocity_unit: nhlab::view::velocity_unit(&s.units, name).map(|u| nhlab::view::pretty_unit(&u)),
                 })
                 .collect(),
             t0: self.lab.t0,
@@ -327,6 +357,7 @@ impl WebLab {
             runs.push(RunInfo {
                 method: r.method.id(),
                 colour: nhlab_plots::css_colour(r.method),
+                mark: nhlab_plots::mark(r.method),
                 error: r.error.clone(),
                 ended: r.ended,
                 samples: r.samples().len(),
@@ -523,6 +554,44 @@ impl WebDisplay {
             area.present().map_err(|e| JsError::new(&e.to_string()))?;
         }
         Ok(gaps)
+    }
+}
+
+#[wasm_bindgen]
+impl WebDisplay {
+    /// Draws panel `id` for a PNG file on `canvas` (one not in the page): its box of
+    /// `css_w × css_h` at `scale` pixels per CSS pixel (2 for print-quality figures),
+    /// with the panel's title over it and, for plots, a legend naming each method,
+    /// so that the file explains itself away from the page.
+    pub fn draw_export(
+        &mut self,
+        id: &str,
+        canvas: web_sys::HtmlCanvasElement,
+        css_w: f64,
+        css_h: f64,
+        scale: f64,
+    ) -> Result<(), JsError> {
+        let info = self.display.layout.panels.iter().find(|p| p.id == id).cloned();
+        let info = info.ok_or_else(|| JsError::new(&format!("no panel {id}")))?;
+        let scale = if scale.is_finite() { scale.clamp(1.0, 4.0) } else { 2.0 };
+        let fit = |x: f64| if x.is_finite() { x.clamp(120.0, 2000.0) } else { 400.0 };
+        let (w, h) = ((fit(css_w) * scale) as u32, (fit(css_h) * scale) as u32);
+        canvas.set_width(w);
+        canvas.set_height(h);
+        let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| JsError::new("no 2D context"))?;
+        let area = backend.into_drawing_area();
+        area.fill(&WHITE).map_err(|e| JsError::new(&e.to_string()))?;
+        if info.kind == panels::Kind::Scene {
+            let mut view = self.display.scene_view.clone();
+            crate::scene::draw(&area, &mut view, &self.display.shown(), scale)
+                .map_err(|e| JsError::new(&format!("{id}: {e}")))?;
+        } else {
+            let (lines, markers, y_scale) = panels::content(&self.display, info.kind, w as usize);
+            let spec = panels::spec(&self.display.layout, &info, y_scale, scale);
+            let spec = nhlab_plots::Panel { title: &info.title, legend: true, ..spec };
+            nhlab_plots::draw_panel(&area, &spec, &lines, &markers).map_err(|e| JsError::new(&format!("{id}: {e}")))?;
+        }
+        area.present().map_err(|e| JsError::new(&e.to_string()))
     }
 }
 

@@ -24,6 +24,10 @@ pub struct Layout {
     pub t_end: f64,
     /// The view's labels: trajectory x, trajectory y, then each series.
     pub view_labels: Vec<String>,
+    /// The same with units where `[units]` gives them (`x [m]`), for the axes.
+    pub axis_labels: Vec<String>,
+    /// The time axis's label (`t`, or `t [s]` when the scenario has units).
+    pub time_label: String,
     /// The coordinates' names.
     pub coordinates: Vec<String>,
     /// Names of the E-vector's components (empty without a Hamel split).
@@ -63,6 +67,11 @@ impl Layout {
             t0: lab.t0,
             t_end: lab.t_end,
             view_labels: lab.view_labels().to_vec(),
+            axis_labels: lab.axis_labels(),
+            time_label: {
+                let units = &lab.scenario().units;
+                nhlab::view::axis_label("t", nhlab::view::unit_of(units, "t").as_deref())
+            },
             coordinates: lab.prepared().model.coordinate_names().to_vec(),
             e_components: lab.e_components(),
             constraints: !constraints.is_empty(),

@@ -41,6 +41,16 @@ pub fn apply(text: &str, path: &str, edit: Edit) -> Result<String, String> {
         inline = item.is_value();
         table = item.as_table_like_mut().ok_or("not a table")?;
     }
+    // A parameter written as a table (`g = { value = 9.81, min = 0, … }`): a number
+    // goes to its `value`, the range and unit stay.
+    if let (Edit::Number(x), Some(entry)) = (&edit, table.get_mut(last).and_then(Item::as_table_like_mut)) {
+        let mut value: Value = (*x).into();
+        if let Some(old) = entry.get("value").and_then(Item::as_value) {
+            *value.decor_mut() = old.decor().clone();
+        }
+        entry.insert("value", Item::Value(value));
+        return Ok(doc.to_string());
+    }
     let mut value: Value = match edit {
         Edit::Number(x) => x.into(),
         Edit::Text(s) => s.into(),
@@ -99,6 +109,16 @@ mod tests {
         assert!(out.contains("[run]\nmethods = [\"lagrange\", \"hamel\"]"), "{out}");
         let out = apply(&out, "run.integrator", Edit::Text("rk4")).unwrap();
         assert!(out.contains("integrator = \"rk4\""), "{out}");
+    }
+
+    #[test]
+    fn a_parameter_table_keeps_its_range_and_unit() {
+        let text = "[parameters]\ng = { value = 9.81, min = 0, max = 20, unit = \"m/s^2\" } # gravity\n";
+        let out = apply(text, "parameters.g", Edit::Number(3.5)).unwrap();
+        assert_eq!(out, "[parameters]\ng = { value = 3.5, min = 0, max = 20, unit = \"m/s^2\" } # gravity\n");
+        let text = "[parameters.g]\nvalue = 9.81 # here\nmax = 20\n";
+        let out = apply(text, "parameters.g", Edit::Number(1.0)).unwrap();
+        assert_eq!(out, "[parameters.g]\nvalue = 1.0 # here\nmax = 20\n");
     }
 
     #[test]

@@ -240,7 +240,7 @@ impl Run {
                 self.error = Some(format!(
                     "stopped at t = {}: {limit} samples, the page's limit per run (memory); \
                      use a larger dt, looser tolerances or an earlier t_end (the command line has no limit)",
-                    nhlab::math::Short(sim.time())
+                    nhlab::math::ShortTime(sim.time())
                 ));
                 break;
             }
@@ -254,7 +254,7 @@ impl Run {
                     self.error = Some(format!(
                         "Hamel's embedding ends at t = {}: its split (dependent {dependent}) is singular there; \
                          choose other dependent coordinates in [hamel] to follow it further",
-                        nhlab::math::Short(t)
+                        nhlab::math::ShortTime(t)
                     ));
                     break;
                 }
@@ -266,8 +266,10 @@ impl Run {
             // Non-finite numbers stop the run instead of reaching a plot.
             match sim.samples().last() {
                 Some(last) if !sample_is_finite(last) => {
-                    self.error =
-                        Some(format!("stopped at t = {}: the state is no longer finite", nhlab::math::Short(last.t)));
+                    self.error = Some(format!(
+                        "stopped at t = {}: the state is no longer finite",
+                        nhlab::math::ShortTime(last.t)
+                    ));
                 }
                 _ => recorder.record_step(&mut self.columns, &mut self.recorded, sim),
             }
@@ -450,6 +452,11 @@ impl Lab {
     /// The view's labels: trajectory x, trajectory y, then each series.
     pub fn view_labels(&self) -> &[String] {
         &self.view.view.labels
+    }
+
+    /// The view's axis labels, with units where the scenario gives them.
+    pub fn axis_labels(&self) -> Vec<String> {
+        self.view.view.axis_labels()
     }
 
     /// The scene's elements' labels and projection (`None`: nothing to draw), and the

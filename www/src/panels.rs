@@ -247,13 +247,15 @@ pub fn has_gaps(lines: &[Line]) -> bool {
 /// The panel's text and axes.
 pub fn spec<'a>(layout: &'a Layout, info: &'a PanelInfo, y_scale: Scale, dpr: f64) -> Panel<'a> {
     let labels = &layout.view_labels;
+    let axes = &layout.axis_labels;
+    let t = layout.time_label.as_str();
     let span = Some((layout.t0, layout.t_end));
     let (x_label, y_label, x_range) = match info.kind {
-        Kind::Trajectory => (labels[0].as_str(), labels[1].as_str(), None),
-        Kind::Series(i) => ("t", labels[2 + i].as_str(), span),
-        Kind::Residual => ("t", "max |residual|", span),
-        Kind::Energy => ("t", "|ΔE|", span),
-        Kind::EVector => ("t", "E", span),
+        Kind::Trajectory => (axes[0].as_str(), axes[1].as_str(), None),
+        Kind::Series(i) => (t, axes[2 + i].as_str(), span),
+        Kind::Residual => (t, "max |residual|", span),
+        Kind::Energy => (t, "|ΔE|", span),
+        Kind::EVector => (t, "E", span),
         Kind::Scene => ("", "", None),
     };
     let space = info.kind == Kind::Trajectory && labels[..2].iter().all(|l| layout.coordinates.contains(l));

@@ -162,9 +162,13 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             .collect();
         let coordinates = l.model.coordinate_names();
         let holonomic: Vec<bool> = l.model.constraints.iter().map(|c| c.position_residual.is_some()).collect();
+        let axis_labels = view.axis_labels();
+        let time_label = nhlab::view::axis_label("t", nhlab::view::unit_of(&s.units, "t").as_deref());
         let figure = crate::plot::Figure {
             title: &s.title,
             labels: &view.labels,
+            axis_labels: &axis_labels,
+            time_label: &time_label,
             spatial: view.labels.len() >= 2 && view.labels[..2].iter().all(|x| coordinates.contains(x)),
             holonomic: &holonomic,
             energy_conserved: nhlab::mechanics::energy_changes(&l.model).is_empty(),

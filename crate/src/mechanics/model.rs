@@ -216,7 +216,11 @@ impl Model {
             if !value.is_finite() {
                 c.at(&field, "the value must be a finite number");
             }
+            if let Some(range) = s.parameters.range(name) {
+                check_parameter_range(&mut c, &field, value, range);
+            }
         }
+        check_units(&mut c, s);
         let definitions: Vec<(&str, &str)> = s.definitions.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         if let Err(errors) = g.define_all(&definitions) {
             for e in errors {
@@ -636,4 +640,58 @@ pub fn fill_state_inputs(inputs: &mut [f64], t: f64, q: &[f64], v: &[f64], param
     inputs[1..1 + n].copy_from_slice(q);
     inputs[1 + n..1 + 2 * n].copy_from_slice(v);
     inputs[1 + 2 * n..].copy_from_slice(parameters);
+}
+
+/// Longest unit text accepted: units are labels, not prose.
+const MAX_UNIT_CHARS: usize = 24;
+
+/// A parameter's slider range: finite bounds in order, the value inside them, a
+/// positive step no longer than the range, a short unit.
+fn check_parameter_range(c: &mut Checker, field: &str, value: f64, range: &crate::scenario::ParameterRange) {
+    for (key, x) in [("min", range.min), ("max", range.max), ("step", range.step)] {
+        if x.is_some_and(|x| !x.is_finite()) {
+            c.at(&format!("{field}.{key}"), "must be a finite number");
+            return;
+        }
+    }
+    if let (Some(lo), Some(hi)) = (range.min, range.max) {
+        if lo >= hi {
+            c.at(&format!("{field}.max"), format!("max = {hi} must be greater than min = {lo}"));
+            return;
+        }
+        if let Some(step) = range.step.filter(|&h| h > hi - lo) {
+            c.at(&format!("{field}.step"), format!("step = {step} is longer than the range {lo} … {hi}"));
+        }
+    }
+    if range.step.is_some_and(|h| h <= 0.0) {
+        c.at(&format!("{field}.step"), "the step must be positive");
+    }
+    if range.min.is_some_and(|lo| value < lo) || range.max.is_some_and(|hi| value > hi) {
+        let lo = range.min.map_or("−∞".into(), |x| format!("{x}"));
+        let hi = range.max.map_or("∞".into(), |x| format!("{x}"));
+        c.at(&format!("{field}.value"), format!("the value {value} is outside its range {lo} … {hi}"));
+    }
+    if let Some(unit) = &range.unit {
+        check_unit(c, &format!("{field}.unit"), unit);
+    }
+}
+
+/// `[units]`: keys are coordinates or `t`, values short plain text.
+fn check_units(c: &mut Checker, s: &Scenario) {
+    for (name, unit) in &s.units {
+        let field = format!("units.{name}");
+        if name != "t" && !s.coordinates.contains(name) {
+            let candidates = s.coordinates.iter().map(String::as_str).chain(["t"]);
+            let hint = nearest(name, candidates);
+            let hint = if hint.is_empty() { String::new() } else { format!("; did you mean `{}`?", hint.join("`, `")) };
+            c.at_key(&field, format!("`{name}` is not a coordinate or `t`{hint}"));
+        }
+        check_unit(c, &field, unit);
+    }
+}
+
+fn check_unit(c: &mut Checker, field: &str, unit: &str) {
+    if unit.chars().count() > MAX_UNIT_CHARS || unit.chars().any(char::is_control) {
+        c.at(field, format!("a unit is at most {MAX_UNIT_CHARS} characters of one line"));
+    }
 }

@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Field paths with `*` for any key or index.
-const KNOWN: [&str; 129] = [
+const KNOWN: [&str; 136] = [
     "format",
     "title",
     "description",
@@ -18,6 +18,13 @@ const KNOWN: [&str; 129] = [
     "potential",
     "parameters",
     "parameters.*",
+    "parameters.*.value",
+    "parameters.*.min",
+    "parameters.*.max",
+    "parameters.*.step",
+    "parameters.*.unit",
+    "units",
+    "units.*",
     "definitions",
     "definitions.*",
     "forces",

@@ -182,7 +182,7 @@ fn shorten(message: &str) -> String {
 
 /// Fields that must be tables, and table items of the arrays of tables: serde would
 /// read an array there positionally (`run = [0.5, ["gauss"], "rk4"]`).
-const TABLES: [&str; 17] = [
+const TABLES: [&str; 18] = [
     "parameters",
     "definitions",
     "forces",
@@ -200,6 +200,7 @@ const TABLES: [&str; 17] = [
     "stability.at",
     "stability.sweep",
     "scene",
+    "units",
 ];
 
 /// Refuses a non-table where `nhlab/1` expects a table.

@@ -10,10 +10,12 @@
 mod fields;
 mod json_map;
 mod load;
+mod parameters;
 mod problem;
 mod share;
 
 pub use load::{load, load_json, load_toml, Format, SourceMap};
+pub use parameters::{ParameterRange, Parameters};
 pub use problem::{Problem, Problems};
 pub use share::{
     decode_share, encode_share, encode_share_text, format_of, share_text, MAX_INFLATED_BYTES, MAX_PAYLOAD_CHARS,
@@ -50,9 +52,13 @@ pub struct Scenario {
     /// Potential `V(q, t)`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub potential: Option<String>,
-    /// Parameter values (sliders in the lab).
+    /// Parameter values (sliders in the lab), with the sliders' ranges and units
+    /// where the table form gives them.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub parameters: BTreeMap<String, f64>,
+    pub parameters: Parameters,
+    /// Units of the coordinates and of `t` (an nhlab addition), for axis labels.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub units: BTreeMap<String, String>,
     /// Named sub-expressions.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub definitions: BTreeMap<String, String>,
