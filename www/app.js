@@ -884,6 +884,54 @@ function openShare() {
   $("share-link").select();
 }
 
+// ---------- help: the project's own documents, rendered at build time ----------
+
+/** Opens the Help dialog on `page` (`first-system` or `reference`), scrolled to
+ *  heading `anchor` if given. */
+function openHelp(page = "first-system", anchor = null) {
+  const body = $("help-body");
+  if (body.dataset.page !== page) {
+    let html;
+    try { html = state.api.help_html(page); } catch (e) { notice(errorText(e)); return; }
+    body.innerHTML = html; // the project's own documents, rendered when the page was built
+    body.dataset.page = page;
+    decorateHelp(body);
+  }
+  for (const tab of document.querySelectorAll(".help-tabs [role=tab]")) tab.setAttribute("aria-selected", String(tab.dataset.page === page));
+  if (!$("help-dialog").open) $("help-dialog").showModal();
+  const target = anchor ? body.querySelector(`[id="${CSS.escape(anchor)}"]`) : null;
+  if (target) target.scrollIntoView(); else body.scrollTop = 0;
+}
+
+/** Links inside the help stay inside it; every whole scenario gets a button that
+ *  opens it in the editor. */
+function decorateHelp(body) {
+  for (const a of body.querySelectorAll("a[href]")) {
+    const href = a.getAttribute("href");
+    const inner = /^(?:(?:\.\.?\/)?(?:docs\/)?(reference|first-system)\.md)?#(.+)$/.exec(href);
+    if (inner) {
+      a.addEventListener("click", (e) => { e.preventDefault(); openHelp(inner[1] ?? body.dataset.page, inner[2]); });
+    } else {
+      a.target = "_blank";
+      a.rel = "noopener";
+    }
+  }
+  for (const code of body.querySelectorAll("pre > code.language-toml")) {
+    const text = code.textContent;
+    if (!/^format = "nhlab\/1"/m.test(text)) continue;
+    const button = el("button", { type: "button", class: "small open-example", text: "Open in the editor" });
+    button.addEventListener("click", () => {
+      $("help-dialog").close();
+      state.galleryName = null;
+      $("editor").value = text;
+      renderGutter();
+      keepDraft();
+      load(text, { fromEditor: true });
+    });
+    code.parentElement.after(button);
+  }
+}
+
 /** The controls an embedder may show besides the plots, the scene and playback
  *  (`#…&embed&controls=parameters,methods`). */
 const EMBED_CONTROLS = ["parameters", "initial", "methods", "stability", "equations"];
@@ -1178,7 +1226,8 @@ function wirePlayback() {
   document.addEventListener("keydown", (e) => {
     const t = e.target;
     if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement) return;
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || document.querySelector("dialog[open]")) return;
+    if (e.key === "?" && !state.embed) { e.preventDefault(); openHelp($("help-body").dataset.page ?? "first-system"); return; }
     const keys = { " ": "play", ArrowRight: "step", r: "reset", R: "reset", e: "to-end", E: "to-end" };
     if (keys[e.key] && !(t instanceof HTMLButtonElement && e.key === " ")) {
       e.preventDefault();
@@ -1220,6 +1269,9 @@ function wire() {
   $("close-share").addEventListener("click", () => $("share-dialog").close());
   $("copy-snippet").addEventListener("click", (e) => copyText($("embed-snippet").value, e.currentTarget));
   $("embed-controls").addEventListener("change", renderEmbedSnippet);
+  $("help-open").addEventListener("click", () => openHelp($("help-body").dataset.page ?? "first-system"));
+  $("close-help").addEventListener("click", () => $("help-dialog").close());
+  for (const tab of document.querySelectorAll(".help-tabs [role=tab]")) tab.addEventListener("click", () => openHelp(tab.dataset.page));
   $("export-toml").addEventListener("click", () => { state.unshared = false; });
   $("export-toml").addEventListener("click", () => download(`${slug()}.toml`, new Blob([$("editor").value], { type: "application/toml" })));
   $("export-csv").addEventListener("click", exportCsv);

@@ -1,5 +1,7 @@
 //! Embeds every scenario under `../scenarios/` into the lab's gallery, sorted by
-//! file name, so that a new file there appears in the page without code changes.
+//! file name, so that a new file there appears in the page without code changes;
+//! and renders the page's Help from the project's own documents (`../docs/`), so that
+//! the help in the page is the reference itself, never a copy that drifts.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -25,6 +27,58 @@ fn main() {
             .unwrap();
     }
     out.push_str("];\n");
-    let target = Path::new(&std::env::var("OUT_DIR").unwrap()).join("gallery.rs");
-    std::fs::write(target, out).unwrap();
+    let out_dir = std::env::var("OUT_DIR").unwrap();
+    std::fs::write(Path::new(&out_dir).join("gallery.rs"), out).unwrap();
+    for name in ["reference", "first-system"] {
+        let path = Path::new(&manifest).join(format!("../docs/{name}.md"));
+        println!("cargo:rerun-if-changed={}", path.display());
+        let markdown = std::fs::read_to_string(&path).expect("the docs folder");
+        std::fs::write(Path::new(&out_dir).join(format!("{name}.html")), to_html(&markdown)).unwrap();
+    }
+}
+
+/// Markdown to HTML (tables included), each heading with the id GitHub gives it, so
+/// that the documents' own `#links` work inside the page's Help as on the forge.
+fn to_html(markdown: &str) -> String {
+    use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
+    let events: Vec<Event> = Parser::new_ext(markdown, Options::ENABLE_TABLES).collect();
+    let mut out = Vec::with_capacity(events.len());
+    let mut i = 0;
+    while i < events.len() {
+        if let Event::Start(Tag::Heading { level, id: None, classes, attrs }) = &events[i] {
+            let mut text = String::new();
+            for e in &events[i + 1..] {
+                match e {
+                    Event::End(TagEnd::Heading(_)) => break,
+                    Event::Text(t) | Event::Code(t) => text.push_str(t),
+                    _ => {}
+                }
+            }
+            out.push(Event::Start(Tag::Heading {
+                level: *level,
+                id: Some(CowStr::from(slug(&text))),
+                classes: classes.clone(),
+                attrs: attrs.clone(),
+            }));
+        } else {
+            out.push(events[i].clone());
+        }
+        i += 1;
+    }
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, out.into_iter());
+    html
+}
+
+/// GitHub's heading anchor: lower case, spaces to hyphens, other punctuation dropped.
+fn slug(text: &str) -> String {
+    text.trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
 }

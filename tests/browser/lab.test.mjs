@@ -881,3 +881,36 @@ test("dark mode follows the system setting; methods are told apart by their mark
   assert.deepEqual(problems, []);
   await ctx.close();
 });
+
+test("help opens from the header: the guided example loads into the editor, the reference's links stay inside", async () => {
+  const { page, problems, ctx } = await open(browser, server.url);
+  await page.click("#help-open");
+  await page.waitForSelector("#help-dialog[open] #help-body h1");
+  assert.equal(await page.textContent("#help-body h1"), "Write your first system");
+  await page.screenshot({ path: path.join(SHOTS, "help.png") });
+  // Step 3 of the walk-through opens in the editor and plays.
+  const buttons = await page.$$("#help-body .open-example");
+  assert.equal(buttons.length, 5);
+  await buttons[2].click();
+  assert.equal(await page.isVisible("#help-dialog"), false);
+  await page.waitForFunction(() => document.getElementById("title").textContent === "My knife edge");
+  assert.match(await page.inputValue("#editor"), /name = "blade"/);
+  await waitClockPast(page, 0.2);
+  // The reference tab; one of its own links scrolls within it, the address bar is untouched.
+  await page.keyboard.press("?");
+  await page.click("#help-tab-reference");
+  await page.waitForFunction(() => document.getElementById("help-body").dataset.page === "reference");
+  const address = page.url();
+  await page.click("#help-body a[href='#parameter-ranges-and-units-nhlab-addition']");
+  await page.waitForFunction(() => {
+    const h = document.getElementById("parameter-ranges-and-units-nhlab-addition");
+    const box = document.getElementById("help-body").getBoundingClientRect();
+    const r = h.getBoundingClientRect();
+    return r.top >= box.top - 2 && r.top < box.top + 80;
+  });
+  assert.equal(page.url(), address);
+  assert.equal(await page.title(), "My knife edge — nhlab");
+  await page.click("#close-help");
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});

@@ -10,6 +10,7 @@ mod derivation;
 mod drift;
 mod energy_label;
 mod fast_lagrange;
+mod first_system;
 mod hamel;
 mod integrators;
 mod lazy;

@@ -37,6 +37,18 @@ pub fn gallery_text(name: &str) -> Result<String, JsError> {
     gallery::text(name).map(str::to_string).ok_or_else(|| JsError::new(&format!("no gallery item `{name}`")))
 }
 
+/// The page's Help as HTML, rendered at build time from the project's own documents:
+/// `reference` (docs/reference.md, the format and the command line) or
+/// `first-system` (docs/first-system.md, the guided example).
+#[wasm_bindgen]
+pub fn help_html(name: &str) -> Result<String, JsError> {
+    match name {
+        "reference" => Ok(include_str!(concat!(env!("OUT_DIR"), "/reference.html")).into()),
+        "first-system" => Ok(include_str!(concat!(env!("OUT_DIR"), "/first-system.html")).into()),
+        _ => Err(JsError::new(&format!("no help page `{name}`"))),
+    }
+}
+
 /// The gallery item the page opens on.
 #[wasm_bindgen]
 pub fn gallery_default() -> String {

@@ -1,0 +1,50 @@
+//! The guided example of the page's Help (`docs/first-system.md`): every step is a
+//! whole scenario that loads and runs, and the steps' motion is the knife edge's.
+
+use nhlab::formulations::Method;
+use nhlab::scenario::load_toml;
+use nhlab::simulation::{Settings, Simulation};
+use nhlab_tests::scenarios::build;
+
+/// The TOML blocks of the walk-through, in order.
+fn steps() -> Vec<String> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/first-system.md")).unwrap();
+    text.split("```toml\n").skip(1).map(|b| b.split("```").next().unwrap().to_string()).collect()
+}
+
+#[test]
+fn every_step_loads_and_runs() {
+    let steps = steps();
+    assert_eq!(steps.len(), 5);
+    for (i, text) in steps.iter().enumerate() {
+        let (scenario, map) = load_toml(text).unwrap_or_else(|e| panic!("step {}: {e}", i + 1));
+        assert!(map.warnings.is_empty(), "step {}: {:?}", i + 1, map.warnings);
+        let (model, numeric, state) = build(&scenario, &map);
+        let run = Settings::from_scenario(&model.scenario.run, Method::Lagrange);
+        let mut sim = Simulation::new(numeric, run, &state).unwrap();
+        sim.advance_sampling(&[1.0]).unwrap_or_else(|e| panic!("step {}: {e}", i + 1));
+    }
+}
+
+/// Step 3 on: the blade's reaction passes through its centre, so its spin is
+/// constant (`φ = 2t`), and `T + V` is conserved; `y'` was solved from the blade.
+#[test]
+fn the_constrained_blade_spins_evenly_and_keeps_its_energy() {
+    let text = &steps()[2];
+    let (scenario, map) = load_toml(text).unwrap();
+    let (model, numeric, state) = build(&scenario, &map);
+    assert_eq!(state.v[1], 0.0, "y' solved from the blade at phi = 0");
+    for method in [Method::Lagrange, Method::Gauss, Method::UdwadiaKalaba] {
+        let mut run = Settings::from_scenario(&model.scenario.run, method);
+        (run.rtol, run.atol) = (1e-11, 1e-12);
+        let mut sim = Simulation::new(numeric.clone(), run, &state).unwrap();
+        sim.advance_sampling(&[2.0, 5.0]).unwrap();
+        let first = sim.samples()[0].energy;
+        for s in &sim.samples()[1..] {
+            assert!((s.q[2] - 2.0 * s.t).abs() < 1e-8, "{}: phi({}) = {}", method.id(), s.t, s.q[2]);
+            assert!((s.energy - first).abs() < 1e-8 * first.abs().max(1.0), "{}: energy {}", method.id(), s.energy);
+            let slip = -s.v[0] * s.q[2].sin() + s.v[1] * s.q[2].cos();
+            assert!(slip.abs() < 1e-8, "{}: sideways slip {slip}", method.id());
+        }
+    }
+}
