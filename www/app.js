@@ -600,7 +600,7 @@ function renderSceneText(now) {
 function renderLegendNote(info) {
   const comps = info.layout.e_components;
   $("legend-note").textContent = comps.length
-    ? `Each method in its colour and with its mark along its lines. E = (…) is Hamel's E-vector, G − H, at the clock's state of that method, by independent coordinate (${comps.join(", ")}): zero exactly where Hamel's embedding, which has no multipliers, gives the true motion.`
+    ? `Each method in its colour and with its mark along its lines. E = (…) is Hamel's E-vector, G − H, at the clock's state of that method, by independent coordinate (${comps.join(", ")}): zero exactly where Hamel's embedding, which has no multipliers, gives the true motion.${info.hamel_split ? ` Hamel's split: ${info.hamel_split}.` : ""}`
     : "Each method in its colour and with its mark (● ■ ▲ …) along its lines.";
   $("legend-note").hidden = false;
 }

@@ -53,12 +53,27 @@ impl Prepared {
             all.append(&mut problems.0);
             Problems(all)
         };
-        let model = Model::build_for(scenario, &map, needs).map_err(with_unknown_fields)?;
-        let mut numeric = NumericModel::new(&model)
-            .map_err(|e| Problems(vec![Problem { field: "model".into(), position: None, message: format!("{e}") }]))?;
+        let mut model = Model::build_for(scenario, &map, needs).map_err(with_unknown_fields)?;
+        let compile = |model: &Model| {
+            NumericModel::new(model)
+                .map_err(|e| Problems(vec![Problem { field: "model".into(), position: None, message: format!("{e}") }]))
+        };
+        let mut numeric = compile(&model)?;
         let (initial, warnings) =
             initial_state_with_warnings(&model, &mut numeric, &map).map_err(with_unknown_fields)?;
         map.warnings.extend(warnings);
+        // A split the lab chose at the initial state is checked along the true motion,
+        // and replaced by one that stays regular there when it turns singular.
+        let t_end = scenario.run.t_end_or_default();
+        if let Some(choice) = crate::simulation::split_choice::choose_along_motion(&model, &numeric, &initial, t_end) {
+            let same = model.hamel.as_ref().is_ok_and(|h| h.dependent == choice.dependent);
+            if same {
+                model.hamel_choice = Some(choice.note);
+            } else {
+                model.rederive_hamel(&choice.dependent, choice.note);
+                numeric = compile(&model)?;
+            }
+        }
         Ok(Prepared { model, numeric, initial, map })
     }
 }

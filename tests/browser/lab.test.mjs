@@ -57,6 +57,7 @@ test("the default scenario plays and draws every plot", async () => {
   for (const m of ["lagrange", "hamel", "gauss"]) assert.ok(legend.includes(m), `legend names ${m}`);
   // The legend's E = (…) is explained under it.
   assert.match(await page.textContent("#legend-note"), /E = \(…\) is Hamel's E-vector, G − H, .*by independent coordinate \(x, phi\)/);
+  assert.match(await page.textContent("#legend-note"), /Hamel's split: dependent y \(from \[hamel\] dependent\)/);
   // Each method draws in its own colour, the legend's: every one is visible in every
   // time plot, even where two agree and overlap (the first is drawn widest).
   const colours = await page.evaluate(() => window.wasmBindings.methods().filter((m) => ["lagrange", "hamel", "gauss"].includes(m.id)).map((m) => m.colour));

@@ -250,3 +250,73 @@ fn the_split_prefers_the_sparser_of_nearly_equal_columns() {
     let b = nalgebra::DMatrix::from_row_slice(3, 4, &[1.0, 0.0, 0.0, 3.0, 0.5, 1.0, 0.0, 3.0, 0.0, 0.5, 1.0, 3.0]);
     assert!(nhlab::mechanics::best_split(&b).0.contains(&3));
 }
+
+/// A blade-like constraint `cos θ·x' + y'/2 = 0` with θ turning evenly (θ' = 1):
+/// pivoting at θ = 0 picks `x` (|cos 0| = 1 > 1/2), which is singular at θ = π/2;
+/// `y` is regular throughout. The lab follows the true motion and takes `y`.
+const TURNING: &str = r#"format = "nhlab/1"
+title = "turning blade"
+coordinates = ["x", "y", "th"]
+kinetic = "(x'^2 + y'^2 + th'^2)/2"
+[[constraints]]
+expr = "cos(th)*x' + y'/2"
+[initial]
+q = { x = 0, y = 0, th = 0 }
+v = { x = 1, th = 1 }
+[run]
+t_end = 4
+methods = ["lagrange", "hamel"]
+"#;
+
+#[test]
+fn an_automatic_split_stays_regular_along_the_true_motion() {
+    use nhlab::prepare::Prepared;
+    use nhlab::scenario::Format;
+    use nhlab::simulation::{split_choice, Settings, Simulation};
+    let p = Prepared::from_text(TURNING, Format::Toml).unwrap();
+    let names = |d: &[usize]| d.iter().map(|&i| p.model.scenario.coordinates[i].clone()).collect::<Vec<_>>();
+    let split = p.model.hamel.as_ref().unwrap();
+    assert_eq!(names(&split.dependent), ["y"]);
+    let note = p.model.hamel_choice.as_deref().unwrap();
+    assert!(note.contains("dependent y chosen along the true motion") && note.contains("(dependent x)"), "{note}");
+    // "near t = …": where |cos θ| / sqrt(cos²θ + 1/4) first falls below the threshold,
+    // θ = t, a little before π/2; the coarse motion's states are at most ~0.1 apart.
+    let t: f64 = note.split("near t = ").nth(1).unwrap().split(';').next().unwrap().parse().unwrap();
+    let r = split_choice::REGULAR;
+    let from = (r / 2.0 / (1.0 - r * r).sqrt()).acos();
+    assert!(t > from - 0.15 && t < std::f64::consts::FRAC_PI_2 + 0.15, "singular near t = {t}, expected ≈ {from}");
+    // Hamel's run reaches t_end with it; with `x` it ends early (where its own motion,
+    // which is not the true one, turns θ to π/2).
+    let run = |p: &Prepared| {
+        let settings = Settings::from_scenario(&p.model.scenario.run, nhlab::formulations::Method::Hamel);
+        let mut sim = Simulation::new(p.numeric.clone(), settings, &p.initial).unwrap();
+        let result = (|| loop {
+            if !sim.step(4.0)? {
+                return Ok::<(), nhlab::simulation::SimulationError>(());
+            }
+        })();
+        (result, sim.time())
+    };
+    let (result, t) = run(&p);
+    assert!(result.is_ok() && t == 4.0, "{result:?} at {t}");
+    let given =
+        Prepared::from_text(&TURNING.replace("[run]", "[hamel]\ndependent = [\"x\"]\n[run]"), Format::Toml).unwrap();
+    assert!(given.model.hamel_choice.is_none(), "the scenario's own split is not second-guessed");
+    let (result, t) = run(&given);
+    assert!(result.is_err() && t < 4.0, "{result:?} at {t}");
+    // The measure is scale-invariant: a constraint written ten times larger changes nothing.
+    let scaled =
+        Prepared::from_text(&TURNING.replace("cos(th)*x' + y'/2", "10*cos(th)*x' + 5*y'"), Format::Toml).unwrap();
+    assert_eq!(scaled.model.hamel.as_ref().unwrap().dependent, split.dependent);
+}
+
+#[test]
+fn a_split_regular_all_along_is_kept_and_said_so() {
+    use nhlab::prepare::Prepared;
+    use nhlab::scenario::Format;
+    let text = TURNING.replace("cos(th)*x' + y'/2", "2*x' + cos(th)*y'");
+    let p = Prepared::from_text(&text, Format::Toml).unwrap();
+    assert_eq!(p.model.hamel.as_ref().unwrap().dependent, [0]);
+    let note = p.model.hamel_choice.as_deref().unwrap();
+    assert!(note.ends_with("regular along the true motion to t_end"), "{note}");
+}

@@ -216,6 +216,8 @@ struct Info<'a> {
     stabilization: String,
     layout: &'a Layout,
     hamel_unavailable: Option<String>,
+    /// Hamel's split and how it was chosen (`dependent y; chosen …`), when there is one.
+    hamel_split: Option<String>,
     warnings: Vec<String>,
     /// The share payload (`#s=`), or why the scenario cannot be shared as a link.
     share: Result<String, String>,
@@ -316,6 +318,17 @@ impl WebLab {
             stabilization: run.stabilization.clone().unwrap_or_else(|| "none".into()),
             layout: &self.layout,
             hamel_unavailable: self.lab.hamel_unavailable(),
+            hamel_split: p.model.hamel.as_ref().ok().map(|split| {
+                let names = p.model.coordinate_names();
+                let dependent = split.dependent.iter().map(|&i| names[i].as_str()).collect::<Vec<_>>().join(", ");
+                let given = s.hamel.as_ref().is_some_and(|h| !h.dependent.is_empty());
+                let how = if given {
+                    "from [hamel] dependent"
+                } else {
+                    p.model.hamel_choice.as_deref().unwrap_or("chosen by the lab")
+                };
+                format!("dependent {dependent} ({how})")
+            }),
             warnings: self.lab.warnings.iter().map(|w| w.describe()).collect(),
             share: encode_share_text(&self.text),
         };

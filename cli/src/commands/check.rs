@@ -43,7 +43,7 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
             let how = if s.hamel.as_ref().is_some_and(|h| !h.dependent.is_empty()) {
                 "from [hamel] dependent"
             } else {
-                "chosen by column pivoting of A at the initial state"
+                m.hamel_choice.as_deref().unwrap_or("chosen by column pivoting of A at the initial state")
             };
             say!(out, "Hamel split: dependent {}; independent {} ({how})", names(&h.dependent), names(&h.independent));
         }

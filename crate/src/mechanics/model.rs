@@ -57,6 +57,10 @@ pub struct Model {
     /// Hamel's embedding and the E-vector for the scenario's (or the chosen) split,
     /// or why there is none.
     pub hamel: Result<HamelSplit, SplitError>,
+    /// How the lab chose the split when the scenario left it open (after following
+    /// the true motion, `simulation::split_choice`); `None` before that, or when the
+    /// scenario gives `[hamel] dependent`.
+    pub hamel_choice: Option<String>,
     /// The vakonomic equations (in `graph`, with auxiliary symbols `mu1…`), or why not.
     pub vakonomic: Result<VakonomicEquations, VakonomicError>,
     /// `graph` with Hamel's split derived in it (`None` when it was not derived):
@@ -385,6 +389,7 @@ impl Model {
             view,
             scene,
             hamel: Err(SplitError::NotDerived),
+            hamel_choice: None,
             vakonomic: Err(VakonomicError::NotDerived),
             hamel_graph: None,
             vakonomic_graph: None,
@@ -424,6 +429,17 @@ impl Model {
             })
             .collect();
         move |sym: SymbolId| values.get(sym.index()).copied().unwrap_or(0.0)
+    }
+
+    /// Derives Hamel's split again with the given dependent coordinates (a split
+    /// chosen along the motion, `simulation::split_choice`), with `note` saying how
+    /// it was chosen. The model's compiled form must be built again after this.
+    pub fn rederive_hamel(&mut self, dependent: &[usize], note: String) {
+        let reference = self.initial_reference();
+        let mut g = self.graph.clone();
+        self.hamel = HamelSplit::derive(self, &mut g, dependent, &reference);
+        self.hamel_graph = Some(g);
+        self.hamel_choice = Some(note);
     }
 
     /// Hamel's split, derived in a copy of the graph (returned with it).

@@ -4,6 +4,7 @@
 
 mod blame;
 mod initial;
+pub mod split_choice;
 
 pub use initial::{
     initial_state, initial_state_with_warnings, state_given, state_with_warnings, State, StateOrigin,
