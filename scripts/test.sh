@@ -9,8 +9,9 @@
 #   5. the benchmarks in their quick variants (print figures; never assert on time);
 #   6. the web lab: installs the pinned web tools (trunk, wasm-bindgen-cli, binaryen and
 #      playwright-core from npm, Debian's chromium), builds dist/ as the README's serve
-#      command does, runs the end-to-end tests in headless Chromium against it, and the
-#      browser benchmark in its quick variant.
+#      command does, runs the end-to-end tests in headless Chromium against it, checks
+#      that every gallery equation's LaTeX compiles (KaTeX, npm), and runs the browser
+#      benchmark in its quick variant.
 #
 # Ends with one summary line: `nhlab: N passed, M failed`.
 set -uo pipefail
@@ -72,9 +73,9 @@ export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 if [ "$web_ok" -eq 1 ]; then
     run "web build (trunk, release)" trunk build --release --offline
     run "command line, release (the browser tests compare CSVs with it)" cargo build --release -p nhlab-cli --locked
-    step "browser tests (headless Chromium)"
+    step "browser tests (headless Chromium) and the LaTeX check (KaTeX)"
     log=$(mktemp)
-    node --test --test-reporter=spec tests/browser/ 2>&1 | tee "$log"
+    node --test --test-reporter=spec tests/browser/ tests/typeset/ 2>&1 | tee "$log"
     browser_status=${PIPESTATUS[0]}
     browser_passed=$(grep -Eo '^ℹ pass [0-9]+' "$log" | grep -Eo '[0-9]+' | tail -1)
     browser_failed=$(grep -Eo '^ℹ fail [0-9]+' "$log" | grep -Eo '[0-9]+' | tail -1)

@@ -25,7 +25,7 @@ const { LabWorker, moduleFiles } = await import(`./channel.js?v=${encodeURICompo
 const MATHML = "http://www.w3.org/1998/Math/MathML";
 const MATHML_TAGS = new Set(["math", "mrow", "mi", "mn", "mo", "msub", "msup", "msubsup", "mfrac", "msqrt",
   "mroot", "mover", "munder", "munderover", "mtable", "mtr", "mtd", "mtext", "mspace", "mstyle", "mpadded"]);
-const MATHML_ATTRS = new Set(["display", "mathvariant", "stretchy", "accent", "form", "lspace", "rspace"]);
+const MATHML_ATTRS = new Set(["display", "mathvariant", "stretchy", "accent", "form", "lspace", "rspace", "width"]);
 const WORKER_SLICE_MS = 10;          // stepping per request to the runner: the plots follow within a frame or two
 const EDIT_DEBOUNCE_MS = 250;
 const MAX_TYPESET_ENTRIES = 400;     // a larger matrix is named, not typeset (layout would block the page)

@@ -111,8 +111,22 @@ fn times_accelerations(g: &mut ExprGraph, row: &[ExprId], columns: &[usize]) -> 
 /// Largest entry of `M` or `F` (in nodes) printed expanded.
 const PRINT_EXPAND_BUDGET: usize = 3_000;
 
-/// The equations of `method` for `model`.
+/// How the printed expressions are shaped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// As derived: expanded sums (what the tests of the size figures compare with).
+    Derived,
+    /// For reading (the default): common factors out, `tan` ([`ExprGraph::tidy`]).
+    ForReading,
+}
+
+/// The equations of `method` for `model`, in the form for reading.
 pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationError> {
+    derive_in(model, method, Form::ForReading)
+}
+
+/// The equations of `method` for `model`, in the given form.
+pub fn derive_in(model: &Model, method: Method, form_of_expressions: Form) -> Result<Derivation, DerivationError> {
     let mut g = model.graph_for(method).clone();
     // The model keeps M and F as derived (compact, for the compiler); the reader gets
     // them expanded, where terms that cancel have cancelled, unless they are so large
@@ -158,7 +172,10 @@ pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationErr
         Method::Voronets => "Voronets: the true motion in the independent velocities, Ψ q̈₂ = H = Nᵀ(F − Mγ)",
         Method::Vakonomic => "vakonomic: d/dt[∂L/∂v + Aᵀμ] − ∂L/∂q − (∂f/∂q)ᵀμ = Q, f = 0",
     };
-    match method {
+    // Without constraints nothing is dependent: Voronets' equations are Lagrange's
+    // (Ψ = M, H = F), as its numeric solve takes them.
+    let shape = if method == Method::Voronets && model.constraints.is_empty() { Method::Lagrange } else { method };
+    match shape {
         Method::Lagrange | Method::Euler | Method::UdwadiaKalaba | Method::Gauss => {
             let lambdas: Vec<ExprId> = (1..=model.constraints.len())
                 .map(|k| {
@@ -278,11 +295,66 @@ pub fn derive(model: &Model, method: Method) -> Result<Derivation, DerivationErr
         matrices.push(matrix("A", "A", m, n, a));
         matrices.push(matrix("b", "b", m, 1, model.constraints.iter().map(|c| c.bias).collect()));
     }
+    if form_of_expressions == Form::Derived {
+        shared::name_shared_subexpressions(&mut g, &mut equations, &mut matrices).map_err(fail)?;
+        return Ok(Derivation { graph: g, method, form, equations, matrices });
+    }
+    let as_derived = (g.clone(), equations.clone(), matrices.clone());
+    tidy_for_reading(&mut g, &mut equations, &mut matrices);
     shared::name_shared_subexpressions(&mut g, &mut equations, &mut matrices).map_err(fail)?;
-    Ok(Derivation { graph: g, method, form, equations, matrices })
+    let reading = Derivation { graph: g, method, form, equations, matrices };
+    // Where shared parts are named, factoring can share less (a term divided by
+    // different factors in different sums is no longer one node): the form that
+    // prints shorter is kept.
+    if !reading.equations.iter().any(|e| e.label.starts_with("shared ")) {
+        return Ok(reading);
+    }
+    let (mut g, mut equations, mut matrices) = as_derived;
+    shared::name_shared_subexpressions(&mut g, &mut equations, &mut matrices).map_err(fail)?;
+    let derived = Derivation { graph: g, method, form, equations, matrices };
+    Ok(if derived.printed_length() < reading.printed_length() { derived } else { reading })
+}
+
+/// Every printed expression in its form for reading ([`ExprGraph::tidy`]: common
+/// factors out of sums, `tan`), which keeps its value. In an equation the terms with
+/// unknowns (accelerations, multipliers) stay one by one, so that `M q̈ = F + Aᵀλ`
+/// still reads as rows of `M` times `q̈` and `F` plus `A`'s column times `λ`; the
+/// known part is tidied as one sum.
+fn tidy_for_reading(g: &mut ExprGraph, equations: &mut [Equation], matrices: &mut [Matrix]) {
+    let mut memo = crate::expr::TidyMemo::default();
+    for e in equations.iter_mut() {
+        e.lhs = e.lhs.map(|x| tidy_side(g, x, &mut memo));
+        e.rhs = tidy_side(g, e.rhs, &mut memo);
+    }
+    for m in matrices.iter_mut() {
+        for x in &mut m.entries {
+            *x = g.tidy_memo(*x, &mut memo);
+        }
+    }
+}
+
+fn tidy_side(g: &mut ExprGraph, side: ExprId, memo: &mut crate::expr::TidyMemo) -> ExprId {
+    use crate::expr::{Node, SymbolKind};
+    let Node::Add(terms) = g.node(side) else { return g.tidy_memo(side, memo) };
+    let terms = terms.to_vec();
+    let has_unknown = |g: &ExprGraph, t: ExprId| {
+        g.free_symbols(t)
+            .iter()
+            .any(|&s| matches!(g.symbol(s).kind, SymbolKind::Acceleration(_) | SymbolKind::Auxiliary(_)))
+    };
+    let (with, known): (Vec<ExprId>, Vec<ExprId>) = terms.iter().partition(|&&t| has_unknown(g, t));
+    let known = g.add(&known);
+    let mut out = alloc::vec![g.tidy_memo(known, memo)];
+    out.extend(with.iter().map(|&t| g.tidy_memo(t, memo)));
+    g.add(&out)
 }
 
 impl Derivation {
+    /// The length of all equations printed as text.
+    fn printed_length(&self) -> usize {
+        self.equations.iter().map(|e| self.text(e).len()).sum()
+    }
+
     /// One equation as plain text: `lhs = rhs`, or `label = rhs` for a named quantity.
     pub fn text(&self, e: &Equation) -> String {
         let mut rhs = self.graph.to_text(e.rhs);
@@ -303,7 +375,34 @@ impl Derivation {
         }
         match e.lhs {
             Some(lhs) => format!("{} = {rhs}", self.graph.to_latex(lhs)),
-            None => format!("{} = {rhs}", e.label),
+            None => format!("{} = {rhs}", self.label_latex(&e.label)),
+        }
+    }
+
+    /// A quantity's label as LaTeX that compiles: `T^{*}`, `\Psi_{x \varphi}`,
+    /// `R_{\text{blade}, x}`, `G_{\varphi}`; coordinates typeset as in the equations,
+    /// other names (constraints') as text.
+    fn label_latex(&self, label: &str) -> String {
+        use crate::expr::{name_to_latex, text_to_latex};
+        let g = &self.graph;
+        let is_coordinate = |a: &str| (0..g.coordinate_count()).any(|i| g.symbol(g.coordinate(i)[0]).name == a);
+        let head = |h: &str| match h {
+            "Ψ" => String::from("\\Psi"),
+            "T*" => String::from("T^{*}"),
+            h if h.len() == 1 && h.chars().all(|c| c.is_ascii_alphabetic()) => String::from(h),
+            h => text_to_latex(h),
+        };
+        match label.strip_suffix(']').and_then(|l| l.split_once('[')) {
+            Some((h, args)) => {
+                let args: Vec<String> = args
+                    .split(", ")
+                    .map(|a| if is_coordinate(a) { name_to_latex(a) } else { text_to_latex(a) })
+                    .collect();
+                let separator =
+                    if args.len() == 2 && args.iter().all(|a| !a.starts_with("\\text")) { " " } else { ", " };
+                format!("{}_{{{}}}", head(h), args.join(separator))
+            }
+            None => head(label),
         }
     }
 

@@ -87,3 +87,28 @@ fn every_name_is_escaped() {
     roxmltree::Document::parse(&m).expect("well-formed XML");
     assert!(!m.contains("<script"));
 }
+
+#[test]
+fn rates_named_with_dot_and_several_letter_names_typeset() {
+    let mut g = ExprGraph::new();
+    g.declare_coordinate("x").unwrap();
+    for p in ["Ia", "m", "mudot1", "xdot"] {
+        g.declare_parameter(p).unwrap();
+    }
+    // A trailing `dot` is a dot over the stem, in LaTeX and MathML.
+    let e = parse(&mut g, "mudot1 + xdot");
+    assert_eq!(g.to_latex(e), "\\dot{\\mu}_{1} + \\dot{x}");
+    let m = g.to_mathml(e);
+    assert!(m.contains("<mover accent=\"true\"><mi>μ</mi><mo>\u{2d9}</mo></mover>"), "{m}");
+    // A several-letter name is set off by a thin space; single letters are not.
+    let e = parse(&mut g, "Ia*sin(x)");
+    let wide = g.to_mathml(e);
+    assert!(wide.contains("<mspace width=\"0.1667em\"></mspace>"), "{wide}");
+    let e = parse(&mut g, "m*x");
+    let narrow = g.to_mathml(e);
+    assert!(!narrow.contains("mspace"), "{narrow}");
+    roxmltree::Document::parse(&wide).expect("well-formed XML");
+    // Names as labels use the same rules; text is escaped inside \text{}.
+    assert_eq!(nhlab::expr::name_to_latex("theta_2"), "\\theta_{2}");
+    assert_eq!(nhlab::expr::text_to_latex("no_slip"), "\\text{no\\_slip}");
+}

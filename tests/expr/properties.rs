@@ -51,6 +51,40 @@ proptest! {
         prop_assert!(close(got, want, 1e-9 * (1.0 + magnitude)), "{} = {want}, canonical {} = {got}", tree.text(), g.to_text(e));
     }
 
+    /// The form for reading (common factors out, `tan`) keeps the value, of the
+    /// canonical form and of its expansion, and never prints longer than either.
+    #[test]
+    fn the_form_for_reading_preserves_value(tree in tree_strategy(5), vars in point()) {
+        let (want, magnitude) = tree.eval(&vars);
+        prop_assume!(want.is_finite() && magnitude < 1e8);
+        let (mut g, e, syms) = build(&tree);
+        let expanded = g.expand(e);
+        for x in [e, expanded] {
+            let t = g.tidy(x);
+            let got = g.evaluate(t, &values(&syms, &vars));
+            prop_assert!(close(got, want, 1e-9 * (1.0 + magnitude)), "{} = {want}, tidied {} = {got}", tree.text(), g.to_text(t));
+        }
+    }
+
+    /// Sums built to have a common factor: `c·(t₁ + t₂ + t₃)` expanded, then tidied,
+    /// keeps the value and is shorter than the expanded sum when it changed.
+    #[test]
+    fn common_factors_come_out_keeping_the_value(
+        c in tree_strategy(2), t1 in tree_strategy(2), t2 in tree_strategy(2), t3 in tree_strategy(2), vars in point(),
+    ) {
+        let text = format!("({})*({}) + ({})*({}) - ({})*({})", c.text(), t1.text(), t2.text(), c.text(), c.text(), t3.text());
+        let mut g = graph();
+        let e = g.parse(&text).unwrap();
+        let syms: Vec<SymbolId> = NAMES.iter().map(|n| sym(&g, n)).collect();
+        let want = g.evaluate(e, &values(&syms, &vars));
+        prop_assume!(want.is_finite() && want.abs() < 1e8);
+        let expanded = g.expand(e);
+        let t = g.tidy(expanded);
+        let got = g.evaluate(t, &values(&syms, &vars));
+        prop_assert!(close(got, want, 1e-9 * (1.0 + want.abs())), "{text}: tidied {} = {got}, want {want}", g.to_text(t));
+        prop_assert!(g.to_text(t).len() <= g.to_text(expanded).len(), "{} longer than {}", g.to_text(t), g.to_text(expanded));
+    }
+
     /// ∂e/∂v agrees with central differences of the tree's own evaluation.
     #[test]
     fn derivative_matches_finite_differences(tree in tree_strategy(4), vars in point(), var in 0..NAMES.len()) {
@@ -120,7 +154,7 @@ proptest! {
             let doc = roxmltree::Document::parse(&mathml).map_err(|err| TestCaseError::fail(format!("{err}: {mathml}")))?;
             for node in doc.descendants().filter(|n| n.is_element()) {
                 let name = node.tag_name().name();
-                prop_assert!(["math", "mrow", "mi", "mn", "mo", "mfrac", "msup", "msub", "msqrt", "mover"].contains(&name), "<{}> in {}", name, mathml);
+                prop_assert!(["math", "mrow", "mi", "mn", "mo", "mfrac", "msup", "msub", "msqrt", "mover", "mspace"].contains(&name), "<{}> in {}", name, mathml);
             }
         }
     }

@@ -135,3 +135,56 @@ fn canonical_graph_shares_subexpressions() {
     assert_eq!(a, b);
     assert!(g.len() - before < 10);
 }
+
+/// The form for reading: each input, tidied, prints as the expected text, which is
+/// a different expression of the same value.
+#[test]
+fn the_form_for_reading_takes_out_common_factors_and_writes_tan() {
+    let mut g = graph();
+    let cases = [
+        // Factors common to every term, with their least power, and the sign.
+        ("a*m*phi'^2 + m*x'*phi'", "m*phi'*(x' + a*phi')"),
+        ("-a*m*phi'^2*cos(phi) - m*x'*phi'", "-m*phi'*(x' + a*phi'*cos(phi))"),
+        ("a*x^2*y + a*x^3", "a*x^2*(x + y)"),
+        // Only where it is shorter: `x*(1 - y)` is longer than `x - x*y`.
+        ("x - x*y", "x - x*y"),
+        // The common rational factor goes with a common symbol, not alone.
+        ("2*a*x + 4*a*y", "2*a*(x + 2*y)"),
+        ("2*x + 4*y", "2*x + 4*y"),
+        ("a*x/2 + a*y/4", "a*(y + 2*x)/4"),
+        // A common sum with a common number: the sum is divided out as it stands
+        // (`2·S` built alone would be the sum `2S`, and divide by zero where S = 0).
+        ("2*a*(x + y) + 2*k*(x + y)", "2*(x + y)*(a + k)"),
+        // sin^p / cos^p is tan^p; other powers stay.
+        ("x'*sin(phi)/cos(phi)", "x'*tan(phi)"),
+        ("sin(phi)^2/cos(phi)^2", "tan(phi)^2"),
+        ("sin(phi)/cos(phi)^3", "sin(phi)/cos(phi)^3"),
+        // Inside arguments and denominators too.
+        ("sin(a*x + a*y)", "sin(a*(x + y))"),
+        ("1/(m*a^2 + m*k^2)", "1/(m*(a^2 + k^2))"),
+        // Nothing in common: unchanged.
+        ("x + y", "x + y"),
+        ("a*x + 1", "a*x + 1"),
+    ];
+    for (input, expected) in cases {
+        let e = parse(&mut g, input);
+        let t = g.tidy(e);
+        assert_eq!(g.to_text(t), expected, "{input}");
+    }
+    // No division appears that was not there: at x = -y both sides are 0.
+    let e = parse(&mut g, "2*a*(x + y) + 2*k*(x + y)");
+    let t = g.tidy(e);
+    let at = |s: nhlab::expr::SymbolId| if g.symbol(s).name == "y" { -1.5 } else { 1.5 };
+    assert_eq!(g.evaluate(t, &at), 0.0);
+}
+
+/// `sin² + cos² = 1` wherever a term has several `sin²` factors: the ball in the cone's
+/// mass-matrix entry (issue 14) is `m k²`.
+#[test]
+fn pythagoras_applies_through_any_sin_squared_factor() {
+    check(&[
+        ("m*k^2*sin(t)^2*sin(y)^2 + m*k^2*sin(t)^2*cos(y)^2 + m*k^2*cos(t)^2", "m*k^2"),
+        ("m*a^2*cos(y)^2*sin(t)^2 + m*a^2*sin(t)^2*sin(y)^2", "m*a^2*sin(t)^2"),
+        ("sin(x)^2*sin(y)^2 + sin(x)^2*cos(y)^2 + cos(x)^2", "1"),
+    ]);
+}

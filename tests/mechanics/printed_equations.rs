@@ -272,7 +272,7 @@ fn a_transcendental_constraint_prints_r_as_an_integral() {
 fn chained(n: usize) -> String {
     let mut defs = String::from("d1 = \"x\"\n");
     for k in 2..=n {
-        defs += &format!("d{k} = \"d{}*d{} + sin(d{})\"\n", k - 1, k - 1, k - 1);
+        defs += &format!("d{k} = \"sin(d{}) + cos(x*d{})\"\n", k - 1, k - 1);
     }
     format!(
         "format = \"nhlab/1\"\ntitle = \"chain\"\ncoordinates = [\"x\", \"y\"]\nkinetic = \"(1 + d{n}^2)*x'^2/2 + y'^2/2\"\npotential = \"y*d{n}\"\n[definitions]\n{defs}[[constraints]]\nexpr = \"y' - x'*cos(x)\"\n[initial]\nq = {{ x = 0.01, y = 0 }}\nv = {{ x = 0.3 }}\n[run]\nt_end = 0.5\n"
@@ -281,7 +281,9 @@ fn chained(n: usize) -> String {
 
 /// Issue 9: printed as trees, chained definitions grew exponentially (10: 24 MB of
 /// text; 14: out of memory). Shared parts are now named `w1, w2, …`: the output grows
-/// with the graph, and what is printed still gives `eval`'s accelerations.
+/// with the graph, and what is printed still gives `eval`'s accelerations. (Each
+/// derivative `d'ₖ` holds `d'ₖ₋₁` twice in sums with no common factor, so the form
+/// for reading cannot shrink the tree; `d² + sin d` could, to a product chain.)
 #[test]
 fn chained_definitions_print_in_size_proportional_to_the_graph() {
     let printed = |n: usize| -> (usize, usize) {
@@ -348,4 +350,33 @@ fn acceleration_terms_print_in_coordinate_order() {
         let constraint = d.equations.iter().find(|e| e.label.starts_with("constraint")).expect("a constraint row");
         assert_eq!(d.text(constraint), "x*x'' + y*y'' + z*z'' = -x'^2 - y'^2 - z'^2", "{needs:?}");
     }
+}
+
+/// Issue 14: the form for reading (common factors out of sums, `tan`, `sin² + cos² = 1`
+/// through any `sin²` factor) prints no longer than the equations as derived, for
+/// every gallery scenario and method, and shorter over the gallery; the figures are
+/// printed (`--nocapture`). That it keeps the values is the test above.
+#[test]
+fn the_form_for_reading_prints_no_longer_than_as_derived() {
+    use nhlab::derivation::{derive_in, Form};
+    let printed = |d: &Derivation| d.equations.iter().map(|e| d.text(e).len()).sum::<usize>();
+    let (mut before, mut after) = (0, 0);
+    for name in nhlab_tests::scenarios::names() {
+        let (model, _, _) = nhlab_tests::scenarios::load(&name);
+        let (mut b, mut a) = (0, 0);
+        for method in Method::ALL {
+            let (Ok(derived), Ok(reading)) = (derive_in(&model, method, Form::Derived), derive(&model, method)) else {
+                continue;
+            };
+            let (x, y) = (printed(&derived), printed(&reading));
+            assert!(y <= x, "{name} {}: {y} characters for reading, {x} as derived", method.id());
+            b += x;
+            a += y;
+        }
+        eprintln!("{name:36} {b:>9} {a:>9} {:>6.1} %", 100.0 * (a as f64 - b as f64) / b.max(1) as f64);
+        before += b;
+        after += a;
+    }
+    eprintln!("{:36} {before:>9} {after:>9} {:>6.1} %", "all", 100.0 * (after as f64 - before as f64) / before as f64);
+    assert!(after < before, "{after} against {before}");
 }

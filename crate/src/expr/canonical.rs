@@ -176,7 +176,7 @@ impl ExprGraph {
         constant: &mut Number,
     ) {
         // Partners found once per term: a restart looks them up again.
-        let mut partners: HashMap<ExprId, Option<(Option<ExprId>, ExprId)>> = HashMap::new();
+        let mut partners: HashMap<ExprId, Vec<(Option<ExprId>, ExprId)>> = HashMap::new();
         let mut i = 0;
         while i < collected.len() {
             let (rest, c) = collected[i];
@@ -184,67 +184,69 @@ impl ExprGraph {
                 i += 1;
                 continue;
             }
-            let found = match partners.get(&rest) {
-                Some(&p) => p,
-                None => {
-                    let p = self.pythagorean_partner(rest);
-                    partners.insert(rest, p);
-                    p
-                }
-            };
-            if let Some((cofactor, partner)) = found {
-                if let Some(&j) = position.get(&partner) {
-                    if collected[j].1 == c {
-                        collected[i].1 = Number::ZERO;
-                        collected[j].1 = Number::ZERO;
-                        let touched = match cofactor {
+            if !partners.contains_key(&rest) {
+                let p = self.pythagorean_partners(rest);
+                partners.insert(rest, p);
+            }
+            // Any of the term's sin² factors may be the one whose partner is here:
+            // `X sin²θ sin²φ` pairs with `X sin²θ cos²φ` through its second.
+            let found = partners[&rest].iter().find_map(|&(cofactor, partner)| match position.get(&partner) {
+                Some(&j) if collected[j].1 == c => Some((cofactor, j)),
+                _ => None,
+            });
+            if let Some((cofactor, j)) = found {
+                collected[i].1 = Number::ZERO;
+                collected[j].1 = Number::ZERO;
+                let touched = match cofactor {
+                    None => {
+                        *constant = constant.add(c);
+                        None
+                    }
+                    Some(x) => {
+                        let (c2, rest2) = self.split_coefficient(x);
+                        match rest2 {
                             None => {
-                                *constant = constant.add(c);
+                                *constant = constant.add(c.mul(c2));
                                 None
                             }
-                            Some(x) => {
-                                let (c2, rest2) = self.split_coefficient(x);
-                                match rest2 {
-                                    None => {
-                                        *constant = constant.add(c.mul(c2));
-                                        None
-                                    }
-                                    Some(r) => Some(accumulate(collected, position, r, c.mul(c2))),
-                                }
-                            }
-                        };
-                        // A term before this one whose coefficient changed may pair
-                        // now: look again from the start; new terms come later.
-                        i = if touched.is_some_and(|k| k < i) { 0 } else { i + 1 };
-                        continue;
+                            Some(r) => Some(accumulate(collected, position, r, c.mul(c2))),
+                        }
                     }
-                }
+                };
+                // A term before this one whose coefficient changed may pair
+                // now: look again from the start; new terms come later.
+                i = if touched.is_some_and(|k| k < i) { 0 } else { i + 1 };
+                continue;
             }
             i += 1;
         }
     }
 
-    /// For a term `X*sin(u)^2`: the cofactor `X` (None for 1) and `X*cos(u)^2`.
-    fn pythagorean_partner(&mut self, rest: ExprId) -> Option<(Option<ExprId>, ExprId)> {
+    /// For a term `X*sin(u)^2`: the cofactor `X` (None for 1) and `X*cos(u)^2`, for
+    /// each of its `sin²` factors.
+    fn pythagorean_partners(&mut self, rest: ExprId) -> Vec<(Option<ExprId>, ExprId)> {
         let factors: Vec<ExprId> = match self.node(rest) {
             Node::Mul(fs) => fs.to_vec(),
             _ => alloc::vec![rest],
         };
-        let k = factors.iter().position(|&f| self.is_sin_squared(f).is_some())?;
-        let u = self.is_sin_squared(factors[k])?;
-        let others: Vec<ExprId> = factors.iter().enumerate().filter(|&(i, _)| i != k).map(|(_, &f)| f).collect();
-        let cos_u = self.call(Function::Cos, u);
-        let cos2 = self.powi(cos_u, 2);
-        let cofactor = if others.is_empty() { None } else { Some(self.mul(&others)) };
-        // A sum as cofactor would have to be distributed: leave such terms alone.
-        if cofactor.is_some_and(|x| matches!(self.node(x), Node::Add(_))) {
-            return None;
+        let mut out = Vec::new();
+        for k in 0..factors.len() {
+            let Some(u) = self.is_sin_squared(factors[k]) else { continue };
+            let others: Vec<ExprId> = factors.iter().enumerate().filter(|&(i, _)| i != k).map(|(_, &f)| f).collect();
+            let cos_u = self.call(Function::Cos, u);
+            let cos2 = self.powi(cos_u, 2);
+            let cofactor = if others.is_empty() { None } else { Some(self.mul(&others)) };
+            // A sum as cofactor would have to be distributed: leave such terms alone.
+            if cofactor.is_some_and(|x| matches!(self.node(x), Node::Add(_))) {
+                continue;
+            }
+            let partner = match cofactor {
+                None => cos2,
+                Some(x) => self.mul2(x, cos2),
+            };
+            out.push((cofactor, partner));
         }
-        let partner = match cofactor {
-            None => cos2,
-            Some(x) => self.mul2(x, cos2),
-        };
-        Some((cofactor, partner))
+        out
     }
 
     fn is_sin_squared(&self, f: ExprId) -> Option<ExprId> {

@@ -45,6 +45,7 @@ mod print;
 mod substitute;
 mod suggest;
 mod symbols;
+mod tidy;
 
 pub use compile::{CompileError, Evaluator, Instr, Op, Program, Reg, ShapeError};
 pub use definitions::{DefinitionError, MAX_DEFINITION_DEPTH};
@@ -54,7 +55,9 @@ pub use expand::{MAX_EXPANDED_POWER, MAX_EXPANDED_TERMS};
 pub use graph::{Definition, ExprGraph, ExprId, Function, Node};
 pub use number::{Number, Rational};
 pub use parser::{ParseOptions, MAX_EXPRESSION_BYTES, MAX_NESTING};
+pub use print::{name_to_latex, text_to_latex};
 pub use suggest::nearest;
 pub use symbols::{
     is_identifier, Binding, DefinitionId, NameError, Symbol, SymbolId, SymbolKind, FUNCTION_NAMES, RESERVED_NAMES,
 };
+pub(crate) use tidy::TidyMemo;

@@ -2,7 +2,7 @@
 
 use alloc::string::String;
 
-use super::names::{escape_latex, latex_stem, split_subscript};
+use super::names::{escape_latex, latex_stem, split_dots, split_subscript};
 use super::{sign_before, Layout};
 use crate::expr::graph::ExprGraph;
 use crate::expr::number::Number;
@@ -24,9 +24,18 @@ fn write_at(g: &ExprGraph, l: &Layout, min: u8, out: &mut String) {
     }
 }
 
+/// A name as it prints with no dots of its own (see [`name`]).
+pub(super) fn name_string(n: &str) -> String {
+    let mut out = String::new();
+    name(n, 0, &mut out);
+    out
+}
+
 /// A name with a subscript and, for velocities and accelerations, dots.
 fn name(name: &str, dots: usize, out: &mut String) {
     let (stem, sub) = split_subscript(name);
+    let (stem, named_dots) = split_dots(stem);
+    let dots = (dots + named_dots).min(2);
     let mut s = latex_stem(stem);
     if dots > 0 {
         s = alloc::format!("\\{}{{{}}}", if dots == 1 { "dot" } else { "ddot" }, s);

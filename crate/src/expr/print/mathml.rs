@@ -3,7 +3,7 @@
 
 use alloc::string::String;
 
-use super::names::{escape_xml, split_subscript, unicode_stem};
+use super::names::{escape_xml, is_multi_letter, split_dots, split_subscript, unicode_stem};
 use super::Layout;
 use crate::expr::graph::ExprGraph;
 use crate::expr::number::Number;
@@ -36,6 +36,8 @@ fn write_at(g: &ExprGraph, l: &Layout, min: u8, out: &mut String) {
 /// `<mi>` with a subscript and an accent dot for velocities (˙) and accelerations (¨).
 fn name(name: &str, dots: usize, out: &mut String) {
     let (stem, sub) = split_subscript(name);
+    let (stem, named_dots) = split_dots(stem);
+    let dots = (dots + named_dots).min(2);
     let mut core = String::new();
     tag(&mut core, "mi", &unicode_stem(stem));
     if dots > 0 {
@@ -50,6 +52,18 @@ fn name(name: &str, dots: usize, out: &mut String) {
         let t = if sub.bytes().all(|b| b.is_ascii_digit()) { "mn" } else { "mi" };
         tag(out, t, &unicode_stem(sub));
         out.push_str("</msub>");
+    }
+}
+
+/// Whether a factor starts or ends with a several-letter word: a name like `Ia`, or a
+/// function (`sin`), alone or raised to a power.
+fn wide(g: &ExprGraph, l: &Layout) -> bool {
+    match l {
+        Layout::Symbol(s) => is_multi_letter(split_subscript(&g.symbol(*s).name).0),
+        Layout::Name(n) => is_multi_letter(split_subscript(n).0),
+        Layout::Power(b, _) => wide(g, b),
+        Layout::Call(..) => true,
+        _ => false,
     }
 }
 
@@ -108,6 +122,10 @@ fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
             for (i, f) in factors.iter().enumerate() {
                 if i > 0 {
                     out.push_str(if matches!(f, Layout::Number(_)) { "<mo>·</mo>" } else { "<mo>\u{2062}</mo>" });
+                    // A thin space where a several-letter name meets its neighbour.
+                    if wide(g, &factors[i - 1]) || wide(g, f) {
+                        out.push_str("<mspace width=\"0.1667em\"></mspace>");
+                    }
                 }
                 write_at(g, f, 3, out);
             }

@@ -20,6 +20,17 @@ use core::ops::Neg;
 use super::number::Number;
 use super::symbols::{SymbolId, SymbolKind};
 
+/// A name as LaTeX, as it prints inside expressions (`phi_2 → \varphi_{2}`,
+/// `mudot1 → \dot{\mu}_{1}`): for labels built from names.
+pub fn name_to_latex(name: &str) -> String {
+    latex::name_string(name)
+}
+
+/// Plain text as LaTeX inside math: `\text{…}` with the special characters escaped.
+pub fn text_to_latex(text: &str) -> String {
+    alloc::format!("\\text{{{}}}", names::escape_latex(text))
+}
+
 /// How an expression is shown, independent of the output language.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Layout {

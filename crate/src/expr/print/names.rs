@@ -61,6 +61,32 @@ pub(super) fn split_subscript(name: &str) -> (&str, &str) {
     }
 }
 
+/// A name's stem without a trailing `dot` and the dots that stands for: `mudot →
+/// (mu, 1)`, `thetadotdot → (theta, 2)`. The vakonomic multipliers' rates are
+/// `mudot1…`, and authors name rates that way (`xdot`); they print as `μ̇₁`, `ẋ`.
+pub(super) fn split_dots(stem: &str) -> (&str, usize) {
+    let mut stem = stem;
+    let mut dots = 0;
+    while dots < 2 {
+        match stem.strip_suffix("dot") {
+            Some(rest) if !rest.is_empty() => {
+                stem = rest;
+                dots += 1;
+            }
+            _ => break,
+        }
+    }
+    (stem, dots)
+}
+
+/// Whether a stem prints as several letters (`Ia`, `mass`), not one letter or a
+/// Greek one: such names need space around them in a product, where `Ia sin θ` would
+/// otherwise read `Iasin θ`.
+pub(super) fn is_multi_letter(stem: &str) -> bool {
+    let (stem, _) = split_dots(stem);
+    stem.chars().count() > 1 && !GREEK.iter().any(|(n, _, _)| *n == stem)
+}
+
 /// The LaTeX for a stem: a Greek command, a single letter, or `\mathit{…}`.
 pub(super) fn latex_stem(stem: &str) -> String {
     if let Some((_, cmd, _)) = GREEK.iter().find(|(n, _, _)| *n == stem) {
@@ -127,6 +153,17 @@ mod tests {
         assert_eq!(split_subscript("x12"), ("x", "12"));
         assert_eq!(split_subscript("phi"), ("phi", ""));
         assert_eq!(split_subscript("_a"), ("_a", ""));
+    }
+
+    #[test]
+    fn dots_and_widths() {
+        assert_eq!(split_dots("mudot"), ("mu", 1));
+        assert_eq!(split_dots("xdotdot"), ("x", 2));
+        assert_eq!(split_dots("dot"), ("dot", 0));
+        assert_eq!(split_dots("robot"), ("robot", 0));
+        assert!(
+            is_multi_letter("Ia") && !is_multi_letter("theta") && !is_multi_letter("x") && !is_multi_letter("mudot")
+        );
     }
 
     #[test]
