@@ -832,7 +832,18 @@ const EXPORT_SCALE = 2;
 function downloadCanvas(canvas, id) {
   const name = `${slug()}-${id.replace("plot-", "")}.png`;
   const save = (c) => c.toBlob((blob) => blob && download(name, blob), "image/png");
-  if (id === "stability" || !state.display) { save(canvas); return; }
+  if (id === "stability") {
+    // The sweep drawn afresh at twice the size, with its title (the page shows the
+    // title above the canvas).
+    const s = state.stability, box = canvas.getBoundingClientRect(), out = document.createElement("canvas");
+    const drawn = s && safely("exporting", () => {
+      state.api.draw_stability_export(out, s.data, s.data.current, $("stability-title").textContent, box.width, box.height + 40, EXPORT_SCALE);
+      return true;
+    });
+    save(drawn ? out : canvas);
+    return;
+  }
+  if (!state.display) { save(canvas); return; }
   // Drawn afresh at twice the size on a canvas of its own, with its title and a
   // legend (the page's panels name the methods in the legend above them instead).
   const box = canvas.getBoundingClientRect();

@@ -3,6 +3,7 @@
 // Run: node --test tests/browser/   (scripts/test.sh builds dist/ first)
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import path from "node:path";
 import { ROOT, serve, launch, open, colourPixels } from "./harness.mjs";
 
@@ -43,6 +44,16 @@ test("the stability panel draws the sweep, a click runs at that value, and a lin
   assert.ok(blue > 200 && red > 200, `tracks drawn (${blue}, ${red} pixels)`);
   assert.ok(shade > 5000, `the stable range shaded (${shade} pixels)`);
   await (await page.$("#stability")).screenshot({ path: path.join(SHOTS, "stability-disk.png") });
+
+  // Its PNG is drawn afresh at twice the size, with the panel's title over it.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#stability-png")]);
+  assert.equal(download.suggestedFilename(), "rolling-disk-stability.png");
+  const png = fs.readFileSync(await download.path());
+  fs.copyFileSync(await download.path(), path.join(SHOTS, "stability-disk-export.png"));
+  const box = await (await page.$("#stability-canvas")).boundingBox();
+  const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+  assert.equal(width, Math.round(2 * Math.min(Math.max(box.width, 120), 2000)), `PNG width ${width} for a ${box.width} px panel`);
+  assert.equal(height, Math.round(2 * Math.min(Math.max(box.height + 40, 120), 2000)), `PNG height ${height}`);
 
   // A click at 20 % of the axis (phi' = 2) sets the initial spin and restarts.
   await page.waitForFunction(() => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) > 0.5);

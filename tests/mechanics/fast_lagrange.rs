@@ -112,3 +112,51 @@ v = { x = 0.5, y = 0.5 }
     assert!((lambda[0] - 0.5).abs() < 1e-12, "{lambda:?}");
     assert!((qdd[0] - (-3.0 * 0.7 - 0.5) / 2.0).abs() < 1e-12, "{qdd:?}");
 }
+
+/// A particle on a 45° rail (`ẋ = ẏ`) under gravity and a spring on `x`: `M` and `A`
+/// are fixed, so the solve is kept as a map, with the constant part of `F` (gravity)
+/// folded into its offset and only the spring's column multiplied at each call.
+/// By hand: `λ = (k x − m g)/2`, `ẍ = ÿ = −(g + k x/m)/2`. Changing `g` and `k`
+/// (parameters) must rebuild the map and its offset.
+#[test]
+fn the_kept_map_folds_fixed_forces_and_follows_them() {
+    let text = r#"
+format = "nhlab/1"
+title = "A particle on a 45° rail with a spring"
+coordinates = ["x", "y"]
+kinetic = "m/2*(x'^2 + y'^2)"
+potential = "m*g*y + k/2*x^2"
+[parameters]
+m = 2.0
+g = 9.81
+k = 3.0
+[[constraints]]
+name = "rail"
+expr = "x' - y'"
+[initial]
+q = { x = 1, y = 0 }
+v = { x = 0.5, y = 0.5 }
+"#;
+    let (model, mut numeric) = compiled(text);
+    let by_hand = |m: f64, g: f64, k: f64, x: f64| ((-(g + k * x / m) / 2.0), (k * x - m * g) / 2.0);
+    let set = |numeric: &mut NumericModel, name: &str, value: f64| {
+        for (p, slot) in model.parameters.iter().zip(numeric.parameters.iter_mut()) {
+            if p.name == name {
+                *slot = value;
+            }
+        }
+    };
+    let mut qdd = [0.0; 2];
+    for (k, g) in [(3.0, 9.81), (3.0, 1.62), (0.0, 1.62), (0.0, 9.81)] {
+        set(&mut numeric, "k", k);
+        set(&mut numeric, "g", g);
+        for x in [0.7, -1.3, 2.0] {
+            let (q, v) = ([x, 0.4], [0.3, 0.3]);
+            let lambda = lagrange_into(&mut numeric, 0.0, &q, &v, &mut qdd).expect("solves").to_vec();
+            let (a, l) = by_hand(2.0, g, k, x);
+            let what = format!("k = {k}, g = {g}, x = {x}");
+            assert!((qdd[0] - a).abs() < 1e-12 && (qdd[1] - a).abs() < 1e-12, "{what}: q̈ {qdd:?}, want {a}");
+            assert!((lambda[0] - l).abs() < 1e-12, "{what}: λ {lambda:?}, want {l}");
+        }
+    }
+}

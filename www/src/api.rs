@@ -653,8 +653,6 @@ pub fn stability(text: &str) -> Result<JsValue, JsError> {
 /// can be turned into a value.
 #[wasm_bindgen]
 pub fn draw_stability(id: &str, data: JsValue, current: f64, dpr: f64) -> Result<Vec<f64>, JsError> {
-    let data: crate::stability::StabilityData =
-        serde_wasm_bindgen::from_value(data).map_err(|e| JsError::new(&e.to_string()))?;
     let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| JsError::new("no document"))?;
     let canvas: web_sys::HtmlCanvasElement = document
         .get_element_by_id(id)
@@ -663,31 +661,65 @@ pub fn draw_stability(id: &str, data: JsValue, current: f64, dpr: f64) -> Result
         .map_err(|_| JsError::new(&format!("#{id} is not a canvas")))?;
     let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
     let (css_w, css_h) = css_size(&canvas);
-    let (w, h) = ((css_w * dpr) as u32, (css_h * dpr) as u32);
-    if w < 40 || h < 40 {
+    if css_w * dpr < 40.0 || css_h * dpr < 40.0 {
         return Ok(vec![0.0, 0.0]);
     }
+    paint_stability(canvas, data, current, "", css_w, css_h, dpr)
+}
+
+/// Draws a sweep for a PNG file on `canvas` (one not in the page): a box of
+/// `css_w × css_h` at `scale` pixels per CSS pixel (2 for print-quality figures),
+/// with `title` over it, like the plots' exports.
+#[wasm_bindgen]
+pub fn draw_stability_export(
+    canvas: web_sys::HtmlCanvasElement,
+    data: JsValue,
+    current: f64,
+    title: &str,
+    css_w: f64,
+    css_h: f64,
+    scale: f64,
+) -> Result<(), JsError> {
+    let scale = if scale.is_finite() { scale.clamp(1.0, 4.0) } else { 2.0 };
+    let fit = |x: f64| if x.is_finite() { x.clamp(120.0, 2000.0) } else { 400.0 };
+    paint_stability(canvas, data, current, title, fit(css_w), fit(css_h), scale).map(|_| ())
+}
+
+/// The stability chart on `canvas`, its backing store `css_w × css_h` times `scale`;
+/// returns the swept values' horizontal span in CSS pixels.
+fn paint_stability(
+    canvas: web_sys::HtmlCanvasElement,
+    data: JsValue,
+    current: f64,
+    title: &str,
+    css_w: f64,
+    css_h: f64,
+    scale: f64,
+) -> Result<Vec<f64>, JsError> {
+    let data: crate::stability::StabilityData =
+        serde_wasm_bindgen::from_value(data).map_err(|e| JsError::new(&e.to_string()))?;
+    let (w, h) = ((css_w * scale) as u32, (css_h * scale) as u32);
     if canvas.width() != w || canvas.height() != h {
         canvas.set_width(w);
         canvas.set_height(h);
     }
     let chart = nhlab_plots::StabilityChart {
-        title: "",
+        title,
         x_label: &data.over,
         values: &data.values,
         tracks: &data.tracks,
         stable: &data.stable,
         current: Some(current),
         companion: (!data.hamel.is_empty()).then_some((Method::Hamel, &data.hamel[..])),
-        scale: dpr,
+        scale,
     };
     let backend =
-        CanvasBackend::with_canvas_object(canvas).ok_or_else(|| JsError::new(&format!("#{id}: no 2D context")))?;
+        CanvasBackend::with_canvas_object(canvas).ok_or_else(|| JsError::new("the stability canvas: no 2D context"))?;
     let area = backend.into_drawing_area();
     area.fill(&WHITE).map_err(|e| JsError::new(&e.to_string()))?;
     let (left, right) = nhlab_plots::draw_stability(&area, &chart).map_err(|e| JsError::new(&e.to_string()))?;
     area.present().map_err(|e| JsError::new(&e.to_string()))?;
-    Ok(vec![left as f64 / dpr, right as f64 / dpr])
+    Ok(vec![left as f64 / scale, right as f64 / scale])
 }
 
 /// For the browser tests only: panics on purpose, so that they can prove that a trap

@@ -20,6 +20,47 @@
 
 use alloc::vec::Vec;
 
+/// Runs `$body` with `$n` bound to a compile-time constant for the sizes of small
+/// models (up to 6), so that its loops unroll and lose their bounds checks (the
+/// sleigh's solve, n = 3 and m = 1, spent most of its time on loop overhead);
+/// larger sizes run the same body with the size at run time. A macro, not a
+/// function taking a closure: the closure would not be inlined into each arm.
+macro_rules! with_small {
+    ($size:expr, |$n:ident| $body:expr) => {
+        match $size {
+            0 => {
+                let $n = 0;
+                $body
+            }
+            1 => {
+                let $n = 1;
+                $body
+            }
+            2 => {
+                let $n = 2;
+                $body
+            }
+            3 => {
+                let $n = 3;
+                $body
+            }
+            4 => {
+                let $n = 4;
+                $body
+            }
+            5 => {
+                let $n = 5;
+                $body
+            }
+            6 => {
+                let $n = 6;
+                $body
+            }
+            $n => $body,
+        }
+    };
+}
+
 /// Smallest pivot of `M`, relative to its diagonal entry, that the method accepts.
 const MASS_PIVOT: f64 = 1e-12;
 /// Smallest pivot of `S`, relative to its diagonal entry, that the method accepts.
@@ -46,11 +87,15 @@ pub struct RangeSpace {
     inv_e: Vec<f64>,
     /// Scratch of length `n`.
     z: Vec<f64>,
-    /// `[F; b]` for the frozen map.
+    /// Whether [`RangeSpace::freeze`] has turned the solve into the map below.
+    frozen: bool,
+    /// The entries of `[F; b]` that vary, by index, and their values at a call.
+    columns: Vec<usize>,
     input: Vec<f64>,
-    /// After [`RangeSpace::freeze`]: the solve as one linear map `[F; b] ↦ [q̈; λ]`,
-    /// row-major `(n+m)×(n+m)`; empty otherwise.
+    /// The frozen map `[F; b] ↦ [q̈; λ]`: its columns for the varying entries,
+    /// row-major `(n+m)×columns`, and its product with the fixed entries.
     operator: Vec<f64>,
+    offset: Vec<f64>,
 }
 
 impl RangeSpace {
@@ -59,11 +104,16 @@ impl RangeSpace {
     pub fn factor(&mut self, n: usize, mass: &[f64], jacobian: &[f64]) -> bool {
         let m = jacobian.len().checked_div(n).unwrap_or(0);
         self.resize(n, m);
-        self.operator.clear();
-        factor_ldl(n, mass, &mut self.l, &mut self.d, &mut self.inv_d, MASS_PIVOT) && self.factor_schur(jacobian)
+        self.frozen = false;
+        let (l, d, inv_d) = (&mut self.l, &mut self.d, &mut self.inv_d);
+        let mass_ok = with_small!(n, |n| factor_ldl(n, mass, l, d, inv_d, MASS_PIVOT));
+        mass_ok && self.factor_schur(jacobian)
     }
 
     fn resize(&mut self, n: usize, m: usize) {
+        if (self.n, self.m) == (n, m) && self.z.len() == n {
+            return;
+        }
         self.n = n;
         self.m = m;
         self.l.resize(n * n, 0.0);
@@ -79,7 +129,15 @@ impl RangeSpace {
 
     /// `Y` and the factors of `S = Yᵀ D⁻¹ Y`.
     fn factor_schur(&mut self, jacobian: &[f64]) -> bool {
-        let (n, m) = (self.n, self.m);
+        let n = self.n;
+        with_small!(n, |n| self.y_and_schur(n, jacobian));
+        let m = self.m;
+        with_small!(m, |m| factor_ldl(m, &self.schur, &mut self.k, &mut self.e, &mut self.inv_e, SCHUR_PIVOT))
+    }
+
+    #[inline(always)]
+    fn y_and_schur(&mut self, n: usize, jacobian: &[f64]) {
+        let m = self.m;
         for (column, row) in self.y.chunks_exact_mut(n.max(1)).zip(jacobian.chunks_exact(n.max(1))) {
             column.copy_from_slice(row);
             forward_unit(n, &self.l, column);
@@ -91,57 +149,83 @@ impl RangeSpace {
                 self.schur[j * m + i] = weighted_dot(yj, yi, &self.inv_d);
             }
         }
-        factor_ldl(m, &self.schur, &mut self.k, &mut self.e, &mut self.inv_e, SCHUR_PIVOT)
     }
 
     /// Turns the factors into the linear map `[F; b] ↦ [q̈; λ]` itself, for a model
     /// whose `M` and `A` are fixed: then a solve is one matrix-vector product, whose
     /// rows are independent, where the substitutions are chains of dependent
     /// operations (the turntable's solve: 3× faster). Kept for `n + m ≤ 64`.
-    pub fn freeze(&mut self) {
-        let size = self.n + self.m;
-        if size > 64 {
+    ///
+    /// `inputs` is `[F; b]` now and `varies` says which of its entries change from
+    /// call to call: the others (a zero force, constant gravity) are folded into a
+    /// constant `offset` here, and their columns dropped, so that a solve multiplies
+    /// only by what varies (the turntable: 2 columns of 7).
+    pub fn freeze(&mut self, inputs: &[f64], varies: &[bool]) {
+        let (n, size) = (self.n, self.n + self.m);
+        if size > 64 || inputs.len() != size || varies.len() != size {
             return;
         }
-        let mut operator = alloc::vec![0.0; size * size];
+        let mut full = alloc::vec![0.0; size * size];
         let mut input = alloc::vec![0.0; size];
         let mut output = alloc::vec![0.0; size];
         for c in 0..size {
             input.fill(0.0);
             input[c] = 1.0;
-            let (f, b) = input.split_at(self.n);
-            let (qdd, lambda) = output.split_at_mut(self.n);
+            let (f, b) = input.split_at(n);
+            let (qdd, lambda) = output.split_at_mut(n);
             self.substitute(f, b, qdd, lambda);
             for (r, &x) in output.iter().enumerate() {
-                operator[r * size + c] = x;
+                full[r * size + c] = x;
             }
         }
-        self.operator = operator;
-        self.input.resize(size, 0.0);
+        self.columns = (0..size).filter(|&c| varies[c]).collect();
+        let fixed: Vec<f64> = inputs.iter().zip(varies).map(|(&x, &v)| if v { 0.0 } else { x }).collect();
+        self.offset = full.chunks_exact(size).map(|row| dot(row, &fixed)).collect();
+        self.operator = full.chunks_exact(size).flat_map(|row| self.columns.iter().map(|&c| row[c])).collect();
+        self.input.resize(self.columns.len(), 0.0);
+        self.frozen = true;
     }
 
     /// With the factors of [`RangeSpace::factor`]: `q̈` and `λ` for `F` and `b`.
     /// False when a result is not finite (the caller reports which input was not).
     pub fn solve(&mut self, forcing: &[f64], bias: &[f64], accelerations: &mut [f64], multipliers: &mut [f64]) -> bool {
         let (n, m) = (self.n, self.m);
-        if self.operator.is_empty() {
-            self.substitute(forcing, bias, accelerations, multipliers);
+        if !self.frozen {
+            with_small!(n, |n| self.substitute_sized(n, forcing, bias, accelerations, multipliers));
         } else {
-            let size = n + m;
-            let input = &mut self.input;
-            input[..n].copy_from_slice(&forcing[..n]);
-            input[n..].copy_from_slice(&bias[..m]);
-            let mut rows = self.operator.chunks_exact(size).map(|row| dot(row, input));
-            for (x, value) in accelerations[..n].iter_mut().chain(&mut multipliers[..m]).zip(&mut rows) {
-                *x = value;
+            for (slot, &c) in self.input.iter_mut().zip(&self.columns) {
+                *slot = if c < n { forcing[c] } else { bias[c - n] };
+            }
+            let width = self.columns.len();
+            let input = &self.input;
+            let row = |r: usize| self.offset[r] + dot(&self.operator[r * width..(r + 1) * width], input);
+            for (r, x) in accelerations[..n].iter_mut().enumerate() {
+                *x = row(r);
+            }
+            for (r, x) in multipliers[..m].iter_mut().enumerate() {
+                *x = row(n + r);
             }
         }
-        accelerations[..n].iter().chain(&multipliers[..m]).all(|x| x.is_finite())
+        accelerations[..n].iter().all(|x| x.is_finite()) && multipliers[..m].iter().all(|x| x.is_finite())
     }
 
     /// The solve by substitution with the factors.
     fn substitute(&mut self, forcing: &[f64], bias: &[f64], accelerations: &mut [f64], multipliers: &mut [f64]) {
-        let (n, m) = (self.n, self.m);
+        self.substitute_sized(self.n, forcing, bias, accelerations, multipliers);
+    }
+
+    /// [`RangeSpace::substitute`] with `n` given, so that `with_small!` can make it a
+    /// constant.
+    #[inline(always)]
+    fn substitute_sized(
+        &mut self,
+        n: usize,
+        forcing: &[f64],
+        bias: &[f64],
+        accelerations: &mut [f64],
+        multipliers: &mut [f64],
+    ) {
+        let m = self.m;
         let z = &mut self.z;
         z.copy_from_slice(&forcing[..n]);
         forward_unit(n, &self.l, z);
@@ -184,6 +268,7 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// `Σ a_i b_i w_i`.
+#[inline(always)]
 fn weighted_dot(a: &[f64], b: &[f64], w: &[f64]) -> f64 {
     a.iter().zip(b).zip(w).fold(0.0, |s, ((x, y), w)| s + x * y * w)
 }
@@ -191,6 +276,7 @@ fn weighted_dot(a: &[f64], b: &[f64], w: &[f64]) -> f64 {
 /// `A = L D Lᵀ` for a symmetric `n×n` `a` (row-major, lower triangle read) into a
 /// unit lower `l`, `d` and `inv_d = 1/D`; false when a pivot is not above
 /// `tolerance` times its diagonal entry (or is NaN).
+#[inline(always)]
 fn factor_ldl(n: usize, a: &[f64], l: &mut [f64], d: &mut [f64], inv_d: &mut [f64], tolerance: f64) -> bool {
     for i in 0..n {
         let (done, row_and_rest) = l.split_at_mut(i * n);
@@ -199,7 +285,7 @@ fn factor_ldl(n: usize, a: &[f64], l: &mut [f64], d: &mut [f64], inv_d: &mut [f6
             let lj = &done[j * n..j * n + j];
             // Σ_k<j L[i,k] D[k] L[j,k]
             let s = row[..j].iter().zip(lj).zip(&d[..j]).fold(a[i * n + j], |s, ((x, y), dk)| s - x * dk * y);
-            row[j] = s / d[j];
+            row[j] = s * inv_d[j];
         }
         let diagonal = a[i * n + i];
         let pivot = row[..i].iter().zip(&d[..i]).fold(diagonal, |s, (x, dk)| s - x * x * dk);
@@ -215,6 +301,7 @@ fn factor_ldl(n: usize, a: &[f64], l: &mut [f64], d: &mut [f64], inv_d: &mut [f6
 }
 
 /// `x ← L⁻¹ x` for unit lower `L` (row-major `n×n`).
+#[inline(always)]
 fn forward_unit(n: usize, l: &[f64], x: &mut [f64]) {
     for i in 1..n {
         let s = l[i * n..i * n + i].iter().zip(&x[..i]).fold(x[i], |s, (a, b)| s - a * b);
@@ -223,6 +310,7 @@ fn forward_unit(n: usize, l: &[f64], x: &mut [f64]) {
 }
 
 /// `x ← L⁻ᵀ x` for unit lower `L` (row-major `n×n`).
+#[inline(always)]
 fn backward_unit(n: usize, l: &[f64], x: &mut [f64]) {
     for i in (0..n).rev() {
         let xi = x[i];
@@ -272,12 +360,17 @@ mod tests {
                 assert!((got - want).abs() < 1e-13, "{got} vs {want}");
             }
             // The frozen map gives the same numbers.
-            let mut frozen = rs.clone();
-            frozen.freeze();
-            let (mut qdd2, mut lambda2) = ([0.0; 4], [0.0; 2]);
-            assert!(frozen.solve(&f, &b, &mut qdd2, &mut lambda2));
-            for (got, want) in qdd2.iter().chain(&lambda2).zip(&want) {
-                assert!((got - want).abs() < 1e-13, "frozen: {got} vs {want}");
+            // The frozen map gives the same numbers, with every entry of [F; b]
+            // varying and with some of them fixed (folded into its offset).
+            let inputs: Vec<f64> = f.iter().chain(&b).copied().collect();
+            for varies in [[true; 6], [false, true, true, false, false, true], [false; 6]] {
+                let mut frozen = rs.clone();
+                frozen.freeze(&inputs, &varies);
+                let (mut qdd2, mut lambda2) = ([0.0; 4], [0.0; 2]);
+                assert!(frozen.solve(&f, &b, &mut qdd2, &mut lambda2));
+                for (got, want) in qdd2.iter().chain(&lambda2).zip(&want) {
+                    assert!((got - want).abs() < 1e-13, "frozen {varies:?}: {got} vs {want}");
+                }
             }
         }
     }

@@ -426,15 +426,24 @@ impl NumericModel {
         if self.baumgarte.is_some() {
             return false;
         }
-        self.load_inputs(t, q, v);
         let (n, m) = (self.n, self.m);
         let count = n * n + n + m * n + m;
-        let _ = self.all.eval_first(&self.inputs, &mut self.outputs[..count]);
+        self.load_inputs(t, q, v);
+        self.all.load(&self.inputs);
+        self.all.compute_first(count);
+        let changes = self.all.slow_changes();
+        let kept = self.invariant_mass_and_jacobian && self.factored_for == Some(changes);
+        // With kept factors only F and b are read; otherwise M and A too.
+        if kept {
+            self.all.read_outputs(n * n, &mut self.outputs[n * n..n * n + n]);
+            let first_bias = n * n + n + m * n;
+            self.all.read_outputs(first_bias, &mut self.outputs[first_bias..count]);
+        } else {
+            self.all.read_outputs(0, &mut self.outputs[..count]);
+        }
         let (mass, rest) = self.outputs.split_at(n * n);
         let (forcing, rest) = rest.split_at(n);
         let (jacobian, bias) = rest.split_at(m * n);
-        let changes = self.all.slow_changes();
-        let kept = self.invariant_mass_and_jacobian && self.factored_for == Some(changes);
         if !kept {
             let ok = self.range_space.factor(n, mass, jacobian);
             self.factored_for = (ok && self.invariant_mass_and_jacobian).then_some(changes);
@@ -442,7 +451,15 @@ impl NumericModel {
                 return false;
             }
             if self.factored_for.is_some() {
-                self.range_space.freeze();
+                // [F; b] and which of its entries vary from call to call.
+                let inputs: Vec<f64> = forcing.iter().chain(&bias[..m]).copied().collect();
+                let program = self.all.program();
+                let first_bias = n * n + n + m * n;
+                let varies: Vec<bool> = (n * n..n * n + n)
+                    .chain(first_bias..first_bias + m)
+                    .map(|k| !program.output_is_invariant(k))
+                    .collect();
+                self.range_space.freeze(&inputs, &varies);
             }
         }
         self.range_space.solve(forcing, &bias[..m], accelerations, &mut self.multipliers)

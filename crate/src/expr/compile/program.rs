@@ -313,23 +313,54 @@ impl Evaluator {
     /// Loads `inputs` (unless the registers hold them already) and runs the body up
     /// to instruction `end`, skipping what has run for these inputs.
     fn run_prefix(&mut self, inputs: &[f64], end: usize) {
+        self.load(inputs);
+        self.run_body_to(end);
+    }
+
+    /// Loads `inputs`, unless the registers hold them already bit for bit, and runs
+    /// the prologue when a slow input changed.
+    pub fn load(&mut self, inputs: &[f64]) {
         let p = &self.program;
         let same = |a: &[f64], b: &[f64]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
         let held = &self.registers[..p.inputs];
-        if !(self.loaded && same(held, inputs)) {
-            let slow_changed = !self.loaded || !same(&held[p.slow_from..], &inputs[p.slow_from..]);
-            self.registers[..p.inputs].copy_from_slice(inputs);
-            if slow_changed {
-                p.run_code(&p.code[..p.prologue], &mut self.registers);
-                self.slow_changes += 1;
-            }
-            self.loaded = true;
-            self.computed = 0;
+        if self.loaded && same(held, inputs) {
+            return;
         }
+        let slow_changed = !self.loaded || !same(&held[p.slow_from..], &inputs[p.slow_from..]);
+        self.registers[..p.inputs].copy_from_slice(&inputs[..p.inputs]);
+        if slow_changed {
+            p.run_code(&p.code[..p.prologue], &mut self.registers);
+            self.slow_changes += 1;
+        }
+        self.loaded = true;
+        self.computed = 0;
+    }
+
+    /// Runs the body up to instruction `end` for the loaded inputs, skipping what
+    /// has run for them.
+    fn run_body_to(&mut self, end: usize) {
         if end > self.computed {
+            let p = &self.program;
             let body = &p.code[p.prologue..];
             p.run_code(&body[self.computed..end], &mut self.registers);
             self.computed = end;
+        }
+    }
+
+    /// After [`Evaluator::load`]: runs what the first `k` outputs need (see
+    /// [`Evaluator::eval_first`]); read them with [`Evaluator::read_outputs`].
+    pub fn compute_first(&mut self, k: usize) {
+        if let Some(last) = k.min(self.program.outputs.len()).checked_sub(1) {
+            let end = self.program.body_emitted[last] as usize;
+            self.run_body_to(end);
+        }
+    }
+
+    /// Copies outputs `first..first + out.len()` (computed by
+    /// [`Evaluator::compute_first`]) into `out`: a caller reads only what changed.
+    pub fn read_outputs(&self, first: usize, out: &mut [f64]) {
+        for (o, &r) in out.iter_mut().zip(self.program.outputs.get(first..).unwrap_or_default()) {
+            *o = self.registers[r as usize];
         }
     }
 
