@@ -429,7 +429,7 @@ impl NumericModel {
         let (n, m) = (self.n, self.m);
         let count = n * n + n + m * n + m;
         self.load_inputs(t, q, v);
-        self.all.load(&self.inputs);
+        let _ = self.all.load(&self.inputs);
         self.all.compute_first(count);
         let changes = self.all.slow_changes();
         let kept = self.invariant_mass_and_jacobian && self.factored_for == Some(changes);

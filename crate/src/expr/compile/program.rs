@@ -313,18 +313,27 @@ impl Evaluator {
     /// Loads `inputs` (unless the registers hold them already) and runs the body up
     /// to instruction `end`, skipping what has run for these inputs.
     fn run_prefix(&mut self, inputs: &[f64], end: usize) {
-        self.load(inputs);
+        // The callers have checked the shape.
+        let _ = self.load(inputs);
         self.run_body_to(end);
     }
 
     /// Loads `inputs`, unless the registers hold them already bit for bit, and runs
     /// the prologue when a slow input changed.
-    pub fn load(&mut self, inputs: &[f64]) {
+    pub fn load(&mut self, inputs: &[f64]) -> Result<(), ShapeError> {
         let p = &self.program;
+        if inputs.len() != p.inputs {
+            return Err(ShapeError {
+                expected_inputs: p.inputs,
+                expected_outputs: p.outputs.len(),
+                inputs: inputs.len(),
+                outputs: p.outputs.len(),
+            });
+        }
         let same = |a: &[f64], b: &[f64]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
         let held = &self.registers[..p.inputs];
         if self.loaded && same(held, inputs) {
-            return;
+            return Ok(());
         }
         let slow_changed = !self.loaded || !same(&held[p.slow_from..], &inputs[p.slow_from..]);
         self.registers[..p.inputs].copy_from_slice(&inputs[..p.inputs]);
@@ -334,6 +343,7 @@ impl Evaluator {
         }
         self.loaded = true;
         self.computed = 0;
+        Ok(())
     }
 
     /// Runs the body up to instruction `end` for the loaded inputs, skipping what
