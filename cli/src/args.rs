@@ -104,6 +104,11 @@ pub struct RunArgs {
     /// from the start to the end).
     #[arg(long, requires = "scene")]
     pub frames: Option<String>,
+    /// Lagrange's right-hand side as machine code (Cranelift): several times faster
+    /// for long runs; it agrees with the interpreter to rounding, not bit for bit,
+    /// so the CSV may differ from the page's in the last digits.
+    #[arg(long)]
+    pub native: bool,
 }
 
 #[derive(Args)]

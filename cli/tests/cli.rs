@@ -855,3 +855,33 @@ fn run_draws_the_scene_at_the_frame_times() {
     assert!(err.contains("draws nothing") && err.contains("scene.shapes"), "{err}");
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// `run --native` writes the same table as the interpreter, to the integrator's
+/// tolerance: the same rows and columns at fixed sample times, every number within
+/// 1e-8 (relative above 1). Rounding differs, so the adaptive steps may too: the
+/// samples are taken at given times, not at the steps.
+#[test]
+fn run_native_agrees_with_the_interpreted_run() {
+    for name in ["chaplygin-sleigh", "ball-on-turntable"] {
+        let file = scenario(name);
+        let args = ["run", file.as_str(), "--method", "lagrange", "--sample-at", "0:5:0.25"];
+        let (status, interpreted, _) = nhlab(&args);
+        assert_eq!(status, 0, "{name}");
+        let (status, native, err) = nhlab(&[&args[..], &["--native"]].concat());
+        assert_eq!(status, 0, "{name}: {err}");
+        assert!(err.is_empty(), "{name}: no note when the machine code is used: {err}");
+        let (a, b): (Vec<&str>, Vec<&str>) = (interpreted.lines().collect(), native.lines().collect());
+        assert_eq!(a.len(), b.len(), "{name}: rows");
+        assert!(a.len() > 10, "{name}: a run with samples");
+        for (x, y) in a.iter().zip(&b) {
+            if !x.starts_with("lagrange,") {
+                assert_eq!(x, y, "{name}: header");
+                continue;
+            }
+            for (u, v) in x.split(',').zip(y.split(',')).skip(1) {
+                let (u, v): (f64, f64) = (u.parse().expect("number"), v.parse().expect("number"));
+                assert!((u - v).abs() <= 1e-8 * (1.0 + u.abs()), "{name}: {x} vs {y}");
+            }
+        }
+    }
+}

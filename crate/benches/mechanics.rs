@@ -229,6 +229,28 @@ fn main() {
                 engine_s / terms_s
             );
         }
+        // Machine code for the same right-hand side (nhlab-native), checked first.
+        let mut native = numeric.clone();
+        assert!(nhlab_native::use_for_lagrange(&model, &mut native).expect("compiles"), "{name}: written out");
+        for (q, v) in &states {
+            hand(&params, q, v, &mut out);
+            let mut fast = vec![0.0; n];
+            lagrange_into(&mut native, 0.0, q, v, &mut fast).expect("solves");
+            let diff = fast.iter().zip(&out).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+            assert!(diff < 1e-10, "{name}: hand-written and native differ by {diff}");
+        }
+        let native_s = best(reps, &mut || {
+            for k in 0..evals {
+                let (q, v) = &states[k % states.len()];
+                let lambda = lagrange_into(&mut native, 0.0, black_box(q), black_box(v), &mut out);
+                black_box(lambda.expect("solves"));
+            }
+        });
+        println!(
+            "rhs {name} lagrange, native code: {:.0}/s, ratio_vs_handwritten: {:.1}",
+            evals as f64 / native_s,
+            native_s / hand_s
+        );
         for method in [Method::Lagrange, Method::UdwadiaKalaba] {
             // Lagrange through the allocation-free call the integrator makes.
             let engine_s = best(reps, &mut || {

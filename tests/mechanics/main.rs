@@ -14,6 +14,7 @@ mod first_system;
 mod hamel;
 mod integrators;
 mod lazy;
+mod native;
 mod papers;
 mod printed_equations;
 mod sampling;

@@ -108,6 +108,14 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         None => None,
     };
     let format = args.format.unwrap_or(if args.out.ends_with(".json") { TableFormat::Json } else { TableFormat::Csv });
+    let mut numeric = l.numeric.clone();
+    if args.native && methods.contains(&Method::Lagrange) {
+        match nhlab_native::use_for_lagrange(&l.model, &mut numeric) {
+            Ok(true) => {}
+            Ok(false) => eprintln!("note: --native: this model's solve is too large to write out; it is interpreted"),
+            Err(e) => eprintln!("note: --native: {e}; the right-hand side is interpreted"),
+        }
+    }
     let mut view = View::new(&l.model).map_err(|e| Failure::bad(format!("view: {e}")))?;
     let mut failure: Option<String> = None;
     let mut runs: Vec<(Method, Vec<nhlab::simulation::Sample>)> = Vec::new();
@@ -119,7 +127,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         settings.compulsion = args.plot.is_some();
         first_settings.get_or_insert(settings);
         all_settings.push(settings);
-        let mut sim = Simulation::new(l.numeric.clone(), settings, &l.initial)
+        let mut sim = Simulation::new(numeric.clone(), settings, &l.initial)
             .map_err(|e| Failure::Compute(format!("{}: {e}", method.id())))?;
         let result = match &sample_at {
             Some(times) => sim.advance_sampling(times),

@@ -47,7 +47,10 @@ mod suggest;
 mod symbols;
 mod tidy;
 
-pub use compile::{CompileError, Evaluator, Instr, Op, Program, Reg, ShapeError};
+pub use compile::{
+    Arithmetic, Block, CompileError, CompiledCode, Evaluator, Instr, NativeEvaluator, Op, Program, Reg, ShapeError,
+    Value,
+};
 pub use definitions::{DefinitionError, MAX_DEFINITION_DEPTH};
 pub use diff::DiffError;
 pub use error::{line_col, ParseError, ParseErrorKind, Span};

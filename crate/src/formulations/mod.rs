@@ -15,10 +15,11 @@
 //! one of the lab's own checks (mechanics.md, "What must agree").
 
 mod dense;
+pub(crate) mod elimination;
 mod range_space;
 
 pub use dense::Workspace;
-pub use range_space::RangeSpace;
+pub use range_space::{RangeSpace, MASS_PIVOT, SCHUR_PIVOT};
 mod euler;
 mod gauss;
 mod hamel;

@@ -62,9 +62,9 @@ macro_rules! with_small {
 }
 
 /// Smallest pivot of `M`, relative to its diagonal entry, that the method accepts.
-const MASS_PIVOT: f64 = 1e-12;
+pub const MASS_PIVOT: f64 = 1e-12;
 /// Smallest pivot of `S`, relative to its diagonal entry, that the method accepts.
-const SCHUR_PIVOT: f64 = 1e-4;
+pub const SCHUR_PIVOT: f64 = 1e-4;
 
 /// Factors and buffers for one model's sizes, reused from call to call.
 #[derive(Clone, Debug, Default)]

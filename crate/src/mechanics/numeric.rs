@@ -8,7 +8,8 @@ use alloc::vec::Vec;
 use nalgebra::{DMatrix, DVector};
 
 use super::model::Model;
-use crate::expr::{CompileError, Evaluator, ExprId, SymbolId};
+use crate::expr::{CompileError, Evaluator, ExprGraph, ExprId, NativeEvaluator, Program, SymbolId};
+use crate::formulations::elimination;
 
 /// Why the dynamics could not be evaluated at a state.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -157,29 +158,40 @@ pub struct NumericModel {
     pub(crate) nonlinear_constraints: Vec<String>,
     /// Coordinate and constraint names, for messages.
     names: (Vec<String>, Vec<String>),
+    /// Machine code for [`NumericModel::lagrange_program`], when a native back end
+    /// gave it.
+    native_lagrange: Option<NativeEvaluator>,
+}
+
+/// The inputs `[t, q, v, parameters]` of a model's programs, and a copy of its
+/// graph with the outputs `[M; F; A; b; f; φ; T + V]` (row-major).
+fn dynamics_outputs(model: &Model) -> (ExprGraph, Vec<SymbolId>, Vec<ExprId>) {
+    let g = &model.graph;
+    let n = model.coordinate_count();
+    let mut inputs: Vec<SymbolId> = alloc::vec![g.time()];
+    inputs.extend((0..n).map(|i| g.coordinate(i)[0]));
+    inputs.extend((0..n).map(|i| g.coordinate(i)[1]));
+    inputs.extend(model.parameters.iter().map(|p| p.symbol));
+    let mut graph = model.graph.clone();
+    let zero = graph.zero();
+    let energy = graph.add2(model.kinetic, model.potential);
+    let mut outputs: Vec<ExprId> = model.equations.mass_matrix.clone();
+    outputs.extend(&model.equations.forcing);
+    outputs.extend(model.constraints.iter().flat_map(|c| c.jacobian.iter().copied()));
+    outputs.extend(model.constraints.iter().map(|c| c.bias));
+    outputs.extend(model.constraints.iter().map(|c| c.velocity_residual));
+    outputs.extend(model.constraints.iter().map(|c| c.position_residual.unwrap_or(zero)));
+    outputs.push(energy);
+    (graph, inputs, outputs)
 }
 
 impl NumericModel {
     /// Compiles the model's terms.
     pub fn new(model: &Model) -> Result<Self, CompileError> {
-        let g = &model.graph;
         let n = model.coordinate_count();
         let m = model.constraints.len();
-        let mut inputs: Vec<SymbolId> = alloc::vec![g.time()];
-        inputs.extend((0..n).map(|i| g.coordinate(i)[0]));
-        inputs.extend((0..n).map(|i| g.coordinate(i)[1]));
-        inputs.extend(model.parameters.iter().map(|p| p.symbol));
-        let mut graph = model.graph.clone();
-        let zero = graph.zero();
-        let energy = graph.add2(model.kinetic, model.potential);
-        let mut outputs: Vec<ExprId> = model.equations.mass_matrix.clone();
-        outputs.extend(&model.equations.forcing);
-        let jacobian: Vec<ExprId> = model.constraints.iter().flat_map(|c| c.jacobian.iter().copied()).collect();
-        outputs.extend(&jacobian);
-        outputs.extend(model.constraints.iter().map(|c| c.bias));
-        outputs.extend(model.constraints.iter().map(|c| c.velocity_residual));
-        outputs.extend(model.constraints.iter().map(|c| c.position_residual.unwrap_or(zero)));
-        outputs.push(energy);
+        let (graph, inputs, outputs) = dynamics_outputs(model);
+        let jacobian = &outputs[n * n + n..n * n + n + m * n];
         // Inputs from 1 + 2n on are the parameters: what reads only them is hoisted.
         let slow_from = 1 + 2 * n;
         let all = graph.compile(&outputs, &inputs)?.hoist(slow_from);
@@ -232,7 +244,7 @@ impl NumericModel {
             }
             Err(_) => None,
         };
-        let jacobian_only = graph.compile(&jacobian, &inputs)?.hoist(slow_from).into_evaluator();
+        let jacobian_only = graph.compile(jacobian, &inputs)?.hoist(slow_from).into_evaluator();
         Ok(NumericModel {
             n,
             m,
@@ -252,6 +264,7 @@ impl NumericModel {
             factored_for: None,
             nonlinear_constraints: model.nonlinear_constraints(),
             names: (model.coordinate_names().to_vec(), model.constraints.iter().map(|c| c.name.clone()).collect()),
+            native_lagrange: None,
             terms: Terms {
                 mass: DMatrix::zeros(n, n),
                 forcing: DVector::zeros(n),
@@ -263,6 +276,48 @@ impl NumericModel {
                 holonomic: model.constraints.iter().map(|c| c.position_residual.is_some()).collect(),
             },
         })
+    }
+
+    /// The parts in which [`NumericModel::lagrange_program`]'s inputs and outputs are
+    /// passed to native code, for `n` coordinates and `m` constraints:
+    /// `([1, n, n, parameters], [n, m, 1])` (`t`, `q`, `v`, parameters; `q̈`, `λ`,
+    /// the flag).
+    pub fn lagrange_parts(&self) -> ([usize; 4], [usize; 3]) {
+        let (n, m) = (self.n, self.m);
+        ([1, n, n, self.parameters.len()], [n, m, 1])
+    }
+
+    /// Lagrange's right-hand side as one program, for a native back end: inputs
+    /// `[t, q, v, parameters]`, outputs `[q̈; λ; accepted]` (see
+    /// `formulations/elimination.rs`), with the range-space solve written out for
+    /// this model's sizes and structural zeros and the parameters' part hoisted.
+    /// `None` when the written-out solve would be too large.
+    pub fn lagrange_program(model: &Model) -> Result<Option<Program>, CompileError> {
+        let n = model.coordinate_count();
+        let m = model.constraints.len();
+        let (graph, inputs, outputs) = dynamics_outputs(model);
+        let head = &outputs[..n * n + n + m * n + m];
+        let known: Vec<Option<f64>> = head.iter().map(|&e| graph.as_number(e).map(|x| x.to_f64())).collect();
+        if elimination::instruction_estimate(n, m, &known) > elimination::MAX_INSTRUCTIONS {
+            return Ok(None);
+        }
+        let program =
+            graph.compile_with_block(head, &inputs, |block, terms| elimination::eliminate(block, n, m, terms))?;
+        Ok(Some(program.hoist(1 + 2 * n)))
+    }
+
+    /// Uses `native` (machine code for [`NumericModel::lagrange_program`], compiled
+    /// for the parts of [`NumericModel::lagrange_parts`]) for
+    /// Lagrange's right-hand side from now on; `None` goes back to the interpreter.
+    /// Where its pivots are small or a value is not finite, the general route
+    /// answers, as it does for the interpreter's solve.
+    pub fn set_native_lagrange(&mut self, native: Option<NativeEvaluator>) {
+        self.native_lagrange = native;
+    }
+
+    /// Whether Lagrange's right-hand side runs machine code.
+    pub fn has_native_lagrange(&self) -> bool {
+        self.native_lagrange.is_some()
     }
 
     /// How many instructions compute `M` and `F` alone (the start of the main
@@ -426,9 +481,12 @@ impl NumericModel {
         if self.baumgarte.is_some() {
             return false;
         }
+        if self.native_lagrange_solve(t, q, v, accelerations) {
+            return true;
+        }
+        self.load_inputs(t, q, v);
         let (n, m) = (self.n, self.m);
         let count = n * n + n + m * n + m;
-        self.load_inputs(t, q, v);
         let _ = self.all.load(&self.inputs);
         self.all.compute_first(count);
         let changes = self.all.slow_changes();
@@ -463,6 +521,18 @@ impl NumericModel {
             }
         }
         self.range_space.solve(forcing, &bias[..m], accelerations, &mut self.multipliers)
+    }
+
+    /// Lagrange's `q̈` by the native code, straight from and into the callers'
+    /// slices; false when there is none or it declines: a pivot below the
+    /// range-space method's tolerance (the program's flag), a value not finite.
+    fn native_lagrange_solve(&mut self, t: f64, q: &[f64], v: &[f64], accelerations: &mut [f64]) -> bool {
+        let (n, m) = (self.n, self.m);
+        let Some(evaluator) = self.native_lagrange.as_mut() else { return false };
+        let inputs: [&[f64]; 4] = [&[t], &q[..n], &v[..n], &self.parameters];
+        let mut flag = [0.0];
+        let ran = evaluator.eval(&inputs, &mut [&mut accelerations[..n], &mut self.multipliers[..m], &mut flag]);
+        ran && flag[0] == 1.0 && accelerations[..n].iter().chain(&self.multipliers[..m]).all(|x| x.is_finite())
     }
 
     /// The multipliers found by the last call of Lagrange's method.

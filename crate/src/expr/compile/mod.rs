@@ -7,8 +7,12 @@
 //! Negative terms become subtractions and negative powers divisions, so the code is
 //! what one would write by hand.
 
+mod block;
+mod native;
 mod program;
 
+pub use block::{Arithmetic, Block, Value};
+pub use native::{CompiledCode, NativeEvaluator};
 pub use program::{Evaluator, Instr, Op, Program, Reg, ShapeError};
 
 use alloc::string::String;
@@ -58,6 +62,19 @@ impl ExprGraph {
     /// Compiles `outputs` into one program whose inputs are the values of `inputs`,
     /// in that order.
     pub fn compile(&self, outputs: &[ExprId], inputs: &[SymbolId]) -> Result<Program, CompileError> {
+        self.compile_with_block(outputs, inputs, |_, _| Vec::new())
+    }
+
+    /// Like [`ExprGraph::compile`], with straight-line code written by `block` after
+    /// the outputs: it receives their values and returns the program's outputs (a
+    /// model's linear solve, `formulations/elimination.rs`, whose code a native
+    /// back end compiles with the terms it reads).
+    pub fn compile_with_block(
+        &self,
+        outputs: &[ExprId],
+        inputs: &[SymbolId],
+        block: impl FnOnce(&mut Block, &[Value]) -> Vec<Value>,
+    ) -> Result<Program, CompileError> {
         let mut l = Lowering {
             graph: self,
             inputs: inputs.iter().enumerate().map(|(i, &s)| (s, i as u32)).collect(),
@@ -74,6 +91,13 @@ impl ExprGraph {
         for &e in outputs {
             outs.push(l.lower(e)?);
             emitted.push(l.code.len() as u32);
+        }
+        let values: Vec<Value> = outs.iter().map(|&o| Value(o)).collect();
+        let appended = block(&mut Block { lowering: &mut l }, &values);
+        if !appended.is_empty() {
+            outs = appended.into_iter().map(|Value(o)| o).collect();
+            let end = l.code.len() as u32;
+            emitted = alloc::vec![end; outs.len()];
         }
         let (n_in, n_const) = (inputs.len() as u32, l.constants.len() as u32);
         let place = |o: Operand| match o {

@@ -1,0 +1,114 @@
+//! Straight-line code that a caller appends to a compiled program, written against
+//! the values of its outputs: a model's linear solve for its own sizes and
+//! sparsity (`formulations/elimination.rs`), so that a native back end compiles the
+//! right-hand side as one function, not a function and then loops over dense
+//! matrices.
+//!
+//! Operands that are constants when compiling are folded: a structural zero of `M`
+//! or `A` removes the products it would enter, and `1·x` is `x`. Folding is exact
+//! IEEE arithmetic, so a folded value equals the one computed at run time, except
+//! that `0·x` is `0` even where `x` would be infinite or NaN at run time; callers
+//! check the block's results for finiteness, and every run-time value still reaches
+//! one of them.
+
+use super::{Lowering, Op, Operand};
+
+/// A value in a [`Block`]: an output before the block, a constant or a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Value(pub(super) Operand);
+
+/// Arithmetic that emits instructions into the program being compiled.
+pub struct Block<'l, 'g> {
+    pub(super) lowering: &'l mut Lowering<'g>,
+}
+
+/// Arithmetic on values some of which are known constants, folding what is known:
+/// [`Block`] emits the rest as instructions; a counter (`formulations/elimination.rs`)
+/// counts them beforehand, with the same folding.
+pub trait Arithmetic {
+    /// A value: known or not.
+    type V: Copy;
+    /// The constant `x`.
+    fn constant(&mut self, x: f64) -> Self::V;
+    /// `v`'s value when it is a constant.
+    fn known(&self, v: Self::V) -> Option<f64>;
+    /// `op(a, b)` on values not both known.
+    fn emit(&mut self, op: Op, a: Self::V, b: Self::V) -> Self::V;
+
+    /// `a + b`.
+    fn add(&mut self, a: Self::V, b: Self::V) -> Self::V {
+        match (self.known(a), self.known(b)) {
+            (Some(x), Some(y)) => self.constant(x + y),
+            (Some(0.0), _) => b,
+            (_, Some(0.0)) => a,
+            _ => self.emit(Op::Add, a, b),
+        }
+    }
+
+    /// `a − b`.
+    fn sub(&mut self, a: Self::V, b: Self::V) -> Self::V {
+        match (self.known(a), self.known(b)) {
+            (Some(x), Some(y)) => self.constant(x - y),
+            (_, Some(0.0)) => a,
+            (Some(0.0), _) => self.emit(Op::Neg, b, b),
+            _ => self.emit(Op::Sub, a, b),
+        }
+    }
+
+    /// `a · b`.
+    fn mul(&mut self, a: Self::V, b: Self::V) -> Self::V {
+        match (self.known(a), self.known(b)) {
+            (Some(x), Some(y)) => self.constant(x * y),
+            (Some(0.0), _) | (_, Some(0.0)) => self.constant(0.0),
+            (Some(1.0), _) => b,
+            (_, Some(1.0)) => a,
+            _ => self.emit(Op::Mul, a, b),
+        }
+    }
+
+    /// `a / b`.
+    fn div(&mut self, a: Self::V, b: Self::V) -> Self::V {
+        match (self.known(a), self.known(b)) {
+            (Some(x), Some(y)) => self.constant(x / y),
+            (Some(0.0), _) => a,
+            (_, Some(1.0)) => a,
+            _ => self.emit(Op::Div, a, b),
+        }
+    }
+
+    /// `|a|` or `sign(a)` (`op` is [`Op::Abs`] or [`Op::Sign`]).
+    fn unary(&mut self, op: Op, a: Self::V) -> Self::V {
+        match (op, self.known(a)) {
+            (Op::Abs, Some(x)) => self.constant(crate::math::abs(x)),
+            (Op::Sign, Some(x)) => self.constant(crate::math::sign(x)),
+            _ => self.emit(op, a, a),
+        }
+    }
+
+    /// `1 / a`.
+    fn recip(&mut self, a: Self::V) -> Self::V {
+        match self.known(a) {
+            Some(x) => self.constant(1.0 / x),
+            None => self.emit(Op::Recip, a, a),
+        }
+    }
+}
+
+impl Arithmetic for Block<'_, '_> {
+    type V = Value;
+
+    fn constant(&mut self, x: f64) -> Value {
+        Value(self.lowering.constant(x))
+    }
+
+    fn known(&self, v: Value) -> Option<f64> {
+        match v.0 {
+            Operand::Constant(k) => self.lowering.constants.get(k as usize).copied(),
+            _ => None,
+        }
+    }
+
+    fn emit(&mut self, op: Op, a: Value, b: Value) -> Value {
+        Value(self.lowering.emit(op, a.0, b.0))
+    }
+}

@@ -1,0 +1,208 @@
+//! The range-space solve of `range_space.rs`, written out as straight-line code for
+//! one model's sizes and sparsity and compiled after `M`, `F`, `A` and `b` into a
+//! program of its own ([`crate::mechanics::NumericModel::lagrange_program`]), for a
+//! native back end to compile to machine code (`nhlab-native`).
+//!
+//! Why: for a small system the loops over dense matrices cost more than the terms
+//! (the sleigh: 60 % of a right-hand side), and most of their work is on entries
+//! that are zero for every state (`M`'s and `A`'s structural zeros, folded away
+//! here). What reads only the parameters (a constant `M`, as the turntable's) is
+//! hoisted with the rest and runs when a parameter changes. Under the interpreter
+//! this measured slower than the loops (the sleigh: 221 against 180 ns a call), so
+//! the interpreter keeps the loops.
+//!
+//! The operations are those of [`super::RangeSpace`] in the same order, so values
+//! agree with it bit for bit (up to the sign of a zero). The caller checks the
+//! pivots against the same thresholds and takes the general route when they fail.
+//! Large or dense systems, whose code would grow as `n³`, keep the loops
+//! ([`instruction_estimate`] against [`MAX_INSTRUCTIONS`]).
+
+use alloc::vec::Vec;
+
+use super::{MASS_PIVOT, SCHUR_PIVOT};
+use crate::expr::{Arithmetic, Op};
+
+/// Largest elimination, in instructions, written out: beyond it the machine code
+/// grows faster than the loops' cost (and its compile time with it).
+pub const MAX_INSTRUCTIONS: usize = 4000;
+
+/// How many instructions [`eliminate`] emits for terms whose known entries are
+/// `known` (`M`, `F`, `A`, `b` in the program's order; `None` where not constant),
+/// before value numbering merges repeats.
+pub fn instruction_estimate(n: usize, m: usize, known: &[Option<f64>]) -> usize {
+    let mut counter = Counter(0);
+    eliminate(&mut counter, n, m, known);
+    counter.0
+}
+
+/// Counts instructions instead of emitting them.
+struct Counter(usize);
+
+impl Arithmetic for Counter {
+    type V = Option<f64>;
+    fn constant(&mut self, x: f64) -> Option<f64> {
+        Some(x)
+    }
+    fn known(&self, v: Option<f64>) -> Option<f64> {
+        v
+    }
+    fn emit(&mut self, _: Op, _: Option<f64>, _: Option<f64>) -> Option<f64> {
+        self.0 += 1;
+        None
+    }
+}
+
+/// `[q̈; λ; accepted]` from `terms = [M; F; A; b]` (row-major, as the model's
+/// program lists them). The flag `accepted` is 1 exactly where
+/// [`super::RangeSpace`] would accept its factors (every pivot finite and above its
+/// tolerance times its diagonal entry); anything else (0, ½, NaN) means the caller
+/// must take the general route. It is computed in the program so that, where `M`
+/// and `A` depend on the parameters only, it is hoisted with the factors and costs
+/// nothing per call.
+pub fn eliminate<A: Arithmetic>(a: &mut A, n: usize, m: usize, terms: &[A::V]) -> Vec<A::V> {
+    let (mass, rest) = terms.split_at(n * n);
+    let (forcing, rest) = rest.split_at(n);
+    let (jacobian, bias) = rest.split_at(m * n);
+    let mass_factors = factor_ldl(a, n, mass);
+    // Y = L⁻¹Aᵀ, column j from row j of A.
+    let y: Vec<Vec<A::V>> = jacobian
+        .chunks_exact(n.max(1))
+        .take(m)
+        .map(|row| {
+            let mut column = row.to_vec();
+            forward_unit(a, &mass_factors.l, &mut column);
+            column
+        })
+        .collect();
+    let mut schur = Vec::with_capacity(m * m);
+    for j in 0..m {
+        for i in 0..m {
+            schur.push(if i <= j { weighted_dot(a, &y[j], &y[i], &mass_factors.inv_d) } else { a.constant(0.0) });
+        }
+    }
+    let schur_factors = factor_ldl(a, m, &schur);
+    // z = L⁻¹F; λ = S⁻¹ (b − Yᵀ D⁻¹ z).
+    let mut z = forcing.to_vec();
+    forward_unit(a, &mass_factors.l, &mut z);
+    let mut lambda: Vec<A::V> = (0..m)
+        .map(|j| {
+            let s = weighted_dot(a, &y[j], &z, &mass_factors.inv_d);
+            a.sub(bias[j], s)
+        })
+        .collect();
+    forward_unit(a, &schur_factors.l, &mut lambda);
+    for (x, &d) in lambda.iter_mut().zip(&schur_factors.inv_d) {
+        *x = a.mul(*x, d);
+    }
+    backward_unit(a, &schur_factors.l, &mut lambda);
+    // q̈ = L⁻ᵀ D⁻¹ (z + Y λ).
+    let mut out = z;
+    for (column, &l) in y.iter().zip(&lambda) {
+        for (o, &yk) in out.iter_mut().zip(column) {
+            let p = a.mul(yk, l);
+            *o = a.add(*o, p);
+        }
+    }
+    for (x, &d) in out.iter_mut().zip(&mass_factors.inv_d) {
+        *x = a.mul(*x, d);
+    }
+    backward_unit(a, &mass_factors.l, &mut out);
+    let mut flag = a.constant(1.0);
+    for (i, &pivot) in mass_factors.d.iter().enumerate() {
+        let accepted = accepted(a, pivot, mass[i * n + i], MASS_PIVOT);
+        flag = a.mul(flag, accepted);
+    }
+    for (j, &pivot) in schur_factors.d.iter().enumerate() {
+        let accepted = accepted(a, pivot, schur[j * m + j], SCHUR_PIVOT);
+        flag = a.mul(flag, accepted);
+    }
+    out.into_iter().chain(lambda).chain(core::iter::once(flag)).collect()
+}
+
+/// 1 where `pivot > tolerance·|diagonal|` and `pivot` is finite, as `factor_ldl` of
+/// `range_space.rs` decides; 0 or ½ where not, NaN where a value is NaN:
+/// `(1 + sign(pivot − tolerance·|diagonal|))/2 + (pivot − pivot)`.
+fn accepted<A: Arithmetic>(a: &mut A, pivot: A::V, diagonal: A::V, tolerance: f64) -> A::V {
+    let size = a.unary(Op::Abs, diagonal);
+    let tolerance = a.constant(tolerance);
+    let bound = a.mul(tolerance, size);
+    let margin = a.sub(pivot, bound);
+    let sign = a.unary(Op::Sign, margin);
+    let one = a.constant(1.0);
+    let half = a.constant(0.5);
+    let above = a.add(one, sign);
+    let above = a.mul(above, half);
+    // NaN where the pivot is infinite.
+    let finite = a.sub(pivot, pivot);
+    a.add(above, finite)
+}
+
+/// `L` (unit lower, rows of their strict part), `D` and `1/D`.
+struct Factors<V> {
+    l: Vec<Vec<V>>,
+    d: Vec<V>,
+    inv_d: Vec<V>,
+}
+
+/// `L D Lᵀ` of a symmetric `n×n` matrix (row-major, lower triangle read), as
+/// `range_space::factor_ldl` computes it.
+fn factor_ldl<A: Arithmetic>(a: &mut A, n: usize, matrix: &[A::V]) -> Factors<A::V> {
+    let mut f = Factors { l: Vec::with_capacity(n), d: Vec::with_capacity(n), inv_d: Vec::with_capacity(n) };
+    for i in 0..n {
+        let mut row: Vec<A::V> = Vec::with_capacity(i);
+        for j in 0..i {
+            let mut s = matrix[i * n + j];
+            for ((&x, &dk), &y) in row.iter().zip(&f.d).zip(&f.l[j]).take(j) {
+                let p = a.mul(x, dk);
+                let p = a.mul(p, y);
+                s = a.sub(s, p);
+            }
+            row.push(a.mul(s, f.inv_d[j]));
+        }
+        let mut pivot = matrix[i * n + i];
+        for (&x, &dk) in row.iter().zip(&f.d) {
+            let p = a.mul(x, x);
+            let p = a.mul(p, dk);
+            pivot = a.sub(pivot, p);
+        }
+        f.l.push(row);
+        f.d.push(pivot);
+        let inv = a.recip(pivot);
+        f.inv_d.push(inv);
+    }
+    f
+}
+
+/// `Σ x_k y_k w_k`, from zero.
+fn weighted_dot<A: Arithmetic>(a: &mut A, x: &[A::V], y: &[A::V], w: &[A::V]) -> A::V {
+    let mut s = a.constant(0.0);
+    for ((&x, &y), &w) in x.iter().zip(y).zip(w) {
+        let p = a.mul(x, y);
+        let p = a.mul(p, w);
+        s = a.add(s, p);
+    }
+    s
+}
+
+/// `x ← L⁻¹ x` for unit lower `L`.
+fn forward_unit<A: Arithmetic>(a: &mut A, l: &[Vec<A::V>], x: &mut [A::V]) {
+    for i in 1..x.len() {
+        let mut s = x[i];
+        for k in 0..i {
+            let p = a.mul(l[i][k], x[k]);
+            s = a.sub(s, p);
+        }
+        x[i] = s;
+    }
+}
+
+/// `x ← L⁻ᵀ x` for unit lower `L`.
+fn backward_unit<A: Arithmetic>(a: &mut A, l: &[Vec<A::V>], x: &mut [A::V]) {
+    for i in (0..x.len()).rev() {
+        let xi = x[i];
+        for k in 0..i {
+            let p = a.mul(l[i][k], xi);
+            x[k] = a.sub(x[k], p);
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! Machine code for nhlab's compiled programs: the command line's and the
+//! benchmarks' right-hand sides without the interpreter's dispatch.
+//!
+//! A [`Program`] is straight-line SSA code over `f64` registers, so each of its
+//! instructions becomes one Cranelift value and the whole program one function with
+//! no branches (`codegen.rs`). Arithmetic is the same IEEE operation as the
+//! interpreter's (no fused multiply-add), `sqrt` and `abs` are exact in both, and
+//! every other function calls the core's own `nhlab::math` (`functions.rs`), so the
+//! machine code gives the interpreter's values bit for bit (checked by the tests).
+//!
+//! Why Cranelift and not a C compiler or LLVM: it is a library from crates.io with
+//! no system dependency, compiles a gallery model in milliseconds, and its code
+//! runs the program without interpretation; the remaining cost against hand-written
+//! closed forms is the solve's arithmetic itself. Why this crate and not the core:
+//! the core is `no_std`, forbids `unsafe` and builds for wasm; calling generated
+//! code needs `unsafe` and a host process. The core reaches the code only through
+//! its safe [`CompiledCode`] trait.
+//!
+//! Lagrange's right-hand side is where it pays: [`use_for_lagrange`] compiles the
+//! model's [`NumericModel::lagrange_program`] (terms and the written-out solve) and
+//! installs it; the model still falls back to its general route where the native
+//! solve's pivots are small.
+
+mod codegen;
+mod functions;
+
+use std::sync::{Arc, Mutex};
+
+use cranelift_jit::JITModule;
+use nhlab::expr::{CompileError, CompiledCode, NativeEvaluator, Program};
+use nhlab::mechanics::{Model, NumericModel};
+
+/// Why a program could not be compiled to machine code.
+#[derive(Debug, thiserror::Error)]
+pub enum NativeError {
+    /// This processor has no Cranelift back end, or Cranelift refused the code.
+    #[error("no machine code: {0}")]
+    Codegen(String),
+    /// The model's program could not be compiled (as the interpreter would say).
+    #[error(transparent)]
+    Compile(#[from] CompileError),
+}
+
+/// Most parts the inputs or the outputs may come in.
+pub const MAX_PARTS: usize = 8;
+
+/// `program` compiled to machine code, ready to run through the core, its inputs
+/// and outputs passed in parts of these lengths (each list summing to the
+/// program's count, at most [`MAX_PARTS`] parts).
+pub fn compile(
+    program: &Program,
+    input_parts: &[usize],
+    output_parts: &[usize],
+) -> Result<NativeEvaluator, NativeError> {
+    let fits = |parts: &[usize], total: usize| parts.len() <= MAX_PARTS && parts.iter().sum::<usize>() == total;
+    if !fits(input_parts, program.input_count()) || !fits(output_parts, program.output_count()) {
+        return Err(NativeError::Codegen(format!(
+            "parts {input_parts:?} and {output_parts:?} do not cover {} inputs and {} outputs",
+            program.input_count(),
+            program.output_count()
+        )));
+    }
+    let code = codegen::compile(program, input_parts, output_parts)?;
+    Ok(NativeEvaluator::new(program, Arc::new(code)))
+}
+
+/// Compiles `model`'s Lagrange right-hand side to machine code and makes `numeric`
+/// use it. False (and `numeric` unchanged) when the written-out solve would be too
+/// large for the model ([`NumericModel::lagrange_program`]).
+pub fn use_for_lagrange(model: &Model, numeric: &mut NumericModel) -> Result<bool, NativeError> {
+    let Some(program) = NumericModel::lagrange_program(model)? else { return Ok(false) };
+    let (inputs, outputs) = numeric.lagrange_parts();
+    numeric.set_native_lagrange(Some(compile(&program, &inputs, &outputs)?));
+    Ok(true)
+}
+
+/// `prologue(input parts, registers)`.
+type PrologueFn = unsafe extern "C" fn(*const *const f64, *mut f64);
+/// `body(input parts, registers, output parts)`.
+type BodyFn = unsafe extern "C" fn(*const *const f64, *mut f64, *const *mut f64);
+
+/// The two functions of one program and the memory that holds them.
+pub struct MachineCode {
+    prologue: PrologueFn,
+    body: BodyFn,
+    input_parts: Vec<usize>,
+    output_parts: Vec<usize>,
+    registers: usize,
+    /// Owns the code's memory; freed on drop. Behind a mutex only to be `Sync`: it is
+    /// never touched between compilation and drop.
+    module: Mutex<Option<JITModule>>,
+}
+
+impl std::fmt::Debug for MachineCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MachineCode")
+            .field("input_parts", &self.input_parts)
+            .field("output_parts", &self.output_parts)
+            .field("registers", &self.registers)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The parts' addresses, when every part has its compiled length.
+fn addresses<T>(
+    parts: &[usize],
+    lengths: impl ExactSizeIterator<Item = (usize, *const T)>,
+) -> Option<[*const T; MAX_PARTS]> {
+    if lengths.len() != parts.len() {
+        return None;
+    }
+    let mut out = [std::ptr::null(); MAX_PARTS];
+    for ((slot, (len, address)), &want) in out.iter_mut().zip(lengths).zip(parts) {
+        if len != want {
+            return None;
+        }
+        *slot = address;
+    }
+    Some(out)
+}
+
+impl CompiledCode for MachineCode {
+    fn prologue(&self, inputs: &[&[f64]], registers: &mut [f64]) -> bool {
+        let Some(inputs) = addresses(&self.input_parts, inputs.iter().map(|p| (p.len(), p.as_ptr()))) else {
+            return false;
+        };
+        if registers.len() != self.registers {
+            return false;
+        }
+        // SAFETY: the code reads part k of the inputs at offsets below
+        // `input_parts[k]` and writes `registers` below `self.registers` (offsets
+        // fixed when compiling from the same program), and those lengths are checked
+        // above; it keeps no pointer.
+        unsafe { (self.prologue)(inputs.as_ptr(), registers.as_mut_ptr()) };
+        true
+    }
+
+    fn body(&self, inputs: &[&[f64]], registers: &mut [f64], outputs: &mut [&mut [f64]]) -> bool {
+        let Some(inputs) = addresses(&self.input_parts, inputs.iter().map(|p| (p.len(), p.as_ptr()))) else {
+            return false;
+        };
+        let outputs = outputs.iter_mut().map(|p| (p.len(), p.as_mut_ptr().cast_const()));
+        let Some(outputs) = addresses(&self.output_parts, outputs) else { return false };
+        if registers.len() != self.registers {
+            return false;
+        }
+        // SAFETY: as for the prologue, with part k of the outputs written below
+        // `output_parts[k]` (the addresses come from `&mut` slices, so the writes
+        // alias nothing else).
+        unsafe { (self.body)(inputs.as_ptr(), registers.as_mut_ptr(), outputs.as_ptr().cast()) };
+        true
+    }
+}
+
+impl Drop for MachineCode {
+    fn drop(&mut self) {
+        let module = self.module.get_mut().ok().and_then(Option::take);
+        if let Some(module) = module {
+            // SAFETY: the function pointers live only in `self`, which is being
+            // dropped, so nothing can call them after this.
+            unsafe { module.free_memory() };
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! Machine code (`nhlab-native`, Cranelift) gives the interpreter's numbers: bit for
+//! bit on programs (random expressions and every operation), and Lagrange's
+//! right-hand side with its written-out solve agrees with the interpreter's on every
+//! gallery scenario, follows parameter changes, falls back where the range-space
+//! method declines, and runs a simulation to the same state.
+
+use nhlab::expr::{Evaluator, NativeEvaluator, Op, Program, SymbolId};
+use nhlab::formulations::{lagrange_into, Method};
+use nhlab::mechanics::{Model, NumericModel};
+use nhlab::scenario::load_toml;
+use nhlab::simulation::{initial_state, Settings, Simulation};
+use nhlab_tests::random::{Rng, Tree, NAMES};
+use nhlab_tests::scenarios::{names, text};
+use nhlab_tests::{graph, parse, sym};
+
+/// The inputs `[t, x, y, phi, x', y', phi', m, a, k]`: parameters last, as a model's.
+fn model_inputs(g: &nhlab::expr::ExprGraph) -> Vec<SymbolId> {
+    ["t", "x", "y", "phi", "x'", "y'", "phi'", "m", "a", "k"].iter().map(|n| sym(g, n)).collect()
+}
+
+/// Runs `program` interpreted and as machine code at `points`, asserting the same bits.
+fn assert_same_bits(program: &Program, points: &[Vec<f64>], what: &str) {
+    let mut interpreted: Evaluator = program.evaluator();
+    let count = program.output_count();
+    // Outputs in two parts, inputs as a model passes them: t; q and v; parameters.
+    let split = count / 2;
+    let mut native: NativeEvaluator =
+        nhlab_native::compile(program, &[1, 6, 3], &[split, count - split]).expect("compiles to machine code");
+    for (k, inputs) in points.iter().enumerate() {
+        let (mut want, mut got) = (vec![0.0; count], vec![1.0; count]);
+        interpreted.eval(inputs, &mut want).expect("shape");
+        let (first, second) = got.split_at_mut(split);
+        assert!(native.eval(&[&inputs[..1], &inputs[1..7], &inputs[7..]], &mut [first, second]), "{what}: ran");
+        for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+            let same = w.to_bits() == g.to_bits() || (w.is_nan() && g.is_nan());
+            assert!(same, "{what}: output {i} at point {k}: interpreted {w:e}, native {g:e}");
+        }
+    }
+    // Wrong shapes are refused, not run.
+    let p = &points[0];
+    let (mut first, mut second) = (vec![0.0; split], vec![0.0; count - split]);
+    assert!(!native.eval(&[&p[..1], &p[1..6], &p[6..]], &mut [&mut first, &mut second]));
+    assert!(!native.eval(&[&p[..1], &p[1..7]], &mut [&mut first, &mut second]));
+    assert!(!native.eval(&[&p[..1], &p[1..7], &p[7..]], &mut [&mut first]));
+    second.push(0.0);
+    assert!(!native.eval(&[&p[..1], &p[1..7], &p[7..]], &mut [&mut first, &mut second]));
+    // Parts that do not cover the program are refused when compiling.
+    assert!(nhlab_native::compile(program, &[1, 6, 2], &[count]).is_err());
+    assert!(nhlab_native::compile(program, &[1, 6, 3], &[count + 1]).is_err());
+}
+
+/// Points whose parameters (the last three inputs) change every other point, so
+/// that the prologue runs again and its values are read back.
+fn points(seed: u64, count: usize) -> Vec<Vec<f64>> {
+    let mut r = Rng::new(seed);
+    let mut parameters = [0.0; 3];
+    (0..count)
+        .map(|k| {
+            if k % 2 == 0 {
+                parameters = [r.range(0.5, 2.0), r.range(-1.5, 1.5), r.range(-1.5, 1.5)];
+            }
+            let mut p: Vec<f64> = (0..7).map(|_| r.range(-1.5, 1.5)).collect();
+            p.extend(parameters);
+            p
+        })
+        .collect()
+}
+
+#[test]
+fn random_expressions_give_the_interpreters_bits() {
+    let mut r = Rng::new(0x6e61_7469_7665);
+    for case in 0..40 {
+        let mut g = graph();
+        let trees: Vec<Tree> = (0..4).map(|_| Tree::random(&mut r, 5)).collect();
+        let outputs: Vec<_> = trees.iter().map(|t| parse(&mut g, &t.text())).collect();
+        let inputs = model_inputs(&g);
+        let program = g.compile(&outputs, &inputs).expect("compiles").hoist(7);
+        assert_same_bits(&program, &points(case, 6), &format!("case {case}: {:?}", trees[0].text()));
+    }
+    assert_eq!(NAMES.len(), 10, "the trees' names are the inputs above");
+}
+
+#[test]
+fn every_operation_gives_the_interpreters_bits() {
+    let mut g = graph();
+    let texts = [
+        "sin(x) + cos(y)",
+        "sin(phi)*cos(phi)",
+        "tan(x)",
+        "asin(x/3) + acos(y/3)",
+        "atan(x) + atan2(y, x')",
+        "sinh(x) + cosh(y) + tanh(phi)",
+        "exp(x) + ln(2 + y)",
+        "abs(x) + sign(y) + sign(0*x)",
+        "sqrt(2 + x^2)",
+        "x^5 + y^-3 + phi^2 + x'^7",
+        "(2 + x^2)^a",
+        "-x/(y - 3) + 1/(2 + phi^2)",
+        "m*a + k^2",
+        "-x",
+    ];
+    let outputs: Vec<_> = texts.iter().map(|t| parse(&mut g, t)).collect();
+    let program = g.compile(&outputs, &model_inputs(&g)).expect("compiles").hoist(7);
+    // The test covers what it says: every operation occurs.
+    let ops: Vec<Op> = program.code().iter().map(|i| i.op).collect();
+    for want in [
+        Op::Add,
+        Op::Sub,
+        Op::Mul,
+        Op::Div,
+        Op::Neg,
+        Op::Recip,
+        Op::Sqrt,
+        Op::Powf,
+        Op::Atan2,
+        Op::Sin,
+        Op::Cos,
+        Op::SinCos,
+        Op::Tan,
+        Op::Asin,
+        Op::Acos,
+        Op::Atan,
+        Op::Sinh,
+        Op::Cosh,
+        Op::Tanh,
+        Op::Exp,
+        Op::Ln,
+        Op::Abs,
+        Op::Sign,
+    ] {
+        assert!(ops.contains(&want), "{want:?} is not in the program: {ops:?}");
+    }
+    // (x^-3 compiles as 1/x^3.)
+    for n in [5, 3, 7] {
+        assert!(ops.contains(&Op::Powi(n)), "x^{n} is not a Powi: {ops:?}");
+    }
+    assert!(program.prologue_len() > 0, "m*a + k^2 is hoisted");
+    let mut special = points(7, 8);
+    // Values at the edges: zeros, NaN and infinities pass through as in the interpreter.
+    special[1][1] = 0.0;
+    special[2][1] = -0.0;
+    special[3][2] = f64::NAN;
+    special[4][1] = f64::INFINITY;
+    special[5][3] = -1e300;
+    assert_same_bits(&program, &special, "every operation");
+}
+
+fn compiled(text: &str) -> (Model, NumericModel) {
+    let (scenario, map) = load_toml(text).expect("loads");
+    let model = Model::build(&scenario, &map).expect("valid");
+    let numeric = NumericModel::new(&model).expect("compiles");
+    (model, numeric)
+}
+
+fn assert_close(got: &[f64], want: &[f64], what: &str) {
+    let scale = 1.0 + want.iter().fold(0.0f64, |s, x| s.max(x.abs()));
+    for (g, w) in got.iter().zip(want) {
+        assert!((g - w).abs() <= 1e-12 * scale, "{what}: {got:?} vs {want:?}");
+    }
+}
+
+#[test]
+fn native_lagrange_agrees_with_the_interpreter_on_every_gallery_scenario() {
+    let mut written_out = 0;
+    for name in names() {
+        let (model, mut numeric) = compiled(&text(&name));
+        let mut native = numeric.clone();
+        if !nhlab_native::use_for_lagrange(&model, &mut native).expect("compiles") {
+            continue;
+        }
+        written_out += 1;
+        assert!(native.has_native_lagrange() && !numeric.has_native_lagrange());
+        let n = model.coordinate_count();
+        for k in 0..6 {
+            let s = 0.37 * k as f64;
+            let q: Vec<f64> = (0..n).map(|i| 0.3 + 0.2 * i as f64 + 0.4 * s.sin()).collect();
+            let v: Vec<f64> = (0..n).map(|i| 0.5 - 0.15 * i as f64 + 0.3 * s.cos()).collect();
+            let (mut want, mut got) = (vec![0.0; n], vec![0.0; n]);
+            let lambda_want = lagrange_into(&mut numeric, s, &q, &v, &mut want).expect("solves").to_vec();
+            let lambda_got = lagrange_into(&mut native, s, &q, &v, &mut got).expect("solves").to_vec();
+            assert_close(&got, &want, &format!("{name}: q̈ at state {k}"));
+            assert_close(&lambda_got, &lambda_want, &format!("{name}: λ at state {k}"));
+        }
+    }
+    // Every gallery model is small enough for the written-out solve today.
+    assert_eq!(written_out, names().len(), "scenarios with a native right-hand side");
+}
+
+/// The turntable's `M` and `A` are fixed, so their factors are in the prologue:
+/// a change of a parameter must reach the next call.
+#[test]
+fn parameter_changes_reach_the_machine_code() {
+    let (model, mut numeric) = compiled(&text("ball-on-turntable"));
+    assert!(nhlab_native::use_for_lagrange(&model, &mut numeric).expect("compiles"));
+    let omega = model.parameters.iter().position(|p| p.name == "Omega").expect("Omega");
+    let mass = model.parameters.iter().position(|p| p.name == "m").expect("m");
+    let (q, v) = ([0.1, 0.2, 0.0, 0.0, 0.0], [0.3, -0.4, 0.1, 0.2, 0.5]);
+    let mut qdd = [0.0; 5];
+    for (w, m) in [(1.0, 1.0), (2.5, 1.0), (2.5, 3.0)] {
+        numeric.parameters[omega] = w;
+        numeric.parameters[mass] = m;
+        lagrange_into(&mut numeric, 0.0, &q, &v, &mut qdd).expect("solves");
+        // The closed form (benchmark's `turntable_by_hand`): ẍ = −(2/7) Ω ẏ, ÿ = (2/7) Ω ẋ.
+        assert!((qdd[0] + 2.0 / 7.0 * w * v[1]).abs() < 1e-12, "Ω = {w}: {qdd:?}");
+        assert!((qdd[1] - 2.0 / 7.0 * w * v[0]).abs() < 1e-12, "Ω = {w}: {qdd:?}");
+    }
+}
+
+/// A massless coordinate makes a pivot of `M` zero: the native solve declines and
+/// the general route answers, as for the interpreter.
+#[test]
+fn a_singular_mass_matrix_still_falls_back() {
+    let text = r#"
+format = "nhlab/1"
+title = "A massless coordinate tied to a spring"
+coordinates = ["x", "y"]
+kinetic = "m/2*x'^2"
+potential = "k/2*x^2 + c*y"
+[parameters]
+m = 2.0
+k = 3.0
+c = 0.5
+[[constraints]]
+name = "tie"
+expr = "y' - x' - t"
+[initial]
+q = { x = 1, y = 0 }
+v = { x = 0.5, y = 0.5 }
+"#;
+    let (model, mut numeric) = compiled(text);
+    assert!(nhlab_native::use_for_lagrange(&model, &mut numeric).expect("compiles"));
+    let mut qdd = [0.0; 2];
+    let lambda = lagrange_into(&mut numeric, 0.0, &[0.7, 0.2], &[0.3, 0.4], &mut qdd).expect("solves").to_vec();
+    // By hand: λ = c, m ẍ = −k x − λ.
+    assert!((lambda[0] - 0.5).abs() < 1e-12, "{lambda:?}");
+    assert!((qdd[0] - (-3.0 * 0.7 - 0.5) / 2.0).abs() < 1e-12, "{qdd:?}");
+}
+
+#[test]
+fn a_run_with_machine_code_reaches_the_same_state() {
+    let (scenario, map) = load_toml(&text("chaplygin-sleigh")).expect("loads");
+    let model = Model::build(&scenario, &map).expect("valid");
+    let mut numeric = NumericModel::new(&model).expect("compiles");
+    let initial = initial_state(&model, &mut numeric, &map).expect("initial state");
+    let settings = Settings::from_scenario(&scenario.run, Method::Lagrange);
+    let mut native = numeric.clone();
+    assert!(nhlab_native::use_for_lagrange(&model, &mut native).expect("compiles"));
+    let mut by_interpreter = Simulation::new(numeric, settings, &initial).expect("starts");
+    let mut by_machine_code = Simulation::new(native, settings, &initial).expect("starts");
+    by_interpreter.advance_to(10.0).expect("runs");
+    by_machine_code.advance_to(10.0).expect("runs");
+    let (a, b) = (by_interpreter.state(), by_machine_code.state());
+    assert_eq!(by_interpreter.samples().len(), by_machine_code.samples().len(), "the same steps");
+    for (x, y) in a.q.iter().chain(&a.v).zip(b.q.iter().chain(&b.v)) {
+        assert!((x - y).abs() < 1e-9 * (1.0 + x.abs()), "{a:?} vs {b:?}");
+    }
+}
