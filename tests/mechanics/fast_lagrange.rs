@@ -5,16 +5,8 @@
 
 use nalgebra::{DMatrix, DVector};
 use nhlab::formulations::{accelerations, lagrange_into, Method};
-use nhlab::mechanics::{Model, NumericModel};
-use nhlab::scenario::load_toml;
-use nhlab_tests::scenarios::{names, text};
-
-fn compiled(text: &str) -> (Model, NumericModel) {
-    let (scenario, map) = load_toml(text).expect("loads");
-    let model = Model::build(&scenario, &map).expect("valid");
-    let numeric = NumericModel::new(&model).expect("compiles");
-    (model, numeric)
-}
+use nhlab::mechanics::NumericModel;
+use nhlab_tests::scenarios::{compiled, names, text, MASSLESS_COORDINATE};
 
 /// `[q̈; λ]` from `[[M, −Aᵀ], [A, 0]] [q̈; λ] = [F; b]` by nalgebra's full LU.
 fn by_nalgebra(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) -> DVector<f64> {
@@ -84,24 +76,7 @@ fn kept_factors_follow_parameter_changes() {
 /// the constraint still fixes its motion, and the pivoted LU solves the system.
 #[test]
 fn a_singular_mass_matrix_falls_back_to_the_pivoted_lu() {
-    let text = r#"
-format = "nhlab/1"
-title = "A massless coordinate tied to a spring"
-coordinates = ["x", "y"]
-kinetic = "m/2*x'^2"
-potential = "k/2*x^2 + c*y"
-[parameters]
-m = 2.0
-k = 3.0
-c = 0.5
-[[constraints]]
-name = "tie"
-expr = "y' - x' - t"
-[initial]
-q = { x = 1, y = 0 }
-v = { x = 0.5, y = 0.5 }
-"#;
-    let (_, mut numeric) = compiled(text);
+    let (_, mut numeric) = compiled(MASSLESS_COORDINATE);
     let (q, v) = ([0.7, 0.2], [0.3, 0.4]);
     let want = by_nalgebra(&mut numeric, 0.0, &q, &v);
     let mut qdd = [0.0; 2];

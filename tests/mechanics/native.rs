@@ -10,7 +10,7 @@ use nhlab::mechanics::{Model, NumericModel};
 use nhlab::scenario::load_toml;
 use nhlab::simulation::{initial_state, Settings, Simulation};
 use nhlab_tests::random::{Rng, Tree, NAMES};
-use nhlab_tests::scenarios::{names, text};
+use nhlab_tests::scenarios::{compiled, names, text, MASSLESS_COORDINATE};
 use nhlab_tests::{graph, parse, sym};
 
 /// The inputs `[t, x, y, phi, x', y', phi', m, a, k]`: parameters last, as a model's.
@@ -145,13 +145,6 @@ fn every_operation_gives_the_interpreters_bits() {
     assert_same_bits(&program, &special, "every operation");
 }
 
-fn compiled(text: &str) -> (Model, NumericModel) {
-    let (scenario, map) = load_toml(text).expect("loads");
-    let model = Model::build(&scenario, &map).expect("valid");
-    let numeric = NumericModel::new(&model).expect("compiles");
-    (model, numeric)
-}
-
 fn assert_close(got: &[f64], want: &[f64], what: &str) {
     let scale = 1.0 + want.iter().fold(0.0f64, |s, x| s.max(x.abs()));
     for (g, w) in got.iter().zip(want) {
@@ -210,24 +203,7 @@ fn parameter_changes_reach_the_machine_code() {
 /// the general route answers, as for the interpreter.
 #[test]
 fn a_singular_mass_matrix_still_falls_back() {
-    let text = r#"
-format = "nhlab/1"
-title = "A massless coordinate tied to a spring"
-coordinates = ["x", "y"]
-kinetic = "m/2*x'^2"
-potential = "k/2*x^2 + c*y"
-[parameters]
-m = 2.0
-k = 3.0
-c = 0.5
-[[constraints]]
-name = "tie"
-expr = "y' - x' - t"
-[initial]
-q = { x = 1, y = 0 }
-v = { x = 0.5, y = 0.5 }
-"#;
-    let (model, mut numeric) = compiled(text);
+    let (model, mut numeric) = compiled(MASSLESS_COORDINATE);
     assert!(nhlab_native::use_for_lagrange(&model, &mut numeric).expect("compiles"));
     let mut qdd = [0.0; 2];
     let lambda = lagrange_into(&mut numeric, 0.0, &[0.7, 0.2], &[0.3, 0.4], &mut qdd).expect("solves").to_vec();

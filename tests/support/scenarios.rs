@@ -36,3 +36,32 @@ pub fn build(scenario: &Scenario, map: &SourceMap) -> (Model, NumericModel, Stat
     let state = initial_state(&model, &mut numeric, map).unwrap_or_else(|e| panic!("{}: {e}", scenario.title));
     (model, numeric, state)
 }
+
+/// A text's model and compiled model.
+pub fn compiled(text: &str) -> (Model, NumericModel) {
+    let (scenario, map) = load_toml(text).unwrap_or_else(|e| panic!("{e}"));
+    let model = Model::build(&scenario, &map).unwrap_or_else(|e| panic!("{}: {e}", scenario.title));
+    let numeric = NumericModel::new(&model).expect("compiles");
+    (model, numeric)
+}
+
+/// A massless coordinate `y` tied to `x` by `y' = x' + t`: `M` is singular, so
+/// Lagrange's range-space solve declines and the pivoted LU answers. By hand, at any
+/// state: `λ = c`, `m ẍ = −k x − λ`.
+pub const MASSLESS_COORDINATE: &str = r#"
+format = "nhlab/1"
+title = "A massless coordinate tied to a spring"
+coordinates = ["x", "y"]
+kinetic = "m/2*x'^2"
+potential = "k/2*x^2 + c*y"
+[parameters]
+m = 2.0
+k = 3.0
+c = 0.5
+[[constraints]]
+name = "tie"
+expr = "y' - x' - t"
+[initial]
+q = { x = 1, y = 0 }
+v = { x = 0.5, y = 0.5 }
+"#;
