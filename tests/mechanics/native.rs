@@ -9,6 +9,7 @@ use nhlab::formulations::{lagrange_into, Method};
 use nhlab::mechanics::{Model, NumericModel};
 use nhlab::scenario::load_toml;
 use nhlab::simulation::{initial_state, Settings, Simulation};
+use nhlab_tests::assert_close;
 use nhlab_tests::random::{Rng, Tree, NAMES};
 use nhlab_tests::scenarios::{compiled, names, text, MASSLESS_COORDINATE};
 use nhlab_tests::{graph, parse, sym};
@@ -145,13 +146,6 @@ fn every_operation_gives_the_interpreters_bits() {
     assert_same_bits(&program, &special, "every operation");
 }
 
-fn assert_close(got: &[f64], want: &[f64], what: &str) {
-    let scale = 1.0 + want.iter().fold(0.0f64, |s, x| s.max(x.abs()));
-    for (g, w) in got.iter().zip(want) {
-        assert!((g - w).abs() <= 1e-12 * scale, "{what}: {got:?} vs {want:?}");
-    }
-}
-
 #[test]
 fn native_lagrange_agrees_with_the_interpreter_on_every_gallery_scenario() {
     let mut written_out = 0;
@@ -171,8 +165,8 @@ fn native_lagrange_agrees_with_the_interpreter_on_every_gallery_scenario() {
             let (mut want, mut got) = (vec![0.0; n], vec![0.0; n]);
             let lambda_want = lagrange_into(&mut numeric, s, &q, &v, &mut want).expect("solves").to_vec();
             let lambda_got = lagrange_into(&mut native, s, &q, &v, &mut got).expect("solves").to_vec();
-            assert_close(&got, &want, &format!("{name}: q̈ at state {k}"));
-            assert_close(&lambda_got, &lambda_want, &format!("{name}: λ at state {k}"));
+            assert_close(&got, &want, 1e-12, &format!("{name}: q̈ at state {k}"));
+            assert_close(&lambda_got, &lambda_want, 1e-12, &format!("{name}: λ at state {k}"));
         }
     }
     // Every gallery model is small enough for the written-out solve today.

@@ -54,3 +54,11 @@ pub fn finite_difference(f: &dyn Fn(f64) -> f64, x: f64) -> (f64, f64) {
     let d2 = (4.0 * central(h / 4.0) - central(h / 2.0)) / 3.0;
     (d2, (d2 - d1).abs())
 }
+
+/// Asserts `got` equals `want` within `tolerance` times (1 + the largest |want|).
+pub fn assert_close(got: &[f64], want: &[f64], tolerance: f64, what: &str) {
+    let scale = 1.0 + want.iter().fold(0.0f64, |s, x| s.max(x.abs()));
+    for (g, w) in got.iter().zip(want) {
+        assert!((g - w).abs() <= tolerance * scale, "{what}: {got:?} vs {want:?}");
+    }
+}

@@ -486,7 +486,8 @@ impl NumericModel {
         }
         self.load_inputs(t, q, v);
         let (n, m) = (self.n, self.m);
-        let count = n * n + n + m * n + m;
+        let first_bias = n * n + n + m * n;
+        let count = first_bias + m;
         let _ = self.all.load(&self.inputs);
         self.all.compute_first(count);
         let changes = self.all.slow_changes();
@@ -494,7 +495,6 @@ impl NumericModel {
         // With kept factors only F and b are read; otherwise M and A too.
         if kept {
             self.all.read_outputs(n * n, &mut self.outputs[n * n..n * n + n]);
-            let first_bias = n * n + n + m * n;
             self.all.read_outputs(first_bias, &mut self.outputs[first_bias..count]);
         } else {
             self.all.read_outputs(0, &mut self.outputs[..count]);
@@ -512,7 +512,6 @@ impl NumericModel {
                 // [F; b] and which of its entries vary from call to call.
                 let inputs: Vec<f64> = forcing.iter().chain(&bias[..m]).copied().collect();
                 let program = self.all.program();
-                let first_bias = n * n + n + m * n;
                 let varies: Vec<bool> = (n * n..n * n + n)
                     .chain(first_bias..first_bias + m)
                     .map(|k| !program.output_is_invariant(k))
