@@ -1313,6 +1313,8 @@ function boot(api) {
     stabilitySpan: () => state.stability?.span ?? null,
     trapWorker: () => state.runner.ask("trap"),
     load: (text) => load(text, { fromEditor: true }),   // the benchmark times an edit's whole path
+    info: () => state.info,                              // what the runner's WebLab.info() said
+    benchRhs: (text, count) => helper.ask("benchRhs", { text, count }), // compiled against interpreted, in a worker
   };
   try {
     wire();

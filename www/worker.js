@@ -74,6 +74,29 @@ function csv(id, text) {
   }
 }
 
+/** For the browser benchmark: the best time of `count` Lagrange right-hand sides,
+ *  compiled (as the runs use them) and interpreted, in ms. */
+function benchRhs(text, count) {
+  const l = new api.WebLab(text);
+  try {
+    const best = () => {
+      let ms = Infinity;
+      for (let r = 0; r < 5; r++) {
+        const t0 = performance.now();
+        l.bench_rhs("lagrange", count);
+        ms = Math.min(ms, performance.now() - t0);
+      }
+      return ms;
+    };
+    const code = l.rhs_code();
+    const compiled = best();
+    l.interpret_rhs();
+    return { code, compiled, interpreted: best() };
+  } finally {
+    l.free();
+  }
+}
+
 function handle(id, data) {
   switch (data.op) {
     case "open": {
@@ -93,6 +116,7 @@ function handle(id, data) {
     case "csv": return { result: csv(id, data.text) };
     case "stability": return { result: api.stability(data.text) };
     case "trap": api.self_test_trap(); return { result: null };
+    case "benchRhs": return { result: benchRhs(data.text, data.count) };
     default: throw new Error(`unknown request ${data.op}`);
   }
 }

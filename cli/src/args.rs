@@ -104,11 +104,14 @@ pub struct RunArgs {
     /// from the start to the end).
     #[arg(long, requires = "scene")]
     pub frames: Option<String>,
-    /// Lagrange's right-hand side as machine code (Cranelift): several times faster
-    /// for long runs; it agrees with the interpreter to rounding, not bit for bit,
-    /// so the CSV may differ from the page's in the last digits.
-    #[arg(long)]
+    /// Lagrange's right-hand side as machine code (Cranelift), as the page computes
+    /// it: the default (the flag is kept for scripts that pass it).
+    #[arg(long, conflicts_with = "interpret")]
     pub native: bool,
+    /// Interpret Lagrange's right-hand side instead of compiling it: agrees with the
+    /// default to rounding, not bit for bit (slower; for comparisons).
+    #[arg(long)]
+    pub interpret: bool,
 }
 
 #[derive(Args)]

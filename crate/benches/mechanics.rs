@@ -486,9 +486,30 @@ fn scaling_families(quick: bool) {
                 black_box(lagrange_into(&mut numeric, 0.0, black_box(q), black_box(v), &mut out).expect("solves"));
             }
         });
+        // Machine code (what `nhlab run` and the page use), when the written-out
+        // solve is small enough for the model.
+        let mut native = numeric.clone();
+        let native_s = if nhlab_native::use_for_lagrange(&model, &mut native).expect("compiles") {
+            let mut check = vec![0.0; n];
+            lagrange_into(&mut native, 0.0, &q, &v, &mut check).expect("solves");
+            let gap = check.iter().zip(&engine).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+            assert!(gap < 1e-9 * (1.0 + engine.iter().map(|x| x.abs()).fold(0.0, f64::max)), "pendulum {n}: {gap}");
+            Some(best(5, &mut || {
+                for k in 0..evals {
+                    let (q, v) = &states[k % states.len()];
+                    black_box(lagrange_into(&mut native, 0.0, black_box(q), black_box(v), &mut out).expect("solves"));
+                }
+            }))
+        } else {
+            None
+        };
+        let native = match native_s {
+            Some(s) => format!("native code {:.1}", s / hand_s),
+            None => "native code: too large to write out".into(),
+        };
         derive_points.push((n as f64, t));
         println!(
-            "pendulum N={n}: derive_ms {:.2}, program {} instructions ({} for M and F), rhs_us {:.2}, ratio_vs_handwritten: {:.1}",
+            "pendulum N={n}: derive_ms {:.2}, program {} instructions ({} for M and F), rhs_us {:.2}, ratio_vs_handwritten: {:.1} ({native})",
             t * 1e3,
             numeric.program_sizes().0,
             numeric.mass_and_forcing_instructions(),

@@ -174,6 +174,30 @@ try {
     console.log(`rhs ${m}: wasm ${(wasm[m] / 1e6).toFixed(2)} M/s, native ${(native[m] / 1e6).toFixed(2)} M/s, native/wasm ${ratio.toFixed(2)} (goal <= 2)`);
   }
 
+  // 4a. Lagrange's right-hand side in the worker: the compiled WebAssembly kernel the
+  //     runs use, against the interpreter, per call (issue 10: the page's gains).
+  {
+    const { page, ctx } = await open(browser, server.url);
+    const names = ["chaplygin-sleigh", "ball-on-turntable", "rolling-disk", "ball-in-cone", "rattleback", "whipple-bicycle"];
+    const rows = await page.evaluate(async (names) => {
+      const api = window.wasmBindings;
+      const out = [];
+      for (const name of names) {
+        const text = api.edit_list(api.gallery_text(name), "run.methods", ["lagrange"]);
+        const count = 20000;
+        const answer = await window.nhlabTest.benchRhs(text, count);
+        if (!answer.ok) throw new Error(`${name}: ${answer.error}`);
+        const r = answer.result;
+        out.push([name, r.code, (r.compiled * 1e6) / count, (r.interpreted * 1e6) / count]);
+      }
+      return out;
+    }, names);
+    for (const [name, code, compiled, interpreted] of rows) {
+      console.log(`rhs lagrange in the worker, ${name}: ${code} ${compiled.toFixed(0)} ns, interpreted ${interpreted.toFixed(0)} ns a call (${(interpreted / compiled).toFixed(1)}x faster)`);
+    }
+    await ctx.close();
+  }
+
   // 5. Size.
   const dist = process.env.NHLAB_DIST ?? path.join(ROOT, "dist");
   const file = fs.readdirSync(dist).find((f) => f.endsWith(".wasm"));

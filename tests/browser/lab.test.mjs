@@ -280,6 +280,8 @@ test("a share link reproduces the run number for number", async () => {
   await other.ctx.close();
 });
 
+// The page runs Lagrange's right-hand side as a WebAssembly kernel compiled for the
+// scenario, and `nhlab run` as machine code (Cranelift): the same bits.
 test("the CSV export is what the command line writes", async () => {
   const cli = process.env.NHLAB_CLI ?? path.join(ROOT, "target", "release", "nhlab");
   const names = fs.readdirSync(path.join(ROOT, "scenarios")).filter((f) => f.endsWith(".toml")).map((f) => f.replace(/\.toml$/, ""));
@@ -296,6 +298,17 @@ test("the CSV export is what the command line writes", async () => {
     }
     assert.ok(expected.length > 100, `${name}: the CLI wrote samples`);
     assert.equal(text, expected, `${name}: page CSV = CLI CSV`);
+    await ctx.close();
+  }
+});
+
+test("Lagrange's right-hand side runs as a WebAssembly kernel compiled in the runner", async () => {
+  for (const name of ["chaplygin-sleigh", "whipple-bicycle"]) {
+    const { page, problems, ctx } = await open(browser, `${server.url}#gallery=${name}`);
+    await page.waitForFunction(() => window.nhlabTest.info()?.rhs_code);
+    assert.equal(await page.evaluate(() => window.nhlabTest.info().rhs_code), "compiled", name);
+    if (name === "chaplygin-sleigh") await toEnd(page);
+    assert.deepEqual(problems, [], name);
     await ctx.close();
   }
 });

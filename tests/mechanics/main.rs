@@ -24,3 +24,4 @@ mod share;
 mod stability;
 mod vakonomic;
 mod vectors;
+mod wasm_kernel;

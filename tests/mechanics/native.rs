@@ -1,8 +1,11 @@
-//! Machine code (`nhlab-native`, Cranelift) gives the interpreter's numbers: bit for
-//! bit on programs (random expressions and every operation), and Lagrange's
-//! right-hand side with its written-out solve agrees with the interpreter's on every
-//! gallery scenario, follows parameter changes, falls back where the range-space
-//! method declines, and runs a simulation to the same state.
+//! Compiled code gives the interpreter's numbers: the command line's machine code
+//! (`nhlab-native`, Cranelift) and the page's WebAssembly kernel (`nhlab_www::kernel`,
+//! run here by wasmi, see `wasm_kernel.rs`). Both are held to the interpreter's bits
+//! on programs (random expressions and every operation); Lagrange's right-hand side
+//! with its written-out solve agrees with the interpreter's on every gallery
+//! scenario (and the two back ends with each other bit for bit, which makes the
+//! page's runs `nhlab run --native`'s), follows parameter changes, falls back where
+//! the range-space method declines, and runs a simulation to the same state.
 
 use nhlab::expr::{Evaluator, NativeEvaluator, Op, Program, SymbolId};
 use nhlab::formulations::{lagrange_into, Method};
@@ -14,19 +17,35 @@ use nhlab_tests::random::{Rng, Tree, NAMES};
 use nhlab_tests::scenarios::{compiled, names, text, MASSLESS_COORDINATE};
 use nhlab_tests::{graph, parse, sym};
 
+use super::wasm_kernel;
+
 /// The inputs `[t, x, y, phi, x', y', phi', m, a, k]`: parameters last, as a model's.
 fn model_inputs(g: &nhlab::expr::ExprGraph) -> Vec<SymbolId> {
     ["t", "x", "y", "phi", "x'", "y'", "phi'", "m", "a", "k"].iter().map(|n| sym(g, n)).collect()
 }
 
-/// Runs `program` interpreted and as machine code at `points`, asserting the same bits.
+/// A back end: its name and its compiler.
+type Backend = (&'static str, fn(&Program, &[usize], &[usize]) -> Result<NativeEvaluator, String>);
+
+fn machine_code(program: &Program, inputs: &[usize], outputs: &[usize]) -> Result<NativeEvaluator, String> {
+    nhlab_native::compile(program, inputs, outputs).map_err(|e| e.to_string())
+}
+
+const BACKENDS: [Backend; 2] = [("machine code", machine_code), ("wasm kernel", wasm_kernel::compile)];
+
+/// Runs `program` interpreted and by each back end at `points`, asserting the same bits.
 fn assert_same_bits(program: &Program, points: &[Vec<f64>], what: &str) {
+    for backend in BACKENDS {
+        assert_same_bits_by(backend, program, points, &format!("{what} ({})", backend.0));
+    }
+}
+
+fn assert_same_bits_by((_, compile): Backend, program: &Program, points: &[Vec<f64>], what: &str) {
     let mut interpreted: Evaluator = program.evaluator();
     let count = program.output_count();
     // Outputs in two parts, inputs as a model passes them: t; q and v; parameters.
     let split = count / 2;
-    let mut native: NativeEvaluator =
-        nhlab_native::compile(program, &[1, 6, 3], &[split, count - split]).expect("compiles to machine code");
+    let mut native: NativeEvaluator = compile(program, &[1, 6, 3], &[split, count - split]).expect("compiles");
     for (k, inputs) in points.iter().enumerate() {
         let (mut want, mut got) = (vec![0.0; count], vec![1.0; count]);
         interpreted.eval(inputs, &mut want).expect("shape");
@@ -46,8 +65,8 @@ fn assert_same_bits(program: &Program, points: &[Vec<f64>], what: &str) {
     second.push(0.0);
     assert!(!native.eval(&[&p[..1], &p[1..7], &p[7..]], &mut [&mut first, &mut second]));
     // Parts that do not cover the program are refused when compiling.
-    assert!(nhlab_native::compile(program, &[1, 6, 2], &[count]).is_err());
-    assert!(nhlab_native::compile(program, &[1, 6, 3], &[count + 1]).is_err());
+    assert!(compile(program, &[1, 6, 2], &[count]).is_err());
+    assert!(compile(program, &[1, 6, 3], &[count + 1]).is_err());
 }
 
 /// Points whose parameters (the last three inputs) change every other point, so
@@ -143,6 +162,9 @@ fn every_operation_gives_the_interpreters_bits() {
     special[3][2] = f64::NAN;
     special[4][1] = f64::INFINITY;
     special[5][3] = -1e300;
+    // sign(y) at ±0 (y is input 2).
+    special[6][2] = 0.0;
+    special[7][2] = -0.0;
     assert_same_bits(&program, &special, "every operation");
 }
 
@@ -155,6 +177,8 @@ fn native_lagrange_agrees_with_the_interpreter_on_every_gallery_scenario() {
         if !nhlab_native::use_for_lagrange(&model, &mut native).expect("compiles") {
             continue;
         }
+        let mut kernel = numeric.clone();
+        assert!(wasm_kernel::use_for_lagrange(&model, &mut kernel).expect("a module"), "{name}: as natively");
         written_out += 1;
         assert!(native.has_native_lagrange() && !numeric.has_native_lagrange());
         let n = model.coordinate_count();
@@ -167,6 +191,16 @@ fn native_lagrange_agrees_with_the_interpreter_on_every_gallery_scenario() {
             let lambda_got = lagrange_into(&mut native, s, &q, &v, &mut got).expect("solves").to_vec();
             assert_close(&got, &want, 1e-12, &format!("{name}: q̈ at state {k}"));
             assert_close(&lambda_got, &lambda_want, 1e-12, &format!("{name}: λ at state {k}"));
+            // The page's kernel: machine code's bits exactly.
+            let mut page = vec![0.0; n];
+            let lambda_page = lagrange_into(&mut kernel, s, &q, &v, &mut page).expect("solves").to_vec();
+            let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&page), bits(&got), "{name}: q̈ at state {k}, wasm kernel against machine code");
+            assert_eq!(
+                bits(&lambda_page),
+                bits(&lambda_got),
+                "{name}: λ at state {k}, wasm kernel against machine code"
+            );
         }
     }
     // Every gallery model is small enough for the written-out solve today.

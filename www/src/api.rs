@@ -221,6 +221,8 @@ struct Info<'a> {
     warnings: Vec<String>,
     /// The share payload (`#s=`), or why the scenario cannot be shared as a link.
     share: Result<String, String>,
+    /// How Lagrange's right-hand side runs ([`WebLab::rhs_code`]).
+    rhs_code: String,
 }
 
 #[derive(serde::Serialize)]
@@ -331,6 +333,7 @@ impl WebLab {
             }),
             warnings: self.lab.warnings.iter().map(|w| w.describe()).collect(),
             share: encode_share_text(&self.text),
+            rhs_code: self.rhs_code(),
         };
         to_js(&info)
     }
@@ -445,6 +448,24 @@ impl WebLab {
                 .collect(),
         };
         to_js(&out)
+    }
+
+    /// How Lagrange's right-hand side runs: `"compiled"` (a WebAssembly module made
+    /// for this scenario), `"interpreted"`, or `"interpreted: <why>"` when
+    /// compiling failed (the runs are the same to rounding either way).
+    pub fn rhs_code(&self) -> String {
+        match self.lab.compiled() {
+            Ok(true) => "compiled".into(),
+            Ok(false) => "interpreted".into(),
+            Err(why) => format!("interpreted: {why}"),
+        }
+    }
+
+    /// Interprets Lagrange's right-hand side from now on and restarts the runs (for
+    /// the benchmark's comparison).
+    pub fn interpret_rhs(&mut self) {
+        self.lab.interpret();
+        self.sent.iter_mut().for_each(|s| *s = 0);
     }
 
     /// Benchmark: `evaluations` right-hand sides of `method` at the initial state

@@ -341,6 +341,9 @@ pub struct Lab {
     pub warnings: Vec<TextProblem>,
     /// Samples a run may record: [`MAX_SAMPLES_PER_RUN`] (smaller in tests).
     sample_limit: usize,
+    /// Whether Lagrange's right-hand side runs compiled code ([`crate::kernel`]),
+    /// or why not.
+    compiled: Result<bool, String>,
 }
 
 impl Lab {
@@ -365,8 +368,13 @@ impl Lab {
 
     fn new_for(text: &str, needs: impl Fn(&Scenario) -> Needs) -> Result<Lab, Vec<TextProblem>> {
         let format = if text.trim_start().starts_with('{') { Format::Json } else { Format::Toml };
-        let prepared = Prepared::from_text_for(text, format, needs).map_err(problems)?;
-        Lab::from_prepared(prepared)
+        let mut prepared = Prepared::from_text_for(text, format, needs).map_err(problems)?;
+        let lagrange = prepared.model.scenario.run.method_ids().iter().any(|id| id == Method::Lagrange.id());
+        let compiled =
+            if lagrange { crate::kernel::use_for_lagrange(&prepared.model, &mut prepared.numeric) } else { Ok(false) };
+        let mut lab = Lab::from_prepared(prepared)?;
+        lab.compiled = compiled;
+        Ok(lab)
     }
 
     /// Starts the runs of a prepared scenario.
@@ -387,8 +395,17 @@ impl Lab {
             return Err(vec![TextProblem { field: "run.t_end".into(), line: None, column: None, message }]);
         }
         let warnings = prepared.map.warnings.iter().map(TextProblem::from_problem).collect();
-        let mut lab =
-            Lab { prepared, view, runs: Vec::new(), t0, t_end, now: t0, warnings, sample_limit: MAX_SAMPLES_PER_RUN };
+        let mut lab = Lab {
+            prepared,
+            view,
+            runs: Vec::new(),
+            t0,
+            t_end,
+            now: t0,
+            warnings,
+            sample_limit: MAX_SAMPLES_PER_RUN,
+            compiled: Ok(false),
+        };
         lab.restart();
         Ok(lab)
     }
@@ -437,6 +454,19 @@ impl Lab {
     /// The prepared model.
     pub fn prepared(&self) -> &Prepared {
         &self.prepared
+    }
+
+    /// Whether Lagrange's right-hand side runs compiled code, or why not.
+    pub fn compiled(&self) -> &Result<bool, String> {
+        &self.compiled
+    }
+
+    /// Interprets Lagrange's right-hand side from now on (the benchmark's
+    /// comparison); the runs restart.
+    pub fn interpret(&mut self) {
+        self.prepared.numeric.set_native_lagrange(None);
+        self.compiled = Ok(false);
+        self.restart();
     }
 
     /// The runs, in `run.methods` order.

@@ -8,6 +8,7 @@
 //! - [`panels`]: which plots a scenario gets and their decimated lines;
 //! - [`edit`]: in-place edits of the scenario's TOML (sliders, fields, menus);
 //! - [`gallery`]: every file of `scenarios/`, embedded at build time;
+//! - [`kernel`]: Lagrange's right-hand side compiled to a WebAssembly module;
 //! - [`stability`]: the stability panel's sweep (the scenario's `[stability]`);
 //! - [`api`]: the `#[wasm_bindgen]` surface the page calls.
 
@@ -15,6 +16,7 @@ pub mod api;
 pub mod display;
 pub mod edit;
 pub mod gallery;
+pub mod kernel;
 pub mod lab;
 pub mod panels;
 #[cfg(test)]

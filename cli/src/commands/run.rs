@@ -109,11 +109,13 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     };
     let format = args.format.unwrap_or(if args.out.ends_with(".json") { TableFormat::Json } else { TableFormat::Csv });
     let mut numeric = l.numeric.clone();
-    if args.native && methods.contains(&Method::Lagrange) {
+    // Machine code unless asked not to: the page computes the same bits (its wasm
+    // kernel), so its CSV export equals this run's.
+    if !args.interpret && methods.contains(&Method::Lagrange) {
         match nhlab_native::use_for_lagrange(&l.model, &mut numeric) {
             Ok(true) => {}
-            Ok(false) => eprintln!("note: --native: this model's solve is too large to write out; it is interpreted"),
-            Err(e) => eprintln!("note: --native: {e}; the right-hand side is interpreted"),
+            Ok(false) => eprintln!("note: this model's solve is too large to write out; it is interpreted"),
+            Err(e) => eprintln!("note: {e}; the right-hand side is interpreted"),
         }
     }
     let mut view = View::new(&l.model).map_err(|e| Failure::bad(format!("view: {e}")))?;

@@ -1,0 +1,150 @@
+//! A kernel module instantiated in the worker: it imports this module's memory and
+//! its `nhlab::math` functions (exported below), and is called through two small
+//! imports with the addresses of Rust's slices.
+//!
+//! Synchronous compilation (`new WebAssembly.Module`) is allowed here because the
+//! lab lives in a worker; V8 compiles a gallery kernel in well under a millisecond
+//! with its baseline compiler and optimises it once it is hot.
+
+use js_sys::{Object, Reflect, Uint8Array, WebAssembly};
+use nhlab::expr::CompiledCode;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::encode::{FUNCTIONS, MAX_PARTS};
+
+#[wasm_bindgen]
+extern "C" {
+    /// The exports of one kernel instance.
+    #[derive(Debug)]
+    type KernelExports;
+    #[wasm_bindgen(method, structural)]
+    fn prologue(this: &KernelExports, inputs: u32, registers: u32);
+    #[wasm_bindgen(method, structural)]
+    fn body(this: &KernelExports, inputs: u32, registers: u32, outputs: u32);
+}
+
+macro_rules! exported {
+    ($($name:ident => $f:expr, $arity:tt;)*) => {$(
+        /// For compiled kernels (see `kernel::instance`): not part of the page's API.
+        #[wasm_bindgen]
+        #[doc(hidden)]
+        pub fn $name $arity -> f64 {
+            $f
+        }
+    )*};
+}
+
+exported! {
+    nhlab_kernel_sin => nhlab::math::sin(x), (x: f64);
+    nhlab_kernel_cos => nhlab::math::cos(x), (x: f64);
+    nhlab_kernel_tan => nhlab::math::tan(x), (x: f64);
+    nhlab_kernel_asin => nhlab::math::asin(x), (x: f64);
+    nhlab_kernel_acos => nhlab::math::acos(x), (x: f64);
+    nhlab_kernel_atan => nhlab::math::atan(x), (x: f64);
+    nhlab_kernel_sinh => nhlab::math::sinh(x), (x: f64);
+    nhlab_kernel_cosh => nhlab::math::cosh(x), (x: f64);
+    nhlab_kernel_tanh => nhlab::math::tanh(x), (x: f64);
+    nhlab_kernel_exp => nhlab::math::exp(x), (x: f64);
+    nhlab_kernel_ln => nhlab::math::ln(x), (x: f64);
+    nhlab_kernel_powf => nhlab::math::powf(x, y), (x: f64, y: f64);
+    nhlab_kernel_atan2 => nhlab::math::atan2(y, x), (y: f64, x: f64);
+}
+
+/// One instantiated kernel and the shapes it was compiled for.
+#[derive(Debug)]
+pub struct Kernel {
+    exports: KernelExports,
+    input_parts: Vec<usize>,
+    output_parts: Vec<usize>,
+    registers: usize,
+}
+
+// SAFETY: the page's module is built for wasm32-unknown-unknown without threads
+// (no atomics), so a `Kernel` can never be reached from another thread; the core
+// asks for `Send + Sync` only because the command line's code may be shared.
+unsafe impl Send for Kernel {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for Kernel {}
+
+fn js_error(e: JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_else(|| format!("{e:?}"))
+}
+
+impl Kernel {
+    /// Instantiates the module `bytes` (from [`super::encode::module`]).
+    pub fn new(bytes: &[u8], input_parts: &[usize], output_parts: &[usize], registers: usize) -> Result<Self, String> {
+        let module = WebAssembly::Module::new(&Uint8Array::from(bytes)).map_err(js_error)?;
+        let ours = wasm_bindgen::exports();
+        let env = Object::new();
+        Reflect::set(&env, &"memory".into(), &wasm_bindgen::memory()).map_err(js_error)?;
+        let m = Object::new();
+        for (name, _) in FUNCTIONS {
+            let f = Reflect::get(&ours, &format!("nhlab_kernel_{name}").into()).map_err(js_error)?;
+            if !f.is_function() {
+                return Err(format!("the page's module does not export nhlab_kernel_{name}"));
+            }
+            Reflect::set(&m, &name.into(), &f).map_err(js_error)?;
+        }
+        let imports = Object::new();
+        Reflect::set(&imports, &"env".into(), &env).map_err(js_error)?;
+        Reflect::set(&imports, &"m".into(), &m).map_err(js_error)?;
+        let instance = WebAssembly::Instance::new(&module, &imports).map_err(js_error)?;
+        Ok(Kernel {
+            exports: instance.exports().unchecked_into(),
+            input_parts: input_parts.to_vec(),
+            output_parts: output_parts.to_vec(),
+            registers,
+        })
+    }
+}
+
+/// The parts' addresses in linear memory, when every part has its compiled length.
+fn addresses(parts: &[usize], lengths: impl ExactSizeIterator<Item = (usize, u32)>) -> Option<[u32; MAX_PARTS]> {
+    if lengths.len() != parts.len() {
+        return None;
+    }
+    let mut out = [0; MAX_PARTS];
+    for ((slot, (len, address)), &want) in out.iter_mut().zip(lengths).zip(parts) {
+        if len != want {
+            return None;
+        }
+        *slot = address;
+    }
+    Some(out)
+}
+
+/// A pointer's address in this module's linear memory (32-bit on wasm32).
+fn address<T>(p: *const T) -> u32 {
+    p as usize as u32
+}
+
+impl CompiledCode for Kernel {
+    fn prologue(&self, inputs: &[&[f64]], registers: &mut [f64]) -> bool {
+        let Some(inputs) = addresses(&self.input_parts, inputs.iter().map(|p| (p.len(), address(p.as_ptr())))) else {
+            return false;
+        };
+        if registers.len() != self.registers {
+            return false;
+        }
+        // The kernel reads part k of the inputs below `input_parts[k]` and writes
+        // `registers` below `self.registers` (checked above); it keeps nothing.
+        self.exports.prologue(address(inputs.as_ptr()), address(registers.as_mut_ptr()));
+        true
+    }
+
+    fn body(&self, inputs: &[&[f64]], registers: &mut [f64], outputs: &mut [&mut [f64]]) -> bool {
+        let Some(inputs) = addresses(&self.input_parts, inputs.iter().map(|p| (p.len(), address(p.as_ptr())))) else {
+            return false;
+        };
+        let outputs = outputs.iter_mut().map(|p| (p.len(), address(p.as_mut_ptr())));
+        let Some(outputs) = addresses(&self.output_parts, outputs) else { return false };
+        if registers.len() != self.registers {
+            return false;
+        }
+        // As for the prologue, with part k of the outputs (from `&mut` slices, so
+        // aliasing nothing else) written below `output_parts[k]`.
+        self.exports.body(address(inputs.as_ptr()), address(registers.as_mut_ptr()), address(outputs.as_ptr()));
+        true
+    }
+}

@@ -1,0 +1,36 @@
+//! Compiled right-hand sides for the page: Lagrange's equations of a loaded
+//! scenario (the terms and the written-out range-space solve of
+//! [`NumericModel::lagrange_program`]) as a WebAssembly module made at load time
+//! ([`encode`]) and instantiated in the worker next to the page's own module
+//! ([`instance`]), so that stepping runs it without the interpreter's dispatch.
+//!
+//! It computes the same bits as the interpreter's program and as `nhlab run
+//! --native` (the same operations, the same `nhlab::math` functions), and the core
+//! still falls back to its general route wherever the written-out solve's pivots
+//! are small, exactly as on the command line.
+
+pub mod encode;
+#[cfg(target_arch = "wasm32")]
+mod instance;
+
+use nhlab::mechanics::{Model, NumericModel};
+
+/// Compiles `model`'s Lagrange right-hand side to a WebAssembly module and makes
+/// `numeric` run it. `Ok(false)` (and `numeric` unchanged) when the written-out
+/// solve would be too large for the model, or off the web (native tests interpret).
+pub fn use_for_lagrange(model: &Model, numeric: &mut NumericModel) -> Result<bool, String> {
+    let Some(program) = NumericModel::lagrange_program(model).map_err(|e| e.to_string())? else { return Ok(false) };
+    let (inputs, outputs) = numeric.lagrange_parts();
+    let bytes = encode::module(&program, &inputs, &outputs).map_err(|e| e.to_string())?;
+    #[cfg(target_arch = "wasm32")]
+    {
+        let code = instance::Kernel::new(&bytes, &inputs, &outputs, program.register_count())?;
+        numeric.set_native_lagrange(Some(nhlab::expr::NativeEvaluator::new(&program, std::sync::Arc::new(code))));
+        Ok(true)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = bytes;
+        Ok(false)
+    }
+}
