@@ -313,6 +313,55 @@ test("Lagrange's right-hand side runs as a WebAssembly kernel compiled in the ru
   }
 });
 
+test("long equations are broken into lines at their sums, to the box's width, and again when it changes", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=rolling-disk`, { viewport: { width: 1400, height: 1000 } });
+  await page.waitForFunction(() => document.querySelectorAll("#eq-body math").length > 10);
+  await page.selectOption("#eq-method", "lagrange");
+  await page.waitForFunction(() => [...document.querySelectorAll("#eq-body .eq-label")].some((l) => l.textContent === "equation of phi"));
+  const measure = () => page.evaluate(() => {
+    const rows = [...document.querySelectorAll("#eq-body .eq")].map((row) => {
+      const box = row.querySelector(".eq-math");
+      return {
+        label: row.querySelector(".eq-label").textContent,
+        lines: box.querySelectorAll("mtable.eq-lines > mtr").length,
+        matrix: !!box.querySelector("mtable:not(.eq-lines)"),
+        overflow: box.scrollWidth - box.clientWidth,
+        text: box.textContent,
+      };
+    });
+    return rows;
+  });
+  const wide = await measure();
+  const eqX = wide.find((r) => r.label === "equation of x");
+  assert.ok(eqX.lines >= 2, JSON.stringify(eqX));
+  // The lines hold the same symbols in the same order as the one-line equation.
+  const oneLine = await page.evaluate(() => {
+    const api = window.wasmBindings;
+    const lab = new api.WebLab(api.gallery_text("rolling-disk"));
+    const d = lab.derive("lagrange");
+    lab.free();
+    const e = d.equations.find((e) => e.label === "equation of x");
+    return new DOMParser().parseFromString(e.mathml, "application/xml").documentElement.textContent;
+  });
+  assert.equal(eqX.text, oneLine);
+  // Everything but the 5×5 mass matrix and one indivisible piece fits its box.
+  const over = wide.filter((r) => r.overflow > 1 && !(r.matrix && r.label === "M"));
+  assert.ok(over.length <= 1, JSON.stringify(over.map((r) => [r.label, r.overflow])));
+  assert.ok(wide.filter((r) => r.lines >= 2).length >= 4, `several equations are broken: ${JSON.stringify(wide.map((r) => [r.label, r.lines]))}`);
+  await page.locator("#eq-body").screenshot({ path: path.join(SHOTS, "equations-broken-lines.png") });
+  // A narrower window: the same equation takes more lines.
+  await page.setViewportSize({ width: 700, height: 1000 });
+  await page.waitForFunction((before) => {
+    const row = [...document.querySelectorAll("#eq-body .eq")].find((r) => r.querySelector(".eq-label").textContent === "equation of x");
+    return row.querySelectorAll("mtable.eq-lines > mtr").length > before;
+  }, eqX.lines);
+  const narrow = (await measure()).find((r) => r.label === "equation of x");
+  assert.ok(narrow.overflow <= 1, JSON.stringify(narrow));
+  assert.equal(narrow.text, oneLine);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
 test("Hamel's embedding ending at a singular split reads as information, not as a failure", async () => {
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh`);
   await toEnd(page);
