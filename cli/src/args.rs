@@ -104,6 +104,12 @@ pub struct RunArgs {
     /// from the start to the end).
     #[arg(long, requires = "scene")]
     pub frames: Option<String>,
+    /// The table's columns besides the state (`method`, `t`, coordinates,
+    /// velocities, `mu…`): a comma-separated list of `energy`, `residuals` (`res_…`
+    /// and `dres_…`), `e` (the E-vector), or `all` (the default) or `state` (none).
+    /// A run computes only what it writes (and what `--plot` draws).
+    #[arg(long, default_value = "all")]
+    pub columns: String,
     /// Lagrange's right-hand side as machine code (Cranelift), as the page computes
     /// it: the default (the flag is kept for scripts that pass it).
     #[arg(long, conflicts_with = "interpret")]

@@ -892,3 +892,49 @@ fn run_native_agrees_with_the_interpreted_run() {
     // The turntable's kept map rounds differently: else --interpret proves nothing.
     assert!(differed, "--interpret took the interpreter's route");
 }
+
+/// `run --columns` writes the state and only the diagnostic columns asked for, with
+/// the same numbers as the full table (diagnostics never change the integration),
+/// and refuses an unknown group by name.
+#[test]
+fn run_columns_choose_the_diagnostics_written() {
+    // A holonomic constraint (res_ and dres_ columns) and an E-vector.
+    for name in ["chaplygin-sleigh", "rolling-disk"] {
+        let file = scenario(name);
+        let base = ["run", file.as_str(), "--t-end", "1"];
+        let (status, full, err) = nhlab(&base);
+        assert_eq!(status, 0, "{name}: {err}");
+        let table = |text: &str| -> (Vec<String>, Vec<Vec<String>>) {
+            let mut lines = text.lines().filter(|l| !l.starts_with('#'));
+            let header = lines.next().expect("header").split(',').map(String::from).collect();
+            (header, lines.map(|l| l.split(',').map(String::from).collect()).collect())
+        };
+        let (full_header, full_rows) = table(&full);
+        for (choice, wanted) in [
+            (
+                "state",
+                &(|c: &str| !c.starts_with("energy") && !c.contains("res_") && !c.starts_with("E_"))
+                    as &dyn Fn(&str) -> bool,
+            ),
+            ("energy,e", &|c: &str| !c.contains("res_")),
+            ("residuals", &|c: &str| c != "energy" && !c.starts_with("E_")),
+        ] {
+            let (status, out, err) = nhlab(&[&base[..], &["--columns", choice]].concat());
+            assert_eq!(status, 0, "{name} {choice}: {err}");
+            let (header, rows) = table(&out);
+            let keep: Vec<usize> = (0..full_header.len()).filter(|&i| wanted(&full_header[i])).collect();
+            let expected: Vec<String> = keep.iter().map(|&i| full_header[i].clone()).collect();
+            assert_eq!(header, expected, "{name} {choice}: the columns");
+            assert!(header.len() < full_header.len(), "{name} {choice}: some columns are left out");
+            assert_eq!(rows.len(), full_rows.len(), "{name} {choice}: the same samples");
+            for (row, full_row) in rows.iter().zip(&full_rows) {
+                let expected: Vec<&String> = keep.iter().map(|&i| &full_row[i]).collect();
+                assert_eq!(row.iter().collect::<Vec<_>>(), expected, "{name} {choice}: the same numbers");
+            }
+        }
+    }
+    let file = scenario("chaplygin-sleigh");
+    let (status, _, err) = nhlab(&["run", file.as_str(), "--columns", "state,energie"]);
+    assert_eq!(status, 2, "{err}");
+    assert!(err.contains("--columns") && err.contains("`energie`") && err.contains("energy"), "{err}");
+}

@@ -17,7 +17,7 @@ use alloc::vec::Vec;
 use crate::formulations::Method;
 use crate::integrators::IntegratorKind;
 use crate::mechanics::Model;
-use crate::simulation::{Sample, Settings};
+use crate::simulation::{Diagnostics, Sample, Settings};
 
 /// One cell.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,20 +56,39 @@ pub fn step_comment(settings: &Settings) -> String {
 
 /// The table of several runs of one model, in the given order.
 pub fn samples_table(model: &Model, runs: &[(Method, &[Sample])], comment: String) -> Table {
+    samples_table_for(model, runs, comment, Diagnostics::ALL)
+}
+
+/// As [`samples_table`], with only the diagnostic columns of `columns` (the samples
+/// must have been computed with at least those): `energy`, the residuals
+/// (`res_…`, `dres_…`), the E-vector (`E_…`). The state's columns are always there.
+pub fn samples_table_for(model: &Model, runs: &[(Method, &[Sample])], comment: String, columns: Diagnostics) -> Table {
     let names = model.coordinate_names();
     let m = model.constraints.len();
-    let mut columns: Vec<String> = alloc::vec!["method".into(), "t".into()];
-    columns.extend(names.iter().cloned());
-    columns.extend(names.iter().map(|q| format!("{q}'")));
+    let mut header: Vec<String> = alloc::vec!["method".into(), "t".into()];
+    header.extend(names.iter().cloned());
+    header.extend(names.iter().map(|q| format!("{q}'")));
     let vakonomic = runs.iter().any(|(method, _)| *method == Method::Vakonomic);
     if vakonomic {
-        columns.extend((1..=m).map(|k| format!("mu{k}")));
+        header.extend((1..=m).map(|k| format!("mu{k}")));
     }
-    columns.push("energy".into());
-    columns.extend(model.constraints.iter().map(|c| format!("res_{}", column_name(&c.name))));
-    let e_columns: Vec<usize> = model.hamel.as_ref().map(|h| h.independent.clone()).unwrap_or_default();
+    let wanted = columns;
+    let mut columns = header;
+    if wanted.energy {
+        columns.push("energy".into());
+    }
+    if wanted.residuals {
+        columns.extend(model.constraints.iter().map(|c| format!("res_{}", column_name(&c.name))));
+    }
+    let e_columns: Vec<usize> = match (&model.hamel, wanted.e_vector) {
+        (Ok(h), true) => h.independent.clone(),
+        _ => Vec::new(),
+    };
     columns.extend(e_columns.iter().map(|&i| format!("E_{}", names[i])));
-    let holonomic: Vec<usize> = (0..m).filter(|&j| model.constraints[j].position_residual.is_some()).collect();
+    let holonomic: Vec<usize> = match wanted.residuals {
+        true => (0..m).filter(|&j| model.constraints[j].position_residual.is_some()).collect(),
+        false => Vec::new(),
+    };
     columns.extend(holonomic.iter().map(|&j| format!("dres_{}", column_name(&model.constraints[j].name))));
     let mut rows = Vec::new();
     let mut singular_split_at = None;
@@ -84,10 +103,15 @@ pub fn samples_table(model: &Model, runs: &[(Method, &[Sample])], comment: Strin
                     row.extend((0..m).map(|_| Cell::Empty));
                 }
             }
-            row.push(Cell::Number(s.energy));
-            row.extend(s.residuals.iter().map(|&x| Cell::Number(x)));
+            if wanted.energy {
+                row.push(Cell::Number(s.energy));
+            }
+            if wanted.residuals {
+                row.extend(s.residuals.iter().map(|&x| Cell::Number(x)));
+            }
             match &s.e_vector {
-                Some(e) => row.extend(e.iter().map(|&x| Cell::Number(x))),
+                Some(e) if wanted.e_vector => row.extend(e.iter().map(|&x| Cell::Number(x))),
+                Some(_) => {}
                 None if !e_columns.is_empty() => {
                     singular_split_at.get_or_insert(s.t);
                     row.extend(e_columns.iter().map(|_| Cell::Empty));

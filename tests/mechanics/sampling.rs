@@ -317,3 +317,51 @@ fn the_compulsion_is_computed_only_when_asked_and_changes_nothing_else() {
         assert!((a.compulsion - expected).abs() <= 1e-12 * expected.abs().max(1e-12), "{} vs {expected}", a.compulsion);
     }
 }
+
+/// Samples compute only the diagnostics asked for (`nhlab run --columns`): the rest
+/// are NaN, empty or absent, and what is computed — the state above all — is the same
+/// bit for bit as in a run that computes everything, for dopri5's steps, rk4's grid
+/// and dense-output samples.
+#[test]
+fn samples_compute_only_the_diagnostics_asked_for_and_change_nothing_else() {
+    use nhlab::simulation::Diagnostics;
+    let (model, numeric, state) = load("chaplygin-sleigh");
+    let run = |integrator: IntegratorKind, diagnostics: Diagnostics, times: Option<&[f64]>| {
+        let settings = Settings {
+            integrator,
+            diagnostics,
+            compulsion: false,
+            ..Settings::from_scenario(&model.scenario.run, Method::Lagrange)
+        };
+        let mut sim = Simulation::new(numeric.clone(), settings, &state).unwrap();
+        match times {
+            Some(times) => sim.advance_sampling(times).unwrap(),
+            None => sim.advance_to(2.0).unwrap(),
+        }
+        sim.samples().to_vec()
+    };
+    let times = [0.25, 0.5, 1.0, 1.75];
+    for (integrator, times) in
+        [(IntegratorKind::Dopri5, None), (IntegratorKind::Rk4, None), (IntegratorKind::Dopri5, Some(&times[..]))]
+    {
+        let all = run(integrator, Diagnostics::ALL, times);
+        for wanted in [Diagnostics::NONE, Diagnostics { energy: true, residuals: false, e_vector: true }] {
+            let some = run(integrator, wanted, times);
+            assert_eq!(all.len(), some.len());
+            for (a, b) in all.iter().zip(&some) {
+                let state = |s: &Sample| s.q.iter().chain(&s.v).map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!((a.t.to_bits(), state(a)), (b.t.to_bits(), state(b)), "{integrator:?} {wanted:?}");
+                assert!(a.energy.is_finite() && !a.residuals.is_empty() && a.e_vector.is_some());
+                match wanted.energy {
+                    true => assert_eq!(a.energy.to_bits(), b.energy.to_bits()),
+                    false => assert!(b.energy.is_nan()),
+                }
+                assert!(b.residuals.is_empty() && b.velocity_residuals.is_empty(), "residuals were not asked for");
+                assert_eq!(b.e_vector.is_some(), wanted.e_vector);
+                if wanted.e_vector {
+                    assert_eq!(a.e_vector, b.e_vector);
+                }
+            }
+        }
+    }
+}

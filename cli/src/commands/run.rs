@@ -1,10 +1,10 @@
 //! `nhlab run FILE [--method M]… [--t-end T] [--sample-at …] [--out …] [--plot …] [--scene … [--frames …]]`.
 
-use nhlab::export::{samples_table, step_comment};
+use nhlab::export::{samples_table_for, step_comment};
 use nhlab::formulations::Method;
 use nhlab::integrators::IntegrationError;
 use nhlab::scene::ScenePlayer;
-use nhlab::simulation::{Limits, Settings, Simulation};
+use nhlab::simulation::{Diagnostics, Limits, Settings, Simulation};
 use nhlab::view::View;
 
 use crate::args::{RunArgs, TableFormat};
@@ -64,7 +64,11 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     let ids_of = |s: &Scenario| if args.methods.is_empty() { s.run.method_ids() } else { args.methods.clone() };
     // The E_ columns are part of the output whenever they apply (cli.md): Hamel's split
     // is always derived; the vakonomic equations only for that method.
-    let l = load_file(&args.file, |s| Needs::for_methods(&known_methods(&ids_of(s)), true))?;
+    let columns = parse_columns(&args.columns)?;
+    // A figure draws the energy, residuals and E-vector whatever the table holds.
+    let computed = if args.plot.is_some() { Diagnostics::ALL } else { columns };
+    // Hamel's split is derived for the E-vector only when it is computed.
+    let l = load_file(&args.file, |s| Needs::for_methods(&known_methods(&ids_of(s)), computed.e_vector))?;
     let s = &l.model.scenario;
     let ids = ids_of(s);
     let methods = ids.iter().map(|id| method(id)).collect::<Result<Vec<Method>, _>>()?;
@@ -127,6 +131,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         let mut settings = Settings::from_scenario(&s.run, method);
         settings.limits = Limits { max_steps: args.max_steps, max_samples: args.max_samples };
         settings.compulsion = args.plot.is_some();
+        settings.diagnostics = computed;
         first_settings.get_or_insert(settings);
         all_settings.push(settings);
         let mut sim = Simulation::new(numeric.clone(), settings, &l.initial)
@@ -192,7 +197,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         crate::scene::write(path, &s.title, &l.numeric, &l.initial, &settings, &mut player, times)?;
     }
     let borrowed: Vec<(Method, &[nhlab::simulation::Sample])> = runs.iter().map(|(m, x)| (*m, x.as_slice())).collect();
-    let table = samples_table(&l.model, &borrowed, comment);
+    let table = samples_table_for(&l.model, &borrowed, comment, columns);
     if let Some(t) = table.singular_split_at {
         eprintln!("warning: Hamel's split is singular from t = {t} on at some samples: their E columns are empty");
     }
@@ -205,4 +210,24 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         Some(message) => Err(Failure::Compute(format!("{message} (the samples before it were written)"))),
         None => Ok(()),
     }
+}
+
+/// `--columns`: `all`, `state`, or a list of `energy`, `residuals`, `e`.
+fn parse_columns(list: &str) -> Result<Diagnostics, Failure> {
+    let mut wanted = Diagnostics::NONE;
+    for item in list.split(',').map(str::trim) {
+        match item {
+            "all" => wanted = Diagnostics::ALL,
+            "state" => {}
+            "energy" => wanted.energy = true,
+            "residuals" => wanted.residuals = true,
+            "e" => wanted.e_vector = true,
+            other => {
+                return Err(Failure::bad(format!(
+                    "--columns: unknown column group `{other}` (use all, state, energy, residuals, e)"
+                )))
+            }
+        }
+    }
+    Ok(wanted)
 }

@@ -68,6 +68,29 @@ pub struct Settings {
     /// only `nhlab run --plot` draws it, so the command line asks for it there and
     /// the page never does. Samples not asked have `compulsion` NaN.
     pub compulsion: bool,
+    /// What each sample computes besides the state: `nhlab run --columns` asks only
+    /// for the columns it writes ([`Diagnostics::ALL`] by default).
+    pub diagnostics: Diagnostics,
+}
+
+/// The per-sample quantities beyond the state. Each costs an evaluation per sample
+/// (energy and residuals share one; the E-vector adds Hamel's solve), as much as a
+/// few right-hand sides for a small model; a run asked for the state alone skips them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Diagnostics {
+    /// `T + V` (else NaN).
+    pub energy: bool,
+    /// The constraints' residuals, and the holonomic ones' velocity residuals (else empty).
+    pub residuals: bool,
+    /// Hamel's E-vector (else `None`).
+    pub e_vector: bool,
+}
+
+impl Diagnostics {
+    /// Everything: what the page plots and `nhlab run` writes by default.
+    pub const ALL: Diagnostics = Diagnostics { energy: true, residuals: true, e_vector: true };
+    /// The state alone.
+    pub const NONE: Diagnostics = Diagnostics { energy: false, residuals: false, e_vector: false };
 }
 
 /// Bounds on one run, so that no scenario can run unbounded: a stiff system, an
@@ -107,6 +130,7 @@ impl Settings {
             stabilization: run.stabilization.as_deref().and_then(Stabilization::from_id).unwrap_or(Stabilization::None),
             limits: Limits::default(),
             compulsion: true,
+            diagnostics: Diagnostics::ALL,
         }
     }
 }
@@ -282,33 +306,50 @@ impl Simulation {
     }
 
     /// The sample at `(t, y)`; `known` is the derivative of `y` there when the
-    /// integrator has it already (its last stage), which saves a solve per sample.
+    /// integrator has it already (its last stage), which saves the compulsion a solve.
     fn sample_at(&mut self, t: f64, y: &[f64], known: Option<&[f64]>) -> Result<Sample, DynamicsError> {
         let n = self.numeric.n();
         let (q, v, mu) = (&y[..n], &y[n..2 * n], &y[2 * n..]);
-        let solved;
-        let accelerations = match known {
-            Some(dy) => &dy[n..2 * n],
-            None => {
-                solved =
-                    formulations::accelerations_with_multipliers(self.settings.method, &mut self.numeric, t, q, v, mu)?
-                        .accelerations;
-                solved.as_slice()
+        let wanted = self.settings.diagnostics;
+        let (mut energy, mut residuals, mut velocity_residuals, mut compulsion) =
+            (f64::NAN, Vec::new(), Vec::new(), f64::NAN);
+        // Only the compulsion needs the accelerations: solved here when the
+        // integrator has not given them.
+        let solved = match (self.settings.compulsion, known) {
+            (true, None) => {
+                formulations::accelerations_with_multipliers(self.settings.method, &mut self.numeric, t, q, v, mu)?
+                    .accelerations
             }
+            _ => nalgebra::DVector::zeros(0),
         };
-        let terms = self.numeric.evaluate(t, q, v)?;
-        let compulsion = if self.settings.compulsion {
-            formulations::compulsion_with(terms, accelerations, t, &mut self.compulsion_solver, &mut self.scratch)?
+        if wanted.energy || wanted.residuals || wanted.e_vector || self.settings.compulsion {
+            let terms = self.numeric.evaluate(t, q, v)?;
+            if self.settings.compulsion {
+                let accelerations = known.map_or(solved.as_slice(), |dy| &dy[n..2 * n]);
+                compulsion = formulations::compulsion_with(
+                    terms,
+                    accelerations,
+                    t,
+                    &mut self.compulsion_solver,
+                    &mut self.scratch,
+                )?;
+            }
+            if wanted.energy {
+                energy = terms.energy;
+            }
+            if wanted.residuals {
+                residuals = terms.constraint_residuals();
+                velocity_residuals = terms.residuals.iter().copied().collect();
+            }
+            self.jacobian.clone_from(&terms.jacobian);
+        }
+        let e_vector = if wanted.e_vector {
+            match formulations::e_values(&mut self.numeric, &self.jacobian, t, q, v) {
+                Some(Ok(h)) => Some(h.e.as_slice().to_vec()),
+                _ => None,
+            }
         } else {
-            f64::NAN
-        };
-        let energy = terms.energy;
-        let residuals = terms.constraint_residuals();
-        let velocity_residuals = terms.residuals.iter().copied().collect();
-        self.jacobian.clone_from(&terms.jacobian);
-        let e_vector = match formulations::e_values(&mut self.numeric, &self.jacobian, t, q, v) {
-            Some(Ok(h)) => Some(h.e.as_slice().to_vec()),
-            _ => None,
+            None
         };
         Ok(Sample {
             t,
@@ -327,7 +368,9 @@ impl Simulation {
         // Dopri5's last stage is the derivative at the step's end, unless projection
         // has moved the state since.
         let known = match &self.stepper {
-            Stepper::Dopri5(dp) if self.settings.stabilization != Stabilization::Projection => {
+            Stepper::Dopri5(dp)
+                if self.settings.compulsion && self.settings.stabilization != Stabilization::Projection =>
+            {
                 dp.derivative_at_end(self.t).map(|dy| {
                     self.derivative.clear();
                     self.derivative.extend_from_slice(dy);
