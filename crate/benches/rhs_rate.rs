@@ -1,6 +1,8 @@
 //! Native right-hand-side rate of the sleigh, the baseline of the browser benchmark
 //! (`tests/browser/bench.mjs` runs the same kernel, `Prepared::rhs_loop`, in wasm and
-//! divides). Prints one JSON object: evaluations per second per method.
+//! divides). Prints one JSON object: evaluations per second per method. Lagrange's
+//! runs as machine code, as `nhlab run` runs it (the page runs its wasm kernel);
+//! the other methods are interpreted on both sides.
 //!
 //! `cargo bench -p nhlab --bench rhs_rate`
 
@@ -14,7 +16,8 @@ const COUNT: usize = 20_000;
 
 fn main() {
     let text = include_str!("../../scenarios/chaplygin-sleigh.toml");
-    let prepared = Prepared::from_text(text, Format::Toml).expect("the sleigh loads");
+    let mut prepared = Prepared::from_text(text, Format::Toml).expect("the sleigh loads");
+    assert!(nhlab_native::use_for_lagrange(&prepared.model, &mut prepared.numeric).expect("compiles"));
     let mut out = Vec::new();
     for method in [Method::Lagrange, Method::Hamel, Method::Gauss] {
         let mut sum = 0.0;

@@ -3,7 +3,8 @@
 //     and with the bicycle's 3D scene and three methods,
 //     as the page's own per-frame work and as requestAnimationFrame intervals;
 //   - right-hand-side evaluations per second in wasm against the native figure of the
-//     same kernel measured on this machine now (cargo bench --bench rhs_rate);
+//     same kernel measured on this machine now (cargo bench --bench rhs_rate; Lagrange's
+//     compiled on both sides: Cranelift's machine code against the page's wasm kernel);
 //   - time from navigation to the first drawn plot;
 //   - the size of the .wasm, raw, gzip and brotli.
 // Run: node tests/browser/bench.mjs [--quick]
