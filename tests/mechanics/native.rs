@@ -259,3 +259,17 @@ fn a_run_with_machine_code_reaches_the_same_state() {
         assert!((x - y).abs() < 1e-9 * (1.0 + x.abs()), "{a:?} vs {b:?}");
     }
 }
+
+/// A program longer than the bound is not handed to a compiler (a run then
+/// interprets): the bound applies to the whole program, terms included, not only
+/// to the written-out solve.
+#[test]
+fn a_program_over_the_bound_is_not_compiled() {
+    let (model, _) = compiled(&text("chaplygin-sleigh"));
+    let whole = NumericModel::lagrange_program(&model).expect("compiles").expect("small enough");
+    let length = whole.code().len();
+    assert!(length < nhlab::mechanics::MAX_COMPILED_INSTRUCTIONS);
+    let within = |max| NumericModel::lagrange_program_within(&model, max).expect("compiles");
+    assert!(within(length).is_some(), "exactly at the bound");
+    assert!(within(length - 1).is_none(), "one over the bound");
+}

@@ -118,7 +118,10 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if !args.interpret && methods.contains(&Method::Lagrange) {
         match nhlab_native::use_for_lagrange(&l.model, &mut numeric) {
             Ok(true) => {}
-            Ok(false) => eprintln!("note: this model's solve is too large to write out; it is interpreted"),
+            Ok(false) => eprintln!(
+                "note: this model's right-hand side is too large to compile (a written-out solve over 4,000 or a \
+                 program over 50,000 instructions); it is interpreted"
+            ),
             Err(e) => eprintln!("note: {e}; the right-hand side is interpreted"),
         }
     }

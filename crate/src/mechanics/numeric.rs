@@ -127,6 +127,11 @@ struct CompiledHamel {
     terms: HamelTerms,
 }
 
+/// Most instructions of a program [`NumericModel::lagrange_program`] hands to a
+/// compiler: the bicycle's is 5,798 and compiles to machine code in about 0.1 s,
+/// roughly in proportion, so this bounds a run's compile time near a second.
+pub const MAX_COMPILED_INSTRUCTIONS: usize = 50_000;
+
 /// The compiled model.
 #[derive(Clone, Debug)]
 pub struct NumericModel {
@@ -291,8 +296,15 @@ impl NumericModel {
     /// `[t, q, v, parameters]`, outputs `[q̈; λ; accepted]` (see
     /// `formulations/elimination.rs`), with the range-space solve written out for
     /// this model's sizes and structural zeros and the parameters' part hoisted.
-    /// `None` when the written-out solve would be too large.
+    /// `None` when the written-out solve would be too large, or the whole program
+    /// longer than [`MAX_COMPILED_INSTRUCTIONS`] (machine code's compile time grows
+    /// with it; such a model is interpreted).
     pub fn lagrange_program(model: &Model) -> Result<Option<Program>, CompileError> {
+        NumericModel::lagrange_program_within(model, MAX_COMPILED_INSTRUCTIONS)
+    }
+
+    /// As [`NumericModel::lagrange_program`], `None` above `max_instructions`.
+    pub fn lagrange_program_within(model: &Model, max_instructions: usize) -> Result<Option<Program>, CompileError> {
         let n = model.coordinate_count();
         let m = model.constraints.len();
         let (graph, inputs, outputs) = dynamics_outputs(model);
@@ -303,6 +315,9 @@ impl NumericModel {
         }
         let program =
             graph.compile_with_block(head, &inputs, |block, terms| elimination::eliminate(block, n, m, terms))?;
+        if program.code().len() > max_instructions {
+            return Ok(None);
+        }
         Ok(Some(program.hoist(1 + 2 * n)))
     }
 
