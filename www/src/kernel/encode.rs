@@ -345,11 +345,9 @@ fn define(program: &Program, layout: &Layout, code: &[Instr], is_body: bool) -> 
         arguments,
     };
     for ins in code {
-        if is_body {
-            w.instruction(ins);
-        } else {
-            // Store each result in the register file as well: the body reads it.
-            w.instruction(ins);
+        w.instruction(ins);
+        if !is_body {
+            // The prologue stores each result in the register file as well: the body reads it.
             let results = if ins.op == Op::SinCos { 2 } else { 1 };
             for r in ins.dst..ins.dst + results {
                 let local = w.values[r as usize].expect("just written");
