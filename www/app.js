@@ -765,6 +765,7 @@ const isSign = (node) => node.localName === "mo" && SIGNS.has(node.textContent.t
 /** Where a line may break: before a `+`, `−` or `=` of the equation's sums. */
 const isBreak = (node) => isSign(node) || (node.localName === "mo" && node.textContent.trim() === "=");
 const INVISIBLE_TIMES = "\u2062";
+const MAX_FITTED_NODES = 20000;  // larger equations scroll instead of being broken into lines (a fit costs about 25 ms per 1,000 nodes)
 
 function mathmlNode(tag, ...children) {
   const e = document.createElementNS(MATHML, tag);
@@ -863,7 +864,12 @@ function breakLines(parent, room) {
 function fitEquation(box) {
   const markup = equationMarkup.get(box);
   if (markup === undefined || !box.isConnected) return;
-  box.replaceChildren(safeMath(markup));
+  // Laid out before (another width): from the core's markup again.
+  if (fitEquation.touched.has(box)) box.replaceChildren(safeMath(markup));
+  // A very large equation is left to scroll: measuring and rebuilding its tens of
+  // thousands of nodes would hold the page for a second.
+  if (box.getElementsByTagName("*").length > MAX_FITTED_NODES) return;
+  fitEquation.touched.add(box);
   const row = box.closest(".eq");
   const saved = row.style.contentVisibility;
   row.style.contentVisibility = "visible"; // measure even when scrolled out of view
@@ -887,6 +893,8 @@ function fitEquation(box) {
     row.style.contentVisibility = saved;
   }
 }
+
+fitEquation.touched = new WeakSet(); // boxes whose nodes a fit may have moved
 
 /** Lays every shown equation out again (the box's width changed, or printing began). */
 function refitEquations() {
