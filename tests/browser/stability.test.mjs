@@ -90,7 +90,8 @@ test("a parameter sweep is clicked into the parameter; a broken table is a messa
   await clickAt(page, 0.8); // g = 40
   await page.waitForFunction(() => /g = 40\b/.test(document.getElementById("editor").value));
   await page.waitForFunction(() => /The run uses g = 40: unstable\./.test(document.getElementById("stability-note").textContent));
-  assert.equal(await page.inputValue(".param input[aria-label='g']"), "40");
+  // The slider follows within a frame or two of the new run's info.
+  await page.waitForFunction(() => document.querySelector(".param input[aria-label='g']")?.value === "40");
 
   // A sweep over a name that is not there: the editor says where; the run goes on.
   await page.fill("#editor", text.replace(`over = "g"`, `over = "gee"`));
