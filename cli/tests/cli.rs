@@ -938,3 +938,37 @@ fn run_columns_choose_the_diagnostics_written() {
     assert_eq!(status, 2, "{err}");
     assert!(err.contains("--columns") && err.contains("`energie`") && err.contains("energy"), "{err}");
 }
+
+/// The reference's examples of `run --columns` and `run --interpret` run as printed
+/// (from the repository's root, the output to standard output) and write the
+/// columns they promise.
+#[test]
+fn the_references_run_examples_work_as_printed() {
+    let root = format!("{}/..", env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(format!("{root}/docs/reference.md")).expect("the reference");
+    let examples: Vec<&str> = doc
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("`nhlab run ") && (l.contains("--columns") || l.contains("--interpret")))
+        .map(|l| l.trim_start_matches('`').trim_end_matches('.').trim_end_matches('`'))
+        .collect();
+    assert_eq!(examples.len(), 2, "{examples:?}");
+    for example in examples {
+        let mut args: Vec<String> = example.split_whitespace().skip(1).map(String::from).collect();
+        if let Some(k) = args.iter().position(|a| a == "--out") {
+            args[k + 1] = "-".into();
+        }
+        let output = Command::new(env!("CARGO_BIN_EXE_nhlab")).args(&args).current_dir(&root).output().expect("runs");
+        assert!(output.status.success(), "{example}: {}", String::from_utf8_lossy(&output.stderr));
+        let text = String::from_utf8(output.stdout).expect("utf-8");
+        let header = text.lines().find(|l| l.starts_with("method,")).expect("a header");
+        if example.contains("--columns state,energy") {
+            assert_eq!(header, "method,t,x,y,phi,x',y',phi',energy", "{example}");
+        } else {
+            assert!(
+                header.contains("energy") && text.lines().filter(|l| l.starts_with("lagrange,")).count() == 21,
+                "{example}"
+            );
+        }
+    }
+}
