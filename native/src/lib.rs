@@ -27,7 +27,7 @@ mod functions;
 use std::sync::{Arc, Mutex};
 
 use cranelift_jit::JITModule;
-use nhlab::expr::{CompileError, CompiledCode, NativeEvaluator, Program};
+use nhlab::expr::{part_addresses, CompileError, CompiledCode, NativeEvaluator, Program};
 use nhlab::mechanics::{Model, NumericModel};
 
 /// Why a program could not be compiled to machine code.
@@ -104,19 +104,9 @@ impl std::fmt::Debug for MachineCode {
 /// The parts' addresses, when every part has its compiled length.
 fn addresses<T>(
     parts: &[usize],
-    lengths: impl ExactSizeIterator<Item = (usize, *const T)>,
+    slices: impl ExactSizeIterator<Item = (usize, *const T)>,
 ) -> Option<[*const T; MAX_PARTS]> {
-    if lengths.len() != parts.len() {
-        return None;
-    }
-    let mut out = [std::ptr::null(); MAX_PARTS];
-    for ((slot, (len, address)), &want) in out.iter_mut().zip(lengths).zip(parts) {
-        if len != want {
-            return None;
-        }
-        *slot = address;
-    }
-    Some(out)
+    part_addresses(parts, slices, std::ptr::null())
 }
 
 impl CompiledCode for MachineCode {

@@ -7,7 +7,7 @@
 //! with its baseline compiler and optimises it once it is hot.
 
 use js_sys::{Object, Reflect, Uint8Array, WebAssembly};
-use nhlab::expr::CompiledCode;
+use nhlab::expr::{part_addresses, CompiledCode};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -100,18 +100,8 @@ impl Kernel {
 }
 
 /// The parts' addresses in linear memory, when every part has its compiled length.
-fn addresses(parts: &[usize], lengths: impl ExactSizeIterator<Item = (usize, u32)>) -> Option<[u32; MAX_PARTS]> {
-    if lengths.len() != parts.len() {
-        return None;
-    }
-    let mut out = [0; MAX_PARTS];
-    for ((slot, (len, address)), &want) in out.iter_mut().zip(lengths).zip(parts) {
-        if len != want {
-            return None;
-        }
-        *slot = address;
-    }
-    Some(out)
+fn addresses(parts: &[usize], slices: impl ExactSizeIterator<Item = (usize, u32)>) -> Option<[u32; MAX_PARTS]> {
+    part_addresses(parts, slices, 0)
 }
 
 /// A pointer's address in this module's linear memory (32-bit on wasm32).

@@ -59,3 +59,25 @@ impl NativeEvaluator {
         self.code.body(inputs, &mut self.registers, outputs)
     }
 }
+
+/// Each part's address (a pointer, or an offset in wasm's memory), when the slices
+/// have exactly the lengths `parts` the code was compiled for, at most `N` of them:
+/// the check every back end makes before running its code. Slots past the parts
+/// hold `empty`.
+pub fn part_addresses<A: Copy, const N: usize>(
+    parts: &[usize],
+    slices: impl ExactSizeIterator<Item = (usize, A)>,
+    empty: A,
+) -> Option<[A; N]> {
+    if slices.len() != parts.len() || parts.len() > N {
+        return None;
+    }
+    let mut out = [empty; N];
+    for ((slot, (len, address)), &want) in out.iter_mut().zip(slices).zip(parts) {
+        if len != want {
+            return None;
+        }
+        *slot = address;
+    }
+    Some(out)
+}
