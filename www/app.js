@@ -404,6 +404,25 @@ function renderParameters(info) {
     if (p.unit) label.append(el("span", { class: "unit", text: p.unit, title: `unit of ${p.name}` }));
     box.append(el("div", { class: "param" }, label, slider, number));
   }
+  if (info.parameters.length) box.append(compareControls(info));
+}
+
+/** "Keep for comparison": the current values become a parameter set of [compare],
+ *  whose runs stay overlaid (in a colour of their own) while the sliders move on. */
+function compareControls(info) {
+  const sets = info.layout.set_labels ?? [];
+  const keep = el("button", { type: "button", id: "keep-parameters", text: "Keep for comparison", title: "Overlay a run with these parameter values while you change them ([compare] in the text)" });
+  keep.disabled = sets.length >= 3;
+  keep.addEventListener("click", () => {
+    applyEdit((t) => state.api.keep_parameters(t).text);
+  });
+  const row = el("div", { class: "compare" }, keep);
+  if (sets.length) {
+    const clear = el("button", { type: "button", id: "clear-comparisons", text: "Clear comparisons", title: "Remove [compare] from the text" });
+    clear.addEventListener("click", () => applyEdit((t) => state.api.edit_remove(t, "compare")));
+    row.append(clear, el("span", { class: "hint", text: `compared: ${sets.join("; ")}` }));
+  }
+  return row;
 }
 
 /** Each slider's range, fixed for as long as the same scenario is open (a slider
@@ -599,9 +618,12 @@ function renderSceneText(now) {
 /** The line under the legend: what its `E = (…)` is (set once per scenario, not per frame). */
 function renderLegendNote(info) {
   const comps = info.layout.e_components;
-  $("legend-note").textContent = comps.length
-    ? `Each method in its colour and with its mark along its lines. E = (…) is Hamel's E-vector, G − H, at the clock's state of that method, by independent coordinate (${comps.join(", ")}): zero exactly where Hamel's embedding, which has no multipliers, gives the true motion.${info.hamel_split ? ` Hamel's split: ${info.hamel_split}.` : ""}`
+  const colours = info.layout.set_labels?.length
+    ? "Each method in its colour with the scenario's parameters; each parameter set of [compare] in a colour of its own (the set's name and changed values follow the method); every method with its mark along its lines."
     : "Each method in its colour and with its mark (● ■ ▲ …) along its lines.";
+  $("legend-note").textContent = comps.length
+    ? `${colours} E = (…) is Hamel's E-vector, G − H, at the clock's state of that run, by independent coordinate (${comps.join(", ")}): zero exactly where Hamel's embedding, which has no multipliers, gives the true motion.${info.hamel_split ? ` Hamel's split: ${info.hamel_split}.` : ""}`
+    : colours;
   $("legend-note").hidden = false;
 }
 
@@ -617,6 +639,8 @@ function renderLegend() {
     const mark = el("span", { class: "mark", text: r.mark, "aria-hidden": "true" });
     mark.style.color = r.colour;
     const item = el("li", { class: r.error ? (r.ended ? "ended" : "failed") : "" }, swatch, mark, el("strong", { text: r.method }));
+    // A run of a parameter set of [compare]: its name and the values that differ.
+    if (r.set) item.append(el("span", { class: "set", text: ` · ${r.set}` }));
     if (r.e && comps.length) {
       // As the E-vector panel: every component when there are few, else |E| and the
       // largest six.

@@ -7,15 +7,17 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use nhlab::formulations::Method;
 use nhlab::simulation::Sample;
-use nhlab_plots::{draw_panel, DrawResult, Line, Panel, Scale};
+use nhlab_plots::{draw_panel, DrawResult, Line, Panel, Scale, Series};
 
 use crate::Failure;
 
-/// What to draw for one method.
+/// What to draw for one run.
 pub struct Curves {
-    pub method: Method,
+    /// Whose: the colour and mark.
+    pub series: Series,
+    /// The legend entry.
+    pub label: String,
     pub samples: Vec<Sample>,
     /// `view` expressions at every sample (trajectory pair first, then series).
     pub view: Vec<Vec<f64>>,
@@ -106,9 +108,9 @@ where
         curves
             .iter()
             .map(|c| Line {
-                method: c.method,
+                series: c.series,
                 points: (0..c.samples.len()).map(|k| f(c, k)).collect(),
-                label: label.then(|| c.method.id().to_string()),
+                label: label.then(|| c.label.clone()),
                 dashed,
             })
             .collect()

@@ -155,7 +155,7 @@ where
         let ghosts: Vec<Ghost> = frames
             .iter()
             .filter_map(|f| {
-                f.pictures[k].as_ref().map(|picture| Ghost { method: f.method, picture, trails: &f.trails[k] })
+                f.pictures[k].as_ref().map(|picture| Ghost { series: f.method.into(), picture, trails: &f.trails[k] })
             })
             .collect();
         let (w, h) = panel.dim_in_pixel();

@@ -972,3 +972,49 @@ fn the_references_run_examples_work_as_printed() {
         }
     }
 }
+
+/// `[compare]`: each method runs with the scenario's values and with each set's; a
+/// set's rows are those of the same scenario with its values written in
+/// `[parameters]` (the turntable's omitted velocities are solved again with the
+/// set's rotation rate), and a last column `set` names them.
+#[test]
+fn parameter_sets_run_as_the_scenario_with_their_values() {
+    let base = std::fs::read_to_string(scenario("ball-on-turntable")).unwrap();
+    let with_sets = base.replace("[run]", "[compare.fast]\nOmega = 2.5\n\n[compare.light]\nm = 0.5\n\n[run]");
+    let edited = base.replace("Omega = 1.0", "Omega = 2.5");
+    assert_ne!(edited, base);
+    let args = ["run", "-", "--method", "lagrange", "--t-end", "2"];
+    let (code, both, err) = nhlab_with_input(&args, Some(&with_sets));
+    assert_eq!(code, 0, "{err}");
+    let (code, alone, err) = nhlab_with_input(&args, Some(&edited));
+    assert_eq!(code, 0, "{err}");
+    let header: Vec<&str> = both.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!(header.last(), Some(&"set"));
+    assert_eq!(alone.lines().nth(1).unwrap().split(',').count() + 1, header.len());
+    let rows_of = |set: &str| -> Vec<String> {
+        both.lines().skip(2).filter_map(|l| l.strip_suffix(&format!(",{set}")).map(str::to_string)).collect()
+    };
+    let fast = rows_of("fast");
+    let fast_alone: Vec<String> = alone.lines().skip(2).map(str::to_string).collect();
+    assert!(fast.len() > 10);
+    assert_eq!(fast, fast_alone, "the set's rows are the edited scenario's, number for number");
+    // The omitted velocities were solved with the set's Omega: its first row differs
+    // from the scenario's own in the velocities, not in the positions.
+    let own: Vec<String> =
+        both.lines().skip(2).filter(|l| l.ends_with(',')).map(|l| l.trim_end_matches(',').to_string()).collect();
+    let (a, b) = (&own[0], &fast[0]);
+    assert_ne!(a, b);
+    assert_eq!(a.split(',').take(7).collect::<Vec<_>>(), b.split(',').take(7).collect::<Vec<_>>(), "t and q agree");
+    assert!(rows_of("light").len() > 10);
+    // Bad sets are refused at their place.
+    let bad = base.replace("[run]", "[compare.fast]\nOmga = 2\n\n[compare.\"a.b\"]\nm = 1\n\n[run]");
+    let (code, _, err) = nhlab_with_input(&["check", "-"], Some(&bad));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("compare.fast.Omga: `Omga` is not a parameter; did you mean `Omega`?"), "{err}");
+    assert!(err.contains("without `.`"), "{err}");
+    let four = base
+        .replace("[run]", "[compare.a]\nm = 1\n[compare.b]\nm = 2\n[compare.c]\nm = 3\n[compare.d]\nm = 4\n\n[run]");
+    let (code, _, err) = nhlab_with_input(&["check", "-"], Some(&four));
+    assert_eq!(code, 2);
+    assert!(err.contains("compare: at most 3 parameter sets"), "{err}");
+}

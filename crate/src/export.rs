@@ -7,8 +7,9 @@
 //! for each constraint (its residual as written: `φ` for a holonomic constraint),
 //! `E_<coordinate>` for each independent coordinate of the model's Hamel split
 //! (empty where the split is singular), and last `dres_<constraint>` for each
-//! holonomic constraint: its velocity-level residual `φ_q v + φ_t`. The `dres_`
-//! columns come after the contract's columns so that those keep their places.
+//! holonomic constraint: its velocity-level residual `φ_q v + φ_t`; with parameter
+//! sets (`[compare]`), `set` names each row's set. The `dres_` and `set` columns
+//! come after the contract's columns so that those keep their places.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -54,21 +55,38 @@ pub fn step_comment(settings: &Settings) -> String {
     }
 }
 
-/// The table of several runs of one model, in the given order.
+/// One run's samples for a table.
+#[derive(Clone, Copy, Debug)]
+pub struct RunSamples<'a> {
+    /// Its method.
+    pub method: Method,
+    /// Its parameter set's name in `[compare]`; `None`: the scenario's own values.
+    pub set: Option<&'a str>,
+    /// Its samples.
+    pub samples: &'a [Sample],
+}
+
+/// The table of several runs of one model with the scenario's own parameters, in
+/// the given order.
 pub fn samples_table(model: &Model, runs: &[(Method, &[Sample])], comment: String) -> Table {
-    samples_table_for(model, runs, comment, Diagnostics::ALL)
+    let runs: Vec<RunSamples> =
+        runs.iter().map(|&(method, samples)| RunSamples { method, set: None, samples }).collect();
+    samples_table_for(model, &runs, comment, Diagnostics::ALL)
 }
 
 /// As [`samples_table`], with only the diagnostic columns of `columns` (the samples
 /// must have been computed with at least those): `energy`, the residuals
 /// (`res_…`, `dres_…`), the E-vector (`E_…`). The state's columns are always there.
-pub fn samples_table_for(model: &Model, runs: &[(Method, &[Sample])], comment: String, columns: Diagnostics) -> Table {
+///
+/// When a run has a parameter set, a last column `set` names it (empty for the
+/// scenario's own values).
+pub fn samples_table_for(model: &Model, runs: &[RunSamples], comment: String, columns: Diagnostics) -> Table {
     let names = model.coordinate_names();
     let m = model.constraints.len();
     let mut header: Vec<String> = alloc::vec!["method".into(), "t".into()];
     header.extend(names.iter().cloned());
     header.extend(names.iter().map(|q| format!("{q}'")));
-    let vakonomic = runs.iter().any(|(method, _)| *method == Method::Vakonomic);
+    let vakonomic = runs.iter().any(|r| r.method == Method::Vakonomic);
     if vakonomic {
         header.extend((1..=m).map(|k| format!("mu{k}")));
     }
@@ -90,9 +108,13 @@ pub fn samples_table_for(model: &Model, runs: &[(Method, &[Sample])], comment: S
         false => Vec::new(),
     };
     columns.extend(holonomic.iter().map(|&j| format!("dres_{}", column_name(&model.constraints[j].name))));
+    let with_sets = runs.iter().any(|r| r.set.is_some());
+    if with_sets {
+        columns.push("set".into());
+    }
     let mut rows = Vec::new();
     let mut singular_split_at = None;
-    for &(method, samples) in runs {
+    for &RunSamples { method, set, samples } in runs {
         for s in samples {
             let mut row = alloc::vec![Cell::Text(method.id().into()), Cell::Number(s.t)];
             row.extend(s.q.iter().chain(&s.v).map(|&x| Cell::Number(x)));
@@ -119,6 +141,9 @@ pub fn samples_table_for(model: &Model, runs: &[(Method, &[Sample])], comment: S
                 None => {}
             }
             row.extend(holonomic.iter().map(|&j| Cell::Number(s.velocity_residuals[j])));
+            if with_sets {
+                row.push(set.map_or(Cell::Empty, |name| Cell::Text(name.into())));
+            }
             rows.push(row);
         }
     }

@@ -2,7 +2,9 @@
 //! The command line and the web lab both start here.
 
 use alloc::format;
+use alloc::string::String;
 use alloc::vec;
+use alloc::vec::Vec;
 
 use crate::mechanics::{Model, Needs, NumericModel};
 use crate::scenario::{load, Format, Problem, Problems, Scenario, SourceMap};
@@ -20,6 +22,67 @@ pub struct Prepared {
     /// Field positions in the text, and warnings (unknown fields, velocities the
     /// constraints leave free).
     pub map: SourceMap,
+    /// The parameter sets of `[compare]`, in name order, each with its own initial
+    /// state (omitted velocities solved with its values).
+    pub sets: Vec<ParameterSet>,
+}
+
+/// A parameter set to overlay: a run of the same model with other parameter values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParameterSet {
+    /// Its name in `[compare]`.
+    pub name: String,
+    /// Every parameter's value, in [`Model::parameters`] order.
+    pub parameters: Vec<f64>,
+    /// The initial state with these values.
+    pub initial: State,
+}
+
+impl ParameterSet {
+    /// `name: m = 2, a = 0.3`: the name and the values that differ from `base`
+    /// (the scenario's own), for a legend.
+    pub fn label(&self, model: &Model, base: &[f64]) -> String {
+        let changed: Vec<String> = model
+            .parameters
+            .iter()
+            .zip(&self.parameters)
+            .zip(base)
+            .filter(|((_, set), base)| set.to_bits() != base.to_bits())
+            .map(|((p, set), _)| format!("{} = {set}", p.name))
+            .collect();
+        if changed.is_empty() {
+            format!("{} (the same values)", self.name)
+        } else {
+            format!("{}: {}", self.name, changed.join(", "))
+        }
+    }
+}
+
+/// The starts of `[compare]`'s parameter sets; a set whose initial state cannot be
+/// completed is a problem at `compare.<name>`.
+fn parameter_sets(model: &Model, numeric: &NumericModel, map: &SourceMap) -> Result<Vec<ParameterSet>, Problems> {
+    let mut sets = Vec::new();
+    let mut problems = Vec::new();
+    for (name, parameters) in model.parameter_sets() {
+        let mut numeric = numeric.clone();
+        numeric.parameters.clone_from(&parameters);
+        match initial_state_with_warnings(model, &mut numeric, map) {
+            Ok((initial, _)) => sets.push(ParameterSet { name, parameters, initial }),
+            Err(Problems(found)) => {
+                let field = format!("compare.{name}");
+                problems.extend(found.into_iter().map(|p| Problem {
+                    position: map.value(&field),
+                    message: format!("with this set's values, {}: {}", p.field, p.message),
+                    field: field.clone(),
+                }));
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(sets)
+    } else {
+        Err(Problems(problems))
+    }
 }
 
 impl Prepared {
@@ -74,7 +137,8 @@ impl Prepared {
                 numeric = compile(&model)?;
             }
         }
-        Ok(Prepared { model, numeric, initial, map })
+        let sets = parameter_sets(&model, &numeric, &map)?;
+        Ok(Prepared { model, numeric, initial, map, sets })
     }
 }
 

@@ -30,9 +30,35 @@ pub const COLOURS: [RGBColor; 7] = [
     RGBColor(23, 190, 207),
 ];
 
-/// The colour of `method`, the same in every figure.
-pub fn colour(method: Method) -> RGBColor {
-    COLOURS[Method::ALL.iter().position(|&m| m == method).unwrap_or(0) % COLOURS.len()]
+/// The parameter sets' colours (`[compare]`): tab10's entries the methods leave,
+/// one per set in name order.
+pub const SET_COLOURS: [RGBColor; 3] = [RGBColor(227, 119, 194), RGBColor(188, 189, 34), RGBColor(127, 127, 127)];
+
+/// Whose line or picture: a method's run with the scenario's parameters (`set` 0)
+/// or with the `set`-th parameter set of `[compare]` (from 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Series {
+    /// The method.
+    pub method: Method,
+    /// 0: the scenario's own values; `k`: the `k`-th set of `[compare]`.
+    pub set: usize,
+}
+
+impl From<Method> for Series {
+    fn from(method: Method) -> Series {
+        Series { method, set: 0 }
+    }
+}
+
+/// The colour of a series, the same in every figure: a method's own colour with the
+/// scenario's values, its set's colour otherwise (the method's mark tells methods
+/// of one set apart).
+pub fn colour(series: impl Into<Series>) -> RGBColor {
+    let Series { method, set } = series.into();
+    match set.checked_sub(1) {
+        Some(k) => SET_COLOURS[k % SET_COLOURS.len()],
+        None => COLOURS[Method::ALL.iter().position(|&m| m == method).unwrap_or(0) % COLOURS.len()],
+    }
 }
 
 /// The methods' marks, in [`Method::ALL`] order: drawn along each method's line when
@@ -40,8 +66,9 @@ pub fn colour(method: Method) -> RGBColor {
 /// grey, or by a reader who does not see the palette). The glyphs are the legends'.
 pub const MARKS: [char; 7] = ['●', '■', '▲', '◆', '▼', '+', '×'];
 
-/// The mark of `method`, as a glyph for legends drawn outside a canvas.
-pub fn mark(method: Method) -> char {
+/// The mark of a series' method, as a glyph for legends drawn outside a canvas.
+pub fn mark(series: impl Into<Series>) -> char {
+    let method = series.into().method;
     MARKS[Method::ALL.iter().position(|&m| m == method).unwrap_or(0) % MARKS.len()]
 }
 
@@ -105,16 +132,16 @@ fn mark_places(pixels: &[(i32, i32)], rank: usize, count: usize) -> Vec<(i32, i3
         .collect()
 }
 
-/// The colour of `method` as CSS `#rrggbb`, for legends drawn outside a canvas.
-pub fn css_colour(method: Method) -> String {
-    let RGBColor(r, g, b) = colour(method);
+/// The colour of a series as CSS `#rrggbb`, for legends drawn outside a canvas.
+pub fn css_colour(series: impl Into<Series>) -> String {
+    let RGBColor(r, g, b) = colour(series);
     format!("#{r:02x}{g:02x}{b:02x}")
 }
 
 /// One line of a panel.
 pub struct Line {
-    /// Whose line: sets the colour.
-    pub method: Method,
+    /// Whose line: sets the colour and the mark.
+    pub series: Series,
     /// The points, in drawing order.
     pub points: Vec<(f64, f64)>,
     /// The legend entry, if any.
@@ -225,7 +252,7 @@ pub struct Panel<'a> {
 /// A filled dot at the current state of one method.
 pub struct Marker {
     /// Whose.
-    pub method: Method,
+    pub series: Series,
     /// Where.
     pub at: (f64, f64),
 }
@@ -378,13 +405,13 @@ fn to_axis(lines: &[Line], markers: &[Marker], scale: Scale) -> (Vec<Line>, Vec<
     let lines = lines
         .iter()
         .map(|l| Line {
-            method: l.method,
+            series: l.series,
             points: l.points.iter().map(|&p| at(p)).collect(),
             label: l.label.clone(),
             dashed: l.dashed,
         })
         .collect();
-    let markers = markers.iter().map(|m| Marker { method: m.method, at: at(m.at) }).collect();
+    let markers = markers.iter().map(|m| Marker { series: m.series, at: at(m.at) }).collect();
     (lines, markers, scale)
 }
 
@@ -443,18 +470,18 @@ where
         .draw()?;
     // Methods that agree draw on top of each other: the first is widest, so that every
     // overlaid line stays visible as a coloured edge.
-    let mut order: Vec<Method> = Vec::new();
+    let mut order: Vec<Series> = Vec::new();
     for l in lines {
-        if !order.contains(&l.method) {
-            order.push(l.method);
+        if !order.contains(&l.series) {
+            order.push(l.series);
         }
     }
-    let width = |m: Method| {
+    let width = |m: Series| {
         let rank = order.iter().position(|&o| o == m).unwrap_or(0);
         pxu(1.6 + 1.1 * (order.len() - 1 - rank).min(2) as f64)
     };
     for line in lines {
-        let colour = colour(line.method);
+        let colour = colour(line.series);
         let runs: Vec<Vec<(f64, f64)>> = segments(&line.points)
             .into_iter()
             .flat_map(|s| if line.dashed { vec![s] } else { split_at_sharp_turns(&s, &|p| chart.backend_coord(p)) })
@@ -463,14 +490,14 @@ where
             let series = if line.dashed {
                 chart.draw_series(DashedLineSeries::new(s, pxu(5.0), pxu(4.0), colour.stroke_width(pxu(1.2))))?
             } else {
-                chart.draw_series(LineSeries::new(s, colour.stroke_width(width(line.method))))?
+                chart.draw_series(LineSeries::new(s, colour.stroke_width(width(line.series))))?
             };
             if let (0, Some(label)) = (k, &line.label) {
                 let (w, dashed) = (pxu(3.0), line.dashed);
                 let len = px(18.0);
                 // The mark drawn along the line heads its entry.
                 let label =
-                    if order.len() > 1 && !dashed { format!("{} {label}", mark(line.method)) } else { label.clone() };
+                    if order.len() > 1 && !dashed { format!("{} {label}", mark(line.series)) } else { label.clone() };
                 series.label(label).legend(move |(x, y)| {
                     let style = if dashed { colour.mix(0.6).stroke_width(w / 2 + 1) } else { colour.stroke_width(w) };
                     PathElement::new(vec![(x, y), (x + len, y)], style)
@@ -483,7 +510,7 @@ where
         let area = chart.plotting_area().strip_coord_spec();
         let (x0, y0) = area.get_base_pixel();
         for line in lines.iter().filter(|l| !l.dashed) {
-            let rank = order.iter().position(|&o| o == line.method).unwrap_or(0);
+            let rank = order.iter().position(|&o| o == line.series).unwrap_or(0);
             let pixels: Vec<(i32, i32)> = line
                 .points
                 .iter()
@@ -491,13 +518,13 @@ where
                 .map(|p| chart.backend_coord(p))
                 .collect();
             for (x, y) in mark_places(&pixels, rank, order.len()) {
-                draw_mark(&area, (x - x0, y - y0), mark(line.method), px(4.0), colour(line.method), pxu(1.6))?;
+                draw_mark(&area, (x - x0, y - y0), mark(line.series), px(4.0), colour(line.series), pxu(1.6))?;
             }
         }
     }
     for m in markers {
         if m.at.0.is_finite() && m.at.1.is_finite() {
-            let c = colour(m.method);
+            let c = colour(m.series);
             chart.draw_series(std::iter::once(Circle::new(m.at, pxu(5.0), c.filled())))?;
             chart.draw_series(std::iter::once(Circle::new(m.at, pxu(5.0), WHITE.stroke_width(pxu(1.0)))))?;
         }
@@ -557,7 +584,8 @@ mod tests {
 
     #[test]
     fn axes_keep_gaps_and_put_zeros_at_the_bottom_of_a_log_axis() {
-        let line = |points: Vec<(f64, f64)>| Line { method: Method::Lagrange, points, label: None, dashed: false };
+        let line =
+            |points: Vec<(f64, f64)>| Line { series: Method::Lagrange.into(), points, label: None, dashed: false };
         let data = [line(vec![(0.0, 0.0), (1.0, 1e-12), (2.0, f64::NAN), (3.0, 1e-9)])];
         let (out, _, scale) = to_axis(&data, &[], Scale::Log);
         assert_eq!(scale, Scale::Log);

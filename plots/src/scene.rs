@@ -8,7 +8,6 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use nhlab::formulations::Method;
 use nhlab::scene::{Bounds, Camera, Fit, Mark, Picture, Projection};
 
 use crate::colour;
@@ -17,7 +16,7 @@ use crate::colour;
 /// element, oldest first).
 pub struct Ghost<'a> {
     /// Whose picture: sets the colour.
-    pub method: Method,
+    pub series: crate::Series,
     /// The picture.
     pub picture: &'a Picture,
     /// The trailed points' paths up to now.
@@ -88,7 +87,7 @@ pub fn draw_scene<B: DrawingBackend>(
     // points, drawn as TRAIL_BANDS polylines of one shade each (a trail of 30,000
     // samples drawn segment by segment cost 40 ms a frame).
     for (k, ghost) in ghosts.iter().enumerate() {
-        let c = colour(ghost.method);
+        let c = colour(ghost.series);
         for trail in ghost.trails {
             let points = thin(trail, TRAIL_POINTS);
             let n = points.len();
@@ -124,7 +123,7 @@ pub fn draw_scene<B: DrawingBackend>(
     }
     marks.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
     for (_, k, mark) in marks {
-        let c = colour(ghosts[k].method);
+        let c = colour(ghosts[k].series);
         let alpha = opacity(k);
         match mark {
             Mark::Path { points, closed, fill } => {

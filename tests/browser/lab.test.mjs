@@ -917,6 +917,65 @@ test("embedded in a real iframe: fits 720×560 and a phone's width, shows the co
   }
 });
 
+test("Keep for comparison overlays a parameter set in its own colour; its CSV is the command line's", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh`);
+  await waitClockPast(page, 0.2);
+  await page.click("#keep-parameters");
+  await page.waitForFunction(() => document.getElementById("editor").value.includes('[compare."set 1"]'));
+  // The author's text is kept; the set holds every parameter's value at the click.
+  const text = await page.inputValue("#editor");
+  assert.match(text, /\[compare\."set 1"\]\nm = 1\.0\na = 0\.5\nI = 0\.2\n/);
+  assert.match(text, /^format = "nhlab\/1"/);
+  // A slider moves the scenario's own values; the set's run stays.
+  await page.evaluate(() => {
+    const s = document.querySelector(".param input[aria-label='a slider']");
+    s.value = "-0.5";
+    s.dispatchEvent(new Event("input"));
+    s.dispatchEvent(new Event("change"));
+  });
+  await page.waitForFunction(() => document.querySelectorAll("#legend li").length === 6);
+  const legend = await page.$$eval("#legend li", (items) => items.map((i) => i.textContent));
+  assert.ok(legend.some((l) => l.startsWith("●lagrange · set 1: a = 0.5")), JSON.stringify(legend));
+  assert.match(await page.textContent("#parameters .compare"), /compared: set 1: a = 0\.5/);
+  await page.locator("#parameters").screenshot({ path: path.join(SHOTS, "compare-controls.png") });
+  await page.locator("#legend").screenshot({ path: path.join(SHOTS, "compare-legend.png") });
+  assert.match(await page.textContent("#legend-note"), /each parameter set of \[compare\] in a colour of its own/);
+  // The set's colour (pink) is drawn beside the methods' own in the plots.
+  const colours = await page.evaluate(() => {
+    const lagrange = window.wasmBindings.methods().find((m) => m.id === "lagrange").colour;
+    return [lagrange, "#e377c2"];
+  });
+  // (Read in one evaluation: the legend is rebuilt as the runs advance.)
+  const swatches = await page.evaluate(() => [...document.querySelectorAll("#legend .swatch")].map((e) => getComputedStyle(e).backgroundColor));
+  assert.ok(swatches.includes("rgb(227, 119, 194)"), JSON.stringify(swatches));
+  await waitClockPast(page, 2);
+  for (const id of ["plot-trajectory", "plot-series-1"]) {
+    const counts = await colourPixels(page, id, colours);
+    counts.forEach((n, k) => assert.ok(n > 20, `${id}: colour ${colours[k]} drawn (${n} pixels)`));
+  }
+  await page.locator("#plot-trajectory").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(SHOTS, "compare.png") });
+  // The CSV names each row's set and equals `nhlab run` on the same text.
+  const edited = await page.inputValue("#editor");
+  const { text: csv } = await downloadText(page, "#export-csv");
+  const cli = process.env.NHLAB_CLI ?? path.join(ROOT, "target", "release", "nhlab");
+  let expected;
+  try {
+    expected = execFileSync(cli, ["run", "-", "--out", "-"], { input: edited, encoding: "utf8", maxBuffer: 64 << 20, stdio: ["pipe", "pipe", "ignore"] });
+  } catch (e) {
+    expected = e.stdout; // Hamel's run ends early (status 1); its samples are written
+  }
+  assert.ok(csv.split("\n")[1].endsWith(",set"));
+  assert.ok(csv.includes(",set 1\n"));
+  assert.equal(csv, expected, "page CSV = CLI CSV with a parameter set");
+  // Clear comparisons removes [compare]: back to one run per method.
+  await page.click("#clear-comparisons");
+  await page.waitForFunction(() => document.querySelectorAll("#legend li").length === 3);
+  assert.ok(!(await page.inputValue("#editor")).includes("[compare"));
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
 test("dark mode follows the system setting; methods are told apart by their marks too", async () => {
   const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme: "dark" });
   const { page, problems } = await open(browser, server.url, { context: ctx });

@@ -107,6 +107,19 @@ pub fn edit_list(text: &str, path: &str, values: Vec<String>) -> Result<String, 
     edit::apply(text, path, Edit::List(&values)).map_err(|e| JsError::new(&e))
 }
 
+/// Adds a parameter set to `[compare]` with the text's parameter values now:
+/// `{text, name}`.
+#[wasm_bindgen]
+pub fn keep_parameters(text: &str) -> Result<JsValue, JsError> {
+    let (text, name) = edit::keep_parameters(text).map_err(|e| JsError::new(&e))?;
+    #[derive(serde::Serialize)]
+    struct Kept {
+        text: String,
+        name: String,
+    }
+    to_js(&Kept { text, name })
+}
+
 /// Removes the key at a dotted path (`initial.v.x`: solved from the constraints).
 #[wasm_bindgen]
 pub fn edit_remove(text: &str, path: &str) -> Result<String, JsError> {
@@ -154,6 +167,8 @@ pub struct WebDisplay {
 #[derive(serde::Serialize)]
 struct RunInfo {
     method: &'static str,
+    /// Its parameter set's legend label (`heavy: m = 3`); `None`: the scenario's values.
+    set: Option<String>,
     colour: String,
     /// The mark drawn along the method's lines (`nhlab_plots::MARKS`).
     mark: char,
@@ -376,6 +391,7 @@ impl WebLab {
     pub fn update(&mut self, max_rows: u32) -> Result<JsValue, JsError> {
         let mut runs = Vec::new();
         self.pending.clear();
+        let set_labels = &self.layout.set_labels;
         for i in 0..self.lab.runs().len() {
             let (picture, hidden) = self.lab.picture(i);
             let r = &self.lab.runs()[i];
@@ -384,7 +400,8 @@ impl WebLab {
             self.pending.push((rows, current, picture));
             runs.push(RunInfo {
                 method: r.method.id(),
-                colour: nhlab_plots::css_colour(r.method),
+                set: r.set.checked_sub(1).and_then(|k| set_labels.get(k).cloned()),
+                colour: nhlab_plots::css_colour(nhlab_plots::Series { method: r.method, set: r.set }),
                 mark: nhlab_plots::mark(r.method),
                 error: r.error.clone(),
                 ended: r.ended,

@@ -38,6 +38,13 @@ pub struct Layout {
     pub any_holonomic: bool,
     /// The runs' methods (ids), in order.
     pub methods: Vec<String>,
+    /// The runs' parameter sets, in the same order: 0 the scenario's values, `k` the
+    /// `k`-th of `[compare]` (empty: all 0).
+    #[serde(default)]
+    pub sets: Vec<usize>,
+    /// The labels of `[compare]`'s sets (`heavy: m = 3`), in order.
+    #[serde(default)]
+    pub set_labels: Vec<String>,
     /// Why `T + V` may change along the true motion (empty: it is conserved).
     pub energy_changes: Vec<String>,
     /// The panels, in page order.
@@ -77,6 +84,8 @@ impl Layout {
             constraints: !constraints.is_empty(),
             any_holonomic: constraints.iter().any(|c| c.position_residual.is_some()),
             methods: lab.runs().iter().map(|r| r.method.id().to_string()).collect(),
+            sets: lab.runs().iter().map(|r| r.set).collect(),
+            set_labels: lab.set_labels(),
             energy_changes: nhlab::mechanics::energy_changes(&lab.prepared().model),
             panels: Vec::new(),
             scene: lab.scene().map(|(labels, projection, trails)| SceneLayout {
@@ -107,6 +116,8 @@ const MAX_TRAIL_POINTS: usize = 2000;
 pub struct DisplayRun {
     /// The method.
     pub method: Method,
+    /// Its parameter set (0: the scenario's values).
+    pub set: usize,
     /// Every plotted point received so far.
     pub columns: Columns,
     /// The run's state at the display clock, as a one-row [`Columns`].
@@ -140,10 +151,16 @@ impl Display {
         let runs = layout
             .methods
             .iter()
-            .map(|id| {
+            .enumerate()
+            .map(|(k, id)| {
                 let method = Method::from_id(id).ok_or_else(|| format!("unknown method `{id}`"))?;
+                let set = layout.sets.get(k).copied().unwrap_or(0);
+                if set > layout.set_labels.len() {
+                    return Err(format!("run {k}: no parameter set {set}"));
+                }
                 Ok(DisplayRun {
                     method,
+                    set,
                     columns: Columns::empty(outputs, e),
                     current: None,
                     picture: Picture::default(),
@@ -217,7 +234,12 @@ impl Display {
                         rows.iter().map(|&i| [x[i], y[i], z[i]]).collect()
                     })
                     .collect();
-                crate::scene::Shown { method: r.method, picture: &r.picture, trails }
+                crate::scene::Shown {
+                    series: crate::panels::series(r),
+                    label: crate::panels::run_label(self, r),
+                    picture: &r.picture,
+                    trails,
+                }
             })
             .collect()
     }

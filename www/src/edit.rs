@@ -71,6 +71,53 @@ pub fn apply(text: &str, path: &str, edit: Edit) -> Result<String, String> {
     Ok(doc.to_string())
 }
 
+/// Adds to `[compare]` a parameter set holding every parameter's value as the text
+/// gives it now, named `set k` (the first free `k`): the run with these values stays
+/// overlaid while the sliders move on. Returns the new text and the set's name.
+pub fn keep_parameters(text: &str) -> Result<(String, String), String> {
+    let mut doc: DocumentMut =
+        text.parse().map_err(|e: toml_edit::TomlError| format!("the scenario text is not valid TOML: {e}"))?;
+    let number = |v: &Value| v.as_float().or_else(|| v.as_integer().map(|i| i as f64));
+    let values: Vec<(String, f64)> = doc
+        .get("parameters")
+        .and_then(Item::as_table_like)
+        .map(|t| {
+            t.iter()
+                .filter_map(|(key, item)| {
+                    let value = match item.as_value() {
+                        Some(v) if !v.is_inline_table() => number(v),
+                        _ => item.as_table_like()?.get("value")?.as_value().and_then(number),
+                    };
+                    Some((key.to_string(), value?))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if values.is_empty() {
+        return Err("the scenario has no parameters to compare".into());
+    }
+    if doc.get("compare").is_some_and(|c| c.as_table_like().is_none()) {
+        return Err("`compare` is not a table".into());
+    }
+    let compare = doc.entry("compare").or_insert_with(|| {
+        let mut t = Table::new();
+        t.set_implicit(true);
+        Item::Table(t)
+    });
+    let compare = compare.as_table_like_mut().ok_or("`compare` is not a table")?;
+    let limit = nhlab::scenario::MAX_COMPARE_SETS;
+    if compare.len() >= limit {
+        return Err(format!("at most {limit} parameter sets: remove one from [compare] first"));
+    }
+    let name = (1..).map(|k| format!("set {k}")).find(|n| !compare.contains_key(n)).unwrap_or_default();
+    let mut set = Table::new();
+    for (key, value) in values {
+        set.insert(&key, Item::Value(value.into()));
+    }
+    compare.insert(&name, Item::Table(set));
+    Ok((doc.to_string(), name))
+}
+
 /// The keys of the table at `path` in the order the text writes them (the scenario's
 /// maps are sorted by name; sliders follow the author's order). Empty when the text is
 /// not TOML or has no such table.
@@ -136,6 +183,28 @@ mod tests {
         assert_eq!(key_order(TEXT, "initial.q"), ["x", "phi"]);
         assert!(key_order("{ not toml", "parameters").is_empty());
         assert!(key_order(TEXT, "nothing").is_empty());
+    }
+
+    #[test]
+    fn kept_parameters_become_a_set_that_runs_beside_the_scenario() {
+        let text = crate::gallery::text("chaplygin-sleigh").unwrap();
+        let (kept, name) = keep_parameters(text).unwrap();
+        assert_eq!(name, "set 1");
+        assert!(kept.starts_with(text.trim_end()), "the author's text is kept as written");
+        // The sliders move on: the set keeps the old values.
+        let moved = apply(&kept, "parameters.m", Edit::Number(2.0)).unwrap();
+        let lab = crate::lab::Lab::new(&moved).unwrap();
+        let per_method = lab.scenario().run.method_ids().len();
+        assert_eq!(lab.runs().len(), 2 * per_method, "each method with the scenario's values and with the set's");
+        assert_eq!(lab.set_labels(), ["set 1: m = 1"]);
+        let (again, second) = keep_parameters(&moved).unwrap();
+        assert_eq!(second, "set 2");
+        let (three, _) = keep_parameters(&again).unwrap();
+        let refused = keep_parameters(&three).unwrap_err();
+        assert!(refused.contains("at most 3"), "{refused}");
+        assert!(keep_parameters("title = \"no parameters\"\n").unwrap_err().contains("no parameters"));
+        let cleared = apply(&again, "compare", Edit::Remove).unwrap();
+        assert_eq!(crate::lab::Lab::new(&cleared).unwrap().runs().len(), per_method);
     }
 
     #[test]

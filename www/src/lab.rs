@@ -8,14 +8,14 @@
 //! recorded.
 
 use nhlab::derivation::{derive, Derivation};
-use nhlab::export::{samples_table, step_comment};
+use nhlab::export::{samples_table_for, step_comment, RunSamples};
 use nhlab::formulations::{Method, HAMEL_SPLIT};
 use nhlab::integrators::IntegrationError;
 use nhlab::mechanics::{DynamicsError, Needs};
 use nhlab::prepare::Prepared;
 use nhlab::scenario::{Format, Problem, Problems, Scenario};
 use nhlab::scene::{Projection, ScenePlayer};
-use nhlab::simulation::{Sample, Settings, Simulation};
+use nhlab::simulation::{Diagnostics, Sample, Settings, Simulation};
 use nhlab::view::View;
 
 /// The scalars the plots read, one column each, one entry per sample: recorded once
@@ -198,6 +198,10 @@ const ROW_FIXED: usize = 6;
 pub struct Run {
     /// The method.
     pub method: Method,
+    /// Its parameter set: 0 the scenario's values, `k` the `k`-th of `[compare]`.
+    pub set: usize,
+    /// The parameter values it runs with (the view and the scene read them).
+    pub parameters: Vec<f64>,
     sim: Option<Simulation>,
     /// Why it stopped early (or could not start), if it did.
     pub error: Option<String>,
@@ -271,18 +275,17 @@ impl Run {
                         nhlab::math::ShortTime(last.t)
                     ));
                 }
-                _ => recorder.record_step(&mut self.columns, &mut self.recorded, sim),
+                _ => recorder.record_step(&mut self.columns, &mut self.recorded, sim, &self.parameters),
             }
         }
         taken
     }
 }
 
-/// What recording a step needs from the lab: the view and parameters to evaluate
-/// it, and the spacing of display points.
+/// What recording a step needs from the lab: the view to evaluate it, and the
+/// spacing of display points.
 struct Recorder<'a> {
     view: &'a mut Outputs,
-    parameters: &'a [f64],
     display_dt: f64,
 }
 
@@ -414,32 +417,43 @@ impl Lab {
     pub fn restart(&mut self) {
         let p = &self.prepared;
         let mut runs = Vec::new();
+        // Each method with the scenario's values, then with each `[compare]` set's.
+        let starts: Vec<(&[f64], &nhlab::simulation::State)> =
+            core::iter::once((p.numeric.parameters.as_slice(), &p.initial))
+                .chain(p.sets.iter().map(|s| (s.parameters.as_slice(), &s.initial)))
+                .collect();
         for id in p.model.scenario.run.method_ids() {
             // Ids were validated with the model.
             let Some(method) = Method::from_id(&id) else { continue };
-            // The page draws no compulsion: samples skip it.
-            let settings = Settings { compulsion: false, ..Settings::from_scenario(&p.model.scenario.run, method) };
-            let holonomic: Vec<bool> = p.model.constraints.iter().map(|c| c.position_residual.is_some()).collect();
-            let columns = Columns::new(self.view.per_sample(), self.e_components().len(), &holonomic);
-            let hamel_dependent = p.model.hamel.as_ref().ok().map(|split| {
-                let names = p.model.coordinate_names();
-                split.dependent.iter().map(|&i| names[i].as_str()).collect::<Vec<_>>().join(", ")
-            });
-            let mut run = Run {
-                method,
-                sim: None,
-                error: None,
-                ended: false,
-                hamel_dependent,
-                columns,
-                recorded: 0,
-                current: None,
-            };
-            match Simulation::new(p.numeric.clone(), settings, &p.initial) {
-                Ok(sim) => run.sim = Some(sim),
-                Err(e) => run.error = Some(format!("cannot start: {e}")),
+            for (set, &(parameters, initial)) in starts.iter().enumerate() {
+                // The page draws no compulsion: samples skip it.
+                let settings = Settings { compulsion: false, ..Settings::from_scenario(&p.model.scenario.run, method) };
+                let holonomic: Vec<bool> = p.model.constraints.iter().map(|c| c.position_residual.is_some()).collect();
+                let columns = Columns::new(self.view.per_sample(), self.e_components().len(), &holonomic);
+                let hamel_dependent = p.model.hamel.as_ref().ok().map(|split| {
+                    let names = p.model.coordinate_names();
+                    split.dependent.iter().map(|&i| names[i].as_str()).collect::<Vec<_>>().join(", ")
+                });
+                let mut run = Run {
+                    method,
+                    set,
+                    parameters: parameters.to_vec(),
+                    sim: None,
+                    error: None,
+                    ended: false,
+                    hamel_dependent,
+                    columns,
+                    recorded: 0,
+                    current: None,
+                };
+                let mut numeric = p.numeric.clone();
+                numeric.parameters.copy_from_slice(parameters);
+                match Simulation::new(numeric, settings, initial) {
+                    Ok(sim) => run.sim = Some(sim),
+                    Err(e) => run.error = Some(format!("cannot start: {e}")),
+                }
+                runs.push(run);
             }
-            runs.push(run);
         }
         self.runs = runs;
         self.now = self.t0;
@@ -499,10 +513,10 @@ impl Lab {
     /// Run `index`'s scene at the display clock, flat ([`crate::scene::encode`]), and
     /// the labels of elements it could not draw there; empty without a scene or a state.
     pub fn picture(&mut self, index: usize) -> (Vec<f64>, Vec<String>) {
-        let parameters = &self.prepared.numeric.parameters;
         let (Some(scene), Some(run)) = (self.view.scene.as_mut(), self.runs.get(index)) else {
             return (Vec::new(), Vec::new());
         };
+        let parameters = &run.parameters;
         let Some((shown, _)) = &run.current else { return (Vec::new(), Vec::new()) };
         let picture = scene.picture(parameters, shown.t, &shown.q, &shown.v);
         (crate::scene::encode(&picture), picture.hidden)
@@ -518,11 +532,7 @@ impl Lab {
     /// number of steps taken. A run that fails keeps its samples and its message.
     pub fn advance(&mut self, target: f64, max_steps: usize) -> usize {
         self.now = target.clamp(self.t0, self.t_end);
-        let mut recorder = Recorder {
-            view: &mut self.view,
-            parameters: &self.prepared.numeric.parameters,
-            display_dt: (self.t_end - self.t0) / DISPLAY_POINTS,
-        };
+        let mut recorder = Recorder { view: &mut self.view, display_dt: (self.t_end - self.t0) / DISPLAY_POINTS };
         let mut steps = 0;
         for run in &mut self.runs {
             steps += run.catch_up(self.now, self.t_end, max_steps, self.sample_limit, &mut recorder);
@@ -535,9 +545,9 @@ impl Lab {
     /// last), and every run's state at the clock.
     fn record_new_samples(&mut self) {
         let e_components = self.e_components().len();
-        let Lab { runs, view, prepared, now, .. } = self;
-        let parameters = &prepared.numeric.parameters;
+        let Lab { runs, view, now, .. } = self;
         for run in runs {
+            let parameters = &run.parameters;
             let Some(sim) = run.sim.as_mut() else { continue };
             let samples = sim.samples();
             for s in &samples[run.recorded..] {
@@ -572,9 +582,18 @@ impl Lab {
     /// The CSV of every run's recorded samples: the same text `nhlab run` writes for
     /// the same scenario and methods once the runs are complete.
     pub fn csv(&self) -> String {
-        let borrowed: Vec<(Method, &[Sample])> = self.runs.iter().map(|r| (r.method, r.samples())).collect();
+        let sets = &self.prepared.sets;
+        let borrowed: Vec<RunSamples> = self
+            .runs
+            .iter()
+            .map(|r| RunSamples {
+                method: r.method,
+                set: r.set.checked_sub(1).map(|k| sets[k].name.as_str()),
+                samples: r.samples(),
+            })
+            .collect();
         let comment = self.runs.first().and_then(|r| r.sim.as_ref()).map(|s| step_comment(s.settings()));
-        samples_table(&self.prepared.model, &borrowed, comment.unwrap_or_default()).to_csv()
+        samples_table_for(&self.prepared.model, &borrowed, comment.unwrap_or_default(), Diagnostics::ALL).to_csv()
     }
 
     /// The equations of `method`.
@@ -585,6 +604,12 @@ impl Lab {
     /// Why Hamel's split (and with it the E-vector) is not available, if it is not.
     pub fn hamel_unavailable(&self) -> Option<String> {
         self.prepared.model.hamel.as_ref().err().map(|e| e.to_string())
+    }
+
+    /// The legend labels of `[compare]`'s parameter sets (`heavy: m = 3`), in order.
+    pub fn set_labels(&self) -> Vec<String> {
+        let p = &self.prepared;
+        p.sets.iter().map(|s| s.label(&p.model, &p.numeric.parameters)).collect()
     }
 
     /// Names of the independent coordinates (the E-vector's components).
@@ -613,7 +638,7 @@ const MAX_POINTS_PER_STEP: usize = 8;
 impl Recorder<'_> {
     /// Puts the step just taken into the columns: points of its dense output when it
     /// is long, then its sample.
-    fn record_step(&mut self, columns: &mut Columns, recorded: &mut usize, sim: &mut Simulation) {
+    fn record_step(&mut self, columns: &mut Columns, recorded: &mut usize, sim: &mut Simulation, parameters: &[f64]) {
         let samples = sim.samples();
         let n = samples.len();
         if n < 2 || *recorded != n - 1 {
@@ -626,11 +651,11 @@ impl Recorder<'_> {
             let t = t0 + (t1 - t0) * j as f64 / (inside + 1) as f64;
             if let Ok(s) = sim.sample_in_last_step(t) {
                 if sample_is_finite(&s) {
-                    columns.push(&s, self.view.at(self.parameters, &s), false);
+                    columns.push(&s, self.view.at(parameters, &s), false);
                 }
             }
         }
-        columns.push(&last, self.view.at(self.parameters, &last), true);
+        columns.push(&last, self.view.at(parameters, &last), true);
         *recorded = n;
     }
 }

@@ -161,12 +161,32 @@ fn points(display: &Display, run: &DisplayRun, pick: Pick, samples_only: bool) -
     out
 }
 
-fn line(run: &DisplayRun, points: Vec<(f64, f64)>, label: bool, dashed: bool, max_points: usize) -> Line {
+fn line(
+    display: &Display,
+    run: &DisplayRun,
+    points: Vec<(f64, f64)>,
+    label: bool,
+    dashed: bool,
+    max_points: usize,
+) -> Line {
     Line {
-        method: run.method,
+        series: series(run),
         points: decimate(&points, max_points.min(MAX_POINTS)),
-        label: label.then(|| run.method.id().to_string()),
+        label: label.then(|| run_label(display, run)),
         dashed,
+    }
+}
+
+/// Whose a run's lines are: its method and parameter set.
+pub fn series(run: &DisplayRun) -> nhlab_plots::Series {
+    nhlab_plots::Series { method: run.method, set: run.set }
+}
+
+/// A run's legend entry: `lagrange`, or `lagrange · heavy: m = 3` for a parameter set.
+pub fn run_label(display: &Display, run: &DisplayRun) -> String {
+    match run.set.checked_sub(1).and_then(|k| display.layout.set_labels.get(k)) {
+        Some(set) => format!("{} · {set}", run.method.id()),
+        None => run.method.id().to_string(),
     }
 }
 
@@ -183,29 +203,29 @@ pub fn content(display: &Display, kind: Kind, max_points: usize) -> (Vec<Line>, 
     };
     for run in &display.runs {
         let mut add = |pick: Pick, label: bool, dashed: bool| {
-            lines.push(line(run, points(display, run, pick, false), label, dashed, max_points));
+            lines.push(line(display, run, points(display, run, pick, false), label, dashed, max_points));
         };
         match kind {
             Kind::Trajectory => {
                 add(&|c| (&c.view[0], &c.view[1]), true, false);
                 if let Some(row) = &run.current {
-                    markers.push(Marker { method: run.method, at: (row.view[0][0], row.view[1][0]) });
+                    markers.push(Marker { series: series(run), at: (row.view[0][0], row.view[1][0]) });
                 }
             }
             Kind::Series(i) => add(&|c| (&c.t, &c.view[2 + i]), true, false),
             Kind::Residual => {
                 let p = points(display, run, &|c| (&c.t, &c.residual), true);
-                lines.push(line(run, p, true, false, max_points));
+                lines.push(line(display, run, p, true, false, max_points));
                 if display.layout.any_holonomic {
                     let p = points(display, run, &|c| (&c.t, &c.velocity_residual), true);
-                    lines.push(line(run, p, false, true, max_points));
+                    lines.push(line(display, run, p, false, true, max_points));
                 }
             }
             Kind::Energy => {
                 let e0 = run.columns.energy.first().copied().unwrap_or(0.0);
                 let drift: Vec<(f64, f64)> =
                     points(display, run, &|c| (&c.t, &c.energy), true).into_iter().map(|(t, e)| (t, e - e0)).collect();
-                lines.push(line(run, drift, true, false, max_points));
+                lines.push(line(display, run, drift, true, false, max_points));
             }
             Kind::EVector => {
                 add(&|c| (&c.t, &c.e_norm), true, false);

@@ -6,7 +6,6 @@
 //! smaller (what has been seen stays in view without the picture pumping in and
 //! out), and the centre is that of what is shown now. A double-click fits again.
 
-use nhlab::formulations::Method;
 use nhlab::scene::{Bounds, Camera, Fit, Mark, Picture, Projection};
 
 /// Kinds of marks in the flat form.
@@ -165,8 +164,10 @@ impl SceneView {
 
 /// What one run shows in the scene.
 pub struct Shown<'a> {
-    /// The method.
-    pub method: Method,
+    /// Whose: the colour.
+    pub series: nhlab_plots::Series,
+    /// Its name in the caption (`lagrange`, `lagrange · heavy: m = 3`).
+    pub label: String,
     /// Its picture at the clock.
     pub picture: &'a Picture,
     /// Its trailed points, sample by sample (oldest first), per trailed element.
@@ -186,7 +187,7 @@ pub fn draw<B: plotters::prelude::DrawingBackend>(
     let fit = view.fit_for(&bounds, w as f64, h as f64);
     let ghosts: Vec<nhlab_plots::scene::Ghost> = shown
         .iter()
-        .map(|s| nhlab_plots::scene::Ghost { method: s.method, picture: s.picture, trails: &s.trails })
+        .map(|s| nhlab_plots::scene::Ghost { series: s.series, picture: s.picture, trails: &s.trails })
         .collect();
     nhlab_plots::scene::draw_scene(area, &view.camera, &fit, &ghosts, dpr).map_err(|e| e.to_string())
 }
@@ -211,7 +212,7 @@ pub fn caption(labels: &[String], shown: &[Shown<'_>], t: f64) -> String {
         } else {
             format!("; not drawn here (a value is not finite): {}", s.picture.hidden.join(", "))
         };
-        out.push_str(&format!(" {}: {}{hidden}.", s.method.id(), places.join("; ")));
+        out.push_str(&format!(" {}: {}{hidden}.", s.label, places.join("; ")));
     }
     out
 }
@@ -219,6 +220,7 @@ pub fn caption(labels: &[String], shown: &[Shown<'_>], t: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nhlab::formulations::Method;
 
     fn picture() -> Picture {
         Picture {
@@ -300,7 +302,7 @@ mod tests {
     #[test]
     fn the_caption_says_what_is_where() {
         let p = Picture { hidden: vec!["c".into()], ..picture() };
-        let shown = [Shown { method: Method::Lagrange, picture: &p, trails: vec![] }];
+        let shown = [Shown { series: Method::Lagrange.into(), label: "lagrange".into(), picture: &p, trails: vec![] }];
         let text = caption(&["a".into(), "b".into(), "c".into()], &shown, 1.5);
         assert!(text.starts_with("The system at t = 1.50: a, b, c."), "{text}");
         // Each element at the centre of its points (c: its ball's centre with its ring's three).

@@ -1,6 +1,6 @@
 //! `nhlab run FILE [--method M]… [--t-end T] [--sample-at …] [--out …] [--plot …] [--scene … [--frames …]]`.
 
-use nhlab::export::{samples_table_for, step_comment};
+use nhlab::export::{samples_table_for, step_comment, RunSamples};
 use nhlab::formulations::Method;
 use nhlab::integrators::IntegrationError;
 use nhlab::scene::ScenePlayer;
@@ -127,9 +127,19 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     }
     let mut view = View::new(&l.model).map_err(|e| Failure::bad(format!("view: {e}")))?;
     let mut failure: Option<String> = None;
-    let mut runs: Vec<(Method, Vec<nhlab::simulation::Sample>)> = Vec::new();
+    let mut runs: Vec<RunOf> = Vec::new();
     let mut first_settings = None;
     let mut all_settings = Vec::new();
+    // Every method with the scenario's values, then with each `[compare]` set's.
+    let starts: Vec<(usize, Option<&str>, &[f64], &nhlab::simulation::State)> =
+        std::iter::once((0, None, l.numeric.parameters.as_slice(), &l.initial))
+            .chain(
+                l.sets
+                    .iter()
+                    .enumerate()
+                    .map(|(k, set)| (k + 1, Some(set.name.as_str()), set.parameters.as_slice(), &set.initial)),
+            )
+            .collect();
     for &method in &methods {
         let mut settings = Settings::from_scenario(&s.run, method);
         settings.limits = Limits { max_steps: args.max_steps, max_samples: args.max_samples };
@@ -137,28 +147,42 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         settings.diagnostics = computed;
         first_settings.get_or_insert(settings);
         all_settings.push(settings);
-        let mut sim = Simulation::new(numeric.clone(), settings, &l.initial)
-            .map_err(|e| Failure::Compute(format!("{}: {e}", method.id())))?;
-        let result = match &sample_at {
-            Some(times) => sim.advance_sampling(times),
-            None => sim.advance_to(t_end),
-        };
-        // A method that fails keeps the samples it reached; the error is reported
-        // after the output is written (exit status 1).
-        if let Err(e) = result {
-            let hint = match e {
-                IntegrationError::Limit { what: "steps", .. } => " (raise it with --max-steps)",
-                IntegrationError::Limit { .. } => " (raise it with --max-samples)",
-                _ => "",
+        for &(set, set_name, parameters, initial) in &starts {
+            let mut numeric = numeric.clone();
+            numeric.parameters.copy_from_slice(parameters);
+            let who = match set_name {
+                Some(name) => format!("{} with the set {name}", method.id()),
+                None => method.id().to_string(),
             };
-            failure.get_or_insert(format!("{}: {e}{hint}", method.id()));
+            let mut sim =
+                Simulation::new(numeric, settings, initial).map_err(|e| Failure::Compute(format!("{who}: {e}")))?;
+            let result = match &sample_at {
+                Some(times) => sim.advance_sampling(times),
+                None => sim.advance_to(t_end),
+            };
+            // A method that fails keeps the samples it reached; the error is reported
+            // after the output is written (exit status 1).
+            if let Err(e) = result {
+                let hint = match e {
+                    IntegrationError::Limit { what: "steps", .. } => " (raise it with --max-steps)",
+                    IntegrationError::Limit { .. } => " (raise it with --max-samples)",
+                    _ => "",
+                };
+                failure.get_or_insert(format!("{who}: {e}{hint}"));
+            }
+            let samples = match &sample_at {
+                // The start is sampled only when asked for.
+                Some(times) if times.first() != Some(&initial.t) => &sim.samples()[1..],
+                _ => sim.samples(),
+            };
+            runs.push(RunOf {
+                method,
+                set,
+                set_name: set_name.map(str::to_string),
+                parameters: parameters.to_vec(),
+                samples: samples.to_vec(),
+            });
         }
-        let samples = match &sample_at {
-            // The start is sampled only when asked for.
-            Some(times) if times.first() != Some(&l.initial.t) => &sim.samples()[1..],
-            _ => sim.samples(),
-        };
-        runs.push((method, samples.to_vec()));
     }
     let comment = match (&sample_at, first_settings) {
         (Some(_), _) => "samples at the requested times (dense output)".to_string(),
@@ -168,14 +192,21 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if let Some(plot) = &args.plot {
         let curves: Vec<crate::plot::Curves> = runs
             .iter()
-            .map(|(method, samples)| crate::plot::Curves {
-                method: *method,
-                view: view.values(&l.numeric.parameters, samples),
-                e_norm: samples
+            .map(|run| crate::plot::Curves {
+                series: nhlab_plots::Series { method: run.method, set: run.set },
+                label: match &run.set_name {
+                    Some(_) => {
+                        format!("{} · {}", run.method.id(), l.sets[run.set - 1].label(&l.model, &l.numeric.parameters))
+                    }
+                    None => run.method.id().to_string(),
+                },
+                view: view.values(&run.parameters, &run.samples),
+                e_norm: run
+                    .samples
                     .iter()
                     .map(|x| x.e_vector.as_ref().map_or(f64::NAN, |e| e.iter().map(|v| v * v).sum::<f64>().sqrt()))
                     .collect(),
-                samples: samples.clone(),
+                samples: run.samples.clone(),
             })
             .collect();
         let coordinates = l.model.coordinate_names();
@@ -199,7 +230,8 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         settings.iter_mut().for_each(|st| st.compulsion = false);
         crate::scene::write(path, &s.title, &l.numeric, &l.initial, &settings, &mut player, times)?;
     }
-    let borrowed: Vec<(Method, &[nhlab::simulation::Sample])> = runs.iter().map(|(m, x)| (*m, x.as_slice())).collect();
+    let borrowed: Vec<RunSamples> =
+        runs.iter().map(|r| RunSamples { method: r.method, set: r.set_name.as_deref(), samples: &r.samples }).collect();
     let table = samples_table_for(&l.model, &borrowed, comment, columns);
     if let Some(t) = table.singular_split_at {
         eprintln!("warning: Hamel's split is singular from t = {t} on at some samples: their E columns are empty");
@@ -213,6 +245,16 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         Some(message) => Err(Failure::Compute(format!("{message} (the samples before it were written)"))),
         None => Ok(()),
     }
+}
+
+/// One run's results: its method, its parameter set (0: the scenario's values;
+/// `k`: the `k`-th of `[compare]`, named) with the values it ran with, its samples.
+struct RunOf {
+    method: Method,
+    set: usize,
+    set_name: Option<String>,
+    parameters: Vec<f64>,
+    samples: Vec<nhlab::simulation::Sample>,
 }
 
 /// `--columns`: `all`, `state`, or a list of `energy`, `residuals`, `e`.

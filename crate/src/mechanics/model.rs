@@ -225,6 +225,7 @@ impl Model {
             }
         }
         check_units(&mut c, s);
+        check_compare(&mut c, s);
         let definitions: Vec<(&str, &str)> = s.definitions.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         if let Err(errors) = g.define_all(&definitions) {
             for e in errors {
@@ -649,6 +650,22 @@ fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
     }
 }
 
+impl Model {
+    /// The parameter sets of `[compare]` in name order: each set's name and the
+    /// model's parameter values (in [`Model::parameters`] order) with its own in place
+    /// of the scenario's.
+    pub fn parameter_sets(&self) -> Vec<(String, Vec<f64>)> {
+        self.scenario
+            .compare
+            .iter()
+            .map(|(name, values)| {
+                let set = self.parameters.iter().map(|p| values.get(&p.name).copied().unwrap_or(p.value)).collect();
+                (name.clone(), set)
+            })
+            .collect()
+    }
+}
+
 /// Writes `[t, q…, v…, parameters…]` into `inputs`, laid out as [`Model::state_inputs`].
 pub fn fill_state_inputs(inputs: &mut [f64], t: f64, q: &[f64], v: &[f64], parameters: &[f64]) {
     let n = q.len();
@@ -689,6 +706,50 @@ fn check_parameter_range(c: &mut Checker, field: &str, value: f64, range: &crate
     }
     if let Some(unit) = &range.unit {
         check_unit(c, &format!("{field}.unit"), unit);
+    }
+}
+
+/// Longest name of a parameter set: it labels a legend entry and a CSV cell.
+const MAX_SET_NAME_CHARS: usize = 24;
+
+/// `[compare]`: at most [`crate::scenario::MAX_COMPARE_SETS`] short-named sets of
+/// parameters that exist, each value finite and inside its parameter's range.
+fn check_compare(c: &mut Checker, s: &Scenario) {
+    let limit = crate::scenario::MAX_COMPARE_SETS;
+    if s.compare.len() > limit {
+        c.at(
+            "compare",
+            format!("at most {limit} parameter sets (each is drawn in a colour of its own), found {}", s.compare.len()),
+        );
+    }
+    for (name, values) in &s.compare {
+        let field = format!("compare.{name}");
+        if name.trim().is_empty()
+            || name.chars().count() > MAX_SET_NAME_CHARS
+            || name.chars().any(|ch| ch.is_control() || ch == '.')
+        {
+            c.at_key(&field, format!("a set's name is 1 to {MAX_SET_NAME_CHARS} characters of one line, without `.`"));
+        }
+        if values.is_empty() {
+            c.at(&field, "give at least one parameter's value (`m = 2`)");
+        }
+        for (parameter, &value) in values {
+            let at = format!("{field}.{parameter}");
+            if !s.parameters.contains_key(parameter) {
+                let hint = nearest(parameter, s.parameters.keys().map(String::as_str));
+                let hint =
+                    if hint.is_empty() { String::new() } else { format!("; did you mean `{}`?", hint.join("`, `")) };
+                c.at_key(&at, format!("`{parameter}` is not a parameter{hint}"));
+            } else if !value.is_finite() {
+                c.at(&at, "the value must be a finite number");
+            } else if let Some(range) = s.parameters.range(parameter) {
+                if range.min.is_some_and(|lo| value < lo) || range.max.is_some_and(|hi| value > hi) {
+                    let lo = range.min.map_or("−∞".into(), |x| format!("{x}"));
+                    let hi = range.max.map_or("∞".into(), |x| format!("{x}"));
+                    c.at(&at, format!("{value} is outside the range of `{parameter}`, {lo} … {hi}"));
+                }
+            }
+        }
     }
 }
 

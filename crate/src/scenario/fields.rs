@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Field paths with `*` for any key or index.
-const KNOWN: [&str; 136] = [
+const KNOWN: [&str; 139] = [
     "format",
     "title",
     "description",
@@ -25,6 +25,9 @@ const KNOWN: [&str; 136] = [
     "parameters.*.unit",
     "units",
     "units.*",
+    "compare",
+    "compare.*",
+    "compare.*.*",
     "definitions",
     "definitions.*",
     "forces",

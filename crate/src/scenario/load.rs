@@ -182,8 +182,9 @@ fn shorten(message: &str) -> String {
 
 /// Fields that must be tables, and table items of the arrays of tables: serde would
 /// read an array there positionally (`run = [0.5, ["gauss"], "rk4"]`).
-const TABLES: [&str; 18] = [
+const TABLES: [&str; 19] = [
     "parameters",
+    "compare",
     "definitions",
     "forces",
     "initial",
@@ -208,7 +209,7 @@ fn check_shapes(map: &SourceMap) -> Result<(), Problems> {
     let items = map.places.keys().filter(|p| {
         ["constraints[", "particles[", "bodies[", "rolling[", "scene.shapes["].iter().any(|a| {
             p.strip_prefix(a).is_some_and(|rest| rest.ends_with(']') && !rest[..rest.len() - 1].contains(['.', ']']))
-        })
+        }) || p.strip_prefix("compare.").is_some_and(|name| !name.contains('.'))
     });
     let problems: alloc::vec::Vec<Problem> = TABLES
         .iter()

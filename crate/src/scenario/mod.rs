@@ -27,6 +27,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+/// Most parameter sets in `[compare]`: each has a colour of its own in the plots
+/// (the palette's entries after the methods'), and every set multiplies the runs.
+pub const MAX_COMPARE_SETS: usize = 3;
+
 /// The only format version this crate reads and writes.
 pub const FORMAT: &str = "nhlab/1";
 
@@ -104,6 +108,11 @@ pub struct Scenario {
     /// that `nhlab linearize` and the page's stability panel use by default.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stability: Option<StabilitySpec>,
+    /// Parameter sets to overlay (an nhlab addition), by name: each set's values
+    /// replace the scenario's for a run of its own, drawn beside the scenario's run
+    /// (`[compare.heavy]` with `m = 2`). At most [`MAX_COMPARE_SETS`].
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub compare: BTreeMap<String, BTreeMap<String, f64>>,
     /// Defaults for running.
     pub run: RunSpec,
     /// What to plot.
