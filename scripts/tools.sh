@@ -34,8 +34,9 @@ if ! have wasm-bindgen "$WASM_BINDGEN_VERSION"; then
     pids+=($!)
 fi
 
-# npm packages (binaryen's wasm-opt 132, playwright-core) are pinned in package-lock.json.
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
+# npm packages (binaryen's wasm-opt 132, esbuild and CodeMirror for the editor's bundle,
+# playwright-core) are pinned in package-lock.json.
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -x node_modules/.bin/esbuild ] || [ ! -d node_modules/playwright-core ] \
     || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     echo "installing npm packages (npm registry)"
     npm ci --no-audit --no-fund --loglevel=error

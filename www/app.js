@@ -104,14 +104,20 @@ function editorStatus(message, kind) {
   const s = $("editor-status");
   s.className = `editor-status ${kind}`;
   s.textContent = message;
-  // The lines named by the problems are marked in the gutter.
+  // The lines named by the problems are marked in the gutter, and in the editor the
+  // places themselves, with their messages.
   const bad = new Set(kind === "error" ? [...message.matchAll(/line (\d+), column \d+/g)].map((m) => Number(m[1])) : []);
   renderGutter(bad);
+  const problems = kind === "error"
+    ? message.split("\n").map((l) => /line (\d+), column (\d+): (.*)$/.exec(l)).filter(Boolean).map((m) => ({ line: Number(m[1]), column: Number(m[2]), message: m[3] }))
+    : [];
+  state.editor?.setProblems(problems);
 }
 
 /** Line numbers beside the editor, `bad` ones marked; scrolled with the text. */
 function renderGutter(bad = state.badLines ?? new Set()) {
   state.badLines = bad;
+  if (state.editor) return; // the editor numbers and marks its own lines
   const gutter = $("gutter");
   const lines = $("editor").value.split("\n").length;
   if (gutter.childElementCount !== lines || gutter.dataset.bad !== [...bad].join(",")) {
@@ -201,6 +207,11 @@ function install(runner, text, opened, { fromEditor = false, keepClock = false }
   if (!fromEditor) $("editor").value = text;
   syncAddress();
   renderGutter(new Set());
+  state.editor?.setNames({
+    coordinates: state.info.coordinates.map((c) => c.name),
+    parameters: state.info.parameters.map((p) => p.name),
+    definitions: state.info.definitions ?? [],
+  });
   const warnings = state.info.warnings;
   editorStatus(warnings.length ? `loaded, with warnings:\n${warnings.join("\n")}` : "loaded", warnings.length ? "warning" : "ok");
   renderInfo();
@@ -323,7 +334,7 @@ async function recoverFromTrap(reason) {
 function highlightProblem(message) {
   const m = /line (\d+), column (\d+)/.exec(message);
   const editor = $("editor");
-  if (!m || document.activeElement === editor) return;
+  if (!m || document.activeElement === editor || state.editor?.hasFocus()) return;
   const lines = editor.value.split("\n");
   const line = Math.min(Number(m[1]), lines.length);
   let offset = 0;
@@ -1412,6 +1423,7 @@ function wirePlayback() {
   document.addEventListener("keydown", (e) => {
     const t = e.target;
     if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement) return;
+    if (t instanceof HTMLElement && (t.isContentEditable || t.closest(".cm-editor"))) return; // typing in the editor
     if (e.ctrlKey || e.metaKey || e.altKey || document.querySelector("dialog[open]")) return;
     if (e.key === "?" && !state.embed) { e.preventDefault(); openHelp($("help-body").dataset.page ?? "first-system"); return; }
     const keys = { " ": "play", ArrowRight: "step", r: "reset", R: "reset", e: "to-end", E: "to-end" };
@@ -1513,6 +1525,15 @@ function boot(api) {
   }
   requestAnimationFrame(frame);
 }
+
+// The editor (CodeMirror, bundled at build time) takes the textarea's place as soon
+// as it has loaded; without it the plain textarea works as before.
+import("./editor.js")
+  .then(({ createEditor }) => {
+    state.editor = createEditor($("editor"));
+    state.perf.editorReadyMs = performance.now(); // the benchmark's "editor ready"
+  })
+  .catch((e) => console.warn(`the editor did not load; the plain text box stays: ${errorText(e)}`));
 
 if (window.wasmBindings) boot(window.wasmBindings);
 else addEventListener("TrunkApplicationStarted", () => boot(window.wasmBindings));

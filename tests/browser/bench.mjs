@@ -92,6 +92,22 @@ try {
     await ctx.close();
   }
   console.log(`navigation to first drawn plot: best ${ms(Math.min(...firsts))}, median ${ms(pct(firsts, 0.5))} (goal < 1500 ms)`);
+  // The editor (CodeMirror, its own module): when it is ready, and what it costs the
+  // first plot, against the same page with its bundle refused (the plain text box).
+  const ready = [];
+  const plain = [];
+  for (let k = 0; k < (quick ? 3 : 7); k++) {
+    const { page, ctx } = await open(browser, server.url);
+    await page.waitForFunction(() => window.nhlabPerf.editorReadyMs !== undefined);
+    ready.push(await page.evaluate(() => window.nhlabPerf.editorReadyMs));
+    await ctx.close();
+    const bare = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    await bare.route("**/editor.js", (route) => route.fulfill({ status: 404, body: "" }));
+    const without = await open(browser, server.url, { context: bare });
+    plain.push(await without.page.evaluate(() => window.nhlabPerf.firstPlotMs));
+    await bare.close();
+  }
+  console.log(`editor ready after navigation: median ${ms(pct(ready, 0.5))}; first plot without the editor's bundle: median ${ms(pct(plain, 0.5))} (with it ${ms(pct(firsts, 0.5))})`);
 
   // 3. Re-deriving: what an edit costs before the lab restarts (load, validate,
   //    derive, compile, initial state) for every gallery item, in the page.
@@ -207,6 +223,10 @@ try {
   const br = zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
   const kb = (n) => `${(n / 1024).toFixed(0)} KiB`;
   console.log(`wasm size: ${kb(bytes.length)} raw, ${kb(gz)} gzip -9, ${kb(br)} brotli 11`);
+  const editor = fs.readFileSync(path.join(dist, "editor.js"));
+  const edGz = zlib.gzipSync(editor, { level: 9 }).length;
+  const edBr = zlib.brotliCompressSync(editor, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  console.log(`editor bundle (CodeMirror 6): ${kb(editor.length)} raw, ${kb(edGz)} gzip -9, ${kb(edBr)} brotli 11`);
 } finally {
   await browser.close();
   await server.close();

@@ -138,12 +138,18 @@ test("a typed error shows its line and column while the last run keeps playing",
   const text = await page.inputValue("#editor");
   const broken = text.replace("expr = \"-x'*sin(phi) + y'*cos(phi)\"", "expr = \"-x'*sin(phi) + w'*cos(phi)\"");
   assert.notEqual(broken, text);
-  await page.fill("#editor", broken);
+  await page.fill("#editor-view .cm-content", broken);
   await page.waitForSelector(".editor-status.error");
   const status = await page.textContent("#editor-status");
   const line = broken.split("\n").findIndex((l) => l.includes("w'*cos")) + 1;
   assert.match(status, new RegExp(`line ${line}, column \\d+: constraints\\[0\\]\\.expr: .*w`), status);
-  assert.deepEqual(await page.$$eval("#gutter span.bad", (e) => e.map((x) => x.textContent)), [String(line)]);
+  // The editor marks the place itself (the unknown name), with the message, and its line in the gutter.
+  const marked = await page.evaluate(() => [...document.querySelectorAll("#editor-view .cm-lintRange-error")].map((e) => ({ text: e.textContent, line: e.closest(".cm-line").textContent })));
+  assert.deepEqual(marked, [{ text: "w'", line: broken.split("\n")[line - 1] }]);
+  assert.equal(await page.locator("#editor-view .cm-lint-marker-error").count(), 1);
+  await page.hover("#editor-view .cm-lintRange-error");
+  await page.waitForSelector("#editor-view .cm-tooltip .cm-diagnostic-error");
+  assert.match(await page.textContent("#editor-view .cm-diagnostic-error"), /constraints\[0\]\.expr: .*w/);
   // The previous run goes on; the text is untouched.
   const t0 = await clockOf(page);
   await waitClockPast(page, t0 + 0.2);
@@ -152,10 +158,10 @@ test("a typed error shows its line and column while the last run keeps playing",
   assert.equal(await page.textContent("h1"), "Chaplygin sleigh");
   await page.screenshot({ path: path.join(SHOTS, "error.png") });
   // Fixing it restarts.
-  await page.fill("#editor", text);
+  await page.fill("#editor-view .cm-content", text);
   await page.waitForSelector(".editor-status.ok");
-  assert.equal(await page.locator("#gutter span.bad").count(), 0);
-  assert.equal(await page.locator("#gutter span").count(), text.split("\n").length);
+  assert.equal(await page.locator("#editor-view .cm-lintRange-error").count(), 0);
+  assert.equal(await page.locator("#editor-view .cm-lint-marker-error").count(), 0);
   assert.deepEqual(problems, []);
   await ctx.close();
 });
@@ -179,12 +185,12 @@ test("a scenario built from bodies plays, edits, slides and shares like any othe
   const text = await page.inputValue("#editor");
   const broken = text.replace('parent = "heading"', 'parent = "headng"');
   assert.notEqual(broken, text);
-  await page.fill("#editor", broken);
+  await page.fill("#editor-view .cm-content", broken);
   await page.waitForSelector(".editor-status.error");
   const status = await page.textContent("#editor-status");
   const line = broken.split("\n").findIndex((l) => l.includes("headng")) + 1;
   assert.match(status, new RegExp(`line ${line}, column \\d+: frames\\.lean\\.parent: .*did you mean .heading.`), status);
-  await page.fill("#editor", text);
+  await page.fill("#editor-view .cm-content", text);
   await page.waitForSelector(".editor-status.ok");
   // The share link carries the bodies: the other page computes the same numbers.
   await page.click("#share");
@@ -213,13 +219,13 @@ test("the Whipple bicycle from bodies plays; a broken vector expression is blame
   const text = await page.inputValue("#editor");
   const broken = text.replace("rF*unit(N.z", "rF*unti(N.z");
   assert.notEqual(broken, text);
-  await page.fill("#editor", broken);
+  await page.fill("#editor-view .cm-content", broken);
   await page.waitForSelector(".editor-status.error");
   const status = await page.textContent("#editor-status");
   const line = broken.split("\n").findIndex((l) => l.includes("unti(")) + 1;
   assert.match(status, new RegExp(`line ${line}, column \\d+: points\\.front_contact\\.position: unknown function .unti.; did you mean .unit.`), status);
   assert.doesNotMatch(status, /front_contact_z/, "the constraint naming the broken point is not blamed too");
-  await page.fill("#editor", text);
+  await page.fill("#editor-view .cm-content", text);
   await page.waitForSelector(".editor-status.ok");
   await waitClockPast(page, 0.2);
   await page.screenshot({ path: path.join(SHOTS, "whipple-bicycle.png"), fullPage: true });
@@ -233,7 +239,7 @@ test("free velocities are named, and a holonomic constraint shows both residuals
   const text = await page.inputValue("#editor");
   const omitted = text.replace(/^v = \{ x = 0, phi = 2 \}.*$/m, "v = { phi = 2 }");
   assert.notEqual(omitted, text);
-  await page.fill("#editor", omitted);
+  await page.fill("#editor-view .cm-content", omitted);
   await page.waitForSelector(".editor-status.warning");
   const status = await page.textContent("#editor-status");
   assert.match(status, /initial\.v: x' is not fixed by the constraints; took the minimum-norm value x' = 0/, status);
@@ -386,7 +392,7 @@ test("a run stopped at the sample limit: the clock shows where it stopped, not t
     "[initial]", "q = { x = 0 }", "v = { x = 1 }",
     "[run]", "t_end = 2000", 'methods = ["lagrange"]', 'integrator = "rk4"', "dt = 0.01",
   ].join("\n");
-  await page.fill("#editor", text);
+  await page.fill("#editor-view .cm-content", text);
   await page.waitForFunction(() => document.querySelector("h1").textContent === "Long drift");
   await page.click("#to-end");
   await page.waitForSelector("body[data-finished='1']", { timeout: 30000 });
@@ -424,7 +430,7 @@ test("hostile, malformed and truncated fragments show a message and run no scrip
   const hostile = text
     .replace('title = "Chaplygin sleigh"', 'title = "<img src=x onerror=\\"window.__pwned=1\\">Sleigh"')
     .replace(/description = "[^"]*"/, 'description = "<script>window.__pwned=2</script>"');
-  await page.fill("#editor", hostile);
+  await page.fill("#editor-view .cm-content", hostile);
   await page.waitForFunction(() => document.querySelector("h1").textContent.includes("Sleigh"));
   await page.click("#share");
   const hostileLink = await page.inputValue("#share-link");
@@ -557,7 +563,7 @@ test("a link too slow to load is stopped, and the page answers input at once", a
   // Typing it again is stopped the same way, and the run goes on.
   const t = await clockOf(page);
   await page.click("#play");
-  await page.fill("#editor", (await page.inputValue("#editor")) + "\n# again\n");
+  await page.fill("#editor-view .cm-content", (await page.inputValue("#editor")) + "\n# again\n");
   await page.waitForFunction(() => /took more than/.test(document.getElementById("editor-status").textContent));
   await waitClockPast(page, t + 0.2);
   assert.ok(await answerTime(page) < 1000);
@@ -672,7 +678,7 @@ test("a valid link whose scenario has problems shows them in the editor", async 
   assert.match(await page.inputValue("#editor"), /kinetic = "x'\^2\/2 \+ w"/);
   const status = await page.textContent("#editor-status");
   assert.match(status, /line \d+, column \d+: kinetic: unknown name `w`/, status);
-  assert.equal(await page.locator("#gutter span.bad").count(), 1);
+  assert.equal(await page.locator("#editor-view .cm-lint-marker-error").count(), 1);
   assert.equal(await page.textContent("h1"), "Chaplygin sleigh");
   await waitClockPast(page, 0.2);
   assert.deepEqual(problems, []);
@@ -712,7 +718,7 @@ test("a link too long to open is never made", async () => {
   const text = await page.inputValue("#editor");
   let seed = 1;
   const letters = Array.from({ length: 100000 }, () => String.fromCharCode(97 + ((seed = (seed * 48271) % 2147483647) % 26))).join("");
-  await page.fill("#editor", text.replace(/description = "[^"]*"/, `description = "${letters}"`));
+  await page.fill("#editor-view .cm-content", text.replace(/description = "[^"]*"/, `description = "${letters}"`));
   await page.waitForFunction(() => document.getElementById("description").textContent.length > 1000);
   await page.click("#share");
   assert.match(await page.textContent("#notice"), /too large to share as a link \(\d+ characters; the limit is 65536\)/);
@@ -764,7 +770,7 @@ test("an edited scenario survives a reload: the address bar links to it, the gal
   const original = await page.inputValue("#editor");
   const edited = `# my own sleigh, with a comment the link must keep\n${original.replace(/^a = .*$/m, "a = 0.31  # longer")}`;
   assert.notEqual(edited, original);
-  await page.fill("#editor", edited);
+  await page.fill("#editor-view .cm-content", edited);
   await page.waitForFunction(() => location.hash.startsWith("#s=2."));
   assert.equal(await page.isVisible("#edited-mark"), true);
   assert.match(await page.evaluate(() => document.querySelector("#gallery option:checked").textContent), /\(edited\)$/);
@@ -784,7 +790,7 @@ test("an edited scenario survives a reload: the address bar links to it, the gal
 test("text with problems is kept in the tab: a reload offers it back", async () => {
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh`);
   const broken = `${await page.inputValue("#editor")}\n[initial.q\nhalf typed = `;
-  await page.fill("#editor", broken);
+  await page.fill("#editor-view .cm-content", broken);
   await page.waitForSelector(".editor-status.error");
   await page.reload();
   await page.waitForSelector("body[data-ready='1']");
@@ -974,6 +980,57 @@ test("Keep for comparison overlays a parameter set in its own colour; its CSV is
   assert.ok(!(await page.inputValue("#editor")).includes("[compare"));
   assert.deepEqual(problems, []);
   await ctx.close();
+});
+
+test("the editor highlights TOML, marks the scenario's names, completes them, and falls back to a plain text box", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh`);
+  await page.waitForSelector("#editor-view .cm-content");
+  assert.equal(await page.isVisible("#editor"), false, "the textarea gave its place to the editor");
+  // TOML tokens and the scenario's names in its expressions, each kind in its class.
+  const marks = await page.evaluate(() => {
+    const of = (cls) => [...new Set([...document.querySelectorAll(`#editor-view .${cls}`)].map((e) => e.textContent))].sort();
+    return { coordinates: of("cm-name-coordinate"), parameters: of("cm-name-parameter"), definitions: of("cm-name-definition"), functions: of("cm-name-function") };
+  });
+  assert.ok(["phi", "x", "x'", "y'"].every((n) => marks.coordinates.includes(n)), JSON.stringify(marks));
+  assert.ok(["I", "a", "m"].every((n) => marks.parameters.includes(n)), JSON.stringify(marks));
+  assert.deepEqual(marks.definitions, ["u"]);
+  assert.ok(marks.functions.includes("sin") && marks.functions.includes("cos"), JSON.stringify(marks));
+  const tokenColours = await page.evaluate(() => new Set([...document.querySelectorAll("#editor-view .cm-line span")].map((e) => getComputedStyle(e).color)).size);
+  assert.ok(tokenColours >= 5, `${tokenColours} colours of tokens`);
+  // Completion: the scenario's names and the functions, from the word before the caret.
+  await page.locator("#editor-view .cm-content").focus();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type('\n[view]\nseries = ["ph');
+  await page.waitForSelector("#editor-view .cm-tooltip-autocomplete");
+  const offered = await page.$$eval("#editor-view .cm-tooltip-autocomplete li", (e) => e.map((x) => x.textContent));
+  assert.ok(offered.some((o) => o.startsWith("phi") && o.includes("coordinate")), JSON.stringify(offered));
+  assert.ok(offered.some((o) => o.startsWith("phi'") && o.includes("velocity")), JSON.stringify(offered));
+  await page.keyboard.press("Escape");
+  await page.keyboard.type("i*s");
+  await page.keyboard.press("Control+Space");
+  await page.waitForSelector("#editor-view .cm-tooltip-autocomplete");
+  const functions = await page.$$eval("#editor-view .cm-tooltip-autocomplete li", (e) => e.map((x) => x.textContent));
+  assert.ok(functions.some((o) => o.startsWith("sin")) && functions.some((o) => o.startsWith("sqrt")), JSON.stringify(functions));
+  await page.keyboard.type("q");
+  await page.waitForTimeout(150); // the list takes keys after a short delay (misclicks)
+  await page.keyboard.press("Enter");
+  assert.match(await page.inputValue("#editor"), /series = \["phi\*sqrt\("\]/);
+  // Typing is an edit like any other: the debounced load reports the unfinished line.
+  await page.waitForSelector(".editor-status.error");
+  await page.screenshot({ path: path.join(SHOTS, "editor.png") });
+  assert.deepEqual(problems, []);
+  await ctx.close();
+  // Without its bundle (a blocked script, an old cache) the page keeps the plain text box.
+  const bare = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  await bare.route("**/editor.js", (route) => route.fulfill({ status: 404, body: "" }));
+  const plain = await open(browser, `${server.url}#gallery=chaplygin-sleigh`, { context: bare });
+  assert.equal(await plain.page.isVisible("#editor"), true);
+  assert.equal(await plain.page.locator("#editor-view").count(), 0);
+  const text = await plain.page.inputValue("#editor");
+  await plain.page.fill("#editor", text.replace('title = "Chaplygin sleigh"', 'title = "Plain sleigh"'));
+  await plain.page.waitForFunction(() => document.querySelector("h1").textContent === "Plain sleigh");
+  assert.deepEqual(plain.problems.filter((p) => !/editor\.js|404/.test(p)), []);
+  await bare.close();
 });
 
 test("dark mode follows the system setting; methods are told apart by their marks too", async () => {

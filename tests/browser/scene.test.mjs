@@ -131,12 +131,12 @@ test("a broken scene table is a positioned message; an undefined element is hidd
   await waitClockPast(page, 0.2);
   const text = await page.inputValue("#editor");
   // A misspelt kind: the running pendulum goes on, the editor says where.
-  await page.fill("#editor", text.replace('kind = "segment"', 'kind = "segmnt"'));
+  await page.fill("#editor-view .cm-content", text.replace('kind = "segment"', 'kind = "segmnt"'));
   await page.waitForFunction(() => /scene\.shapes\[0\]\.kind/.test(document.getElementById("editor-status").textContent));
   assert.match(await page.textContent("#editor-status"), /line \d+, column \d+: scene\.shapes\[0\]\.kind: `segmnt` is not a scene shape.*did you mean `segment`/);
   // A bob whose radius is undefined for x < 0: it disappears there with a note, the
   // rod and the plots go on.
-  await page.fill("#editor", text.replace('radius = "0.05"', 'radius = "0.05*sqrt(x)"'));
+  await page.fill("#editor-view .cm-content", text.replace('radius = "0.05"', 'radius = "0.05*sqrt(x)"'));
   await page.waitForFunction(() => document.getElementById("editor-status").textContent.startsWith("loaded"));
   await page.waitForFunction(() => /Not drawn at this time .*: bob/.test(document.getElementById("scene-hidden")?.textContent ?? ""), null, { timeout: 20000 });
   assert.ok((await sceneInk(page)).ink > 50, "the rod is still drawn");

@@ -84,7 +84,7 @@ test("a parameter sweep is clicked into the parameter; a broken table is a messa
   const text = (await page.inputValue("#editor"))
     .replace(`sweep = { over = "phi'", from = 0, to = 10, step = 0.01 }`, `sweep = { over = "g", from = 0, to = 50, step = 0.5 }`)
     .replace(`at = { theta = 0, "theta'" = 0, "psi'" = 0 }`, `at = { theta = 0, "theta'" = 0, "psi'" = 0, "phi'" = 6 }`);
-  await page.fill("#editor", text);
+  await page.fill("#editor-view .cm-content", text);
   await panelReady(page, "against g");
   assert.match(await note(page), /Boundaries: g = 32\.4\d* \(becomes unstable\)\. The run uses g = 9\.81: stable\./);
   await clickAt(page, 0.8); // g = 40
@@ -94,7 +94,7 @@ test("a parameter sweep is clicked into the parameter; a broken table is a messa
   await page.waitForFunction(() => document.querySelector(".param input[aria-label='g']")?.value === "40");
 
   // A sweep over a name that is not there: the editor says where; the run goes on.
-  await page.fill("#editor", text.replace(`over = "g"`, `over = "gee"`));
+  await page.fill("#editor-view .cm-content", text.replace(`over = "g"`, `over = "gee"`));
   await page.waitForFunction(() => /stability\.sweep\.over/.test(document.getElementById("editor-status").textContent));
   assert.deepEqual(problems, []);
   await ctx.close();

@@ -221,6 +221,8 @@ struct Info<'a> {
     source: &'a str,
     parameters: Vec<Parameter>,
     coordinates: Vec<Coordinate>,
+    /// The names of `[definitions]` (the editor marks and completes them).
+    definitions: Vec<String>,
     t0: f64,
     t_end: f64,
     methods: Vec<String>,
@@ -325,6 +327,7 @@ impl WebLab {
                     velocity_unit: nhlab::view::velocity_unit(&s.units, name).map(|u| nhlab::view::pretty_unit(&u)),
                 })
                 .collect(),
+            definitions: s.definitions.keys().cloned().collect(),
             t0: self.lab.t0,
             t_end: self.lab.t_end,
             methods: run.method_ids(),

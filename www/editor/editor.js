@@ -1,0 +1,174 @@
+// The scenario editor: CodeMirror 6 (bundled at build time by esbuild from npm's
+// pinned packages, see Trunk.toml), with TOML highlighting, the scenario's names
+// marked inside expressions, completion of those names and the expression
+// functions, and the current problems as marks in the text and the gutter.
+//
+// The page keeps talking to the `<textarea id="editor">` it had before: the editor
+// takes the textarea's place and lends it its text (`value`), caret
+// (`setSelectionRange`) and focus, and the textarea fires `input` when the user
+// types. So the rest of the page, and a page whose bundle failed to load (the plain
+// textarea stays), work the same way.
+
+import { EditorState, Annotation, StateEffect, StateField } from "@codemirror/state";
+import {
+  EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection,
+  Decoration, MatchDecorator, ViewPlugin,
+} from "@codemirror/view";
+import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { StreamLanguage, syntaxHighlighting, HighlightStyle, bracketMatching } from "@codemirror/language";
+import { autocompletion, completionKeymap, closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
+import { setDiagnostics, lintGutter } from "@codemirror/lint";
+import { toml } from "@codemirror/legacy-modes/mode/toml";
+import { tags } from "@lezer/highlight";
+
+/** The expression language's functions (`nhlab::expr`'s), with their arguments. */
+const FUNCTIONS = [
+  ["sin", "x"], ["cos", "x"], ["tan", "x"], ["asin", "x"], ["acos", "x"], ["atan", "x"], ["atan2", "y, x"],
+  ["sinh", "x"], ["cosh", "x"], ["tanh", "x"], ["exp", "x"], ["ln", "x"], ["sqrt", "x"], ["abs", "x"], ["sign", "x"],
+];
+
+/** Marks text set by the page, not typed: it fires no `input`. */
+const fromPage = Annotation.define();
+
+/** The scenario's names of the last good load: coordinates, parameters, definitions. */
+const setNames = StateEffect.define();
+const names = StateField.define({
+  create: () => ({ coordinates: [], parameters: [], definitions: [] }),
+  update: (value, tr) => tr.effects.reduce((v, e) => (e.is(setNames) ? e.value : v), value),
+});
+
+/** Colours of the TOML tokens, from the page's CSS variables (light and dark). */
+const highlight = HighlightStyle.define([
+  { tag: tags.comment, color: "var(--cm-comment)", fontStyle: "italic" },
+  { tag: tags.propertyName, color: "var(--cm-key)" },
+  { tag: tags.string, color: "var(--cm-string)" },
+  { tag: tags.number, color: "var(--cm-number)" },
+  { tag: tags.atom, color: "var(--cm-table)", fontWeight: "600" },
+  { tag: tags.bool, color: "var(--cm-number)" },
+]);
+
+/** Lines of plain text, not expressions: `title = …`, `description`, `source`,
+ *  `name`, `format`, `kind`, `unit`. */
+const PROSE = /^\s*"?(title|description|source|name|format|kind|unit|integrator|stabilization)"?\s*=/;
+
+/** Whether a `#` outside quotes starts a comment in `before`. */
+function commentBefore(before) {
+  let quote = null;
+  for (const c of before) {
+    if (quote) { if (c === quote) quote = null; } else if (c === '"' || c === "'") quote = c; else if (c === "#") return true;
+  }
+  return false;
+}
+
+/** Each known name in the text gets a class by its kind (`x`, `x'`, `m`, `u`, `sin`). */
+function nameMarks() {
+  const kinds = { coordinate: Decoration.mark({ class: "cm-name-coordinate" }), parameter: Decoration.mark({ class: "cm-name-parameter" }), definition: Decoration.mark({ class: "cm-name-definition" }), function: Decoration.mark({ class: "cm-name-function" }) };
+  const functions = new Set(FUNCTIONS.map(([f]) => f));
+  const decorator = new MatchDecorator({
+    regexp: /[A-Za-z_][A-Za-z0-9_]*'?/g,
+    decoration: (match, view, pos) => {
+      const n = view.state.field(names);
+      const line = view.state.doc.lineAt(pos);
+      const before = line.text.slice(0, pos - line.from);
+      // Not in prose (titles, descriptions, names, units) nor in comments.
+      if (PROSE.test(line.text) || commentBefore(before)) return null;
+      const primed = match[0].endsWith("'");
+      const word = primed ? match[0].slice(0, -1) : match[0];
+      if (n.coordinates.includes(word)) return kinds.coordinate;
+      if (primed) return null; // only coordinates have velocities
+      if (n.parameters.includes(word)) return kinds.parameter;
+      if (n.definitions.includes(word)) return kinds.definition;
+      if (functions.has(word) && match.input[match.index + match[0].length] === "(") return kinds.function;
+      return null;
+    },
+  });
+  return ViewPlugin.fromClass(class {
+    constructor(view) { this.marks = decorator.createDeco(view); }
+    update(u) {
+      const renamed = u.transactions.some((tr) => tr.effects.some((e) => e.is(setNames)));
+      this.marks = renamed ? decorator.createDeco(u.view) : decorator.updateDeco(u, this.marks);
+    }
+  }, { decorations: (v) => v.marks });
+}
+
+/** Completes the scenario's names and the functions from the word before the caret. */
+function complete(context) {
+  const word = context.matchBefore(/[A-Za-z_][A-Za-z0-9_]*/);
+  if (!word || (word.from === word.to && !context.explicit)) return null;
+  const n = context.state.field(names);
+  const options = [
+    ...n.coordinates.flatMap((q) => [{ label: q, type: "variable", detail: "coordinate" }, { label: `${q}'`, type: "variable", detail: "velocity" }]),
+    ...n.parameters.map((p) => ({ label: p, type: "constant", detail: "parameter" })),
+    ...n.definitions.map((d) => ({ label: d, type: "variable", detail: "definition" })),
+    ...FUNCTIONS.map(([f, args]) => ({ label: f, type: "function", detail: `(${args})`, apply: `${f}(` })),
+    { label: "t", type: "variable", detail: "time" },
+  ];
+  return { from: word.from, options, validFor: /^[A-Za-z0-9_]*'?$/ };
+}
+
+/** Replaces `textarea` by an editor that lends it its text, caret and focus. */
+export function createEditor(textarea) {
+  const native = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value");
+  const parent = document.createElement("div");
+  parent.id = "editor-view";
+  parent.className = "editor-view";
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      doc: textarea.value,
+      extensions: [
+        lineNumbers(), highlightActiveLineGutter(), lintGutter(), history(), drawSelection(), highlightActiveLine(),
+        bracketMatching(), closeBrackets(), autocompletion({ override: [complete], icons: false }),
+        StreamLanguage.define(toml), syntaxHighlighting(highlight), names, nameMarks(),
+        keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, indentWithTab]),
+        EditorView.contentAttributes.of({ "aria-label": "Scenario TOML", "aria-describedby": "editor-status", spellcheck: "false", autocapitalize: "off", autocorrect: "off" }),
+        EditorView.updateListener.of((u) => {
+          if (!u.docChanged) return;
+          // The textarea's own value follows too: scripts in other worlds (extensions,
+          // test drivers) read the element, not this page's accessors.
+          native.set.call(textarea, u.state.doc.toString());
+          if (!u.transactions.some((tr) => tr.annotation(fromPage))) textarea.dispatchEvent(new Event("input"));
+        }),
+      ],
+    }),
+  });
+  textarea.after(parent);
+  textarea.hidden = true;
+  // The textarea's own value is no longer read or shown: its accessors go to the editor.
+  Object.defineProperty(textarea, "value", {
+    configurable: true,
+    get: () => view.state.doc.toString(),
+    set: (text) => {
+      const now = view.state.doc.toString();
+      if (text === now) return;
+      view.dispatch({ changes: { from: 0, to: now.length, insert: text }, annotations: fromPage.of(true) });
+    },
+  });
+  textarea.setSelectionRange = (from, to) => {
+    const end = view.state.doc.length;
+    view.dispatch({ selection: { anchor: Math.min(from, end), head: Math.min(to, end) }, scrollIntoView: true });
+  };
+  textarea.focus = () => view.focus();
+  return {
+    view,
+    /** Whether the user is in the editor (the page then leaves the caret alone). */
+    hasFocus: () => view.hasFocus,
+    /** The names to mark and complete: `{coordinates, parameters, definitions}`. */
+    setNames: (value) => view.dispatch({ effects: setNames.of(value) }),
+    /** The current problems, `[{line, column, message}]` (1-based), marked in place. */
+    setProblems: (problems) => {
+      const doc = view.state.doc;
+      const diagnostics = problems
+        .filter((p) => p.line >= 1 && p.line <= doc.lines)
+        .map((p) => {
+          const line = doc.line(p.line);
+          const from = Math.min(line.from + Math.max(0, (p.column ?? 1) - 1), line.to);
+          // The name at the place (`w'`), else one character.
+          const rest = doc.sliceString(from, line.to);
+          const length = Math.max(1, /^[A-Za-z0-9_]*'?/.exec(rest)[0].length);
+          return { from, to: Math.min(from + length, line.to), severity: "error", message: p.message };
+        });
+      view.dispatch(setDiagnostics(view.state, diagnostics));
+    },
+  };
+}
