@@ -85,6 +85,25 @@ proptest! {
         prop_assert!(g.to_text(t).len() <= g.to_text(expanded).len(), "{} longer than {}", g.to_text(t), g.to_text(expanded));
     }
 
+    /// Terms sharing a sum as a factor, `X·A + X·B − C`, with `X`, `A`, `B`, `C`
+    /// random: the form for reading (which collects and multiplies out such terms)
+    /// keeps the value and prints no longer than the canonical form.
+    #[test]
+    fn collecting_and_distributing_keep_the_value(
+        x in tree_strategy(2), a in tree_strategy(2), b in tree_strategy(2), c in tree_strategy(2), vars in point(),
+    ) {
+        let text = format!("(({}) + k)*({}) + (({}) + k)*({}) - ({})", x.text(), a.text(), x.text(), b.text(), c.text());
+        let mut g = graph();
+        let e = g.parse(&text).unwrap();
+        let syms: Vec<SymbolId> = NAMES.iter().map(|n| sym(&g, n)).collect();
+        let want = g.evaluate(e, &values(&syms, &vars));
+        prop_assume!(want.is_finite() && want.abs() < 1e8);
+        let t = g.tidy(e);
+        let got = g.evaluate(t, &values(&syms, &vars));
+        prop_assert!(close(got, want, 1e-9 * (1.0 + want.abs())), "{text}: tidied {} = {got}, want {want}", g.to_text(t));
+        prop_assert!(g.to_text(t).len() <= g.to_text(e).len(), "{} longer than {}", g.to_text(t), g.to_text(e));
+    }
+
     /// ∂e/∂v agrees with central differences of the tree's own evaluation.
     #[test]
     fn derivative_matches_finite_differences(tree in tree_strategy(4), vars in point(), var in 0..NAMES.len()) {

@@ -178,6 +178,37 @@ fn the_form_for_reading_takes_out_common_factors_and_writes_tan() {
     assert_eq!(g.evaluate(t, &at), 0.0);
 }
 
+/// Issue 14: terms that cancel only once multiplied out do cancel in the form for
+/// reading, as in the rolling disk's `F` (products of its rotation matrices), and
+/// terms sharing a factor that is a sum are collected; values are kept (the
+/// properties in `properties.rs` check that on random expressions).
+#[test]
+fn the_form_for_reading_multiplies_out_and_collects_where_that_is_shorter() {
+    let mut g = nhlab::expr::ExprGraph::new();
+    for q in ["p", "f", "h", "x", "y"] {
+        g.declare_coordinate(q).unwrap();
+    }
+    for c in ["a", "b", "c", "s", "k", "z"] {
+        g.declare_parameter(c).unwrap();
+    }
+    let cases = [
+        // A rotation matrix's entries multiplied: cos²p + sin²p = 1 once distributed.
+        ("cos(p)*(sin(p)*cos(f) + cos(p)*sin(h)*sin(f)) - sin(p)*(cos(p)*cos(f) - sin(p)*sin(h)*sin(f))", "sin(h)*sin(f)"),
+        ("cos(h)^2*(cos(p)*(sin(p)*cos(f) + cos(p)*sin(h)*sin(f)) - sin(p)*(cos(p)*cos(f) - sin(p)*sin(h)*sin(f)) - sin(h)*sin(f))^2 + k", "k"),
+        // Two terms with the same sum as a factor: X·(−Y) + X·Y + Z is Z.
+        ("(a*c - b*s)*(-b*x - a*y) + (a*c - b*s)*(a*y + b*x) + z", "z"),
+        // Collected where shorter, the rest left: X·a + X·b + c → X·(a + b) + c.
+        ("(x + y)*a*k + (x + y)*b*k + c", "c + k*(x + y)*(a + b)"),
+        // Nothing to gain: unchanged.
+        ("(x + y)*a + b", "b + a*(x + y)"),
+    ];
+    for (input, expected) in cases {
+        let e = parse(&mut g, input);
+        let t = g.tidy(e);
+        assert_eq!(g.to_text(t), expected, "{input}");
+    }
+}
+
 /// `sin² + cos² = 1` wherever a term has several `sin²` factors: the ball in the cone's
 /// mass-matrix entry (issue 14) is `m k²`.
 #[test]

@@ -5,7 +5,13 @@
 //! - the factors common to every term of a sum, at their least positive integer power,
 //!   and the terms' common numeric factor and sign (when a symbol is common too) are
 //!   taken out where that prints no longer: `a m φ̇² + m ẋ φ̇ → m φ̇ (ẋ + a φ̇)`;
-//! - `sin(u)^p cos(u)^(-p)` becomes `tan(u)^p`.
+//! - `sin(u)^p cos(u)^(-p)` becomes `tan(u)^p`;
+//! - a small sum holding products of sums is distributed where that prints shorter,
+//!   so that terms cancelling only once multiplied out do cancel: a rotation
+//!   matrix's products, `cos ψ (sin ψ cos φ + cos ψ sin θ sin φ) − sin ψ (cos ψ cos φ −
+//!   sin ψ sin θ sin φ)`, are `sin θ sin φ`;
+//! - terms of a sum that share a factor which is itself a sum are collected where
+//!   that prints shorter: `X·(−Y) + X·Y + Z → Z` for sums `X`, `Y`.
 //!
 //! `sin² + cos² = 1` is the canonical form's own rule (every `sin²` factor of a term is
 //! tried), so it also applies inside the sums this leaves.
@@ -19,12 +25,18 @@ use super::number::{Number, Rational};
 /// Estimated printed lengths up to which the exact text is measured instead.
 const EXACT_LENGTH_BELOW: usize = 400;
 
+/// Largest sum (in nodes, counted as a tree) tried distributed: expanding is local
+/// and bounded, so a large entry is simplified sum by sum from the inside out.
+const LOCAL_EXPANSION_NODES: usize = 160;
+
 /// What [`ExprGraph::tidy_memo`] keeps between calls: the rewritten forms and the
 /// estimated printed lengths.
 #[derive(Default)]
 pub(crate) struct TidyMemo {
     done: HashMap<ExprId, ExprId>,
     lengths: HashMap<ExprId, usize>,
+    /// Sizes as trees, saturating (what [`LOCAL_EXPANSION_NODES`] bounds).
+    sizes: HashMap<ExprId, usize>,
 }
 
 /// A product as its numeric coefficient and its factors as `(base, integer power)`;
@@ -51,7 +63,19 @@ impl ExprGraph {
             Node::Add(terms) => {
                 let terms: Vec<ExprId> = terms.iter().map(|&t| self.tidy_memo(t, memo)).collect();
                 let sum = self.add(&terms);
-                self.take_out_common_factors(sum, memo)
+                let sum = self.collect_common_sums(sum, memo);
+                let factored = self.take_out_common_factors(sum, memo);
+                match self.distributed(sum, memo) {
+                    Some(expanded) => {
+                        let expanded = self.take_out_common_factors(expanded, memo);
+                        if self.printed_length(expanded, memo) < self.printed_length(factored, memo) {
+                            expanded
+                        } else {
+                            factored
+                        }
+                    }
+                    None => factored,
+                }
             }
             Node::Mul(factors) => {
                 let factors: Vec<ExprId> = factors.iter().map(|&f| self.tidy_memo(f, memo)).collect();
@@ -74,6 +98,113 @@ impl ExprGraph {
         };
         memo.done.insert(e, x);
         x
+    }
+
+    /// `sum` with its products of sums (and small powers of sums) distributed, when
+    /// it has any and is small enough to try ([`LOCAL_EXPANSION_NODES`]); its terms
+    /// cancel and `sin² + cos²` collapse as the canonical form builds it.
+    fn distributed(&mut self, sum: ExprId, memo: &mut TidyMemo) -> Option<ExprId> {
+        let Node::Add(terms) = self.node(sum) else { return None };
+        let is_sum = |g: &ExprGraph, x: ExprId| matches!(g.node(x), Node::Add(_));
+        let product_of_sums = terms.iter().any(|&t| match self.node(t) {
+            Node::Mul(factors) => {
+                factors.iter().any(|&f| is_sum(self, f) || matches!(self.node(f), Node::Pow(b, _) if is_sum(self, *b)))
+            }
+            Node::Pow(b, _) => is_sum(self, *b),
+            _ => false,
+        });
+        if !product_of_sums || self.tree_size(sum, &mut memo.sizes) > LOCAL_EXPANSION_NODES {
+            return None;
+        }
+        let expanded = self.expand(sum);
+        (expanded != sum).then_some(expanded)
+    }
+
+    /// `X (t₁/X + t₂/X) + …` for each sum `X` that is a factor of two or more terms,
+    /// where that prints shorter (the collected quotients distributed when small, so
+    /// that they can cancel).
+    fn collect_common_sums(&mut self, sum: ExprId, memo: &mut TidyMemo) -> ExprId {
+        let Node::Add(terms) = self.node(sum) else { return sum };
+        let mut terms = terms.to_vec();
+        let parts: Vec<Factored> = terms.iter().map(|&t| self.factored(t)).collect();
+        let mut candidates: Vec<ExprId> = Vec::new();
+        for p in &parts {
+            for &(base, k) in &p.factors {
+                if k >= 1 && matches!(self.node(base), Node::Add(_)) && !candidates.contains(&base) {
+                    candidates.push(base);
+                }
+            }
+        }
+        let mut changed = false;
+        let mut consumed = alloc::vec![false; terms.len()];
+        for x in candidates {
+            let group: Vec<usize> = (0..terms.len())
+                .filter(|&i| !consumed[i] && parts[i].factors.iter().any(|&(b, k)| b == x && k >= 1))
+                .collect();
+            // Two or more terms, not all of them: the common factors of all the terms are
+            // taken out after this, with their numbers.
+            if group.len() < 2 || group.len() == terms.len() {
+                continue;
+            }
+            let quotients: Vec<ExprId> = group
+                .iter()
+                .map(|&i| {
+                    let p = &parts[i];
+                    let mut factors: Vec<ExprId> = p
+                        .factors
+                        .iter()
+                        .map(|&(b, k)| {
+                            let k = self.integer(if b == x { k - 1 } else { k });
+                            self.pow(b, k)
+                        })
+                        .collect();
+                    factors.push(self.number(p.coefficient));
+                    self.mul(&factors)
+                })
+                .collect();
+            let inner = self.add(&quotients);
+            let inner = match self.distributed(inner, memo) {
+                Some(expanded)
+                    if self.tree_size(expanded, &mut memo.sizes) < self.tree_size(inner, &mut memo.sizes) =>
+                {
+                    expanded
+                }
+                _ => inner,
+            };
+            let inner = self.take_out_common_factors(inner, memo);
+            let collected = self.mul2(x, inner);
+            let before: usize = group.iter().map(|&i| self.printed_length(terms[i], memo) + 3).sum();
+            if self.printed_length(collected, memo) < before {
+                for (k, &i) in group.iter().enumerate() {
+                    consumed[i] = true;
+                    terms[i] = if k == 0 { collected } else { self.zero() };
+                }
+                changed = true;
+            }
+        }
+        if changed {
+            self.add(&terms)
+        } else {
+            sum
+        }
+    }
+
+    /// The number of nodes of `e` printed as a tree (shared parts counted each time),
+    /// saturating; definitions count as one.
+    fn tree_size(&self, e: ExprId, sizes: &mut HashMap<ExprId, usize>) -> usize {
+        if let Some(&n) = sizes.get(&e) {
+            return n;
+        }
+        let n = match self.node(e).clone() {
+            Node::Number(_) | Node::Symbol(_) | Node::Definition(_) => 1,
+            Node::Add(xs) | Node::Mul(xs) => xs.iter().fold(1usize, |n, &x| n.saturating_add(self.tree_size(x, sizes))),
+            Node::Pow(a, b) | Node::Atan2(a, b) => {
+                1usize.saturating_add(self.tree_size(a, sizes)).saturating_add(self.tree_size(b, sizes))
+            }
+            Node::Call(_, u) => 1usize.saturating_add(self.tree_size(u, sizes)),
+        };
+        sizes.insert(e, n);
+        n
     }
 
     fn factored(&self, e: ExprId) -> Factored {

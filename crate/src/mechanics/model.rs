@@ -517,9 +517,7 @@ fn check_initial(c: &mut Checker<'_>, s: &Scenario) {
         for (name, value) in values {
             let field = format!("initial.{which}.{name}");
             if !s.coordinates.contains(name) {
-                let hint = nearest(name, s.coordinates.iter().map(String::as_str));
-                let hint =
-                    if hint.is_empty() { String::new() } else { format!("; did you mean `{}`?", hint.join("`, `")) };
+                let hint = did_you_mean(name, s.coordinates.iter().map(String::as_str));
                 c.at_key(&field, format!("`{name}` is not a coordinate{hint}"));
             } else if !value.is_finite() {
                 c.at(&field, "the value must be a finite number");
@@ -709,6 +707,16 @@ fn check_parameter_range(c: &mut Checker, field: &str, value: f64, range: &crate
     }
 }
 
+/// `; did you mean `a`, `b`?` with the names nearest to `name`, or nothing.
+fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    let hint = nearest(name, candidates);
+    if hint.is_empty() {
+        String::new()
+    } else {
+        format!("; did you mean `{}`?", hint.join("`, `"))
+    }
+}
+
 /// Longest name of a parameter set: it labels a legend entry and a CSV cell.
 const MAX_SET_NAME_CHARS: usize = 24;
 
@@ -736,9 +744,7 @@ fn check_compare(c: &mut Checker, s: &Scenario) {
         for (parameter, &value) in values {
             let at = format!("{field}.{parameter}");
             if !s.parameters.contains_key(parameter) {
-                let hint = nearest(parameter, s.parameters.keys().map(String::as_str));
-                let hint =
-                    if hint.is_empty() { String::new() } else { format!("; did you mean `{}`?", hint.join("`, `")) };
+                let hint = did_you_mean(parameter, s.parameters.keys().map(String::as_str));
                 c.at_key(&at, format!("`{parameter}` is not a parameter{hint}"));
             } else if !value.is_finite() {
                 c.at(&at, "the value must be a finite number");
@@ -759,8 +765,7 @@ fn check_units(c: &mut Checker, s: &Scenario) {
         let field = format!("units.{name}");
         if name != "t" && !s.coordinates.contains(name) {
             let candidates = s.coordinates.iter().map(String::as_str).chain(["t"]);
-            let hint = nearest(name, candidates);
-            let hint = if hint.is_empty() { String::new() } else { format!("; did you mean `{}`?", hint.join("`, `")) };
+            let hint = did_you_mean(name, candidates);
             c.at_key(&field, format!("`{name}` is not a coordinate or `t`{hint}"));
         }
         check_unit(c, &field, unit);
