@@ -931,8 +931,25 @@ function fitEquation(box) {
 
 fitEquation.touched = new WeakSet(); // boxes whose nodes a fit may have moved
 
-/** Lays every shown equation out again (the box's width changed, or printing began). */
+/** Lays every shown equation out again when the box's width changed: a few
+ *  milliseconds' worth per frame (a large equation's fit is a long task of its
+ *  own), the latest change winning. */
 function refitEquations() {
+  const boxes = [...document.querySelectorAll("#eq-body .eq-math")];
+  const token = refitEquations.token = (refitEquations.token ?? 0) + 1;
+  const next = (from) => {
+    if (token !== refitEquations.token) return;
+    const started = performance.now();
+    let k = from;
+    while (k < boxes.length && (k === from || performance.now() - started < TYPESET_MS_PER_FRAME)) fitEquation(boxes[k++]);
+    if (k < boxes.length) requestAnimationFrame(() => next(k));
+  };
+  next(0);
+}
+
+/** The same at once: printing lays the page out before any frame comes. */
+function refitEquationsNow() {
+  refitEquations.token = (refitEquations.token ?? 0) + 1;
   for (const box of document.querySelectorAll("#eq-body .eq-math")) fitEquation(box);
 }
 
@@ -1447,8 +1464,8 @@ function wire() {
     cancelAnimationFrame(refit);
     refit = requestAnimationFrame(refitEquations);
   }).observe($("eq-body"));
-  for (const e of ["beforeprint", "afterprint"]) addEventListener(e, refitEquations);
-  matchMedia("print").addEventListener("change", refitEquations);
+  for (const e of ["beforeprint", "afterprint"]) addEventListener(e, refitEquationsNow);
+  matchMedia("print").addEventListener("change", refitEquationsNow);
   const gallery = $("gallery");
   const groups = new Map();
   for (const g of state.api.gallery_entries()) {
