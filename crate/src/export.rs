@@ -18,7 +18,7 @@ use alloc::vec::Vec;
 use crate::formulations::Method;
 use crate::integrators::IntegratorKind;
 use crate::mechanics::Model;
-use crate::simulation::{Diagnostics, Sample, Settings};
+use crate::simulation::{Diagnostics, Sample, SampleRef, Samples, Settings};
 
 /// One cell.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,14 +63,49 @@ pub struct RunSamples<'a> {
     /// Its parameter set's name in `[compare]`; `None`: the scenario's own values.
     pub set: Option<&'a str>,
     /// Its samples.
-    pub samples: &'a [Sample],
+    pub samples: SamplesOf<'a>,
+}
+
+/// Samples as a run keeps them ([`Samples`], from some sample on) or owned.
+#[derive(Clone, Copy, Debug)]
+pub enum SamplesOf<'a> {
+    /// Owned samples.
+    Slice(&'a [Sample]),
+    /// A run's samples from `from` on.
+    Stored {
+        /// The run's samples.
+        samples: &'a Samples,
+        /// The first one written.
+        from: usize,
+    },
+}
+
+impl<'a> SamplesOf<'a> {
+    fn iter(self) -> alloc::boxed::Box<dyn Iterator<Item = SampleRef<'a>> + 'a> {
+        match self {
+            SamplesOf::Slice(s) => alloc::boxed::Box::new(s.iter().map(SampleRef::from)),
+            SamplesOf::Stored { samples, from } => alloc::boxed::Box::new(samples.iter().skip(from)),
+        }
+    }
+}
+
+impl<'a> From<&'a [Sample]> for SamplesOf<'a> {
+    fn from(s: &'a [Sample]) -> Self {
+        SamplesOf::Slice(s)
+    }
+}
+
+impl<'a> From<&'a Samples> for SamplesOf<'a> {
+    fn from(samples: &'a Samples) -> Self {
+        SamplesOf::Stored { samples, from: 0 }
+    }
 }
 
 /// The table of several runs of one model with the scenario's own parameters, in
 /// the given order.
 pub fn samples_table(model: &Model, runs: &[(Method, &[Sample])], comment: String) -> Table {
     let runs: Vec<RunSamples> =
-        runs.iter().map(|&(method, samples)| RunSamples { method, set: None, samples }).collect();
+        runs.iter().map(|&(method, samples)| RunSamples { method, set: None, samples: samples.into() }).collect();
     samples_table_for(model, &runs, comment, Diagnostics::ALL)
 }
 
@@ -115,9 +150,9 @@ pub fn samples_table_for(model: &Model, runs: &[RunSamples], comment: String, co
     let mut rows = Vec::new();
     let mut singular_split_at = None;
     for &RunSamples { method, set, samples } in runs {
-        for s in samples {
+        for s in samples.iter() {
             let mut row = alloc::vec![Cell::Text(method.id().into()), Cell::Number(s.t)];
-            row.extend(s.q.iter().chain(&s.v).map(|&x| Cell::Number(x)));
+            row.extend(s.q.iter().chain(s.v).map(|&x| Cell::Number(x)));
             if vakonomic {
                 if method == Method::Vakonomic {
                     row.extend(s.mu.iter().map(|&x| Cell::Number(x)));
@@ -131,7 +166,7 @@ pub fn samples_table_for(model: &Model, runs: &[RunSamples], comment: String, co
             if wanted.residuals {
                 row.extend(s.residuals.iter().map(|&x| Cell::Number(x)));
             }
-            match &s.e_vector {
+            match s.e_vector {
                 Some(e) if wanted.e_vector => row.extend(e.iter().map(|&x| Cell::Number(x))),
                 Some(_) => {}
                 None if !e_columns.is_empty() => {

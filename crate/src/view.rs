@@ -13,7 +13,7 @@ use alloc::vec::Vec;
 
 use crate::expr::{CompileError, Evaluator};
 use crate::mechanics::{fill_state_inputs, Model};
-use crate::simulation::Sample;
+use crate::simulation::{Sample, SampleRef};
 
 /// The unit of `t` when `[units]` gives others but not it.
 const DEFAULT_TIME_UNIT: &str = "s";
@@ -138,8 +138,9 @@ impl View {
     }
 
     /// The outputs at one sample (NaN where an expression is undefined).
-    pub fn at(&mut self, parameters: &[f64], s: &Sample) -> &[f64] {
-        fill_state_inputs(&mut self.inputs, s.t, &s.q, &s.v, parameters);
+    pub fn at<'a>(&mut self, parameters: &[f64], s: impl Into<SampleRef<'a>>) -> &[f64] {
+        let s = s.into();
+        fill_state_inputs(&mut self.inputs, s.t, s.q, s.v, parameters);
         if self.evaluator.eval(&self.inputs, &mut self.out).is_err() {
             self.out.fill(f64::NAN);
         }

@@ -138,7 +138,7 @@ fn euler_condition_conserves_energy_where_chetaev_does_not() {
         settings.atol = 1e-12;
         let mut sim = Simulation::new(numeric.clone(), settings, &state).unwrap();
         sim.advance_to(1.0).unwrap();
-        let e0 = sim.samples()[0].energy;
+        let e0 = sim.samples().at(0).energy;
         sim.samples().iter().map(|x| (x.energy - e0).abs()).fold(0.0, f64::max)
     };
     let euler = drift(Method::Euler);

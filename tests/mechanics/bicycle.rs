@@ -378,13 +378,13 @@ fn the_bicycle_keeps_its_energy_and_its_wheels_on_the_ground() {
     let mut sim = nhlab::simulation::Simulation::new(numeric, settings, &state).unwrap();
     sim.advance_to(5.0).unwrap();
     let samples = sim.samples();
-    let e0 = samples[0].energy;
+    let e0 = samples.at(0).energy;
     for s in samples {
         assert!((s.energy - e0).abs() < 1e-9 * e0.abs(), "energy {} at t = {} (from {e0})", s.energy, s.t);
         assert!(s.residuals.iter().all(|f| f.abs() < 1e-8), "residuals {:?} at t = {}", s.residuals, s.t);
     }
     let lean = |t0: f64| samples.iter().filter(|s| s.t >= t0).map(|s| s.q[3].abs()).fold(0.0, f64::max);
-    assert!(lean(4.0) < 0.5 * samples[0].q[3].abs(), "the lean decays: {} after t = 4", lean(4.0));
+    assert!(lean(4.0) < 0.5 * samples.at(0).q[3].abs(), "the lean decays: {} after t = 4", lean(4.0));
 }
 
 /// The benchmark's two stability boundaries, from the lab's nonlinear model:

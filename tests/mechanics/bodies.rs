@@ -91,7 +91,7 @@ fn the_rolling_disk_conserves_energy_and_keeps_rolling() {
     let settings = nhlab::simulation::Settings::from_scenario(&model.scenario.run, Method::Lagrange);
     let mut sim = nhlab::simulation::Simulation::new(numeric, settings, &state).unwrap();
     sim.advance_to(10.0).unwrap();
-    let e0 = sim.samples()[0].energy;
+    let e0 = sim.samples().at(0).energy;
     for s in sim.samples() {
         assert!((s.energy - e0).abs() < 1e-8, "energy {} at t = {} (from {e0})", s.energy, s.t);
         assert!(s.residuals.iter().all(|f| f.abs() < 1e-8), "rolling residuals {:?} at t = {}", s.residuals, s.t);
@@ -407,12 +407,12 @@ fn the_chaplygin_sphere_keeps_its_energy_and_its_angular_momentum_about_the_cont
         let arm = Vector3::new(0.0, 0.0, r);
         inertia * omega + m * arm.cross(&omega.cross(&arm))
     };
-    let first = &sim.samples()[0];
-    let (k0, e0) = (momentum(&first.q, &first.v), first.energy);
+    let first = &sim.samples().at(0);
+    let (k0, e0) = (momentum(first.q, first.v), first.energy);
     assert!(k0.norm() > 0.01, "a motion worth checking: K = {k0}");
     let mut worst = 0.0f64;
     for s in sim.samples() {
-        worst = worst.max((momentum(&s.q, &s.v) - k0).amax());
+        worst = worst.max((momentum(s.q, s.v) - k0).amax());
         assert!((s.energy - e0).abs() < 1e-9, "energy {} at t = {}", s.energy, s.t);
     }
     assert!(worst < 1e-8, "K drifts by {worst:e}");

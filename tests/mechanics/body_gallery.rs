@@ -213,11 +213,10 @@ fn every_formulation_agrees_on_the_generated_rolling_constraints() {
         sim.advance_sampling(&[end / 3.0, end]).unwrap();
         let mut numeric = numeric;
         for s in sim.samples() {
-            let reference =
-                nhlab::formulations::accelerations(Method::Lagrange, &mut numeric, s.t, &s.q, &s.v).unwrap();
+            let reference = nhlab::formulations::accelerations(Method::Lagrange, &mut numeric, s.t, s.q, s.v).unwrap();
             let scale = 1.0 + reference.accelerations.amax();
             for method in [Method::UdwadiaKalaba, Method::Gauss, Method::Euler, Method::Voronets] {
-                let Ok(got) = nhlab::formulations::accelerations(method, &mut numeric, s.t, &s.q, &s.v) else {
+                let Ok(got) = nhlab::formulations::accelerations(method, &mut numeric, s.t, s.q, s.v) else {
                     assert_eq!(method, Method::Voronets, "{name}: {method:?} applies to linear constraints");
                     continue;
                 };

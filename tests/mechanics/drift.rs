@@ -37,9 +37,9 @@ fn projection_keeps_the_energy_close_and_the_samples_carry_the_e_vector() {
     settings.stabilization = Stabilization::Projection;
     let mut sim = Simulation::new(numeric, settings, &state).unwrap();
     sim.advance_to(5.0).unwrap();
-    let e0 = sim.samples()[0].energy;
+    let e0 = sim.samples().at(0).energy;
     for s in sim.samples() {
         assert!((s.energy - e0).abs() < 1e-6, "energy {} vs {e0}", s.energy);
-        assert_eq!(s.e_vector.as_ref().map(Vec::len), Some(1), "one independent coordinate");
+        assert_eq!(s.e_vector.map(<[f64]>::len), Some(1), "one independent coordinate");
     }
 }

@@ -35,7 +35,7 @@ fn where_energy_is_said_conserved_a_run_keeps_it() {
             Settings { rtol: 1e-11, atol: 1e-13, ..Settings::from_scenario(&model.scenario.run, Method::Lagrange) };
         let mut sim = Simulation::new(numeric, settings, &state).unwrap();
         sim.advance_to(2.0).unwrap();
-        let e0 = sim.samples()[0].energy;
+        let e0 = sim.samples().at(0).energy;
         let drift = sim.samples().iter().map(|s| (s.energy - e0).abs()).fold(0.0, f64::max);
         assert!(drift < 1e-8 * e0.abs().max(1.0), "{name}: drift {drift}");
     }

@@ -39,8 +39,8 @@ fn the_constrained_blade_spins_evenly_and_keeps_its_energy() {
         (run.rtol, run.atol) = (1e-11, 1e-12);
         let mut sim = Simulation::new(numeric.clone(), run, &state).unwrap();
         sim.advance_sampling(&[2.0, 5.0]).unwrap();
-        let first = sim.samples()[0].energy;
-        for s in &sim.samples()[1..] {
+        let first = sim.samples().at(0).energy;
+        for s in sim.samples().iter().skip(1) {
             assert!((s.q[2] - 2.0 * s.t).abs() < 1e-8, "{}: phi({}) = {}", method.id(), s.t, s.q[2]);
             assert!((s.energy - first).abs() < 1e-8 * first.abs().max(1.0), "{}: energy {}", method.id(), s.energy);
             let slip = -s.v[0] * s.q[2].sin() + s.v[1] * s.q[2].cos();

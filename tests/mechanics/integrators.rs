@@ -147,7 +147,7 @@ fn the_state_inside_the_last_step_is_the_dense_output() {
     reference.advance_sampling(&[mid]).unwrap();
     let expected = reference.samples().last().unwrap();
     assert_eq!(expected.t, mid);
-    for (a, b) in shown.q.iter().chain(&shown.v).zip(expected.q.iter().chain(&expected.v)) {
+    for (a, b) in shown.q.iter().chain(&shown.v).zip(expected.q.iter().chain(expected.v)) {
         assert!((a - b).abs() < 1e-8, "{a} vs {b}");
     }
     // Clamped to the step.

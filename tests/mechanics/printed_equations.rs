@@ -133,8 +133,8 @@ fn states(model: &Model, numeric: &NumericModel, initial: &State) -> Vec<State> 
     if let Ok(mut sim) = Simulation::new(numeric.clone(), settings, initial) {
         let times: Vec<f64> = [0.13, 0.41].iter().map(|f| initial.t + f * (t_end - initial.t)).collect();
         if sim.advance_sampling(&times).is_ok() {
-            for s in &sim.samples()[1..] {
-                out.push(State { t: s.t, q: s.q.clone(), v: s.v.clone(), mu: mu.clone() });
+            for s in sim.samples().iter().skip(1) {
+                out.push(State { t: s.t, q: s.q.to_vec(), v: s.v.to_vec(), mu: mu.clone() });
             }
         }
     }

@@ -16,7 +16,7 @@ fn run(name: &str, method: Method, mu0: Option<Vec<f64>>, t_end: f64) -> Vec<nhl
     settings.atol = 1e-12;
     let mut sim = Simulation::new(numeric, settings, &state).unwrap();
     sim.advance_sampling(&[t_end / 4.0, t_end / 2.0, t_end]).unwrap();
-    sim.samples()[1..].to_vec()
+    sim.samples().to_vec_from(1)
 }
 
 #[test]

@@ -15,7 +15,7 @@ use nhlab::mechanics::{DynamicsError, Needs};
 use nhlab::prepare::Prepared;
 use nhlab::scenario::{Format, Problem, Problems, Scenario};
 use nhlab::scene::{Projection, ScenePlayer};
-use nhlab::simulation::{Diagnostics, Sample, Settings, Simulation};
+use nhlab::simulation::{Diagnostics, Sample, SampleRef, Samples, Settings, Simulation, NO_SAMPLES};
 use nhlab::view::View;
 
 /// The scalars the plots read, one column each, one entry per sample: recorded once
@@ -128,7 +128,8 @@ impl Columns {
         Columns::new(outputs, e_components, &[])
     }
 
-    fn push(&mut self, s: &Sample, view: &[f64], is_sample: bool) {
+    fn push<'a>(&mut self, s: impl Into<SampleRef<'a>>, view: &[f64], is_sample: bool) {
+        let s = s.into();
         self.t.push(s.t);
         self.is_sample.push(is_sample);
         for (column, &v) in self.view.iter_mut().zip(view) {
@@ -139,7 +140,7 @@ impl Columns {
         let mut holonomic = s.velocity_residuals.iter().zip(&self.holonomic).filter(|(_, &h)| h).map(|(&r, _)| r);
         self.velocity_residual.push(largest(&mut holonomic));
         self.energy.push(s.energy);
-        match &s.e_vector {
+        match s.e_vector {
             Some(e) => {
                 self.e_norm.push(e.iter().map(|x| x * x).sum::<f64>().sqrt());
                 for (column, &x) in self.e.iter_mut().zip(e) {
@@ -178,12 +179,13 @@ impl Outputs {
         self.scene.as_ref().map_or(0, |s| s.elements().iter().filter(|e| e.trail).count())
     }
 
-    fn at(&mut self, parameters: &[f64], s: &Sample) -> &[f64] {
+    fn at<'a>(&mut self, parameters: &[f64], s: impl Into<SampleRef<'a>>) -> &[f64] {
+        let s = s.into();
         self.buffer.clear();
         self.buffer.extend_from_slice(self.view.at(parameters, s));
         // Scenes without trails evaluate nothing per sample (only at the clock).
         if let Some(scene) = self.scene.as_mut().filter(|s| s.elements().iter().any(|e| e.trail)) {
-            for p in scene.trail_points(parameters, s.t, &s.q, &s.v) {
+            for p in scene.trail_points(parameters, s.t, s.q, s.v) {
                 self.buffer.extend_from_slice(&p);
             }
         }
@@ -223,8 +225,8 @@ pub struct Run {
 
 impl Run {
     /// The recorded samples.
-    pub fn samples(&self) -> &[Sample] {
-        self.sim.as_ref().map_or(&[], |s| s.samples())
+    pub fn samples(&self) -> &Samples {
+        self.sim.as_ref().map_or(&NO_SAMPLES, |s| s.samples())
     }
 
     /// Whether it has reached `t_end` or stopped.
@@ -550,13 +552,13 @@ impl Lab {
             let parameters = &run.parameters;
             let Some(sim) = run.sim.as_mut() else { continue };
             let samples = sim.samples();
-            for s in &samples[run.recorded..] {
+            for s in samples.iter().skip(run.recorded) {
                 run.columns.push(s, view.at(parameters, s), true);
             }
             run.recorded = samples.len();
-            let Some(last) = samples.last().cloned() else { continue };
+            let Some(last) = samples.last().map(|s| s.to_sample()) else { continue };
             let shown = if run.error.is_none() && *now < last.t {
-                sim.sample_in_last_step(*now).ok().filter(sample_is_finite).unwrap_or(last)
+                sim.sample_in_last_step(*now).ok().filter(|s| sample_is_finite(s)).unwrap_or(last)
             } else {
                 last
             };
@@ -589,7 +591,7 @@ impl Lab {
             .map(|r| RunSamples {
                 method: r.method,
                 set: r.set.checked_sub(1).map(|k| sets[k].name.as_str()),
-                samples: r.samples(),
+                samples: r.samples().into(),
             })
             .collect();
         let comment = self.runs.first().and_then(|r| r.sim.as_ref()).map(|s| step_comment(s.settings()));
@@ -644,8 +646,8 @@ impl Recorder<'_> {
         if n < 2 || *recorded != n - 1 {
             return; // the first sample, or a gap: record_new_samples catches up
         }
-        let (t0, t1) = (samples[n - 2].t, samples[n - 1].t);
-        let last = samples[n - 1].clone();
+        let (t0, t1) = (samples.at(n - 2).t, samples.at(n - 1).t);
+        let last = samples.at(n - 1).to_sample();
         let inside = (((t1 - t0) / self.display_dt).ceil() as usize).clamp(1, MAX_POINTS_PER_STEP + 1) - 1;
         for j in 1..=inside {
             let t = t0 + (t1 - t0) * j as f64 / (inside + 1) as f64;
@@ -660,8 +662,9 @@ impl Recorder<'_> {
     }
 }
 
-fn sample_is_finite(s: &Sample) -> bool {
-    s.q.iter().chain(&s.v).chain(&s.mu).all(|x| x.is_finite()) && s.energy.is_finite()
+fn sample_is_finite<'a>(s: impl Into<SampleRef<'a>>) -> bool {
+    let s = s.into();
+    s.q.iter().chain(s.v).chain(s.mu).all(|x| x.is_finite()) && s.energy.is_finite()
 }
 
 #[cfg(test)]
@@ -717,11 +720,11 @@ mod tests {
         assert!(samples.iter().all(|s| t.contains(&s.t)), "every recorded sample is plotted");
         // Each step gets just enough points for the display spacing, at most 8.
         let spacing = (lab.t_end - lab.t0) / DISPLAY_POINTS;
-        for w in samples.windows(2) {
-            let inside = t.iter().filter(|&&x| x > w[0].t && x < w[1].t).count();
-            let h = w[1].t - w[0].t;
+        for w in samples.times().windows(2) {
+            let inside = t.iter().filter(|&&x| x > w[0] && x < w[1]).count();
+            let h = w[1] - w[0];
             let expected = ((h / spacing).ceil() as usize).clamp(1, MAX_POINTS_PER_STEP + 1) - 1;
-            assert_eq!(inside, expected, "step of {h} at t = {}", w[0].t);
+            assert_eq!(inside, expected, "step of {h} at t = {}", w[0]);
         }
         // Display points are on the trajectory: the energy invariant holds there to the
         // interpolant's accuracy, at the samples to the integrator's.

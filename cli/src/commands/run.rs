@@ -1,6 +1,6 @@
 //! `nhlab run FILE [--method M]… [--t-end T] [--sample-at …] [--out …] [--plot …] [--scene … [--frames …]]`.
 
-use nhlab::export::{samples_table_for, step_comment, RunSamples};
+use nhlab::export::{samples_table_for, step_comment, RunSamples, SamplesOf};
 use nhlab::formulations::Method;
 use nhlab::integrators::IntegrationError;
 use nhlab::scene::ScenePlayer;
@@ -170,17 +170,18 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
                 };
                 failure.get_or_insert(format!("{who}: {e}{hint}"));
             }
-            let samples = match &sample_at {
+            let from = match &sample_at {
                 // The start is sampled only when asked for.
-                Some(times) if times.first() != Some(&initial.t) => &sim.samples()[1..],
-                _ => sim.samples(),
+                Some(times) if times.first() != Some(&initial.t) => 1,
+                _ => 0,
             };
             runs.push(RunOf {
                 method,
                 set,
                 set_name: set_name.map(str::to_string),
                 parameters: parameters.to_vec(),
-                samples: samples.to_vec(),
+                samples: sim.into_samples(),
+                from,
             });
         }
     }
@@ -192,7 +193,8 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if let Some(plot) = &args.plot {
         let curves: Vec<crate::plot::Curves> = runs
             .iter()
-            .map(|run| crate::plot::Curves {
+            .map(|run| (run, run.samples.to_vec_from(run.from)))
+            .map(|(run, samples)| crate::plot::Curves {
                 series: nhlab_plots::Series { method: run.method, set: run.set },
                 label: match &run.set_name {
                     Some(_) => {
@@ -200,13 +202,12 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
                     }
                     None => run.method.id().to_string(),
                 },
-                view: view.values(&run.parameters, &run.samples),
-                e_norm: run
-                    .samples
+                view: view.values(&run.parameters, &samples),
+                e_norm: samples
                     .iter()
                     .map(|x| x.e_vector.as_ref().map_or(f64::NAN, |e| e.iter().map(|v| v * v).sum::<f64>().sqrt()))
                     .collect(),
-                samples: run.samples.clone(),
+                samples,
             })
             .collect();
         let coordinates = l.model.coordinate_names();
@@ -230,8 +231,14 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         settings.iter_mut().for_each(|st| st.compulsion = false);
         crate::scene::write(path, &s.title, &l.numeric, &l.initial, &settings, &mut player, times)?;
     }
-    let borrowed: Vec<RunSamples> =
-        runs.iter().map(|r| RunSamples { method: r.method, set: r.set_name.as_deref(), samples: &r.samples }).collect();
+    let borrowed: Vec<RunSamples> = runs
+        .iter()
+        .map(|r| RunSamples {
+            method: r.method,
+            set: r.set_name.as_deref(),
+            samples: SamplesOf::Stored { samples: &r.samples, from: r.from },
+        })
+        .collect();
     let table = samples_table_for(&l.model, &borrowed, comment, columns);
     if let Some(t) = table.singular_split_at {
         eprintln!("warning: Hamel's split is singular from t = {t} on at some samples: their E columns are empty");
@@ -254,7 +261,9 @@ struct RunOf {
     set: usize,
     set_name: Option<String>,
     parameters: Vec<f64>,
-    samples: Vec<nhlab::simulation::Sample>,
+    samples: nhlab::simulation::Samples,
+    /// The first sample written (1: the start, when not asked for).
+    from: usize,
 }
 
 /// `--columns`: `all`, `state`, or a list of `energy`, `residuals`, `e`.

@@ -421,6 +421,12 @@ impl NumericModel {
         Some(Ok(&vk.terms))
     }
 
+    /// The number of the E-vector's components (independent coordinates of the
+    /// model's Hamel split); `None` without a split.
+    pub fn e_components(&self) -> Option<usize> {
+        self.hamel.as_ref().map(|h| h.terms.independent.len())
+    }
+
     /// The Hamel split's terms at `(t, q, v)`; `None` when the model has no split
     /// (constraints nonlinear in the velocities, or none at all).
     pub fn hamel_terms(&mut self, t: f64, q: &[f64], v: &[f64]) -> Option<Result<&HamelTerms, DynamicsError>> {

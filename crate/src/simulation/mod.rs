@@ -4,6 +4,7 @@
 
 mod blame;
 mod initial;
+mod samples;
 pub mod split_choice;
 
 pub use initial::{
@@ -17,6 +18,7 @@ use nalgebra::DVector;
 use crate::formulations::{self, Method};
 use crate::integrators::{Dopri5, IntegrationError, IntegratorKind, Rk4, System};
 use crate::mechanics::{DynamicsError, NumericModel};
+pub use samples::{Iter, SampleRef, Samples, Widths, NO_SAMPLES};
 
 /// Drift control.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -162,6 +164,23 @@ pub struct Sample {
     pub e_vector: Option<Vec<f64>>,
 }
 
+/// A sample's residuals, velocity residuals and E-vector, measured into buffers
+/// that are reused from sample to sample.
+#[derive(Default)]
+struct Row {
+    residuals: Vec<f64>,
+    velocity_residuals: Vec<f64>,
+    e: Vec<f64>,
+}
+
+/// What [`Simulation::measure`] found besides [`Row`]: the scalars, and whether
+/// `Row::e` holds the E-vector.
+struct Measured {
+    energy: f64,
+    compulsion: f64,
+    e_defined: bool,
+}
+
 /// Why a run stopped early.
 pub type SimulationError = IntegrationError<DynamicsError>;
 
@@ -205,7 +224,10 @@ pub struct Simulation {
     t: f64,
     y: Vec<f64>,
     stepper: Stepper,
-    samples: Vec<Sample>,
+    samples: Samples,
+    /// A sample's residuals, velocity residuals and E-vector, reused from sample to
+    /// sample.
+    row: Row,
     /// The time at the start of the last step, for [`Simulation::sample_in_last_step`].
     previous_t: f64,
     /// RK4's grid: `t = origin + k·dt` exactly, never an accumulated sum of steps.
@@ -264,7 +286,8 @@ impl Simulation {
             t: initial.t,
             y,
             stepper,
-            samples: Vec::new(),
+            samples: Samples::default(),
+            row: Row::default(),
             previous_t: initial.t,
             grid,
             steps: 0,
@@ -274,8 +297,15 @@ impl Simulation {
             derivative: Vec::new(),
             jacobian: nalgebra::DMatrix::zeros(0, 0),
         };
-        let first = sim.sample_now().map_err(IntegrationError::System)?;
-        sim.samples.push(first);
+        let n = sim.numeric.n();
+        let wanted = sim.settings.diagnostics;
+        sim.samples = Samples::new(Widths {
+            n,
+            mu: dim - 2 * n,
+            residuals: if wanted.residuals { sim.numeric.m() } else { 0 },
+            e: if wanted.e_vector { sim.numeric.e_components().unwrap_or(0) } else { 0 },
+        });
+        sim.record_now()?;
         Ok(sim)
     }
 
@@ -291,8 +321,13 @@ impl Simulation {
     }
 
     /// Samples recorded so far: the start and every accepted step.
-    pub fn samples(&self) -> &[Sample] {
+    pub fn samples(&self) -> &Samples {
         &self.samples
+    }
+
+    /// The samples, the run ended.
+    pub fn into_samples(self) -> Samples {
+        self.samples
     }
 
     /// The settings.
@@ -305,14 +340,19 @@ impl Simulation {
         &mut self.numeric
     }
 
-    /// The sample at `(t, y)`; `known` is the derivative of `y` there when the
-    /// integrator has it already (its last stage), which saves the compulsion a solve.
-    fn sample_at(&mut self, t: f64, y: &[f64], known: Option<&[f64]>) -> Result<Sample, DynamicsError> {
+    /// Measures the sample at `(t, y)` besides its state: the scalars, and the
+    /// residuals and E-vector into [`Simulation::row`]. `known` is the derivative of
+    /// `y` there when the integrator has it already (its last stage), which saves the
+    /// compulsion a solve.
+    fn measure(&mut self, t: f64, y: &[f64], known: Option<&[f64]>) -> Result<Measured, DynamicsError> {
         let n = self.numeric.n();
         let (q, v, mu) = (&y[..n], &y[n..2 * n], &y[2 * n..]);
         let wanted = self.settings.diagnostics;
-        let (mut energy, mut residuals, mut velocity_residuals, mut compulsion) =
-            (f64::NAN, Vec::new(), Vec::new(), f64::NAN);
+        let (mut energy, mut compulsion) = (f64::NAN, f64::NAN);
+        let row = &mut self.row;
+        row.residuals.clear();
+        row.velocity_residuals.clear();
+        row.e.clear();
         // Only the compulsion needs the accelerations: solved here when the
         // integrator has not given them.
         let solved = match (self.settings.compulsion, known) {
@@ -338,33 +378,64 @@ impl Simulation {
                 energy = terms.energy;
             }
             if wanted.residuals {
-                residuals = terms.constraint_residuals();
-                velocity_residuals = terms.residuals.iter().copied().collect();
+                row.residuals.extend((0..terms.residuals.len()).map(|j| terms.constraint_residual(j)));
+                row.velocity_residuals.extend(terms.residuals.iter().copied());
             }
             self.jacobian.clone_from(&terms.jacobian);
         }
-        let e_vector = if wanted.e_vector {
-            match formulations::e_values(&mut self.numeric, &self.jacobian, t, q, v) {
-                Some(Ok(h)) => Some(h.e.as_slice().to_vec()),
-                _ => None,
+        let mut e_defined = false;
+        if wanted.e_vector {
+            if let Some(Ok(h)) = formulations::e_values(&mut self.numeric, &self.jacobian, t, q, v) {
+                row.e.extend_from_slice(h.e.as_slice());
+                e_defined = true;
             }
-        } else {
-            None
-        };
+        }
+        Ok(Measured { energy, compulsion, e_defined })
+    }
+
+    /// The sample at `(t, y)`, owned (for display between steps; not recorded).
+    fn sample_at(&mut self, t: f64, y: &[f64]) -> Result<Sample, DynamicsError> {
+        let m = self.measure(t, y, None)?;
+        let n = self.numeric.n();
         Ok(Sample {
             t,
-            q: q.to_vec(),
-            v: v.to_vec(),
-            energy,
-            mu: mu.to_vec(),
-            residuals,
-            velocity_residuals,
-            compulsion,
-            e_vector,
+            q: y[..n].to_vec(),
+            v: y[n..2 * n].to_vec(),
+            energy: m.energy,
+            mu: y[2 * n..].to_vec(),
+            residuals: self.row.residuals.clone(),
+            velocity_residuals: self.row.velocity_residuals.clone(),
+            compulsion: m.compulsion,
+            e_vector: m.e_defined.then(|| self.row.e.clone()),
         })
     }
 
-    fn sample_now(&mut self) -> Result<Sample, DynamicsError> {
+    /// Records the sample at `(t, y)`, within the sample limit; nothing is
+    /// allocated but the samples' own growth.
+    fn record_at(&mut self, t: f64, y: &[f64], known: Option<&[f64]>) -> Result<(), SimulationError> {
+        let limit = self.settings.limits.max_samples;
+        if self.samples.len() >= limit {
+            return Err(IntegrationError::Limit { t, what: "samples", limit: limit as u64 });
+        }
+        let m = self.measure(t, y, known).map_err(IntegrationError::System)?;
+        let n = self.numeric.n();
+        let row = &self.row;
+        self.samples.push(SampleRef {
+            t,
+            q: &y[..n],
+            v: &y[n..2 * n],
+            energy: m.energy,
+            mu: &y[2 * n..],
+            residuals: &row.residuals,
+            velocity_residuals: &row.velocity_residuals,
+            compulsion: m.compulsion,
+            e_vector: m.e_defined.then_some(&row.e[..]),
+        });
+        Ok(())
+    }
+
+    /// Records the sample at the current state.
+    fn record_now(&mut self) -> Result<(), SimulationError> {
         // Dopri5's last stage is the derivative at the step's end, unless projection
         // has moved the state since.
         let known = match &self.stepper {
@@ -380,9 +451,9 @@ impl Simulation {
         };
         // Taken out for the call and put back: no copies of the state per sample.
         let (y, derivative) = (core::mem::take(&mut self.y), core::mem::take(&mut self.derivative));
-        let sample = self.sample_at(self.t, &y, known.map(|()| derivative.as_slice()));
+        let recorded = self.record_at(self.t, &y, known.map(|()| derivative.as_slice()));
         (self.y, self.derivative) = (y, derivative);
-        sample
+        recorded
     }
 
     /// Advances to `t_end`, recording a sample after every accepted step (rk4: every
@@ -419,7 +490,7 @@ impl Simulation {
     pub fn sample_in_last_step(&mut self, t: f64) -> Result<Sample, SimulationError> {
         let t = t.clamp(self.previous_t, self.t);
         let y = self.state_in_last_step(t).map_err(IntegrationError::System)?;
-        self.sample_at(t, &y, None).map_err(IntegrationError::System)
+        self.sample_at(t, &y).map_err(IntegrationError::System)
     }
 
     /// The state at `t` inside the last step: the step's end at its end, the dense
@@ -494,24 +565,12 @@ impl Simulation {
         while *next_sample < sample_times.len() && sample_times[*next_sample] <= self.t {
             let ts = sample_times[*next_sample];
             let y = self.state_in_last_step(ts).map_err(IntegrationError::System)?;
-            let s = self.sample_at(ts, &y, None).map_err(IntegrationError::System)?;
-            self.record(s)?;
+            self.record_at(ts, &y, None)?;
             *next_sample += 1;
         }
         if sample_times.is_empty() {
-            let s = self.sample_now().map_err(IntegrationError::System)?;
-            self.record(s)?;
+            self.record_now()?;
         }
-        Ok(())
-    }
-
-    /// Keeps a sample, within the sample limit.
-    fn record(&mut self, sample: Sample) -> Result<(), SimulationError> {
-        let limit = self.settings.limits.max_samples;
-        if self.samples.len() >= limit {
-            return Err(IntegrationError::Limit { t: sample.t, what: "samples", limit: limit as u64 });
-        }
-        self.samples.push(sample);
         Ok(())
     }
 }

@@ -141,14 +141,15 @@ fn true_motion(numeric: &NumericModel, initial: &State, t_end: f64) -> Vec<super
     (settings.rtol, settings.atol) = (1e-6, 1e-8);
     settings.limits.max_steps = MAX_STEPS as u64;
     settings.compulsion = false;
+    settings.diagnostics = super::Diagnostics::NONE; // the states alone are read
     let Ok(mut sim) = Simulation::new(numeric.clone(), settings, initial) else { return Vec::new() };
     while let Ok(true) = sim.step(t_end) {}
     let samples = sim.samples();
     let stride = samples.len().div_ceil(MAX_CHECKS).max(1);
-    let mut out: Vec<super::Sample> = samples.iter().step_by(stride).cloned().collect();
+    let mut out: Vec<super::Sample> = samples.iter().step_by(stride).map(|s| s.to_sample()).collect();
     if let Some(last) = samples.last() {
         if out.last().map(|x| x.t) != Some(last.t) {
-            out.push(last.clone());
+            out.push(last.to_sample());
         }
     }
     out
