@@ -165,7 +165,8 @@ fn whole_model(input: &str) {
             if sim.samples().len() > 1 {
                 RAN.fetch_add(1, Ordering::Relaxed);
             }
-            let _ = nhlab::export::samples_table(&p.model, &[(method, sim.samples())], String::new()).to_csv();
+            let _ =
+                nhlab::export::samples_table(&p.model, &[(method, &sim.samples().to_vec())], String::new()).to_csv();
         }
     }
 }
