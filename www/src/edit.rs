@@ -203,6 +203,11 @@ mod tests {
         let refused = keep_parameters(&three).unwrap_err();
         assert!(refused.contains("at most 3"), "{refused}");
         assert!(keep_parameters("title = \"no parameters\"\n").unwrap_err().contains("no parameters"));
+        // An inline `compare = { … }` takes the new set inline.
+        let inline = format!("compare = {{ heavy = {{ m = 2 }} }}\n{text}");
+        let (kept, name) = keep_parameters(&inline).unwrap();
+        assert_eq!(name, "set 1");
+        assert_eq!(crate::lab::Lab::new(&kept).unwrap().set_labels().len(), 2);
         let cleared = apply(&again, "compare", Edit::Remove).unwrap();
         assert_eq!(crate::lab::Lab::new(&cleared).unwrap().runs().len(), per_method);
     }
