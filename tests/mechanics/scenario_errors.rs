@@ -378,3 +378,16 @@ fn parameter_ranges_and_units_are_checked_at_their_place() {
     let (s, _) = load_toml(&text).unwrap();
     assert_eq!(s.parameters["m"], 1.5);
 }
+
+/// The reference's `[compare]` example, added to the sleigh, gives the two sets it
+/// describes, in name order, each labelled with the values it changes.
+#[test]
+fn the_references_compare_example_gives_its_sets() {
+    let doc = std::fs::read_to_string(format!("{}/../docs/reference.md", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let at = doc.find("[compare.heavy]").expect("the reference's [compare] example");
+    let tables = &doc[at..at + doc[at..].find("```").unwrap()];
+    let text = format!("{}\n{tables}", nhlab_tests::scenarios::text("chaplygin-sleigh"));
+    let p = nhlab::prepare::Prepared::from_text(&text, nhlab::scenario::Format::Toml).unwrap();
+    let labels: Vec<String> = p.sets.iter().map(|s| s.label(&p.model, &p.numeric.parameters)).collect();
+    assert_eq!(labels, ["backwards centre: a = -0.5", "heavy: m = 3"]);
+}

@@ -697,10 +697,8 @@ fn check_parameter_range(c: &mut Checker, field: &str, value: f64, range: &crate
     if range.step.is_some_and(|h| h <= 0.0) {
         c.at(&format!("{field}.step"), "the step must be positive");
     }
-    if range.min.is_some_and(|lo| value < lo) || range.max.is_some_and(|hi| value > hi) {
-        let lo = range.min.map_or("−∞".into(), |x| format!("{x}"));
-        let hi = range.max.map_or("∞".into(), |x| format!("{x}"));
-        c.at(&format!("{field}.value"), format!("the value {value} is outside its range {lo} … {hi}"));
+    if let Some(bounds) = range.excludes(value) {
+        c.at(&format!("{field}.value"), format!("the value {value} is outside its range {bounds}"));
     }
     if let Some(unit) = &range.unit {
         check_unit(c, &format!("{field}.unit"), unit);
@@ -749,10 +747,8 @@ fn check_compare(c: &mut Checker, s: &Scenario) {
             } else if !value.is_finite() {
                 c.at(&at, "the value must be a finite number");
             } else if let Some(range) = s.parameters.range(parameter) {
-                if range.min.is_some_and(|lo| value < lo) || range.max.is_some_and(|hi| value > hi) {
-                    let lo = range.min.map_or("−∞".into(), |x| format!("{x}"));
-                    let hi = range.max.map_or("∞".into(), |x| format!("{x}"));
-                    c.at(&at, format!("{value} is outside the range of `{parameter}`, {lo} … {hi}"));
+                if let Some(bounds) = range.excludes(value) {
+                    c.at(&at, format!("{value} is outside the range of `{parameter}`, {bounds}"));
                 }
             }
         }

@@ -42,6 +42,17 @@ impl ParameterRange {
     fn is_empty(&self) -> bool {
         *self == ParameterRange::default()
     }
+
+    /// The range as text (`0.1 … 4`, `−∞ … 20`) when `value` lies outside it.
+    pub fn excludes(&self, value: f64) -> Option<String> {
+        if self.min.is_some_and(|lo| value < lo) || self.max.is_some_and(|hi| value > hi) {
+            let lo = self.min.map_or("−∞".into(), |x| alloc::format!("{x}"));
+            let hi = self.max.map_or("∞".into(), |x| alloc::format!("{x}"));
+            Some(alloc::format!("{lo} … {hi}"))
+        } else {
+            None
+        }
+    }
 }
 
 impl Parameters {
