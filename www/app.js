@@ -29,6 +29,10 @@ const MATHML_ATTRS = new Set(["display", "mathvariant", "stretchy", "accent", "f
 const WORKER_SLICE_MS = 10;          // stepping per request to the runner: the plots follow within a frame or two
 const EDIT_DEBOUNCE_MS = 250;
 const MAX_TYPESET_ENTRIES = 400;     // a larger matrix is named, not typeset (layout would block the page)
+// A longer equation waits for a click to be typeset: building and laying out MathML
+// costs about 20 ms per 1,000 elements, and a link may hold a 50,000-element sum.
+// The gallery's longest (ball in a cone, vakonomic) has about 6,700.
+const MAX_TYPESET_NODES = 12000;
 const EQUATIONS_AT_ONCE = 60;        // expanded equations shown per "show more"
 const TYPESET_MS_PER_FRAME = 4;      // building equation rows per animation frame (their layout costs a few times more)
 // Time budgets of the workers, in ms.
@@ -787,11 +791,28 @@ function safeMath(markup) {
 /** Each equation row's MathML as the core gave it, to lay it out again at another width. */
 const equationMarkup = new WeakMap();
 
+/** MathML elements in `markup` (its start tags), counted without parsing it. */
+const mathmlElements = (markup) => markup.match(/<m[a-z]/g)?.length ?? 0;
+
 function equationRow(eq) {
   const copy = el("button", { type: "button", class: "small", text: "Copy LaTeX", title: `Copy the LaTeX of ${eq.label}` });
   copy.addEventListener("click", () => copyText(eq.latex, copy));
-  const box = el("div", { class: "eq-math" }, safeMath(eq.mathml));
-  equationMarkup.set(box, eq.mathml);
+  const box = el("div", { class: "eq-math" });
+  const typeset = () => {
+    box.replaceChildren(safeMath(eq.mathml));
+    equationMarkup.set(box, eq.mathml);
+  };
+  const size = mathmlElements(eq.mathml);
+  if (size <= MAX_TYPESET_NODES) {
+    typeset();
+  } else {
+    const seconds = Math.max(1, Math.round(size / 50000));
+    const show = el("button", { type: "button", class: "small", text: "Typeset it",
+      title: `About ${seconds} s of layout, during which the page does not answer` });
+    show.addEventListener("click", () => { typeset(); fitEquation(box); });
+    box.classList.add("eq-long");
+    box.append(el("span", { class: "hint", text: `Too long to typeset at once (${size.toLocaleString("en")} symbols). ` }), show);
+  }
   return el("div", { class: "eq" }, el("div", { class: "eq-label", text: eq.label }), box, copy);
 }
 
@@ -800,7 +821,7 @@ const isSign = (node) => node.localName === "mo" && SIGNS.has(node.textContent.t
 /** Where a line may break: before a `+`, `−` or `=` of the equation's sums. */
 const isBreak = (node) => isSign(node) || (node.localName === "mo" && node.textContent.trim() === "=");
 const INVISIBLE_TIMES = "\u2062";
-const MAX_FITTED_NODES = 20000;  // larger equations scroll instead of being broken into lines (a fit costs about 25 ms per 1,000 nodes)
+const MAX_FITTED_NODES = MAX_TYPESET_NODES;  // larger equations (typeset on request) scroll instead of being broken into lines (a fit costs about 25 ms per 1,000 nodes)
 
 function mathmlNode(tag, ...children) {
   const e = document.createElementNS(MATHML, tag);

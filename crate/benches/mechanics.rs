@@ -305,42 +305,14 @@ fn main() {
     let (model, numeric, state) = load(sleigh);
     let params = ["m", "a", "I"].map(|p| model.scenario.parameters[p]);
     let y0: Vec<f64> = state.q.iter().chain(&state.v).copied().collect();
-    // The same integration through Simulation (what `nhlab run` does without
-    // --plot): each accepted step also records a sample, with every column (energy,
-    // residuals, the E-vector; no compulsion) or with the state alone
-    // (`--columns state`).
-    let settings = nhlab::simulation::Settings {
-        method: Method::Lagrange,
-        integrator: nhlab::integrators::IntegratorKind::Dopri5,
-        rtol: 1e-10,
-        atol: 1e-12,
-        compulsion: false,
-        ..nhlab::simulation::Settings::from_scenario(&model.scenario.run, Method::Lagrange)
-    };
-    let state_only = nhlab::simulation::Settings { diagnostics: nhlab::simulation::Diagnostics::NONE, ..settings };
-    // One run takes a fraction of a millisecond: each repetition times a batch of
-    // runs, and the four loops take turns, so that a disturbance of these shared
-    // machines hits them alike; the fastest repetition of each counts.
+    // `nhlab run` steps Lagrange's equations in machine code; the page's runner
+    // and every other method interpret them. Both are timed.
+    let mut native = numeric.clone();
+    assert!(nhlab_native::use_for_lagrange(&model, &mut native).expect("compiles"));
     let (batch, reps) = if quick { (20, 7) } else { (50, 15) };
-    let mut steps = 0;
-    let mut samples = 0;
-    let (mut end_engine, mut end_hand) = (y0.clone(), y0.clone());
-    let mut engine_numeric = numeric.clone();
-    let [mut engine_s, mut hand_s, mut run_s, mut state_s] = [f64::INFINITY; 4];
+    let mut hand_s = f64::INFINITY;
+    let mut end_hand = y0.clone();
     for _ in 0..reps {
-        engine_s = engine_s.min(best(1, &mut || {
-            for _ in 0..batch {
-                let mut dp = Dopri5::new(6, 1e-10, 1e-12);
-                let (mut t, mut y) = (0.0, y0.clone());
-                let mut sys = Engine { numeric: &mut engine_numeric, method: Method::Lagrange, n: 3 };
-                steps = 0;
-                while t < 100.0 {
-                    dp.step(&mut sys, &mut t, &mut y, 100.0).expect("integrates");
-                    steps += 1;
-                }
-                end_engine = y;
-            }
-        }));
         hand_s = hand_s.min(best(1, &mut || {
             for _ in 0..batch {
                 let mut dp = Dopri5::new(6, 1e-10, 1e-12);
@@ -352,36 +324,109 @@ fn main() {
                 end_hand = y;
             }
         }));
+    }
+    for (route, numeric) in [("interpreted", &numeric), ("native code", &native)] {
+        let run = time_sleigh_runs(&model, numeric, &state, &y0, batch, reps);
+        println!(
+            "sleigh t=100 through Simulation ({route}; run's loop, {} samples): {:.1} us, ratio_vs_bare_loop: {:.2} \
+             with every column (energy, residuals, E each sample), {:.2} without E, {:.2} with the state alone \
+             (--columns state; goal <= 1.1)",
+            run.samples,
+            run.every_column_s / batch as f64 * 1e6,
+            run.every_column_s / run.bare_s,
+            run.without_e_s / run.bare_s,
+            run.state_s / run.bare_s
+        );
+        let gap = run.end.iter().zip(&end_hand).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        println!(
+            "sleigh t=100 ({route}): {} steps, {:.1} us engine, {:.1} us hand-written, ratio_vs_handwritten: {:.1}, end states differ by {gap:.1e}",
+            run.steps,
+            run.bare_s / batch as f64 * 1e6,
+            hand_s / batch as f64 * 1e6,
+            run.bare_s / hand_s
+        );
+    }
+
+    scaling_families(quick);
+    stability(quick);
+}
+
+/// Section 3's timings for one compiled model: the bare integrator loop, and the
+/// same integration through `Simulation` (what `nhlab run` does without `--plot`),
+/// each accepted step also recording a sample with every column (energy,
+/// residuals, the E-vector; no compulsion), without the E-vector, or with the
+/// state alone (`--columns state`). One run takes a fraction of a millisecond:
+/// each repetition times a batch of runs, and the loops take turns, so that a
+/// disturbance of these shared machines hits them alike; the fastest repetition
+/// of each counts.
+struct SleighRuns {
+    bare_s: f64,
+    every_column_s: f64,
+    without_e_s: f64,
+    state_s: f64,
+    steps: usize,
+    samples: usize,
+    end: Vec<f64>,
+}
+
+fn time_sleigh_runs(
+    model: &Model,
+    numeric: &NumericModel,
+    state: &State,
+    y0: &[f64],
+    batch: usize,
+    reps: usize,
+) -> SleighRuns {
+    use nhlab::simulation::{Diagnostics, Settings, Simulation};
+    let every_column = Settings {
+        method: Method::Lagrange,
+        integrator: nhlab::integrators::IntegratorKind::Dopri5,
+        rtol: 1e-10,
+        atol: 1e-12,
+        compulsion: false,
+        ..Settings::from_scenario(&model.scenario.run, Method::Lagrange)
+    };
+    let without_e = Settings { diagnostics: Diagnostics { e_vector: false, ..Diagnostics::ALL }, ..every_column };
+    let state_only = Settings { diagnostics: Diagnostics::NONE, ..every_column };
+    let mut out = SleighRuns {
+        bare_s: f64::INFINITY,
+        every_column_s: f64::INFINITY,
+        without_e_s: f64::INFINITY,
+        state_s: f64::INFINITY,
+        steps: 0,
+        samples: 0,
+        end: y0.to_vec(),
+    };
+    let mut bare_numeric = numeric.clone();
+    for _ in 0..reps {
+        out.bare_s = out.bare_s.min(best(1, &mut || {
+            for _ in 0..batch {
+                let mut dp = Dopri5::new(6, 1e-10, 1e-12);
+                let (mut t, mut y) = (0.0, y0.to_vec());
+                let mut sys = Engine { numeric: &mut bare_numeric, method: Method::Lagrange, n: 3 };
+                out.steps = 0;
+                while t < 100.0 {
+                    dp.step(&mut sys, &mut t, &mut y, 100.0).expect("integrates");
+                    out.steps += 1;
+                }
+                out.end = y;
+            }
+        }));
         // Simulations made beforehand: the bare loop does not copy the model either.
-        for (settings, time) in [(settings, &mut run_s), (state_only, &mut state_s)] {
-            let mut fresh: Vec<nhlab::simulation::Simulation> = (0..batch)
-                .map(|_| nhlab::simulation::Simulation::new(numeric.clone(), settings, &state).expect("starts"))
-                .collect();
+        for (settings, time) in
+            [(every_column, &mut out.every_column_s), (without_e, &mut out.without_e_s), (state_only, &mut out.state_s)]
+        {
+            let mut fresh: Vec<Simulation> =
+                (0..batch).map(|_| Simulation::new(numeric.clone(), settings, state).expect("starts")).collect();
             *time = time.min(best(1, &mut || {
                 for mut sim in fresh.drain(..) {
                     sim.advance_to(100.0).expect("runs");
-                    samples = sim.samples().len();
+                    out.samples = sim.samples().len();
                 }
             }));
         }
     }
-    println!(
-        "sleigh t=100 through Simulation (run's loop, {samples} samples): {:.1} us, ratio_vs_bare_loop: {:.2} \
-         with every column (energy, residuals, E each sample), {:.2} with the state alone (--columns state; goal <= 1.1)",
-        run_s / batch as f64 * 1e6,
-        run_s / engine_s,
-        state_s / engine_s
-    );
-    let gap = end_engine.iter().zip(&end_hand).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
-    println!(
-        "sleigh t=100: {steps} steps, {:.1} us engine, {:.1} us hand-written, ratio_vs_handwritten: {:.1}, end states differ by {gap:.1e}",
-        engine_s / batch as f64 * 1e6,
-        hand_s / batch as f64 * 1e6,
-        engine_s / hand_s
-    );
-
-    scaling_families(quick);
-    stability(quick);
+    out
 }
 
 /// Section 5: the bicycle's linear stability.

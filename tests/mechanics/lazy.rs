@@ -137,3 +137,42 @@ fn the_dynamics_alone_are_the_full_evaluation_s() {
         }
     }
 }
+
+/// Hamel's terms are compiled after the main outputs, in one program with them:
+/// they equal the terms compiled on their own from the split's graph, to rounding
+/// (the shared subexpressions are the same operations).
+#[test]
+fn hamel_s_terms_in_the_main_program_are_the_split_s_own() {
+    let mut compared = 0;
+    for name in names() {
+        let (model, mut numeric) = built(&name, Needs::for_methods(&[Method::Lagrange], true));
+        let (Ok(split), Some(graph)) = (&model.hamel, &model.hamel_graph) else { continue };
+        let mut outputs = vec![split.determinant];
+        outputs.extend(split.psi.iter().chain(&split.g).chain(&split.h).chain(&split.e));
+        let n = model.coordinate_count();
+        let mut inputs = vec![graph.time()];
+        inputs.extend((0..n).map(|i| graph.coordinate(i)[0]));
+        inputs.extend((0..n).map(|i| graph.coordinate(i)[1]));
+        inputs.extend(model.parameters.iter().map(|p| p.symbol));
+        let mut own = graph.compile(&outputs, &inputs).expect("compiles").into_evaluator();
+        let mut values = vec![0.0; outputs.len()];
+        for (t, q, v) in states(&model) {
+            let x: Vec<f64> = [t].iter().chain(&q).chain(&v).chain(&numeric.parameters).copied().collect();
+            own.eval(&x, &mut values).expect("shapes");
+            let Some(Ok(h)) = numeric.hamel_terms(t, &q, &v) else { continue };
+            let fused: Vec<f64> = [h.determinant]
+                .iter()
+                .chain(h.psi.transpose().iter())
+                .chain(&h.g)
+                .chain(&h.h)
+                .chain(&h.e)
+                .copied()
+                .collect();
+            for (k, (a, b)) in fused.iter().zip(&values).enumerate() {
+                assert!((a - b).abs() <= 1e-13 * b.abs().max(1.0), "{name} output {k} at t = {t}: {a} vs {b}");
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared > 20, "{compared} states compared");
+}

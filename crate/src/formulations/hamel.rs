@@ -44,6 +44,33 @@ pub(crate) fn split_is_regular(jacobian: &DMatrix<f64>, dependent: &[usize]) -> 
     split_margin(jacobian, dependent) > SPLIT_TOLERANCE
 }
 
+/// [`split_is_regular`] for `A` given row-major (`m` rows of `n` entries) and
+/// `det A₁` already computed (Hamel's terms include it). For at most [`SMALL`]
+/// constraints a determinant large against the rows' norms settles it without an
+/// elimination: `Â₁`'s rows have norm ≤ 1, so `σ_max ≤ √r`, `σ_min ≥ |det Â₁| /
+/// r^((r−1)/2)` and [`split_margin`] `≥ σ_min / √r ≥ |det Â₁| / r^(r/2)`. The
+/// shortcut asks that bound to clear the tolerance by a wide factor, so that the
+/// rounding of a determinant computed by elimination cannot decide; otherwise, and
+/// for more constraints, [`split_is_regular`] decides.
+pub(crate) fn split_is_regular_rows(rows: &[f64], n: usize, dependent: &[usize], determinant: f64) -> bool {
+    let r = dependent.len();
+    if r > 0 && r <= SMALL && rows.len() == r * n {
+        let norms: f64 =
+            rows.chunks_exact(n).map(|row| crate::math::sqrt(row.iter().map(|x| x * x).sum::<f64>())).product();
+        // r^(r/2) for r = 1..=4.
+        let scale = [1.0, 2.0, 5.196_152_422_706_632, 16.0][r - 1];
+        if norms > 0.0 && determinant.abs() / (norms * scale) > SHORTCUT_MARGIN {
+            return true;
+        }
+    }
+    let jacobian = DMatrix::from_row_slice(rows.len().checked_div(n).unwrap_or(0), n, rows);
+    split_is_regular(&jacobian, dependent)
+}
+
+/// How far above [`SPLIT_TOLERANCE`] the determinant's bound must be for
+/// [`split_is_regular_rows`] to skip the elimination.
+const SHORTCUT_MARGIN: f64 = 1e-3;
+
 /// Splits of at most this many constraints are judged on the stack: every sample
 /// of a run judges its split, and allocating there cost as much as the test.
 const SMALL: usize = 4;
@@ -107,6 +134,9 @@ pub(crate) fn split_margin(jacobian: &DMatrix<f64>, dependent: &[usize]) -> f64 
 
 /// [`split_margin`] with nalgebra's inverse, for any size.
 fn general_split_margin(jacobian: &DMatrix<f64>, dependent: &[usize]) -> f64 {
+    if jacobian.nrows() != dependent.len() {
+        return 0.0; // A₁ is not square: no split
+    }
     let mut a1 = jacobian.select_columns(dependent);
     for (i, mut row) in a1.row_iter_mut().enumerate() {
         let norm = jacobian.row(i).norm();
@@ -140,7 +170,7 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
         ));
     };
     let h = hamel?;
-    if !split_is_regular(&jacobian, &h.dependent) {
+    if !h.split_regular {
         return Err(DynamicsError::Singular {
             what: super::HAMEL_SPLIT,
             t,
@@ -215,5 +245,53 @@ mod tests {
         let knife = DMatrix::from_row_slice(1, 3, &[-1.0, 6e-17, 0.0]);
         assert!(!split_is_regular(&knife, &[1]));
         assert!(split_is_regular(&knife, &[0]));
+    }
+
+    /// The determinant's shortcut: where it calls a split regular the margin clears
+    /// the tolerance (it is a lower bound of the margin), and its answer is the full
+    /// test's, on random splits of 1 to 4, on splits made nearly singular, and on
+    /// rows scaled far apart.
+    #[test]
+    fn the_determinant_shortcut_agrees_with_the_full_test() {
+        let mut seed = 11u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0
+        };
+        let mut shortcut_taken = 0;
+        for r in 1..=4 {
+            for trial in 0..400 {
+                let n = r + 2;
+                let mut a = DMatrix::from_fn(r, n, |_, _| next());
+                let split: alloc::vec::Vec<usize> = (0..r).map(|k| (2 * k + 1) % n).collect();
+                if trial % 4 == 1 && r > 1 {
+                    // Nearly dependent: the last row of A₁ a combination of the first.
+                    let eps = [1e-3, 1e-7, 1e-9, 1e-12][trial / 4 % 4];
+                    for (k, &c) in split.iter().enumerate() {
+                        a[(r - 1, c)] = 0.7 * a[(0, c)] + eps * (k as f64 + 1.0);
+                    }
+                }
+                if trial % 4 == 2 {
+                    a.row_mut(0).scale_mut(1e-9);
+                    a.row_mut(r - 1).scale_mut(1e8);
+                }
+                let det = a.select_columns(&split).determinant();
+                let rows: alloc::vec::Vec<f64> = a.transpose().iter().copied().collect();
+                let margin = split_margin(&a, &split);
+                let fast = split_is_regular_rows(&rows, n, &split, det);
+                assert_eq!(fast, split_is_regular(&a, &split), "r = {r}, trial {trial}: margin {margin}");
+                let norms: f64 = (0..r).map(|i| a.row(i).norm()).product();
+                let scale = (r as f64).powf(r as f64 / 2.0);
+                if det.abs() / (norms * scale) > SHORTCUT_MARGIN {
+                    shortcut_taken += 1;
+                    assert!(margin >= det.abs() / (norms * scale) * (1.0 - 1e-12), "the bound holds: {margin}");
+                }
+            }
+        }
+        assert!(shortcut_taken > 400, "the shortcut decided {shortcut_taken} of 1600");
+        // Wrong sizes (more constraints than dependent coordinates) go to the full test.
+        let a = DMatrix::from_row_slice(2, 3, &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
+        let rows: alloc::vec::Vec<f64> = a.transpose().iter().copied().collect();
+        assert!(!split_is_regular_rows(&rows, 3, &[0], 1.0));
     }
 }

@@ -23,6 +23,7 @@ pub use range_space::{RangeSpace, MASS_PIVOT, SCHUR_PIVOT};
 mod euler;
 mod gauss;
 mod hamel;
+pub(crate) use hamel::split_is_regular_rows;
 mod jacobi;
 mod lagrange;
 mod udwadia_kalaba;
@@ -178,21 +179,17 @@ pub struct EVector {
 /// The E-vector `G − H` at a state; `None` when the model has no split (nonlinear
 /// or no constraints). An error when the split is singular at this state.
 pub fn e_vector(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) -> Option<Result<EVector, DynamicsError>> {
-    let jacobian = match numeric.evaluate_dynamics(t, q, v) {
-        Ok(terms) => terms.jacobian.clone(),
-        Err(e) => return Some(Err(e)),
-    };
-    Some(
-        e_values(numeric, &jacobian, t, q, v)?
-            .map(|h| EVector { independent: h.independent.clone(), values: h.e.clone() }),
-    )
+    if let Err(e) = numeric.evaluate_dynamics(t, q, v) {
+        return Some(Err(e));
+    }
+    Some(e_values(numeric, t, q, v)?.map(|h| EVector { independent: h.independent.clone(), values: h.e.clone() }))
 }
 
-/// The Hamel terms at a state whose `A` the caller has already (a simulation's
-/// sample), once the split is known to be regular there: `E` is `h.e`.
+/// The Hamel terms at a state, once the split is known to be regular there: `E`
+/// is `h.e`. The caller has checked `M`, `F`, `A`, `b` there (a simulation's
+/// sample, [`e_vector`]), which the terms' values build on.
 pub(crate) fn e_values<'a>(
     numeric: &'a mut NumericModel,
-    jacobian: &DMatrix<f64>,
     t: f64,
     q: &[f64],
     v: &[f64],
@@ -201,7 +198,7 @@ pub(crate) fn e_values<'a>(
         Ok(h) => h,
         Err(e) => return Some(Err(e)),
     };
-    if !hamel::split_is_regular(jacobian, &h.dependent) {
+    if !h.split_regular {
         return Some(Err(DynamicsError::Singular {
             what: HAMEL_SPLIT,
             t,

@@ -99,6 +99,9 @@ pub struct HamelTerms {
     pub h: DVector<f64>,
     /// `E = G − H` (k).
     pub e: DVector<f64>,
+    /// Whether `A₁` is far enough from singular here for these terms to mean
+    /// anything (`formulations::hamel::split_margin` above its tolerance).
+    pub split_regular: bool,
 }
 
 /// Numeric values of the vakonomic equations at `(t, q, v, μ)`.
@@ -120,9 +123,14 @@ struct CompiledVakonomic {
     terms: VakonomicTerms,
 }
 
+/// Hamel's split, compiled as the last outputs of the main program: its terms
+/// share `M`, `F`, `A` and their subexpressions (the sines and cosines of a
+/// sleigh's angle), so a sample's E-vector, taken where the integrator's last
+/// stage left the registers, computes only what is Hamel's own.
 #[derive(Clone, Debug)]
 struct CompiledHamel {
-    evaluator: Evaluator,
+    /// Index of `det A₁` among the main program's outputs; `Ψ`, `G`, `H`, `E` follow.
+    first: usize,
     outputs: Vec<f64>,
     terms: HamelTerms,
 }
@@ -168,16 +176,17 @@ pub struct NumericModel {
     native_lagrange: Option<NativeEvaluator>,
 }
 
-/// The inputs `[t, q, v, parameters]` of a model's programs, and a copy of its
-/// graph with the outputs `[M; F; A; b; f; φ; T + V]` (row-major).
-fn dynamics_outputs(model: &Model) -> (ExprGraph, Vec<SymbolId>, Vec<ExprId>) {
+/// The inputs `[t, q, v, parameters]` of a model's programs, and a copy of `graph`
+/// (the model's, or one that extends it) with the outputs `[M; F; A; b; f; φ; T + V]`
+/// (row-major).
+fn dynamics_outputs(model: &Model, graph: &ExprGraph) -> (ExprGraph, Vec<SymbolId>, Vec<ExprId>) {
     let g = &model.graph;
     let n = model.coordinate_count();
     let mut inputs: Vec<SymbolId> = alloc::vec![g.time()];
     inputs.extend((0..n).map(|i| g.coordinate(i)[0]));
     inputs.extend((0..n).map(|i| g.coordinate(i)[1]));
     inputs.extend(model.parameters.iter().map(|p| p.symbol));
-    let mut graph = model.graph.clone();
+    let mut graph = graph.clone();
     let zero = graph.zero();
     let energy = graph.add2(model.kinetic, model.potential);
     let mut outputs: Vec<ExprId> = model.equations.mass_matrix.clone();
@@ -195,11 +204,19 @@ impl NumericModel {
     pub fn new(model: &Model) -> Result<Self, CompileError> {
         let n = model.coordinate_count();
         let m = model.constraints.len();
-        let (graph, inputs, outputs) = dynamics_outputs(model);
+        // Hamel's split lives in a graph that extends the model's: compiled there, its
+        // terms follow the main outputs in one program.
+        let split = model.hamel.as_ref().ok().zip(model.hamel_graph.as_ref());
+        let (graph, inputs, outputs) = dynamics_outputs(model, split.map_or(&model.graph, |(_, g)| g));
         let jacobian = &outputs[n * n + n..n * n + n + m * n];
+        let mut program_outputs = outputs.clone();
+        if let Some((split, _)) = split {
+            program_outputs.push(split.determinant);
+            program_outputs.extend(split.psi.iter().chain(&split.g).chain(&split.h).chain(&split.e));
+        }
         // Inputs from 1 + 2n on are the parameters: what reads only them is hoisted.
         let slow_from = 1 + 2 * n;
-        let all = graph.compile(&outputs, &inputs)?.hoist(slow_from);
+        let all = graph.compile(&program_outputs, &inputs)?.hoist(slow_from);
         let jacobian_outputs = n * n + n..n * n + n + m * n;
         let invariant_mass_and_jacobian = (0..n * n).chain(jacobian_outputs).all(|k| all.output_is_invariant(k));
         let all = all.into_evaluator();
@@ -224,31 +241,23 @@ impl NumericModel {
             }
             Err(_) => None,
         };
-        let hamel = match &model.hamel {
-            Ok(split) => {
-                let mut outs = alloc::vec![split.determinant];
-                outs.extend(&split.psi);
-                outs.extend(&split.g);
-                outs.extend(&split.h);
-                outs.extend(&split.e);
-                let k = split.independent.len();
-                let own = model.hamel_graph.as_ref().unwrap_or(&model.graph);
-                Some(CompiledHamel {
-                    evaluator: own.compile(&outs, &inputs)?.hoist(slow_from).into_evaluator(),
-                    outputs: alloc::vec![0.0; outs.len()],
-                    terms: HamelTerms {
-                        dependent: split.dependent.clone(),
-                        independent: split.independent.clone(),
-                        determinant: 0.0,
-                        psi: DMatrix::zeros(k, k),
-                        g: DVector::zeros(k),
-                        h: DVector::zeros(k),
-                        e: DVector::zeros(k),
-                    },
-                })
+        let hamel = split.map(|(split, _)| {
+            let k = split.independent.len();
+            CompiledHamel {
+                first: outputs.len(),
+                outputs: alloc::vec![0.0; program_outputs.len() - outputs.len()],
+                terms: HamelTerms {
+                    dependent: split.dependent.clone(),
+                    independent: split.independent.clone(),
+                    determinant: 0.0,
+                    psi: DMatrix::zeros(k, k),
+                    g: DVector::zeros(k),
+                    h: DVector::zeros(k),
+                    e: DVector::zeros(k),
+                    split_regular: false,
+                },
             }
-            Err(_) => None,
-        };
+        });
         let jacobian_only = graph.compile(jacobian, &inputs)?.hoist(slow_from).into_evaluator();
         Ok(NumericModel {
             n,
@@ -307,7 +316,7 @@ impl NumericModel {
     pub fn lagrange_program_within(model: &Model, max_instructions: usize) -> Result<Option<Program>, CompileError> {
         let n = model.coordinate_count();
         let m = model.constraints.len();
-        let (graph, inputs, outputs) = dynamics_outputs(model);
+        let (graph, inputs, outputs) = dynamics_outputs(model, &model.graph);
         let head = &outputs[..n * n + n + m * n + m];
         let known: Vec<Option<f64>> = head.iter().map(|&e| graph.as_number(e).map(|x| x.to_f64())).collect();
         if elimination::instruction_estimate(n, m, &known) > elimination::MAX_INSTRUCTIONS {
@@ -344,11 +353,9 @@ impl NumericModel {
     /// The compiled programs' sizes in instructions: `(M, F, A, b, residuals and
     /// energy; Hamel's split; the vakonomic equations)`, 0 for a part not derived.
     pub fn program_sizes(&self) -> (usize, usize, usize) {
-        (
-            self.all.program().code().len(),
-            self.hamel.as_ref().map_or(0, |h| h.evaluator.program().code().len()),
-            self.vakonomic.as_ref().map_or(0, |v| v.evaluator.program().code().len()),
-        )
+        let program = self.all.program();
+        let main = self.hamel.as_ref().map_or(program.code().len(), |h| program.instructions_for_first(h.first));
+        (main, program.code().len() - main, self.vakonomic.as_ref().map_or(0, |v| v.evaluator.program().code().len()))
     }
 
     /// Number of coordinates.
@@ -372,7 +379,7 @@ impl NumericModel {
     /// All terms at `(t, q, v)`; an error names the first value that is not finite.
     pub fn evaluate(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<&Terms, DynamicsError> {
         self.load_inputs(t, q, v);
-        let _ = self.all.eval(&self.inputs, &mut self.outputs);
+        self.compute_main_outputs(self.outputs.len());
         let (n, m) = (self.n, self.m);
         self.fill_dynamics(self.outputs.len(), t)?;
         let o = &self.outputs;
@@ -392,6 +399,48 @@ impl NumericModel {
             }
         }
         Ok(&self.terms)
+    }
+
+    /// What a sample records besides its state, at `(t, q, v)`: `T + V` and, in the
+    /// scenario's order, the constraints' residuals as written and their velocity
+    /// residuals (into `residuals` and `velocity_residuals`, replacing what they
+    /// held). Only these are read and checked: where the integrator's last stage
+    /// left the program, only their instructions run, and `M`, `F`, `A`, `b` were
+    /// checked by that stage. An error names the first value that is not finite.
+    pub(crate) fn diagnostics(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        residuals: &mut Vec<f64>,
+        velocity_residuals: &mut Vec<f64>,
+    ) -> Result<f64, DynamicsError> {
+        let (n, m) = (self.n, self.m);
+        let first = n * n + n + m * n + m;
+        let count = self.outputs.len();
+        self.load_inputs(t, q, v);
+        let _ = self.all.load(&self.inputs);
+        self.all.compute_first(count);
+        self.all.read_outputs(first, &mut self.outputs[first..count]);
+        if let Some(k) = self.outputs[first..count].iter().position(|x| !x.is_finite()) {
+            return Err(DynamicsError::NonFinite { what: describe_output(first + k, &self.names.0, &self.names.1), t });
+        }
+        let (velocity, rest) = self.outputs[first..count].split_at(m);
+        let (position, energy) = rest.split_at(m);
+        residuals.clear();
+        residuals.extend((0..m).map(|j| if self.terms.holonomic[j] { position[j] } else { velocity[j] }));
+        velocity_residuals.clear();
+        velocity_residuals.extend_from_slice(velocity);
+        Ok(energy[0])
+    }
+
+    /// Runs the main program for its first `count` outputs at the loaded inputs
+    /// (what it has run for them already is skipped) and reads them.
+    fn compute_main_outputs(&mut self, count: usize) {
+        // The inputs' shape is the program's own.
+        let _ = self.all.load(&self.inputs);
+        self.all.compute_first(count);
+        self.all.read_outputs(0, &mut self.outputs[..count]);
     }
 
     /// The vakonomic equations' terms at `(t, q, v, μ)`; `None` when they could not
@@ -432,7 +481,13 @@ impl NumericModel {
     pub fn hamel_terms(&mut self, t: f64, q: &[f64], v: &[f64]) -> Option<Result<&HamelTerms, DynamicsError>> {
         self.load_inputs(t, q, v);
         let h = self.hamel.as_mut()?;
-        let _ = h.evaluator.eval(&self.inputs, &mut h.outputs);
+        // The main program computes them after its own outputs: where it has run for
+        // this state already (the integrator's last stage), only Hamel's part runs.
+        let _ = self.all.load(&self.inputs);
+        self.all.compute_first(h.first + h.outputs.len());
+        self.all.read_outputs(h.first, &mut h.outputs);
+        let jacobian = self.n * self.n + self.n;
+        self.all.read_outputs(jacobian, &mut self.jacobian_outputs);
         let k = h.terms.independent.len();
         let o = &h.outputs;
         if let Some(i) = o.iter().position(|x| !x.is_finite()) {
@@ -447,6 +502,12 @@ impl NumericModel {
             target.copy_from_slice(&o[at..at + k]);
             at += k;
         }
+        h.terms.split_regular = crate::formulations::split_is_regular_rows(
+            &self.jacobian_outputs,
+            self.n,
+            &h.terms.dependent,
+            h.terms.determinant,
+        );
         Some(Ok(&h.terms))
     }
 
@@ -462,7 +523,7 @@ impl NumericModel {
         self.load_inputs(t, q, v);
         let (n, m) = (self.n, self.m);
         let count = n * n + n + m * n + m;
-        let _ = self.all.eval_first(&self.inputs, &mut self.outputs[..count]);
+        self.compute_main_outputs(count);
         self.fill_dynamics(count, t)?;
         Ok(&self.terms)
     }

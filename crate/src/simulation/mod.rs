@@ -75,9 +75,11 @@ pub struct Settings {
     pub diagnostics: Diagnostics,
 }
 
-/// The per-sample quantities beyond the state. Each costs an evaluation per sample
-/// (energy and residuals share one; the E-vector adds Hamel's solve), as much as a
-/// few right-hand sides for a small model; a run asked for the state alone skips them.
+/// The per-sample quantities beyond the state. They are the main program's outputs
+/// after `M`, `F`, `A`, `b` (Hamel's terms last): at a sample where the integrator's
+/// last stage left the program, only those instructions run (for the sleigh about
+/// half a right-hand side with the E-vector); a run asked for the state alone skips
+/// them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Diagnostics {
     /// `T + V` (else NaN).
@@ -241,8 +243,6 @@ pub struct Simulation {
     scratch: Vec<f64>,
     /// The integrator's derivative at a sample, copied out of it.
     derivative: Vec<f64>,
-    /// `A` at a sample, for the regularity of Hamel's split.
-    jacobian: nalgebra::DMatrix<f64>,
 }
 
 /// Steps between two checks that the run is getting anywhere.
@@ -295,7 +295,6 @@ impl Simulation {
             compulsion_solver: Default::default(),
             scratch: Vec::new(),
             derivative: Vec::new(),
-            jacobian: nalgebra::DMatrix::zeros(0, 0),
         };
         let n = sim.numeric.n();
         let wanted = sim.settings.diagnostics;
@@ -362,30 +361,27 @@ impl Simulation {
             }
             _ => nalgebra::DVector::zeros(0),
         };
-        if wanted.energy || wanted.residuals || wanted.e_vector || self.settings.compulsion {
+        if self.settings.compulsion {
             let terms = self.numeric.evaluate(t, q, v)?;
-            if self.settings.compulsion {
-                let accelerations = known.map_or(solved.as_slice(), |dy| &dy[n..2 * n]);
-                compulsion = formulations::compulsion_with(
-                    terms,
-                    accelerations,
-                    t,
-                    &mut self.compulsion_solver,
-                    &mut self.scratch,
-                )?;
-            }
+            let accelerations = known.map_or(solved.as_slice(), |dy| &dy[n..2 * n]);
+            compulsion =
+                formulations::compulsion_with(terms, accelerations, t, &mut self.compulsion_solver, &mut self.scratch)?;
+        }
+        if wanted.energy || wanted.residuals || wanted.e_vector {
+            // One pass of the program gives them all (the E-vector's terms follow
+            // them); the columns not asked for are left out.
+            let value = self.numeric.diagnostics(t, q, v, &mut row.residuals, &mut row.velocity_residuals)?;
             if wanted.energy {
-                energy = terms.energy;
+                energy = value;
             }
-            if wanted.residuals {
-                row.residuals.extend((0..terms.residuals.len()).map(|j| terms.constraint_residual(j)));
-                row.velocity_residuals.extend(terms.residuals.iter().copied());
+            if !wanted.residuals {
+                row.residuals.clear();
+                row.velocity_residuals.clear();
             }
-            self.jacobian.clone_from(&terms.jacobian);
         }
         let mut e_defined = false;
         if wanted.e_vector {
-            if let Some(Ok(h)) = formulations::e_values(&mut self.numeric, &self.jacobian, t, q, v) {
+            if let Some(Ok(h)) = formulations::e_values(&mut self.numeric, t, q, v) {
                 row.e.extend_from_slice(h.e.as_slice());
                 e_defined = true;
             }
