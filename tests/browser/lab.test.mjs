@@ -1072,6 +1072,21 @@ test("dark mode follows the system setting; methods are told apart by their mark
   await ctx.close();
 });
 
+test("the guided example's last step overlays a compared incline, named in the legend", async () => {
+  const { page, problems, ctx } = await open(browser, server.url);
+  await page.click("#help-open");
+  await page.waitForSelector("#help-dialog[open] #help-body h1");
+  await page.locator("#help-body .open-example").nth(5).click();
+  await page.waitForFunction(() => document.getElementById("title").textContent === "My knife edge");
+  await page.waitForFunction(() => /steep: alpha = 0\.8/.test(document.getElementById("legend").textContent));
+  const legend = await page.textContent("#legend");
+  for (const m of ["lagrange", "gauss"]) assert.ok(legend.includes(`${m} · steep: alpha = 0.8`), legend);
+  await waitClockPast(page, 0.5);
+  assertPlotsDrawn(await drawnInk(page));
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
 test("help opens from the header: the guided example loads into the editor, the reference's links stay inside", async () => {
   const { page, problems, ctx } = await open(browser, server.url);
   await page.click("#help-open");
@@ -1080,7 +1095,7 @@ test("help opens from the header: the guided example loads into the editor, the 
   await page.screenshot({ path: path.join(SHOTS, "help.png") });
   // Step 3 of the walk-through opens in the editor and plays.
   const buttons = await page.$$("#help-body .open-example");
-  assert.equal(buttons.length, 5);
+  assert.equal(buttons.length, 6);
   await buttons[2].click();
   assert.equal(await page.isVisible("#help-dialog"), false);
   await page.waitForFunction(() => document.getElementById("title").textContent === "My knife edge");

@@ -15,7 +15,7 @@ fn steps() -> Vec<String> {
 #[test]
 fn every_step_loads_and_runs() {
     let steps = steps();
-    assert_eq!(steps.len(), 5);
+    assert_eq!(steps.len(), 6);
     for (i, text) in steps.iter().enumerate() {
         let (scenario, map) = load_toml(text).unwrap_or_else(|e| panic!("step {}: {e}", i + 1));
         assert!(map.warnings.is_empty(), "step {}: {:?}", i + 1, map.warnings);
@@ -45,6 +45,34 @@ fn the_constrained_blade_spins_evenly_and_keeps_its_energy() {
             assert!((s.energy - first).abs() < 1e-8 * first.abs().max(1.0), "{}: energy {}", method.id(), s.energy);
             let slip = -s.v[0] * s.q[2].sin() + s.v[1] * s.q[2].cos();
             assert!(slip.abs() < 1e-8, "{}: sideways slip {slip}", method.id());
+        }
+    }
+}
+
+/// Step 6 compares two inclines. With the spin `φ = 2t`, the speed along the
+/// blade obeys `u' = g sin α cos φ`, so `x(t) = sin(2t)/2 + g sin α sin²(2t)/8`
+/// (from `u(0) = 1`): each set's run follows its own `α`, and its legend says so.
+#[test]
+fn the_compared_incline_runs_with_its_own_slope() {
+    use nhlab::prepare::Prepared;
+    use nhlab::scenario::Format;
+    let text = &steps()[5];
+    let prepared = Prepared::from_text(text, Format::Toml).expect("loads");
+    assert_eq!(prepared.sets.len(), 1);
+    let steep = &prepared.sets[0];
+    let base = prepared.numeric.parameters.clone();
+    assert_eq!(steep.label(&prepared.model, &base), "steep: alpha = 0.8");
+    let closed_form = |alpha: f64, t: f64| (2.0 * t).sin() / 2.0 + 9.81 * alpha.sin() * (2.0 * t).sin().powi(2) / 8.0;
+    for (alpha, parameters, state) in [(0.3, &base, &prepared.initial), (0.8, &steep.parameters, &steep.initial)] {
+        let mut numeric = prepared.numeric.clone();
+        numeric.parameters.clone_from(parameters);
+        let mut run = Settings::from_scenario(&prepared.model.scenario.run, Method::Lagrange);
+        (run.rtol, run.atol) = (1e-11, 1e-12);
+        let mut sim = Simulation::new(numeric, run, state).unwrap();
+        sim.advance_sampling(&[0.7, 1.9, 3.1]).unwrap();
+        for s in sim.samples().iter().skip(1) {
+            let want = closed_form(alpha, s.t);
+            assert!((s.q[0] - want).abs() < 1e-8, "alpha = {alpha}: x({}) = {} against {want}", s.t, s.q[0]);
         }
     }
 }
