@@ -809,7 +809,8 @@ function equationRow(eq) {
     const seconds = Math.max(1, Math.round(size / 50000));
     const show = el("button", { type: "button", class: "small", text: "Typeset it",
       title: `About ${seconds} s of layout, during which the page does not answer` });
-    show.addEventListener("click", () => { typeset(); fitEquation(box); });
+    // Not broken into lines afterwards: it is longer than MAX_FITTED_NODES.
+    show.addEventListener("click", typeset);
     box.classList.add("eq-long");
     box.append(el("span", { class: "hint", text: `Too long to typeset at once (${size.toLocaleString("en")} symbols). ` }), show);
   }

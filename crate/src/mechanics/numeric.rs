@@ -68,16 +68,22 @@ impl Terms {
     /// The residual of constraint `j` as written in the scenario: `φ(q, t)` for a
     /// holonomic constraint, `f(q, v, t)` for the others.
     pub fn constraint_residual(&self, j: usize) -> f64 {
-        if self.holonomic[j] {
-            self.position_residuals[j]
-        } else {
-            self.residuals[j]
-        }
+        as_written(self.holonomic[j], self.residuals[j], self.position_residuals[j])
     }
 
     /// Every constraint's residual as written, in scenario order.
     pub fn constraint_residuals(&self) -> Vec<f64> {
         (0..self.residuals.len()).map(|j| self.constraint_residual(j)).collect()
+    }
+}
+
+/// A constraint's residual as the scenario writes it: `φ` for a holonomic
+/// constraint, its velocity-level `f` for the others.
+fn as_written(holonomic: bool, velocity: f64, position: f64) -> f64 {
+    if holonomic {
+        position
+    } else {
+        velocity
     }
 }
 
@@ -379,7 +385,7 @@ impl NumericModel {
     /// All terms at `(t, q, v)`; an error names the first value that is not finite.
     pub fn evaluate(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<&Terms, DynamicsError> {
         self.load_inputs(t, q, v);
-        self.compute_main_outputs(self.outputs.len());
+        self.compute_main_outputs(0..self.outputs.len());
         let (n, m) = (self.n, self.m);
         self.fill_dynamics(self.outputs.len(), t)?;
         let o = &self.outputs;
@@ -419,28 +425,26 @@ impl NumericModel {
         let first = n * n + n + m * n + m;
         let count = self.outputs.len();
         self.load_inputs(t, q, v);
-        let _ = self.all.load(&self.inputs);
-        self.all.compute_first(count);
-        self.all.read_outputs(first, &mut self.outputs[first..count]);
+        self.compute_main_outputs(first..count);
         if let Some(k) = self.outputs[first..count].iter().position(|x| !x.is_finite()) {
             return Err(DynamicsError::NonFinite { what: describe_output(first + k, &self.names.0, &self.names.1), t });
         }
         let (velocity, rest) = self.outputs[first..count].split_at(m);
         let (position, energy) = rest.split_at(m);
         residuals.clear();
-        residuals.extend((0..m).map(|j| if self.terms.holonomic[j] { position[j] } else { velocity[j] }));
+        residuals.extend((0..m).map(|j| as_written(self.terms.holonomic[j], velocity[j], position[j])));
         velocity_residuals.clear();
         velocity_residuals.extend_from_slice(velocity);
         Ok(energy[0])
     }
 
-    /// Runs the main program for its first `count` outputs at the loaded inputs
-    /// (what it has run for them already is skipped) and reads them.
-    fn compute_main_outputs(&mut self, count: usize) {
+    /// Runs the main program at the loaded inputs as far as the outputs `wanted`
+    /// need (what it has run for these inputs already is skipped) and reads those.
+    fn compute_main_outputs(&mut self, wanted: core::ops::Range<usize>) {
         // The inputs' shape is the program's own.
         let _ = self.all.load(&self.inputs);
-        self.all.compute_first(count);
-        self.all.read_outputs(0, &mut self.outputs[..count]);
+        self.all.compute_first(wanted.end);
+        self.all.read_outputs(wanted.start, &mut self.outputs[wanted]);
     }
 
     /// The vakonomic equations' terms at `(t, q, v, μ)`; `None` when they could not
@@ -523,7 +527,7 @@ impl NumericModel {
         self.load_inputs(t, q, v);
         let (n, m) = (self.n, self.m);
         let count = n * n + n + m * n + m;
-        self.compute_main_outputs(count);
+        self.compute_main_outputs(0..count);
         self.fill_dynamics(count, t)?;
         Ok(&self.terms)
     }
