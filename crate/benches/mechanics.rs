@@ -231,7 +231,7 @@ fn main() {
         }
         // Machine code for the same right-hand side (nhlab-native), checked first.
         let mut native = numeric.clone();
-        assert!(nhlab_native::use_for_lagrange(&model, &mut native).expect("compiles"), "{name}: written out");
+        assert!(nhlab_native::use_for_lagrange(&model, &mut native, true).expect("compiles"), "{name}: written out");
         for (q, v) in &states {
             hand(&params, q, v, &mut out);
             let mut fast = vec![0.0; n];
@@ -305,10 +305,11 @@ fn main() {
     let (model, numeric, state) = load(sleigh);
     let params = ["m", "a", "I"].map(|p| model.scenario.parameters[p]);
     let y0: Vec<f64> = state.q.iter().chain(&state.v).copied().collect();
-    // `nhlab run` steps Lagrange's equations in machine code; the page's runner
-    // and every other method interpret them. Both are timed.
+    // `nhlab run` steps Lagrange's equations in machine code, and its samples run
+    // the code's tail of diagnostics; the page's runner and every other method
+    // interpret them. Both are timed.
     let mut native = numeric.clone();
-    assert!(nhlab_native::use_for_lagrange(&model, &mut native).expect("compiles"));
+    assert!(nhlab_native::use_for_lagrange(&model, &mut native, true).expect("compiles"));
     let (batch, reps) = if quick { (20, 7) } else { (50, 15) };
     let mut hand_s = f64::INFINITY;
     let mut end_hand = y0.clone();
@@ -556,7 +557,7 @@ fn scaling_families(quick: bool) {
         // Machine code (what `nhlab run` and the page use), when the written-out
         // solve is small enough for the model.
         let mut native = numeric.clone();
-        let native_s = if nhlab_native::use_for_lagrange(&model, &mut native).expect("compiles") {
+        let native_s = if nhlab_native::use_for_lagrange(&model, &mut native, true).expect("compiles") {
             let mut check = vec![0.0; n];
             lagrange_into(&mut native, 0.0, &q, &v, &mut check).expect("solves");
             let gap = check.iter().zip(&engine).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);

@@ -17,7 +17,7 @@ const COUNT: usize = 20_000;
 fn main() {
     let text = include_str!("../../scenarios/chaplygin-sleigh.toml");
     let mut prepared = Prepared::from_text(text, Format::Toml).expect("the sleigh loads");
-    assert!(nhlab_native::use_for_lagrange(&prepared.model, &mut prepared.numeric).expect("compiles"));
+    assert!(nhlab_native::use_for_lagrange(&prepared.model, &mut prepared.numeric, true).expect("compiles"));
     let mut out = Vec::new();
     for method in [Method::Lagrange, Method::Hamel, Method::Gauss] {
         let mut sum = 0.0;

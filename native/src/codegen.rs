@@ -1,9 +1,11 @@
-//! A [`Program`] as two Cranelift functions: `prologue(inputs, registers)` runs the
+//! A [`Program`] as Cranelift functions: `prologue(inputs, registers)` runs the
 //! hoisted instructions and stores their values in the register file;
 //! `body(inputs, registers, outputs)` runs the rest, reading those values back,
-//! and stores the outputs. Registers become SSA values (the program is SSA and has
-//! no branches), so the only memory traffic is each input and prologue value read
-//! once and each output written once.
+//! and stores the outputs; with a tail, `body` stops before the tail's
+//! instructions and also stores the values they read, and `tail(inputs,
+//! registers, outputs)` runs them. Registers become SSA values (the program is SSA
+//! and has no branches), so the only memory traffic is each input and stored value
+//! read once and each output written once.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -27,11 +29,13 @@ fn codegen_error(e: impl std::fmt::Display) -> NativeError {
     NativeError::Codegen(e.to_string())
 }
 
-/// Compiles `program` for this processor.
+/// Compiles `program` for this processor: its outputs in `output_parts`, the last
+/// `tail_parts` of which form the tail (none: every output is the body's).
 pub(crate) fn compile(
     program: &Program,
     input_parts: &[usize],
     output_parts: &[usize],
+    tail_parts: usize,
 ) -> Result<MachineCode, NativeError> {
     // Offsets are 32-bit in the generated loads and stores.
     if program.register_count() > (i32::MAX / 8) as usize {
@@ -51,28 +55,78 @@ pub(crate) fn compile(
     }
     let mut module = JITModule::new(builder);
     let imports = declare_imports(&mut module)?;
-    let prologue_len = program.prologue_len();
-    let (prologue_code, body_code) = program.code().split_at(prologue_len);
-    let layout = Layout { inputs: places(input_parts), outputs: places(output_parts) };
-    let prologue = define(&mut module, &imports, program, &layout, Part::Prologue(prologue_code))?;
-    let body = define(&mut module, &imports, program, &layout, Part::Body(body_code))?;
+    let (body_parts, tail_parts) = output_parts.split_at(output_parts.len() - tail_parts);
+    let body_outputs: usize = body_parts.iter().sum();
+    let (prologue_code, rest) = program.code().split_at(program.prologue_len());
+    let (body_code, tail_code) = rest.split_at(program.body_instructions_for_first(body_outputs));
+    let inputs = places(input_parts);
+    let outputs = program.output_registers();
+    let prologue = Function {
+        name: "prologue",
+        code: prologue_code,
+        inputs: &inputs,
+        outputs: Vec::new(),
+        spill: prologue_code.iter().flat_map(written).collect(),
+    };
+    let body = Function {
+        name: "body",
+        code: body_code,
+        inputs: &inputs,
+        outputs: outputs[..body_outputs].iter().copied().zip(places(body_parts)).collect(),
+        spill: read_later(body_code, tail_code, &outputs[body_outputs..]),
+    };
+    let prologue = define(&mut module, &imports, program, prologue)?;
+    let body = define(&mut module, &imports, program, body)?;
+    let tail = if tail_parts.is_empty() {
+        None
+    } else {
+        let tail = Function {
+            name: "tail",
+            code: tail_code,
+            inputs: &inputs,
+            outputs: outputs[body_outputs..].iter().copied().zip(places(tail_parts)).collect(),
+            spill: Vec::new(),
+        };
+        Some(define(&mut module, &imports, program, tail)?)
+    };
     module.finalize_definitions().map_err(codegen_error)?;
-    // SAFETY: both functions were defined with exactly these signatures (pointer
+    // SAFETY: the functions were defined with exactly these signatures (pointer
     // arguments in the platform's C calling convention, no result).
-    let (prologue, body) = unsafe {
+    let (prologue, body, tail) = unsafe {
         (
             std::mem::transmute::<*const u8, PrologueFn>(module.get_finalized_function(prologue)),
             std::mem::transmute::<*const u8, BodyFn>(module.get_finalized_function(body)),
+            tail.map(|tail| std::mem::transmute::<*const u8, BodyFn>(module.get_finalized_function(tail))),
         )
     };
     Ok(MachineCode {
         prologue,
         body,
+        tail,
         input_parts: input_parts.to_vec(),
-        output_parts: output_parts.to_vec(),
+        body_parts: body_parts.to_vec(),
+        tail_parts: tail_parts.to_vec(),
         registers: program.register_count(),
         module: Mutex::new(Some(module)),
     })
+}
+
+/// The registers an instruction writes.
+fn written(ins: &Instr) -> std::ops::Range<Reg> {
+    ins.dst..ins.dst + if ins.op == Op::SinCos { 2 } else { 1 }
+}
+
+/// The registers `code` writes that `later` reads or that hold `later_outputs`:
+/// what the body stores for the tail.
+fn read_later(code: &[Instr], later: &[Instr], later_outputs: &[Reg]) -> Vec<Reg> {
+    let mut needed: std::collections::HashSet<Reg> = later_outputs.iter().copied().collect();
+    for ins in later {
+        needed.insert(ins.a);
+        if ins.op.is_binary() {
+            needed.insert(ins.b);
+        }
+    }
+    code.iter().flat_map(written).filter(|r| needed.contains(r)).collect()
 }
 
 /// The math functions, declared once per module.
@@ -100,34 +154,32 @@ fn declare_imports(module: &mut JITModule) -> Result<Imports, NativeError> {
     Ok(Imports { by_name })
 }
 
-/// Where each input and output is: (part, index in the part).
-struct Layout {
-    inputs: Vec<(u32, u32)>,
-    outputs: Vec<(u32, u32)>,
-}
-
+/// Where each input or output is: (part, index in the part).
 fn places(parts: &[usize]) -> Vec<(u32, u32)> {
     parts.iter().enumerate().flat_map(|(p, &len)| (0..len).map(move |i| (p as u32, i as u32))).collect()
 }
 
-/// Which function is being written.
-enum Part<'c> {
-    Prologue(&'c [Instr]),
-    Body(&'c [Instr]),
+/// One function to write: `name(inputs, registers)` when it has no outputs (the
+/// prologue), else `name(inputs, registers, outputs)`.
+struct Function<'c> {
+    name: &'static str,
+    code: &'c [Instr],
+    /// Each input's place.
+    inputs: &'c [(u32, u32)],
+    /// The registers it writes out, each with its place among its output parts.
+    outputs: Vec<(Reg, (u32, u32))>,
+    /// The registers it stores in the register file for a later function.
+    spill: Vec<Reg>,
 }
 
 fn define(
     module: &mut JITModule,
     imports: &Imports,
     program: &Program,
-    layout: &Layout,
-    part: Part,
+    function: Function,
 ) -> Result<FuncId, NativeError> {
     let pointer = module.target_config().pointer_type();
-    let (name, code, arguments) = match part {
-        Part::Prologue(code) => ("prologue", code, 2),
-        Part::Body(code) => ("body", code, 3),
-    };
+    let arguments = if function.name == "prologue" { 2 } else { 3 };
     let mut context = module.make_context();
     for _ in 0..arguments {
         context.func.signature.params.push(AbiParam::new(pointer));
@@ -141,30 +193,26 @@ fn define(
     let params = b.block_params(entry).to_vec();
     let mut w = Writer {
         program,
-        layout,
+        inputs: function.inputs,
         pointer,
         values: vec![None; program.register_count()],
         parts: HashMap::new(),
-        inputs: params[0],
+        input_parts: params[0],
         registers: params[1],
         callees: HashMap::new(),
         sin_cos_slot: None,
     };
-    let is_prologue = arguments == 2;
-    for ins in code {
+    for ins in function.code {
         w.instruction(&mut b, module, imports, ins)?;
-        if is_prologue {
-            let results = if ins.op == Op::SinCos { 2 } else { 1 };
-            for dst in ins.dst..ins.dst + results {
-                let value = w.read(&mut b, dst);
-                b.ins().store(ACCESS, value, w.registers, offset(dst));
-            }
-        }
     }
-    if !is_prologue {
+    for &r in &function.spill {
+        let value = w.read(&mut b, r);
+        b.ins().store(ACCESS, value, w.registers, offset(r));
+    }
+    if arguments == 3 {
         let outputs = params[2];
         let mut bases: HashMap<u32, Value> = HashMap::new();
-        for (&r, &(part, index)) in program.output_registers().iter().zip(&layout.outputs) {
+        for &(r, (part, index)) in &function.outputs {
             let value = w.read(&mut b, r);
             let at = part_offset(pointer, part);
             let base = *bases.entry(part).or_insert_with(|| b.ins().load(pointer, ACCESS, outputs, at));
@@ -173,7 +221,7 @@ fn define(
     }
     b.ins().return_(&[]);
     b.finalize(module.target_config());
-    let id = module.declare_function(name, Linkage::Local, &context.func.signature).map_err(codegen_error)?;
+    let id = module.declare_function(function.name, Linkage::Local, &context.func.signature).map_err(codegen_error)?;
     module.define_function(id, &mut context).map_err(codegen_error)?;
     module.clear_context(&mut context);
     Ok(id)
@@ -192,12 +240,14 @@ fn part_offset(pointer: cranelift_codegen::ir::Type, k: u32) -> i32 {
 /// The state of one function being written: each register's value once known.
 struct Writer<'p> {
     program: &'p Program,
-    layout: &'p Layout,
+    /// Each input's place.
+    inputs: &'p [(u32, u32)],
     pointer: cranelift_codegen::ir::Type,
     values: Vec<Option<Value>>,
     /// Each input part's address, once read.
     parts: HashMap<u32, Value>,
-    inputs: Value,
+    /// The argument holding the input parts' addresses.
+    input_parts: Value,
     registers: Value,
     callees: HashMap<&'static str, FuncRef>,
     sin_cos_slot: Option<cranelift_codegen::ir::StackSlot>,
@@ -213,8 +263,8 @@ impl Writer<'_> {
         let inputs = self.program.input_count() as Reg;
         let constants = self.program.constants();
         let v = if r < inputs {
-            let (part, index) = self.layout.inputs[r as usize];
-            let (pointer, parts) = (self.pointer, self.inputs);
+            let (part, index) = self.inputs[r as usize];
+            let (pointer, parts) = (self.pointer, self.input_parts);
             let at = part_offset(pointer, part);
             let base = *self.parts.entry(part).or_insert_with(|| b.ins().load(pointer, ACCESS, parts, at));
             b.ins().load(F64, ACCESS, base, offset(index))

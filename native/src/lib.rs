@@ -19,7 +19,10 @@
 //! Lagrange's right-hand side is where it pays: [`use_for_lagrange`] compiles the
 //! model's [`NumericModel::lagrange_program`] (terms and the written-out solve) and
 //! installs it; the model still falls back to its general route where the native
-//! solve's pivots are small.
+//! solve's pivots are small. With the diagnostics a sample records as the code's
+//! tail ([`NumericModel::lagrange_program_with_diagnostics`]), a sample runs only
+//! them, from the values the step's last stage stored, instead of interpreting the
+//! whole program.
 
 mod codegen;
 mod functions;
@@ -52,24 +55,51 @@ pub fn compile(
     input_parts: &[usize],
     output_parts: &[usize],
 ) -> Result<NativeEvaluator, NativeError> {
+    compile_with_tail(program, input_parts, output_parts, &[])
+}
+
+/// Like [`compile`], with the program's last outputs, in `tail_parts`, computed
+/// only on demand ([`NativeEvaluator::eval_tail`]) from what the body left.
+pub fn compile_with_tail(
+    program: &Program,
+    input_parts: &[usize],
+    output_parts: &[usize],
+    tail_parts: &[usize],
+) -> Result<NativeEvaluator, NativeError> {
+    let every: Vec<usize> = output_parts.iter().chain(tail_parts).copied().collect();
     let fits = |parts: &[usize], total: usize| parts.len() <= MAX_PARTS && parts.iter().sum::<usize>() == total;
-    if !fits(input_parts, program.input_count()) || !fits(output_parts, program.output_count()) {
+    if !fits(input_parts, program.input_count())
+        || !fits(&every, program.output_count())
+        || output_parts.len().max(tail_parts.len()) > MAX_PARTS
+    {
         return Err(NativeError::Codegen(format!(
-            "parts {input_parts:?} and {output_parts:?} do not cover {} inputs and {} outputs",
+            "parts {input_parts:?} and {output_parts:?} + {tail_parts:?} do not cover {} inputs and {} outputs",
             program.input_count(),
             program.output_count()
         )));
     }
-    let code = codegen::compile(program, input_parts, output_parts)?;
+    let code = codegen::compile(program, input_parts, &every, tail_parts.len())?;
     Ok(NativeEvaluator::new(program, Arc::new(code)))
 }
 
 /// Compiles `model`'s Lagrange right-hand side to machine code and makes `numeric`
-/// use it. False (and `numeric` unchanged) when the written-out solve would be too
-/// large for the model ([`NumericModel::lagrange_program`]).
-pub fn use_for_lagrange(model: &Model, numeric: &mut NumericModel) -> Result<bool, NativeError> {
-    let Some(program) = NumericModel::lagrange_program(model)? else { return Ok(false) };
+/// use it, with the diagnostics a sample records as the code's tail
+/// ([`NumericModel::lagrange_program_with_diagnostics`]) unless `diagnostics` is
+/// false or they would make the program too long
+/// ([`nhlab::mechanics::MAX_COMPILED_DIAGNOSTICS`]; the samples are then
+/// interpreted). False (and `numeric` unchanged)
+/// when the written-out solve would be too large for the model
+/// ([`NumericModel::lagrange_program`]).
+pub fn use_for_lagrange(model: &Model, numeric: &mut NumericModel, diagnostics: bool) -> Result<bool, NativeError> {
     let (inputs, outputs) = numeric.lagrange_parts();
+    if diagnostics && numeric.diagnostics_instructions() <= nhlab::mechanics::MAX_COMPILED_DIAGNOSTICS {
+        if let Some(program) = NumericModel::lagrange_program_with_diagnostics(model)? {
+            let tail = [numeric.lagrange_tail_len()];
+            numeric.set_native_lagrange(Some(compile_with_tail(&program, &inputs, &outputs, &tail)?));
+            return Ok(true);
+        }
+    }
+    let Some(program) = NumericModel::lagrange_program(model)? else { return Ok(false) };
     numeric.set_native_lagrange(Some(compile(&program, &inputs, &outputs)?));
     Ok(true)
 }
@@ -83,8 +113,10 @@ type BodyFn = unsafe extern "C" fn(*const *const f64, *mut f64, *const *mut f64)
 pub struct MachineCode {
     prologue: PrologueFn,
     body: BodyFn,
+    tail: Option<BodyFn>,
     input_parts: Vec<usize>,
-    output_parts: Vec<usize>,
+    body_parts: Vec<usize>,
+    tail_parts: Vec<usize>,
     registers: usize,
     /// Owns the code's memory; freed on drop. Behind a mutex only to be `Sync`: it is
     /// never touched between compilation and drop.
@@ -95,49 +127,76 @@ impl std::fmt::Debug for MachineCode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MachineCode")
             .field("input_parts", &self.input_parts)
-            .field("output_parts", &self.output_parts)
+            .field("body_parts", &self.body_parts)
+            .field("tail_parts", &self.tail_parts)
             .field("registers", &self.registers)
             .finish_non_exhaustive()
     }
 }
 
-/// The parts' addresses, when every part has its compiled length.
+/// The parts' addresses into `out`, when every part has its compiled length.
 fn addresses<T>(
     parts: &[usize],
     slices: impl ExactSizeIterator<Item = (usize, *const T)>,
-) -> Option<[*const T; MAX_PARTS]> {
-    part_addresses(parts, slices, std::ptr::null())
+    out: &mut [*const T; MAX_PARTS],
+) -> bool {
+    part_addresses(parts, slices, out)
 }
 
 impl CompiledCode for MachineCode {
     fn prologue(&self, inputs: &[&[f64]], registers: &mut [f64]) -> bool {
-        let Some(inputs) = addresses(&self.input_parts, inputs.iter().map(|p| (p.len(), p.as_ptr()))) else {
-            return false;
-        };
-        if registers.len() != self.registers {
+        let mut input_addresses = [std::ptr::null(); MAX_PARTS];
+        if !addresses(&self.input_parts, inputs.iter().map(|p| (p.len(), p.as_ptr())), &mut input_addresses)
+            || registers.len() != self.registers
+        {
             return false;
         }
         // SAFETY: the code reads part k of the inputs at offsets below
         // `input_parts[k]` and writes `registers` below `self.registers` (offsets
         // fixed when compiling from the same program), and those lengths are checked
         // above; it keeps no pointer.
-        unsafe { (self.prologue)(inputs.as_ptr(), registers.as_mut_ptr()) };
+        unsafe { (self.prologue)(input_addresses.as_ptr(), registers.as_mut_ptr()) };
         true
     }
 
     fn body(&self, inputs: &[&[f64]], registers: &mut [f64], outputs: &mut [&mut [f64]]) -> bool {
-        let Some(inputs) = addresses(&self.input_parts, inputs.iter().map(|p| (p.len(), p.as_ptr()))) else {
-            return false;
-        };
+        self.run(self.body, &self.body_parts, inputs, registers, outputs)
+    }
+
+    fn tail(&self, inputs: &[&[f64]], registers: &mut [f64], outputs: &mut [&mut [f64]]) -> bool {
+        self.tail.is_some_and(|tail| self.run(tail, &self.tail_parts, inputs, registers, outputs))
+    }
+
+    fn has_tail(&self) -> bool {
+        self.tail.is_some()
+    }
+}
+
+impl MachineCode {
+    /// Runs the body or the tail, whose outputs come in `parts`.
+    fn run(
+        &self,
+        function: BodyFn,
+        parts: &[usize],
+        inputs: &[&[f64]],
+        registers: &mut [f64],
+        outputs: &mut [&mut [f64]],
+    ) -> bool {
+        let (mut input_addresses, mut output_addresses) =
+            ([std::ptr::null(); MAX_PARTS], [std::ptr::null(); MAX_PARTS]);
         let outputs = outputs.iter_mut().map(|p| (p.len(), p.as_mut_ptr().cast_const()));
-        let Some(outputs) = addresses(&self.output_parts, outputs) else { return false };
-        if registers.len() != self.registers {
+        if !addresses(&self.input_parts, inputs.iter().map(|p| (p.len(), p.as_ptr())), &mut input_addresses)
+            || !addresses(parts, outputs, &mut output_addresses)
+            || registers.len() != self.registers
+        {
             return false;
         }
         // SAFETY: as for the prologue, with part k of the outputs written below
-        // `output_parts[k]` (the addresses come from `&mut` slices, so the writes
-        // alias nothing else).
-        unsafe { (self.body)(inputs.as_ptr(), registers.as_mut_ptr(), outputs.as_ptr().cast()) };
+        // `parts[k]` (the addresses come from `&mut` slices, so the writes alias
+        // nothing else). The tail reads registers the body stored, and the caller
+        // runs it after a body for the same inputs (`NativeEvaluator::eval_tail`);
+        // were it not so, it would read stale numbers, never outside the file.
+        unsafe { function(input_addresses.as_ptr(), registers.as_mut_ptr(), output_addresses.as_ptr().cast()) };
         true
     }
 }

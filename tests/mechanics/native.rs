@@ -9,7 +9,7 @@
 
 use nhlab::expr::{Evaluator, NativeEvaluator, Op, Program, SymbolId};
 use nhlab::formulations::{lagrange_into, Method};
-use nhlab::mechanics::{Model, NumericModel};
+use nhlab::mechanics::{Model, NumericModel, MAX_COMPILED_DIAGNOSTICS};
 use nhlab::scenario::load_toml;
 use nhlab::simulation::{initial_state, Settings, Simulation};
 use nhlab_tests::assert_close;
@@ -100,6 +100,59 @@ fn random_expressions_give_the_interpreters_bits() {
     assert_eq!(NAMES.len(), 10, "the trees' names are the inputs above");
 }
 
+/// A program with a tail (a model's diagnostics after its right-hand side): the
+/// body gives the first outputs, and the tail, run afterwards for the same inputs
+/// from the values the body stored, gives the rest, each the interpreter's bits.
+/// The tail's expressions reuse the body's (as Hamel's terms reuse `M`'s sines),
+/// so that it reads stored values, not only inputs. For other inputs than the
+/// body's last it refuses, and runs again once the body has run there.
+#[test]
+fn a_tail_gives_the_interpreters_bits_after_its_body() {
+    let mut r = Rng::new(0x7461_696c);
+    for case in 0..30 {
+        let mut g = graph();
+        let trees: Vec<String> = (0..4).map(|_| Tree::random(&mut r, 5).text()).collect();
+        let texts = [
+            trees[0].clone(),
+            trees[1].clone(),
+            format!("({}) * ({})", trees[0], trees[2]),
+            format!("sin({}) + {}", trees[1], trees[3]),
+        ];
+        let outputs: Vec<_> = texts.iter().map(|t| parse(&mut g, t)).collect();
+        let inputs = model_inputs(&g);
+        let program =
+            g.compile_with_block_and_tail(&outputs[..2], &inputs, |_, _| Vec::new(), &outputs[2..]).expect("compiles");
+        let program = program.hoist(7);
+        let mut interpreted = program.evaluator();
+        let mut native = nhlab_native::compile_with_tail(&program, &[1, 6, 3], &[2], &[2]).expect("compiles");
+        assert!(native.has_tail());
+        let points = points(case, 6);
+        let parts = |p: &[f64]| [p[..1].to_vec(), p[1..7].to_vec(), p[7..].to_vec()];
+        for (k, p) in points.iter().enumerate() {
+            let mut want = [0.0; 4];
+            interpreted.eval(p, &mut want).expect("shape");
+            let [t, qv, parameters] = parts(p);
+            let inputs: [&[f64]; 3] = [&t, &qv, &parameters];
+            let (mut body, mut tail) = ([1.0; 2], [1.0; 2]);
+            if k > 0 {
+                // The body last ran at the point before: the tail refuses.
+                assert!(!native.eval_tail(&inputs, &mut [&mut tail]), "case {case}, point {k}: stale");
+                assert!(!native.tail_holds(&inputs));
+            }
+            assert!(native.eval(&inputs, &mut [&mut body]), "case {case}: ran");
+            assert!(native.holds(&inputs) && !native.tail_holds(&inputs));
+            assert!(native.eval_tail(&inputs, &mut [&mut tail]), "case {case}: the tail ran");
+            assert!(native.tail_holds(&inputs));
+            for (i, (w, got)) in want.iter().zip(body.iter().chain(&tail)).enumerate() {
+                let same = w.to_bits() == got.to_bits() || (w.is_nan() && got.is_nan());
+                assert!(same, "case {case}: output {i} at point {k}: interpreted {w:e}, native {got:e} ({texts:?})");
+            }
+            // Wrong shapes are refused by the tail too.
+            assert!(!native.eval_tail(&inputs, &mut [&mut body[..1]]));
+        }
+    }
+}
+
 #[test]
 fn every_operation_gives_the_interpreters_bits() {
     let mut g = graph();
@@ -174,7 +227,7 @@ fn native_lagrange_agrees_with_the_interpreter_on_every_gallery_scenario() {
     for name in names() {
         let (model, mut numeric) = compiled(&text(&name));
         let mut native = numeric.clone();
-        if !nhlab_native::use_for_lagrange(&model, &mut native).expect("compiles") {
+        if !nhlab_native::use_for_lagrange(&model, &mut native, true).expect("compiles") {
             continue;
         }
         let mut kernel = numeric.clone();
@@ -212,7 +265,7 @@ fn native_lagrange_agrees_with_the_interpreter_on_every_gallery_scenario() {
 #[test]
 fn parameter_changes_reach_the_machine_code() {
     let (model, mut numeric) = compiled(&text("ball-on-turntable"));
-    assert!(nhlab_native::use_for_lagrange(&model, &mut numeric).expect("compiles"));
+    assert!(nhlab_native::use_for_lagrange(&model, &mut numeric, true).expect("compiles"));
     let omega = model.parameters.iter().position(|p| p.name == "Omega").expect("Omega");
     let mass = model.parameters.iter().position(|p| p.name == "m").expect("m");
     let (q, v) = ([0.1, 0.2, 0.0, 0.0, 0.0], [0.3, -0.4, 0.1, 0.2, 0.5]);
@@ -232,7 +285,7 @@ fn parameter_changes_reach_the_machine_code() {
 #[test]
 fn a_singular_mass_matrix_still_falls_back() {
     let (model, mut numeric) = compiled(MASSLESS_COORDINATE);
-    assert!(nhlab_native::use_for_lagrange(&model, &mut numeric).expect("compiles"));
+    assert!(nhlab_native::use_for_lagrange(&model, &mut numeric, true).expect("compiles"));
     let mut qdd = [0.0; 2];
     let lambda = lagrange_into(&mut numeric, 0.0, &[0.7, 0.2], &[0.3, 0.4], &mut qdd).expect("solves").to_vec();
     // By hand: λ = c, m ẍ = −k x − λ.
@@ -248,7 +301,7 @@ fn a_run_with_machine_code_reaches_the_same_state() {
     let initial = initial_state(&model, &mut numeric, &map).expect("initial state");
     let settings = Settings::from_scenario(&scenario.run, Method::Lagrange);
     let mut native = numeric.clone();
-    assert!(nhlab_native::use_for_lagrange(&model, &mut native).expect("compiles"));
+    assert!(nhlab_native::use_for_lagrange(&model, &mut native, true).expect("compiles"));
     let mut by_interpreter = Simulation::new(numeric, settings, &initial).expect("starts");
     let mut by_machine_code = Simulation::new(native, settings, &initial).expect("starts");
     by_interpreter.advance_to(10.0).expect("runs");
@@ -258,6 +311,64 @@ fn a_run_with_machine_code_reaches_the_same_state() {
     for (x, y) in a.q.iter().chain(&a.v).zip(b.q.iter().chain(&b.v)) {
         assert!((x - y).abs() < 1e-9 * (1.0 + x.abs()), "{a:?} vs {b:?}");
     }
+}
+
+/// With machine code whose tail computes the diagnostics, each sample's energy,
+/// residuals and E-vector come from that tail: where the last stage left its
+/// values (a step's end) or after running its body there (a time between steps,
+/// from the dense output). Each is, bit for bit, what the interpreter gives at the
+/// sample's state, for every gallery scenario, and the last sample's did come from
+/// the tail, except where the diagnostics are too long to compile (the bicycle's
+/// Hamel terms), which stay interpreted.
+#[test]
+fn samples_with_machine_code_are_the_interpreters_diagnostics() {
+    let (mut checked, mut with_tail) = (0, 0);
+    for name in names() {
+        let (scenario, map) = load_toml(&text(&name)).expect("loads");
+        let model = Model::build(&scenario, &map).expect("valid");
+        let mut numeric = NumericModel::new(&model).expect("compiles");
+        let Ok(initial) = initial_state(&model, &mut numeric, &map) else { continue };
+        let mut native = numeric.clone();
+        assert!(nhlab_native::use_for_lagrange(&model, &mut native, true).expect("compiles"), "{name}");
+        // Diagnostics too long to compile stay interpreted (the bicycle's).
+        let has_tail = native.native_lagrange().is_some_and(NativeEvaluator::has_tail);
+        assert_eq!(has_tail, numeric.diagnostics_instructions() <= MAX_COMPILED_DIAGNOSTICS, "{name}");
+        with_tail += usize::from(has_tail);
+        let mut settings = Settings::from_scenario(&scenario.run, Method::Lagrange);
+        settings.compulsion = false;
+        let end = initial.t + 0.5;
+        for dense in [false, true] {
+            let mut sim = Simulation::new(native.clone(), settings, &initial).expect("starts");
+            if dense {
+                let times: Vec<f64> = (1..=20).map(|k| initial.t + 0.025 * k as f64).collect();
+                sim.advance_sampling(&times).expect("runs");
+            } else {
+                sim.advance_to(end).expect("runs");
+            }
+            let last = sim.samples().last().expect("samples").to_sample();
+            let n = last.q.len();
+            let tail_ran = sim.numeric_mut().native_lagrange().expect("machine code").tail_holds(&[
+                &[last.t],
+                &last.q,
+                &last.v,
+                &numeric.parameters,
+            ]);
+            assert_eq!(tail_ran, has_tail, "{name}: the last sample came from the tail");
+            for s in sim.samples().iter().map(|s| s.to_sample()) {
+                let at = format!("{name} (dense output: {dense}) at t = {}", s.t);
+                let terms = numeric.evaluate(s.t, &s.q, &s.v).expect("evaluates").clone();
+                assert_eq!(s.energy.to_bits(), terms.energy.to_bits(), "{at}: energy");
+                assert_eq!(s.residuals, terms.constraint_residuals(), "{at}: residuals");
+                assert_eq!(s.velocity_residuals, terms.residuals.as_slice(), "{at}");
+                let e = nhlab::formulations::e_vector(&mut numeric, s.t, &s.q, &s.v).and_then(Result::ok);
+                assert_eq!(s.e_vector, e.map(|e| e.values.as_slice().to_vec()), "{at}: E");
+                assert_eq!(s.q.len(), n);
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2 * names().len() - 4, "{checked} runs checked");
+    assert!(with_tail + 3 >= names().len(), "{with_tail} of {} with a tail", names().len());
 }
 
 /// A program longer than the bound is not handed to a compiler (a run then

@@ -114,9 +114,11 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     let format = args.format.unwrap_or(if args.out.ends_with(".json") { TableFormat::Json } else { TableFormat::Csv });
     let mut numeric = l.numeric.clone();
     // Machine code unless asked not to: the page computes the same bits (its wasm
-    // kernel), so its CSV export equals this run's.
+    // kernel), so its CSV export equals this run's. The samples' columns are its
+    // tail when any is computed.
     if !args.interpret && methods.contains(&Method::Lagrange) {
-        match nhlab_native::use_for_lagrange(&l.model, &mut numeric) {
+        let diagnostics = computed.energy || computed.residuals || computed.e_vector;
+        match nhlab_native::use_for_lagrange(&l.model, &mut numeric, diagnostics) {
             Ok(true) => {}
             Ok(false) => eprintln!(
                 "note: this model's right-hand side is too large to compile (a written-out solve over 4,000 or a \

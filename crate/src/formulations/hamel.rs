@@ -55,11 +55,15 @@ pub(crate) fn split_is_regular(jacobian: &DMatrix<f64>, dependent: &[usize]) -> 
 pub(crate) fn split_is_regular_rows(rows: &[f64], n: usize, dependent: &[usize], determinant: f64) -> bool {
     let r = dependent.len();
     if r > 0 && r <= SMALL && rows.len() == r * n {
-        let norms: f64 =
-            rows.chunks_exact(n).map(|row| crate::math::sqrt(row.iter().map(|x| x * x).sum::<f64>())).product();
-        // r^(r/2) for r = 1..=4.
-        let scale = [1.0, 2.0, 5.196_152_422_706_632, 16.0][r - 1];
-        if norms > 0.0 && determinant.abs() / (norms * scale) > SHORTCUT_MARGIN {
+        // Squared, so that no root is taken (every sample of a run asks), and only
+        // where each square is a normal number: a subnormal one has lost digits.
+        let normal = |x: f64| (f64::MIN_POSITIVE..=f64::MAX).contains(&x);
+        let squares = rows.chunks_exact(n).map(|row| row.iter().map(|x| x * x).sum::<f64>());
+        let norms_squared = squares.fold(1.0, |product, s| if normal(s) { product * s } else { f64::NAN });
+        // r^r for r = 1..=4 (the square of r^(r/2)).
+        let scale_squared = [1.0, 4.0, 27.0, 256.0][r - 1];
+        let bound_squared = determinant * determinant / (norms_squared * scale_squared);
+        if normal(norms_squared) && bound_squared > SHORTCUT_MARGIN * SHORTCUT_MARGIN {
             return true;
         }
     }
@@ -289,6 +293,15 @@ mod tests {
             }
         }
         assert!(shortcut_taken > 400, "the shortcut decided {shortcut_taken} of 1600");
+        // Rows whose squares are subnormal or overflow: the full test decides, as it
+        // would alone.
+        for scale in [1e-160, 1e-200, 1e160, 1e200] {
+            let mut a = DMatrix::from_row_slice(2, 3, &[1.0, 0.2, 0.3, 0.1, 1.0, 0.4]);
+            a.row_mut(1).scale_mut(scale);
+            let det = a.select_columns(&[0, 1]).determinant();
+            let rows: alloc::vec::Vec<f64> = a.transpose().iter().copied().collect();
+            assert_eq!(split_is_regular_rows(&rows, 3, &[0, 1], det), split_is_regular(&a, &[0, 1]), "{scale}");
+        }
         // Wrong sizes (more constraints than dependent coordinates) go to the full test.
         let a = DMatrix::from_row_slice(2, 3, &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
         let rows: alloc::vec::Vec<f64> = a.transpose().iter().copied().collect();

@@ -141,7 +141,10 @@ impl Dopri5 {
             // Stage 7 was evaluated at y + h Σ b k = the new solution (FSAL).
             self.y_new.copy_from_slice(&self.stage);
             let err = self.error_norm(y);
-            let factor = if err == 0.0 { 5.0 } else { (0.9 * libm::pow(err, -0.2)).clamp(0.2, 5.0) };
+            // err^(-1/5) as exp(-ln(err)/5): half the time of `pow` (a tenth of a
+            // small model's step), and as deterministic (the same `libm` code in
+            // wasm and natively).
+            let factor = if err == 0.0 { 5.0 } else { (0.9 * libm::exp(-0.2 * libm::log(err))).clamp(0.2, 5.0) };
             if err <= 1.0 && err.is_finite() {
                 let t0 = *t;
                 for i in 0..n {

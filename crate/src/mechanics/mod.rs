@@ -21,5 +21,7 @@ pub use euler::{reaction_row, ReactionRow};
 pub use hamel::{best_split, choose_dependent, HamelSplit, SplitError};
 pub(crate) use model::Checker;
 pub use model::{fill_state_inputs, Model, Needs, Parameter};
-pub use numeric::{DynamicsError, HamelTerms, NumericModel, Terms, VakonomicTerms, MAX_COMPILED_INSTRUCTIONS};
+pub use numeric::{
+    DynamicsError, HamelTerms, NumericModel, Terms, VakonomicTerms, MAX_COMPILED_DIAGNOSTICS, MAX_COMPILED_INSTRUCTIONS,
+};
 pub use vakonomic::{VakonomicEquations, VakonomicError};

@@ -180,6 +180,10 @@ pub struct NumericModel {
     /// Machine code for [`NumericModel::lagrange_program`], when a native back end
     /// gave it.
     native_lagrange: Option<NativeEvaluator>,
+    /// What the native code's tail gave ([`NumericModel::native_diagnostics`]),
+    /// and room for the outputs of a body run only for it.
+    native_tail: Vec<f64>,
+    native_scratch: Vec<f64>,
 }
 
 /// The inputs `[t, q, v, parameters]` of a model's programs, and a copy of `graph`
@@ -205,6 +209,61 @@ fn dynamics_outputs(model: &Model, graph: &ExprGraph) -> (ExprGraph, Vec<SymbolI
     (graph, inputs, outputs)
 }
 
+/// Most instructions of the diagnostics [`NumericModel::lagrange_program_with_diagnostics`]
+/// adds. Machine code for them costs compile time that a run earns back only over
+/// many samples: the bicycle's 9,190 (its Hamel terms) took its compile from 44 to
+/// 236 ms, about 25 µs of interpreting per sample saved, so some 8,000 samples;
+/// the ball in a cone's 1,423 cost 7 ms. Past this the samples are interpreted.
+pub const MAX_COMPILED_DIAGNOSTICS: usize = 2_500;
+
+/// The main program's outputs (those of [`dynamics_outputs`], then Hamel's terms
+/// when the model has a split), in the graph that holds them all.
+fn main_outputs(model: &Model) -> (ExprGraph, Vec<SymbolId>, Vec<ExprId>, usize) {
+    let split = model.hamel.as_ref().ok().zip(model.hamel_graph.as_ref());
+    let (graph, inputs, mut outputs) = dynamics_outputs(model, split.map_or(&model.graph, |(_, g)| g));
+    let dynamics = outputs.len();
+    if let Some((split, _)) = split {
+        outputs.push(split.determinant);
+        outputs.extend(split.psi.iter().chain(&split.g).chain(&split.h).chain(&split.e));
+    }
+    (graph, inputs, outputs, dynamics)
+}
+
+/// Lagrange's right-hand side as one program (see
+/// [`NumericModel::lagrange_program`]), with the diagnostics as a tail when
+/// `diagnostics` is set.
+fn lagrange_program(
+    model: &Model,
+    max_instructions: usize,
+    diagnostics: bool,
+) -> Result<Option<Program>, CompileError> {
+    let n = model.coordinate_count();
+    let m = model.constraints.len();
+    let (graph, inputs, outputs) = if diagnostics {
+        let (graph, inputs, outputs, _) = main_outputs(model);
+        (graph, inputs, outputs)
+    } else {
+        dynamics_outputs(model, &model.graph)
+    };
+    let head = &outputs[..n * n + n + m * n + m];
+    let tail = if diagnostics { &outputs[n * n + n..] } else { &[] };
+    let known: Vec<Option<f64>> = head.iter().map(|&e| graph.as_number(e).map(|x| x.to_f64())).collect();
+    if elimination::instruction_estimate(n, m, &known) > elimination::MAX_INSTRUCTIONS {
+        return Ok(None);
+    }
+    let program = graph.compile_with_block_and_tail(
+        head,
+        &inputs,
+        |block, terms| elimination::eliminate(block, n, m, terms),
+        tail,
+    )?;
+    let diagnostics_length = program.code().len() - program.instructions_for_first(n + m + 1);
+    if program.code().len() > max_instructions || diagnostics_length > MAX_COMPILED_DIAGNOSTICS {
+        return Ok(None);
+    }
+    Ok(Some(program.hoist(1 + 2 * n)))
+}
+
 impl NumericModel {
     /// Compiles the model's terms.
     pub fn new(model: &Model) -> Result<Self, CompileError> {
@@ -213,13 +272,9 @@ impl NumericModel {
         // Hamel's split lives in a graph that extends the model's: compiled there, its
         // terms follow the main outputs in one program.
         let split = model.hamel.as_ref().ok().zip(model.hamel_graph.as_ref());
-        let (graph, inputs, outputs) = dynamics_outputs(model, split.map_or(&model.graph, |(_, g)| g));
+        let (graph, inputs, program_outputs, dynamics) = main_outputs(model);
+        let outputs = &program_outputs[..dynamics];
         let jacobian = &outputs[n * n + n..n * n + n + m * n];
-        let mut program_outputs = outputs.clone();
-        if let Some((split, _)) = split {
-            program_outputs.push(split.determinant);
-            program_outputs.extend(split.psi.iter().chain(&split.g).chain(&split.h).chain(&split.e));
-        }
         // Inputs from 1 + 2n on are the parameters: what reads only them is hoisted.
         let slow_from = 1 + 2 * n;
         let all = graph.compile(&program_outputs, &inputs)?.hoist(slow_from);
@@ -285,6 +340,8 @@ impl NumericModel {
             nonlinear_constraints: model.nonlinear_constraints(),
             names: (model.coordinate_names().to_vec(), model.constraints.iter().map(|c| c.name.clone()).collect()),
             native_lagrange: None,
+            native_tail: Vec::new(),
+            native_scratch: Vec::new(),
             terms: Terms {
                 mass: DMatrix::zeros(n, n),
                 forcing: DVector::zeros(n),
@@ -320,20 +377,35 @@ impl NumericModel {
 
     /// As [`NumericModel::lagrange_program`], `None` above `max_instructions`.
     pub fn lagrange_program_within(model: &Model, max_instructions: usize) -> Result<Option<Program>, CompileError> {
-        let n = model.coordinate_count();
-        let m = model.constraints.len();
-        let (graph, inputs, outputs) = dynamics_outputs(model, &model.graph);
-        let head = &outputs[..n * n + n + m * n + m];
-        let known: Vec<Option<f64>> = head.iter().map(|&e| graph.as_number(e).map(|x| x.to_f64())).collect();
-        if elimination::instruction_estimate(n, m, &known) > elimination::MAX_INSTRUCTIONS {
-            return Ok(None);
-        }
-        let program =
-            graph.compile_with_block(head, &inputs, |block, terms| elimination::eliminate(block, n, m, terms))?;
-        if program.code().len() > max_instructions {
-            return Ok(None);
-        }
-        Ok(Some(program.hoist(1 + 2 * n)))
+        lagrange_program(model, max_instructions, false)
+    }
+
+    /// [`NumericModel::lagrange_program`] followed by what a sample records, as the
+    /// last outputs: the main program's outputs from `A` on (`A`, `b`, the
+    /// residuals, `T + V` and, with a Hamel split, `det A₁`, `Ψ`, `G`, `H`, `E`;
+    /// [`NumericModel::lagrange_tail_len`] of them). A back end runs them only for
+    /// a sample, from the values its right-hand side left
+    /// ([`crate::expr::CompiledCode::tail`]). `None` as for
+    /// [`NumericModel::lagrange_program`], the diagnostics counted in its length,
+    /// and when they alone are over [`MAX_COMPILED_DIAGNOSTICS`] instructions.
+    pub fn lagrange_program_with_diagnostics(model: &Model) -> Result<Option<Program>, CompileError> {
+        lagrange_program(model, MAX_COMPILED_INSTRUCTIONS, true)
+    }
+
+    /// How many instructions compute what a sample records after `M`, `F`, `A`, `b`
+    /// (energy, residuals, Hamel's terms): the length of the diagnostics that
+    /// [`NumericModel::lagrange_program_with_diagnostics`] adds, known without
+    /// compiling it.
+    pub fn diagnostics_instructions(&self) -> usize {
+        let (n, m) = (self.n, self.m);
+        let program = self.all.program();
+        program.code().len() - program.instructions_for_first(n * n + n + m * n + m)
+    }
+
+    /// The number of outputs [`NumericModel::lagrange_program_with_diagnostics`]
+    /// adds to [`NumericModel::lagrange_program`]'s.
+    pub fn lagrange_tail_len(&self) -> usize {
+        self.all.program().output_count() - self.n * self.n - self.n
     }
 
     /// Uses `native` (machine code for [`NumericModel::lagrange_program`], compiled
@@ -341,8 +413,20 @@ impl NumericModel {
     /// Lagrange's right-hand side from now on; `None` goes back to the interpreter.
     /// Where its pivots are small or a value is not finite, the general route
     /// answers, as it does for the interpreter's solve.
+    /// With a tail (compiled from
+    /// [`NumericModel::lagrange_program_with_diagnostics`] with the tail in one
+    /// part of [`NumericModel::lagrange_tail_len`]), a sample's energy, residuals
+    /// and Hamel's terms come from it too.
     pub fn set_native_lagrange(&mut self, native: Option<NativeEvaluator>) {
         self.native_lagrange = native;
+        let tail = self.native_lagrange.as_ref().is_some_and(NativeEvaluator::has_tail);
+        self.native_tail = alloc::vec![0.0; if tail { self.lagrange_tail_len() } else { 0 }];
+        self.native_scratch = alloc::vec![0.0; self.n + self.m + 1];
+    }
+
+    /// The machine code Lagrange's right-hand side runs, if any.
+    pub fn native_lagrange(&self) -> Option<&NativeEvaluator> {
+        self.native_lagrange.as_ref()
     }
 
     /// Whether Lagrange's right-hand side runs machine code.
@@ -410,9 +494,13 @@ impl NumericModel {
     /// What a sample records besides its state, at `(t, q, v)`: `T + V` and, in the
     /// scenario's order, the constraints' residuals as written and their velocity
     /// residuals (into `residuals` and `velocity_residuals`, replacing what they
-    /// held). Only these are read and checked: where the integrator's last stage
-    /// left the program, only their instructions run, and `M`, `F`, `A`, `b` were
-    /// checked by that stage. An error names the first value that is not finite.
+    /// held), and, when `e_vector` is given, the E-vector into it (true beside the
+    /// energy when it is defined there: a Hamel split, regular there, and finite
+    /// `det A₁` and `E`; otherwise it is left empty). Only these are read and
+    /// checked: where the integrator's last stage left the program (or its machine
+    /// code's tail), only their instructions run, and `M`, `F`, `A`, `b` were
+    /// checked by that stage. An error names the first value that is not finite
+    /// among the energy and residuals.
     pub(crate) fn diagnostics(
         &mut self,
         t: f64,
@@ -420,12 +508,27 @@ impl NumericModel {
         v: &[f64],
         residuals: &mut Vec<f64>,
         velocity_residuals: &mut Vec<f64>,
-    ) -> Result<f64, DynamicsError> {
+        e_vector: Option<&mut Vec<f64>>,
+    ) -> Result<(f64, bool), DynamicsError> {
         let (n, m) = (self.n, self.m);
         let first = n * n + n + m * n + m;
         let count = self.outputs.len();
+        // Hamel's outputs: `det A₁` at `first`, then `Ψ` (k×k), `G`, `H`, `E` (k each).
+        let hamel = match (&self.hamel, &e_vector) {
+            (Some(h), Some(_)) => Some((h.first, h.outputs.len(), h.terms.independent.len())),
+            _ => None,
+        };
         self.load_inputs(t, q, v);
-        self.compute_main_outputs(first..count);
+        let native = self.native_diagnostics(t, q, v);
+        // Output `k` of the main program is `native_tail[k - tail]`.
+        let tail = n * n + n;
+        if native {
+            self.outputs[first..count].copy_from_slice(&self.native_tail[first - tail..count - tail]);
+        } else {
+            let _ = self.all.load(&self.inputs);
+            self.all.compute_first(hamel.map_or(count, |(at, len, _)| at + len));
+            self.all.read_outputs(first, &mut self.outputs[first..count]);
+        }
         if let Some(k) = self.outputs[first..count].iter().position(|x| !x.is_finite()) {
             return Err(DynamicsError::NonFinite { what: describe_output(first + k, &self.names.0, &self.names.1), t });
         }
@@ -435,7 +538,62 @@ impl NumericModel {
         residuals.extend((0..m).map(|j| as_written(self.terms.holonomic[j], velocity[j], position[j])));
         velocity_residuals.clear();
         velocity_residuals.extend_from_slice(velocity);
-        Ok(energy[0])
+        let energy = energy[0];
+        let (Some(e), Some((at, _, k)), Some(h)) = (e_vector, hamel, &self.hamel) else { return Ok((energy, false)) };
+        let values_at = at + 1 + k * k + 2 * k;
+        let mut determinant = [0.0];
+        e.clear();
+        e.resize(k, 0.0);
+        if native {
+            determinant[0] = self.native_tail[at - tail];
+            e.copy_from_slice(&self.native_tail[values_at - tail..values_at - tail + k]);
+            let rows = self.jacobian_outputs.len();
+            self.jacobian_outputs.copy_from_slice(&self.native_tail[..rows]);
+        } else {
+            self.all.read_outputs(at, &mut determinant);
+            self.all.read_outputs(values_at, e);
+            self.all.read_outputs(tail, &mut self.jacobian_outputs);
+        }
+        let defined = determinant[0].is_finite()
+            && e.iter().all(|x| x.is_finite())
+            && crate::formulations::split_is_regular_rows(
+                &self.jacobian_outputs,
+                n,
+                &h.terms.dependent,
+                determinant[0],
+            );
+        if !defined {
+            e.clear();
+        }
+        Ok((energy, defined))
+    }
+
+    /// With `(t, q, v)` loaded: runs the native code's tail there into `native_tail` (its body
+    /// first, unless it last ran there: the integrator's last stage), unless it
+    /// has run there already. False when there is no such code, or when the
+    /// interpreter's registers hold this state instead (another method's last
+    /// stage), so that its own tail is cheaper.
+    fn native_diagnostics(&mut self, t: f64, q: &[f64], v: &[f64]) -> bool {
+        let (n, m) = (self.n, self.m);
+        if !self.native_lagrange.as_ref().is_some_and(NativeEvaluator::has_tail) {
+            return false;
+        }
+        let inputs: [&[f64]; 4] = [&[t], &q[..n], &v[..n], &self.parameters];
+        let Some(evaluator) = self.native_lagrange.as_mut() else { return false };
+        if evaluator.tail_holds(&inputs) {
+            return true;
+        }
+        if !evaluator.holds(&inputs) {
+            if self.all.holds(&self.inputs) {
+                return false;
+            }
+            let (accelerations, rest) = self.native_scratch.split_at_mut(n);
+            let (multipliers, flag) = rest.split_at_mut(m);
+            if !evaluator.eval(&inputs, &mut [accelerations, multipliers, flag]) {
+                return false;
+            }
+        }
+        evaluator.eval_tail(&inputs, &mut [&mut self.native_tail])
     }
 
     /// Runs the main program at the loaded inputs as far as the outputs `wanted`
@@ -483,15 +641,25 @@ impl NumericModel {
     /// The Hamel split's terms at `(t, q, v)`; `None` when the model has no split
     /// (constraints nonlinear in the velocities, or none at all).
     pub fn hamel_terms(&mut self, t: f64, q: &[f64], v: &[f64]) -> Option<Result<&HamelTerms, DynamicsError>> {
+        self.hamel.as_ref()?;
         self.load_inputs(t, q, v);
+        let native = self.native_diagnostics(t, q, v);
         let h = self.hamel.as_mut()?;
-        // The main program computes them after its own outputs: where it has run for
-        // this state already (the integrator's last stage), only Hamel's part runs.
-        let _ = self.all.load(&self.inputs);
-        self.all.compute_first(h.first + h.outputs.len());
-        self.all.read_outputs(h.first, &mut h.outputs);
         let jacobian = self.n * self.n + self.n;
-        self.all.read_outputs(jacobian, &mut self.jacobian_outputs);
+        if native {
+            let (from, len) = (h.first - jacobian, h.outputs.len());
+            h.outputs.copy_from_slice(&self.native_tail[from..from + len]);
+            let count = self.jacobian_outputs.len();
+            self.jacobian_outputs.copy_from_slice(&self.native_tail[..count]);
+        } else {
+            // The main program computes them after its own outputs: where it has run
+            // for this state already (the integrator's last stage), only Hamel's part
+            // runs.
+            let _ = self.all.load(&self.inputs);
+            self.all.compute_first(h.first + h.outputs.len());
+            self.all.read_outputs(h.first, &mut h.outputs);
+            self.all.read_outputs(jacobian, &mut self.jacobian_outputs);
+        }
         let k = h.terms.independent.len();
         let o = &h.outputs;
         if let Some(i) = o.iter().position(|x| !x.is_finite()) {

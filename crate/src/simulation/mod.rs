@@ -367,23 +367,20 @@ impl Simulation {
             compulsion =
                 formulations::compulsion_with(terms, accelerations, t, &mut self.compulsion_solver, &mut self.scratch)?;
         }
+        let mut e_defined = false;
         if wanted.energy || wanted.residuals || wanted.e_vector {
             // One pass of the program gives them all (the E-vector's terms follow
             // them); the columns not asked for are left out.
-            let value = self.numeric.diagnostics(t, q, v, &mut row.residuals, &mut row.velocity_residuals)?;
+            let e = wanted.e_vector.then_some(&mut row.e);
+            let (value, defined) =
+                self.numeric.diagnostics(t, q, v, &mut row.residuals, &mut row.velocity_residuals, e)?;
+            e_defined = defined;
             if wanted.energy {
                 energy = value;
             }
             if !wanted.residuals {
                 row.residuals.clear();
                 row.velocity_residuals.clear();
-            }
-        }
-        let mut e_defined = false;
-        if wanted.e_vector {
-            if let Some(Ok(h)) = formulations::e_values(&mut self.numeric, t, q, v) {
-                row.e.extend_from_slice(h.e.as_slice());
-                e_defined = true;
             }
         }
         Ok(Measured { energy, compulsion, e_defined })

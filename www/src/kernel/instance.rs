@@ -101,7 +101,8 @@ impl Kernel {
 
 /// The parts' addresses in linear memory, when every part has its compiled length.
 fn addresses(parts: &[usize], slices: impl ExactSizeIterator<Item = (usize, u32)>) -> Option<[u32; MAX_PARTS]> {
-    part_addresses(parts, slices, 0)
+    let mut out = [0; MAX_PARTS];
+    part_addresses(parts, slices, &mut out).then_some(out)
 }
 
 /// A pointer's address in this module's linear memory (32-bit on wasm32).

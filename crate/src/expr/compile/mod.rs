@@ -75,6 +75,23 @@ impl ExprGraph {
         inputs: &[SymbolId],
         block: impl FnOnce(&mut Block, &[Value]) -> Vec<Value>,
     ) -> Result<Program, CompileError> {
+        self.compile_with_block_and_tail(outputs, inputs, block, &[])
+    }
+
+    /// Like [`ExprGraph::compile_with_block`], with `tail` compiled after the block
+    /// as the last outputs, sharing the values computed before it: a model's
+    /// diagnostics (energy, residuals, Hamel's terms) after its right-hand side, so
+    /// that a back end can run them only for a sample, from the values the
+    /// right-hand side left ([`Program::body_instructions_for_first`] says where
+    /// they start).
+    pub fn compile_with_block_and_tail(
+        &self,
+        outputs: &[ExprId],
+        inputs: &[SymbolId],
+        block: impl FnOnce(&mut Block, &[Value]) -> Vec<Value>,
+        tail: &[ExprId],
+    ) -> Result<Program, CompileError> {
+        let every: Vec<ExprId> = outputs.iter().chain(tail).copied().collect();
         let mut l = Lowering {
             graph: self,
             inputs: inputs.iter().enumerate().map(|(i, &s)| (s, i as u32)).collect(),
@@ -82,7 +99,7 @@ impl ExprGraph {
             constant_index: HashMap::new(),
             code: Vec::new(),
             temps: 0,
-            sin_cos_args: self.sin_cos_pairs(outputs),
+            sin_cos_args: self.sin_cos_pairs(&every),
             numbering: HashMap::new(),
             lowered: HashMap::new(),
         };
@@ -98,6 +115,10 @@ impl ExprGraph {
             outs = appended.into_iter().map(|Value(o)| o).collect();
             let end = l.code.len() as u32;
             emitted = alloc::vec![end; outs.len()];
+        }
+        for &e in tail {
+            outs.push(l.lower(e)?);
+            emitted.push(l.code.len() as u32);
         }
         let (n_in, n_const) = (inputs.len() as u32, l.constants.len() as u32);
         let place = |o: Operand| match o {

@@ -13,18 +13,35 @@ use super::Program;
 /// inputs and outputs come in parts (a model's `t`, `q`, `v` and parameters; its
 /// `q̈`, `λ` and a flag), each a slice of the length fixed when compiling, so that
 /// a caller passes its own buffers and nothing is copied.
+///
+/// Code may have a tail: outputs compiled after the body's (a model's
+/// diagnostics), run on demand by [`CompiledCode::tail`] from the values the last
+/// body left in the register file, so that a right-hand side does not compute
+/// them at every stage and a sample does not compute the right-hand side again.
 pub trait CompiledCode: Send + Sync + core::fmt::Debug {
     /// Runs the prologue (the instructions that read only constants and slow
     /// inputs), leaving its values in `registers` (the program's register file).
     /// False, and nothing run, when a slice has the wrong length.
     fn prologue(&self, inputs: &[&[f64]], registers: &mut [f64]) -> bool;
-    /// Runs the rest: `outputs` from `inputs` and the prologue's values in
-    /// `registers`. False, and nothing run, when a slice has the wrong length.
+    /// Runs the rest but the tail: the body's `outputs` from `inputs` and the
+    /// prologue's values in `registers`, leaving in `registers` what the tail
+    /// reads. False, and nothing run, when a slice has the wrong length.
     fn body(&self, inputs: &[&[f64]], registers: &mut [f64], outputs: &mut [&mut [f64]]) -> bool;
+    /// Runs the tail: its `outputs` from `inputs` and the values the prologue and
+    /// the body left in `registers` for the same inputs (the caller makes sure of
+    /// that). False, and nothing run, when there is no tail or a slice has the
+    /// wrong length.
+    fn tail(&self, _inputs: &[&[f64]], _registers: &mut [f64], _outputs: &mut [&mut [f64]]) -> bool {
+        false
+    }
+    /// Whether the code has a tail.
+    fn has_tail(&self) -> bool {
+        false
+    }
 }
 
 /// Runs [`CompiledCode`] with its own registers, remembering the slow inputs (the
-/// last input part).
+/// last input part) and, for the tail, the inputs the body last ran for.
 #[derive(Clone, Debug)]
 pub struct NativeEvaluator {
     code: Arc<dyn CompiledCode>,
@@ -32,22 +49,39 @@ pub struct NativeEvaluator {
     /// The slow inputs the prologue last ran for, if `primed`.
     slow: Vec<f64>,
     primed: bool,
+    /// The other inputs the body last ran for, flattened, if `body_ran` (kept
+    /// only for code with a tail).
+    fast: Vec<f64>,
+    body_ran: bool,
+    /// The code's [`CompiledCode::has_tail`], asked once.
+    has_tail: bool,
+    /// Whether the tail has run since the body last ran.
+    tail_ran: bool,
 }
 
 impl NativeEvaluator {
     /// An evaluator of `code`, compiled from `program`.
     pub fn new(program: &Program, code: Arc<dyn CompiledCode>) -> Self {
-        NativeEvaluator { code, registers: alloc::vec![0.0; program.registers], slow: Vec::new(), primed: false }
+        NativeEvaluator {
+            has_tail: code.has_tail(),
+            code,
+            registers: alloc::vec![0.0; program.registers],
+            slow: Vec::new(),
+            primed: false,
+            fast: Vec::new(),
+            body_ran: false,
+            tail_ran: false,
+        }
     }
 
-    /// Evaluates every output at `inputs`, in the parts the code was compiled for
-    /// (the last part holds the slow inputs of [`Program::hoist`]); false when the
-    /// shapes are wrong.
+    /// Evaluates the body's outputs at `inputs`, in the parts the code was
+    /// compiled for (the last part holds the slow inputs of [`Program::hoist`]);
+    /// false when the shapes are wrong.
     pub fn eval(&mut self, inputs: &[&[f64]], outputs: &mut [&mut [f64]]) -> bool {
         let slow = inputs.last().copied().unwrap_or_default();
-        let same = self.primed
-            && self.slow.len() == slow.len()
-            && self.slow.iter().zip(slow).all(|(x, y)| x.to_bits() == y.to_bits());
+        let same = self.primed && same_bits(&self.slow, slow);
+        self.body_ran = false;
+        self.tail_ran = false;
         if !same {
             self.primed = self.code.prologue(inputs, &mut self.registers);
             if !self.primed {
@@ -56,28 +90,80 @@ impl NativeEvaluator {
             self.slow.clear();
             self.slow.extend_from_slice(slow);
         }
-        self.code.body(inputs, &mut self.registers, outputs)
+        let ran = self.code.body(inputs, &mut self.registers, outputs);
+        if ran && self.has_tail {
+            self.fast.clear();
+            for part in &inputs[..inputs.len() - 1] {
+                self.fast.extend_from_slice(part);
+            }
+            self.body_ran = true;
+        }
+        ran
+    }
+
+    /// Whether the code has a tail ([`CompiledCode::tail`]).
+    pub fn has_tail(&self) -> bool {
+        self.has_tail
+    }
+
+    /// Whether the last [`NativeEvaluator::eval`] ran for exactly these inputs (bit
+    /// for bit), so that [`NativeEvaluator::eval_tail`] may follow it.
+    pub fn holds(&self, inputs: &[&[f64]]) -> bool {
+        let Some((slow, fast)) = inputs.split_last() else { return false };
+        if !self.body_ran || !same_bits(&self.slow, slow) {
+            return false;
+        }
+        let mut held = self.fast.as_slice();
+        for part in fast {
+            let Some((now, rest)) = held.split_at_checked(part.len()) else { return false };
+            if !same_bits(now, part) {
+                return false;
+            }
+            held = rest;
+        }
+        held.is_empty()
+    }
+
+    /// Evaluates the tail's outputs at `inputs`, which must be those of the last
+    /// [`NativeEvaluator::eval`] ([`NativeEvaluator::holds`]); false otherwise,
+    /// without a tail or when the shapes are wrong.
+    pub fn eval_tail(&mut self, inputs: &[&[f64]], outputs: &mut [&mut [f64]]) -> bool {
+        self.tail_ran = self.holds(inputs) && self.code.tail(inputs, &mut self.registers, outputs);
+        self.tail_ran
+    }
+
+    /// Whether [`NativeEvaluator::eval_tail`] has run for exactly these inputs
+    /// since the body last ran, so that the outputs it gave still hold.
+    pub fn tail_holds(&self, inputs: &[&[f64]]) -> bool {
+        self.tail_ran && self.holds(inputs)
     }
 }
 
-/// Each part's address (a pointer, or an offset in wasm's memory), when the slices
-/// have exactly the lengths `parts` the code was compiled for, at most `N` of them:
-/// the check every back end makes before running its code. Slots past the parts
-/// hold `empty`.
-pub fn part_addresses<A: Copy, const N: usize>(
+/// Whether two slices hold the same numbers bit for bit.
+fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// Writes each part's address (a pointer, or an offset in wasm's memory) into
+/// `out`, in place, when the slices have exactly the lengths `parts` the code was
+/// compiled for and `out` has room for them: the check every back end makes
+/// before running its code. False, `out` partly written, otherwise. (Filled in
+/// place, not returned: a returned array is copied with wide moves that stall on
+/// the narrow stores that just wrote it, which cost a small model's right-hand
+/// side a tenth of its time.)
+pub fn part_addresses<A: Copy>(
     parts: &[usize],
     slices: impl ExactSizeIterator<Item = (usize, A)>,
-    empty: A,
-) -> Option<[A; N]> {
-    if slices.len() != parts.len() || parts.len() > N {
-        return None;
+    out: &mut [A],
+) -> bool {
+    if slices.len() != parts.len() || parts.len() > out.len() {
+        return false;
     }
-    let mut out = [empty; N];
     for ((slot, (len, address)), &want) in out.iter_mut().zip(slices).zip(parts) {
         if len != want {
-            return None;
+            return false;
         }
         *slot = address;
     }
-    Some(out)
+    true
 }

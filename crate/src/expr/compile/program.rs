@@ -146,6 +146,13 @@ impl Program {
         k.checked_sub(1).and_then(|last| self.emitted.get(last)).map_or(0, |&e| e as usize)
     }
 
+    /// How many instructions after the prologue of [`Program::hoist`] compute the
+    /// first `k` outputs once the prologue has run: where a back end splits the
+    /// body to run the later outputs only on demand.
+    pub fn body_instructions_for_first(&self, k: usize) -> usize {
+        k.checked_sub(1).and_then(|last| self.body_emitted.get(last)).map_or(0, |&e| e as usize)
+    }
+
     /// Size of the register file.
     pub fn register_count(&self) -> usize {
         self.registers
@@ -316,6 +323,13 @@ impl Evaluator {
         // The callers have checked the shape.
         let _ = self.load(inputs);
         self.run_body_to(end);
+    }
+
+    /// Whether the registers hold exactly `inputs` (bit for bit), loaded by the
+    /// last call: what has run for them is not run again.
+    pub fn holds(&self, inputs: &[f64]) -> bool {
+        let held = &self.registers[..self.program.inputs];
+        self.loaded && held.len() == inputs.len() && held.iter().zip(inputs).all(|(x, y)| x.to_bits() == y.to_bits())
     }
 
     /// Loads `inputs`, unless the registers hold them already bit for bit, and runs
