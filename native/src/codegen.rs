@@ -63,6 +63,7 @@ pub(crate) fn compile(
     let outputs = program.output_registers();
     let prologue = Function {
         name: "prologue",
+        writes_outputs: false,
         code: prologue_code,
         inputs: &inputs,
         outputs: Vec::new(),
@@ -70,6 +71,7 @@ pub(crate) fn compile(
     };
     let body = Function {
         name: "body",
+        writes_outputs: true,
         code: body_code,
         inputs: &inputs,
         outputs: outputs[..body_outputs].iter().copied().zip(places(body_parts)).collect(),
@@ -82,6 +84,7 @@ pub(crate) fn compile(
     } else {
         let tail = Function {
             name: "tail",
+            writes_outputs: true,
             code: tail_code,
             inputs: &inputs,
             outputs: outputs[body_outputs..].iter().copied().zip(places(tail_parts)).collect(),
@@ -159,10 +162,11 @@ fn places(parts: &[usize]) -> Vec<(u32, u32)> {
     parts.iter().enumerate().flat_map(|(p, &len)| (0..len).map(move |i| (p as u32, i as u32))).collect()
 }
 
-/// One function to write: `name(inputs, registers)` when it has no outputs (the
-/// prologue), else `name(inputs, registers, outputs)`.
+/// One function to write: `name(inputs, registers, outputs)` when it writes
+/// outputs, else `name(inputs, registers)` (the prologue).
 struct Function<'c> {
     name: &'static str,
+    writes_outputs: bool,
     code: &'c [Instr],
     /// Each input's place.
     inputs: &'c [(u32, u32)],
@@ -179,7 +183,7 @@ fn define(
     function: Function,
 ) -> Result<FuncId, NativeError> {
     let pointer = module.target_config().pointer_type();
-    let arguments = if function.name == "prologue" { 2 } else { 3 };
+    let arguments = if function.writes_outputs { 3 } else { 2 };
     let mut context = module.make_context();
     for _ in 0..arguments {
         context.func.signature.params.push(AbiParam::new(pointer));

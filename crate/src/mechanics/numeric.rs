@@ -186,6 +186,28 @@ pub struct NumericModel {
     native_scratch: Vec<f64>,
 }
 
+/// The main program's outputs at a sample's state, wherever they were computed:
+/// in the interpreter's registers, or in the native code's tail (which holds the
+/// outputs from `A` on).
+struct DiagnosticsSource<'a> {
+    all: &'a Evaluator,
+    native_tail: Option<&'a [f64]>,
+    n: usize,
+}
+
+impl DiagnosticsSource<'_> {
+    /// Outputs `first..first + out.len()` of the main program into `out`.
+    fn read(&self, first: usize, out: &mut [f64]) {
+        match self.native_tail {
+            Some(tail) => {
+                let from = first - self.n * self.n - self.n;
+                out.copy_from_slice(&tail[from..from + out.len()]);
+            }
+            None => self.all.read_outputs(first, out),
+        }
+    }
+}
+
 /// The inputs `[t, q, v, parameters]` of a model's programs, and a copy of `graph`
 /// (the model's, or one that extends it) with the outputs `[M; F; A; b; f; φ; T + V]`
 /// (row-major).
@@ -520,15 +542,12 @@ impl NumericModel {
         };
         self.load_inputs(t, q, v);
         let native = self.native_diagnostics(t, q, v);
-        // Output `k` of the main program is `native_tail[k - tail]`.
-        let tail = n * n + n;
-        if native {
-            self.outputs[first..count].copy_from_slice(&self.native_tail[first - tail..count - tail]);
-        } else {
+        if !native {
             let _ = self.all.load(&self.inputs);
             self.all.compute_first(hamel.map_or(count, |(at, len, _)| at + len));
-            self.all.read_outputs(first, &mut self.outputs[first..count]);
         }
+        let source = DiagnosticsSource { all: &self.all, native_tail: native.then_some(&self.native_tail), n };
+        source.read(first, &mut self.outputs[first..count]);
         if let Some(k) = self.outputs[first..count].iter().position(|x| !x.is_finite()) {
             return Err(DynamicsError::NonFinite { what: describe_output(first + k, &self.names.0, &self.names.1), t });
         }
@@ -540,20 +559,12 @@ impl NumericModel {
         velocity_residuals.extend_from_slice(velocity);
         let energy = energy[0];
         let (Some(e), Some((at, _, k)), Some(h)) = (e_vector, hamel, &self.hamel) else { return Ok((energy, false)) };
-        let values_at = at + 1 + k * k + 2 * k;
         let mut determinant = [0.0];
         e.clear();
         e.resize(k, 0.0);
-        if native {
-            determinant[0] = self.native_tail[at - tail];
-            e.copy_from_slice(&self.native_tail[values_at - tail..values_at - tail + k]);
-            let rows = self.jacobian_outputs.len();
-            self.jacobian_outputs.copy_from_slice(&self.native_tail[..rows]);
-        } else {
-            self.all.read_outputs(at, &mut determinant);
-            self.all.read_outputs(values_at, e);
-            self.all.read_outputs(tail, &mut self.jacobian_outputs);
-        }
+        source.read(at, &mut determinant);
+        source.read(at + 1 + k * k + 2 * k, e);
+        source.read(n * n + n, &mut self.jacobian_outputs);
         let defined = determinant[0].is_finite()
             && e.iter().all(|x| x.is_finite())
             && crate::formulations::split_is_regular_rows(
@@ -575,11 +586,8 @@ impl NumericModel {
     /// stage), so that its own tail is cheaper.
     fn native_diagnostics(&mut self, t: f64, q: &[f64], v: &[f64]) -> bool {
         let (n, m) = (self.n, self.m);
-        if !self.native_lagrange.as_ref().is_some_and(NativeEvaluator::has_tail) {
-            return false;
-        }
+        let Some(evaluator) = self.native_lagrange.as_mut().filter(|e| e.has_tail()) else { return false };
         let inputs: [&[f64]; 4] = [&[t], &q[..n], &v[..n], &self.parameters];
-        let Some(evaluator) = self.native_lagrange.as_mut() else { return false };
         if evaluator.tail_holds(&inputs) {
             return true;
         }
@@ -645,21 +653,16 @@ impl NumericModel {
         self.load_inputs(t, q, v);
         let native = self.native_diagnostics(t, q, v);
         let h = self.hamel.as_mut()?;
-        let jacobian = self.n * self.n + self.n;
-        if native {
-            let (from, len) = (h.first - jacobian, h.outputs.len());
-            h.outputs.copy_from_slice(&self.native_tail[from..from + len]);
-            let count = self.jacobian_outputs.len();
-            self.jacobian_outputs.copy_from_slice(&self.native_tail[..count]);
-        } else {
+        if !native {
             // The main program computes them after its own outputs: where it has run
             // for this state already (the integrator's last stage), only Hamel's part
             // runs.
             let _ = self.all.load(&self.inputs);
             self.all.compute_first(h.first + h.outputs.len());
-            self.all.read_outputs(h.first, &mut h.outputs);
-            self.all.read_outputs(jacobian, &mut self.jacobian_outputs);
         }
+        let source = DiagnosticsSource { all: &self.all, native_tail: native.then_some(&self.native_tail), n: self.n };
+        source.read(h.first, &mut h.outputs);
+        source.read(self.n * self.n + self.n, &mut self.jacobian_outputs);
         let k = h.terms.independent.len();
         let o = &h.outputs;
         if let Some(i) = o.iter().position(|x| !x.is_finite()) {

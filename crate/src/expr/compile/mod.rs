@@ -25,6 +25,12 @@ use core::ops::Neg;
 use super::number::Number;
 use super::symbols::{SymbolId, SymbolKind};
 
+/// Whether two slices hold the same numbers bit for bit: how the evaluators tell
+/// that their registers hold a call's inputs already.
+fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
 /// Why expressions could not be compiled.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CompileError {

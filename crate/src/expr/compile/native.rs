@@ -7,7 +7,7 @@
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
-use super::Program;
+use super::{same_bits, Program};
 
 /// A [`Program`] compiled to machine code, giving the interpreter's values. Its
 /// inputs and outputs come in parts (a model's `t`, `q`, `v` and parameters; its
@@ -137,11 +137,6 @@ impl NativeEvaluator {
     pub fn tail_holds(&self, inputs: &[&[f64]]) -> bool {
         self.tail_ran && self.holds(inputs)
     }
-}
-
-/// Whether two slices hold the same numbers bit for bit.
-fn same_bits(a: &[f64], b: &[f64]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 /// Writes each part's address (a pointer, or an offset in wasm's memory) into

@@ -328,8 +328,7 @@ impl Evaluator {
     /// Whether the registers hold exactly `inputs` (bit for bit), loaded by the
     /// last call: what has run for them is not run again.
     pub fn holds(&self, inputs: &[f64]) -> bool {
-        let held = &self.registers[..self.program.inputs];
-        self.loaded && held.len() == inputs.len() && held.iter().zip(inputs).all(|(x, y)| x.to_bits() == y.to_bits())
+        self.loaded && super::same_bits(&self.registers[..self.program.inputs], inputs)
     }
 
     /// Loads `inputs`, unless the registers hold them already bit for bit, and runs
@@ -344,7 +343,7 @@ impl Evaluator {
                 outputs: p.outputs.len(),
             });
         }
-        let same = |a: &[f64], b: &[f64]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+        let same = super::same_bits;
         let held = &self.registers[..p.inputs];
         if self.loaded && same(held, inputs) {
             return Ok(());
