@@ -2,7 +2,7 @@
 //! hoisted instructions and stores their values in the register file;
 //! `body(inputs, registers, outputs)` runs the rest, reading those values back,
 //! and stores the outputs; with a tail, `body` stops before the tail's
-//! instructions and also stores the values they read, and `tail(inputs,
+//! instructions and also stores the values they read and its fast inputs, and `tail(inputs,
 //! registers, outputs)` runs them. Registers become SSA values (the program is SSA
 //! and has no branches), so the only memory traffic is each input and stored value
 //! read once and each output written once.
@@ -75,7 +75,16 @@ pub(crate) fn compile(
         code: body_code,
         inputs: &inputs,
         outputs: outputs[..body_outputs].iter().copied().zip(places(body_parts)).collect(),
-        spill: read_later(body_code, tail_code, &outputs[body_outputs..]),
+        spill: if tail_parts.is_empty() {
+            Vec::new()
+        } else {
+            // The fast inputs (every part but the last) too, at the front of the
+            // file: what `NativeEvaluator::holds` compares a sample's inputs with.
+            let fast = program.input_count() - input_parts.last().copied().unwrap_or(0);
+            let mut spill: Vec<Reg> = (0..fast as Reg).collect();
+            spill.extend(read_later(body_code, tail_code, &outputs[body_outputs..]));
+            spill
+        },
     };
     let prologue = define(&mut module, &imports, program, prologue)?;
     let body = define(&mut module, &imports, program, body)?;

@@ -25,7 +25,11 @@ pub trait CompiledCode: Send + Sync + core::fmt::Debug {
     fn prologue(&self, inputs: &[&[f64]], registers: &mut [f64]) -> bool;
     /// Runs the rest but the tail: the body's `outputs` from `inputs` and the
     /// prologue's values in `registers`, leaving in `registers` what the tail
-    /// reads. False, and nothing run, when a slice has the wrong length.
+    /// reads and, with a tail, the fast inputs (every part but the last, in
+    /// order) in its first slots, which are the inputs' own and otherwise unused:
+    /// what [`NativeEvaluator::holds`] compares with, so that a right-hand side
+    /// keeps no copy of its inputs. False, and nothing run, when a slice has the
+    /// wrong length.
     fn body(&self, inputs: &[&[f64]], registers: &mut [f64], outputs: &mut [&mut [f64]]) -> bool;
     /// Runs the tail: its `outputs` from `inputs` and the values the prologue and
     /// the body left in `registers` for the same inputs (the caller makes sure of
@@ -49,9 +53,9 @@ pub struct NativeEvaluator {
     /// The slow inputs the prologue last ran for, if `primed`.
     slow: Vec<f64>,
     primed: bool,
-    /// The other inputs the body last ran for, flattened, if `body_ran` (kept
-    /// only for code with a tail).
-    fast: Vec<f64>,
+    /// How many fast inputs the body last ran for, if `body_ran` (code with a
+    /// tail only); the code left their values in the first registers.
+    fast: usize,
     body_ran: bool,
     /// The code's [`CompiledCode::has_tail`], asked once.
     has_tail: bool,
@@ -68,7 +72,7 @@ impl NativeEvaluator {
             registers: alloc::vec![0.0; program.registers],
             slow: Vec::new(),
             primed: false,
-            fast: Vec::new(),
+            fast: 0,
             body_ran: false,
             tail_ran: false,
         }
@@ -92,10 +96,9 @@ impl NativeEvaluator {
         }
         let ran = self.code.body(inputs, &mut self.registers, outputs);
         if ran && self.has_tail {
-            self.fast.clear();
-            for part in &inputs[..inputs.len() - 1] {
-                self.fast.extend_from_slice(part);
-            }
+            // The code stored the values (a copy here cost a small model's
+            // right-hand side a fifth of its time).
+            self.fast = inputs[..inputs.len() - 1].iter().map(|part| part.len()).sum();
             self.body_ran = true;
         }
         ran
@@ -113,7 +116,7 @@ impl NativeEvaluator {
         if !self.body_ran || !same_bits(&self.slow, slow) {
             return false;
         }
-        let mut held = self.fast.as_slice();
+        let Some(mut held) = self.registers.get(..self.fast) else { return false };
         for part in fast {
             let Some((now, rest)) = held.split_at_checked(part.len()) else { return false };
             if !same_bits(now, part) {
