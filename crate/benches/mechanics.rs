@@ -144,7 +144,12 @@ impl System for Engine<'_> {
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == DERIVE_PEAK) {
+        derive_alone(&args[at + 1..]);
+        return;
+    }
+    let quick = args.iter().any(|a| a == "--quick");
     let reps = if quick { 5 } else { 30 };
 
     println!("== 1. derive time (build + compile), goal < 20 ms each");
@@ -515,6 +520,46 @@ fn derive_timed(text: &str, needs: Needs, reps: usize) -> (f64, NumericModel) {
     (t, numeric.expect("built"))
 }
 
+/// The argument that makes this binary a child that only derives (see [`derive_peak_mb`]).
+const DERIVE_PEAK: &str = "--derive-peak";
+
+/// The peak resident memory, in MB, of a process that loads the generated family
+/// member `kind` (`pendulum` or `trailers`) of size `n` and derives what `--method
+/// lagrange` needs (with `everything`, every formulation): this binary run again as a
+/// child, so that nothing else the bench did counts, as `/usr/bin/time` would
+/// measure `nhlab derive`. `None` where the system does not say (not Linux).
+fn derive_peak_mb(kind: &str, n: usize, everything: bool) -> Option<f64> {
+    let needs = if everything { "everything" } else { "lagrange" };
+    let child = std::process::Command::new(std::env::current_exe().ok()?)
+        .args([DERIVE_PEAK, kind, &n.to_string(), needs])
+        .output()
+        .ok()?;
+    String::from_utf8(child.stdout).ok()?.trim().parse().ok()
+}
+
+/// The child of [`derive_peak_mb`]: derives, then prints its peak resident memory
+/// (`VmHWM` of `/proc/self/status`) in MB, or nothing where there is no such file.
+fn derive_alone(args: &[String]) {
+    let [kind, n, needs] = args else { return };
+    let n: usize = n.parse().expect("a size");
+    let text = if kind == "pendulum" { families::pendulum(n) } else { families::trailers(n) };
+    let needs = if needs == "everything" { Needs::ALL } else { Needs::for_methods(&[Method::Lagrange], false) };
+    let (s, map) = load_toml(&text).expect("parses");
+    let model = Model::build_for(&s, &map, needs).expect("valid");
+    black_box(NumericModel::new(&model).expect("compiles"));
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let peak_kb =
+        status.lines().find_map(|l| l.strip_prefix("VmHWM:")?.trim().strip_suffix("kB")?.trim().parse::<f64>().ok());
+    if let Some(kb) = peak_kb {
+        println!("{}", kb / 1024.0);
+    }
+}
+
+/// A peak from [`derive_peak_mb`] for printing.
+fn megabytes(peak: Option<f64>) -> String {
+    peak.map_or("not measured here".into(), |mb| format!("{mb:.0} MB"))
+}
+
 fn scaling_families(quick: bool) {
     println!("== 4. scaling families: derive (text -> compiled), program size, RHS against hand-written");
     let lagrange = Needs::for_methods(&[Method::Lagrange], false);
@@ -522,7 +567,7 @@ fn scaling_families(quick: bool) {
     let mut derive_points = Vec::new();
     for &n in sizes {
         let text = families::pendulum(n);
-        let reps = if n >= 16 { 2 } else { 5 };
+        let reps = 5; // at most about 0.2 s a size; fewer left the slope to the noise
         let (t, mut numeric) = derive_timed(&text, lagrange, reps);
         let (s, map) = load_toml(&text).expect("parses");
         let model = Model::build(&s, &map).expect("valid");
@@ -602,10 +647,13 @@ fn scaling_families(quick: bool) {
         full_points.push((n as f64, full));
         println!(
             "trailers N={n}: derive_ms for lagrange {:.1}, with everything {:.1} ({:.0} % Hamel and vakonomic); \
-             programs: main {main}, Hamel {hamel}, vakonomic {vakonomic} instructions",
+             programs: main {main}, Hamel {hamel}, vakonomic {vakonomic} instructions; \
+             peak memory of a process deriving for lagrange {}, with everything {}",
             lazy * 1e3,
             full * 1e3,
-            100.0 * (1.0 - lazy / full)
+            100.0 * (1.0 - lazy / full),
+            megabytes(derive_peak_mb("trailers", n, false)),
+            megabytes(derive_peak_mb("trailers", n, true))
         );
     }
     let slope =
