@@ -293,6 +293,29 @@ fn a_singular_mass_matrix_still_falls_back() {
     assert!((qdd[0] - (-3.0 * 0.7 - 0.5) / 2.0).abs() < 1e-12, "{qdd:?}");
 }
 
+/// A result that is not finite (the force `k/x²` at `x = 0`) makes the native
+/// solve decline through its flag: the general route names the culprit, as it
+/// does for the interpreter, instead of infinite accelerations passing as a result.
+#[test]
+fn a_result_that_is_not_finite_falls_back_and_is_named() {
+    let text = MASSLESS_COORDINATE.replace("m/2*x'^2", "m/2*(x'^2 + y'^2)").replace("k/2*x^2", "k/x");
+    let (model, mut interpreted) = compiled(&text);
+    let mut native = interpreted.clone();
+    assert!(nhlab_native::use_for_lagrange(&model, &mut native, true).expect("compiles"));
+    let mut qdd = [0.0; 2];
+    let mut error = |numeric: &mut NumericModel| {
+        lagrange_into(numeric, 0.0, &[0.0, 0.2], &[0.3, 0.4], &mut qdd).expect_err("not finite").to_string()
+    };
+    let (want, got) = (error(&mut interpreted), error(&mut native));
+    assert_eq!(got, want);
+    assert!(got.contains("F[x]"), "{got}");
+    // Elsewhere the machine code answers: m ẍ = k/x² − λ, m ÿ = λ − c and
+    // ÿ = ẍ + 1 (the constraint's rate), so ẍ = (k/x² − c − m)/(2m).
+    lagrange_into(&mut native, 0.0, &[0.5, 0.2], &[0.3, 0.4], &mut qdd).expect("solves");
+    let want = (3.0 / 0.25 - 0.5 - 2.0) / 4.0;
+    assert!((qdd[0] - want).abs() < 1e-12 && (qdd[1] - want - 1.0).abs() < 1e-12, "{qdd:?}");
+}
+
 #[test]
 fn a_run_with_machine_code_reaches_the_same_state() {
     let (scenario, map) = load_toml(&text("chaplygin-sleigh")).expect("loads");

@@ -8,7 +8,8 @@
 //! or `A` removes the products it would enter, and `1·x` is `x`. Folding is exact
 //! IEEE arithmetic, so a folded value equals the one computed at run time, except
 //! that `0·x` is `0` even where `x` would be infinite or NaN at run time; callers
-//! check the block's results for finiteness, and every run-time value still reaches
+//! check the block's results for finiteness (the Lagrange solve folds that check
+//! into its flag, `formulations/elimination.rs`), and every run-time value still reaches
 //! one of them.
 
 use super::{Lowering, Op, Operand};

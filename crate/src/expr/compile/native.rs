@@ -53,8 +53,8 @@ pub struct NativeEvaluator {
     /// The slow inputs the prologue last ran for, if `primed`.
     slow: Vec<f64>,
     primed: bool,
-    /// How many fast inputs the body last ran for, if `body_ran` (code with a
-    /// tail only); the code left their values in the first registers.
+    /// How many fast inputs the code takes, once `primed`; after a body, code
+    /// with a tail left their values in the first registers.
     fast: usize,
     body_ran: bool,
     /// The code's [`CompiledCode::has_tail`], asked once.
@@ -82,25 +82,24 @@ impl NativeEvaluator {
     /// compiled for (the last part holds the slow inputs of [`Program::hoist`]);
     /// false when the shapes are wrong.
     pub fn eval(&mut self, inputs: &[&[f64]], outputs: &mut [&mut [f64]]) -> bool {
-        let slow = inputs.last().copied().unwrap_or_default();
-        let same = self.primed && same_bits(&self.slow, slow);
+        let (slow, fast) = inputs.split_last().map_or((&[][..], &[][..]), |(slow, fast)| (*slow, fast));
         self.body_ran = false;
         self.tail_ran = false;
-        if !same {
+        if !(self.primed && same_bits(&self.slow, slow)) {
             self.primed = self.code.prologue(inputs, &mut self.registers);
             if !self.primed {
                 return false;
             }
             self.slow.clear();
             self.slow.extend_from_slice(slow);
+            // The prologue checked the parts' lengths, which the body checks
+            // again: the count holds while the slow inputs do.
+            self.fast = fast.iter().map(|part| part.len()).sum();
         }
         let ran = self.code.body(inputs, &mut self.registers, outputs);
-        if ran && self.has_tail {
-            // The code stored the values (a copy here cost a small model's
-            // right-hand side a fifth of its time).
-            self.fast = inputs[..inputs.len() - 1].iter().map(|part| part.len()).sum();
-            self.body_ran = true;
-        }
+        // With a tail, the code stored the fast inputs (a copy here cost a small
+        // model's right-hand side a fifth of its time).
+        self.body_ran = ran && self.has_tail;
         ran
     }
 
