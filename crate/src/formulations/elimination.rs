@@ -58,8 +58,8 @@ impl Arithmetic for Counter {
 /// tolerance times its diagonal entry) and every `q̈` and `λ` is finite; anything
 /// else (0, ½, NaN) means the caller must take the general route. It is computed in
 /// the program, two instructions an output, so that a caller tests one number
-/// instead of looping over the results (a fifth of a small model's native
-/// right-hand side).
+/// instead of looping over the results (that loop and a frame around the call
+/// were 118 of a turntable call's 495 instructions).
 pub fn eliminate<A: Arithmetic>(a: &mut A, n: usize, m: usize, terms: &[A::V]) -> Vec<A::V> {
     let (mass, rest) = terms.split_at(n * n);
     let (forcing, rest) = rest.split_at(n);

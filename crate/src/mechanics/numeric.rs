@@ -734,8 +734,9 @@ impl NumericModel {
     /// multipliers are then [`NumericModel::multipliers`]. False when the method
     /// declines or a value is not finite: the caller takes the general route, which
     /// handles such systems and names what was not finite.
-    /// (Inlined into the caller, with the native call: a frame each cost a
-    /// small model's native right-hand side a twentieth of its time.)
+    /// (Inlined into the caller, with the native call: a small model's native
+    /// right-hand side is a few hundred instructions, and each frame around it
+    /// counts.)
     #[inline]
     pub(crate) fn lagrange_range_space(&mut self, t: f64, q: &[f64], v: &[f64], accelerations: &mut [f64]) -> bool {
         self.baumgarte.is_none()
