@@ -149,6 +149,17 @@ fn a_tail_gives_the_interpreters_bits_after_its_body() {
             }
             // Wrong shapes are refused by the tail too.
             assert!(!native.eval_tail(&inputs, &mut [&mut body[..1]]));
+            // `tail_at` runs the tail once after a body at the same inputs; asked
+            // again, it leaves the outputs (the first call's) alone.
+            assert!(native.eval(&inputs, &mut [&mut body]));
+            let mut once = [f64::NAN; 2];
+            assert!(native.tail_at(&inputs, &mut [&mut once]), "case {case}: ran");
+            assert!(once.iter().zip(&tail).all(|(a, b)| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())));
+            let mut again = [7.0; 2];
+            assert!(native.tail_at(&inputs, &mut [&mut again]) && again == [7.0; 2], "case {case}: not run twice");
+            let elsewhere = [t.clone(), qv.iter().map(|x| x + 1.0).collect(), parameters.clone()];
+            let elsewhere: [&[f64]; 3] = [&elsewhere[0], &elsewhere[1], &elsewhere[2]];
+            assert!(!native.tail_at(&elsewhere, &mut [&mut again]), "case {case}: other inputs than the body's");
         }
     }
 }

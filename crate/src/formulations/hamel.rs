@@ -52,21 +52,37 @@ pub(crate) fn split_is_regular(jacobian: &DMatrix<f64>, dependent: &[usize]) -> 
 /// shortcut asks that bound to clear the tolerance by a wide factor, so that the
 /// rounding of a determinant computed by elimination cannot decide; otherwise, and
 /// for more constraints, [`split_is_regular`] decides.
+#[inline]
 pub(crate) fn split_is_regular_rows(rows: &[f64], n: usize, dependent: &[usize], determinant: f64) -> bool {
     let r = dependent.len();
     if r > 0 && r <= SMALL && rows.len() == r * n {
         // Squared, so that no root is taken (every sample of a run asks), and only
         // where each square is a normal number: a subnormal one has lost digits.
         let normal = |x: f64| (f64::MIN_POSITIVE..=f64::MAX).contains(&x);
-        let squares = rows.chunks_exact(n).map(|row| row.iter().map(|x| x * x).sum::<f64>());
-        let norms_squared = squares.fold(1.0, |product, s| if normal(s) { product * s } else { f64::NAN });
+        let (mut norms_squared, mut every_normal) = (1.0, true);
+        for i in 0..r {
+            let mut square = 0.0;
+            for x in &rows[i * n..(i + 1) * n] {
+                square += x * x;
+            }
+            every_normal &= normal(square);
+            norms_squared *= square;
+        }
         // r^r for r = 1..=4 (the square of r^(r/2)).
         let scale_squared = [1.0, 4.0, 27.0, 256.0][r - 1];
         let bound_squared = determinant * determinant / (norms_squared * scale_squared);
-        if normal(norms_squared) && bound_squared > SHORTCUT_MARGIN * SHORTCUT_MARGIN {
+        if every_normal && normal(norms_squared) && bound_squared > SHORTCUT_MARGIN * SHORTCUT_MARGIN {
             return true;
         }
     }
+    split_is_regular_by_elimination(rows, n, dependent)
+}
+
+/// [`split_is_regular_rows`] without the shortcut: kept out of line, so that
+/// the shortcut, which settles a sample's test in a few dozen instructions, is
+/// inlined alone.
+#[inline(never)]
+fn split_is_regular_by_elimination(rows: &[f64], n: usize, dependent: &[usize]) -> bool {
     let jacobian = DMatrix::from_row_slice(rows.len().checked_div(n).unwrap_or(0), n, rows);
     split_is_regular(&jacobian, dependent)
 }

@@ -186,6 +186,19 @@ pub struct NumericModel {
     native_scratch: Vec<f64>,
 }
 
+/// Hamel's outputs at a sample (`det A₁`, `Ψ`, `G`, `H`, `E`) and the split's
+/// dependent coordinates.
+type HamelValues<'a> = (&'a [f64], &'a [usize]);
+
+/// The programs' inputs `[t, q, v, parameters]` into `inputs`.
+fn load_inputs(inputs: &mut [f64], parameters: &[f64], t: f64, q: &[f64], v: &[f64]) {
+    let n = (inputs.len() - 1 - parameters.len()) / 2;
+    inputs[0] = t;
+    inputs[1..1 + n].copy_from_slice(&q[..n]);
+    inputs[1 + n..1 + 2 * n].copy_from_slice(&v[..n]);
+    inputs[1 + 2 * n..].copy_from_slice(parameters);
+}
+
 /// The main program's outputs at a sample's state, wherever they were computed:
 /// in the interpreter's registers, or in the native code's tail (which holds the
 /// outputs from `A` on).
@@ -481,11 +494,7 @@ impl NumericModel {
     }
 
     fn load_inputs(&mut self, t: f64, q: &[f64], v: &[f64]) {
-        let n = self.n;
-        self.inputs[0] = t;
-        self.inputs[1..1 + n].copy_from_slice(&q[..n]);
-        self.inputs[1 + n..1 + 2 * n].copy_from_slice(&v[..n]);
-        self.inputs[1 + 2 * n..].copy_from_slice(&self.parameters);
+        load_inputs(&mut self.inputs, &self.parameters, t, q, v);
     }
 
     /// All terms at `(t, q, v)`; an error names the first value that is not finite.
@@ -513,95 +522,104 @@ impl NumericModel {
         Ok(&self.terms)
     }
 
-    /// What a sample records besides its state, at `(t, q, v)`: `T + V` and, in the
-    /// scenario's order, the constraints' residuals as written and their velocity
-    /// residuals (into `residuals` and `velocity_residuals`, replacing what they
-    /// held), and, when `e_vector` is given, the E-vector into it (true beside the
-    /// energy when it is defined there: a Hamel split, regular there, and finite
-    /// `det A₁` and `E`; otherwise it is left empty). Only these are read and
-    /// checked: where the integrator's last stage left the program (or its machine
-    /// code's tail), only their instructions run, and `M`, `F`, `A`, `b` were
-    /// checked by that stage. An error names the first value that is not finite
-    /// among the energy and residuals.
+    /// What a sample records besides its state, at `(t, q, v)`, written in place:
+    /// `T + V` (returned) and, in the scenario's order, the constraints' residuals
+    /// as written and their velocity residuals (into `residuals` and
+    /// `velocity_residuals`, each of `m` entries, or empty when not asked for),
+    /// and, when `e_vector` is given (of the split's length), the E-vector into it
+    /// (true beside the energy when it is defined there: a Hamel split, regular
+    /// there, and finite `det A₁` and `E`; otherwise it is left as it was). Only
+    /// these are read and checked: where the integrator's last stage left the
+    /// program (or its machine code's tail), only their instructions run, and `M`,
+    /// `F`, `A`, `b` were checked by that stage. An error names the first value
+    /// that is not finite among the energy and residuals.
     pub(crate) fn diagnostics(
         &mut self,
         t: f64,
         q: &[f64],
         v: &[f64],
-        residuals: &mut Vec<f64>,
-        velocity_residuals: &mut Vec<f64>,
-        e_vector: Option<&mut Vec<f64>>,
+        residuals: &mut [f64],
+        velocity_residuals: &mut [f64],
+        e_vector: Option<&mut [f64]>,
     ) -> Result<(f64, bool), DynamicsError> {
         let (n, m) = (self.n, self.m);
-        let first = n * n + n + m * n + m;
+        // The outputs read start at `A`, right after `M` and `F`: the tail's first.
+        let from = n * n + n;
         let count = self.outputs.len();
-        // Hamel's outputs: `det A₁` at `first`, then `Ψ` (k×k), `G`, `H`, `E` (k each).
-        let hamel = match (&self.hamel, &e_vector) {
-            (Some(h), Some(_)) => Some((h.first, h.outputs.len(), h.terms.independent.len())),
-            _ => None,
-        };
-        self.load_inputs(t, q, v);
+        let wants_e = e_vector.is_some();
         let native = self.native_diagnostics(t, q, v);
-        if !native {
+        // With the E-vector asked for: Hamel's outputs and the split's dependent
+        // coordinates.
+        let (main, hamel): (&[f64], Option<HamelValues<'_>>) = if native {
+            let tail = &self.native_tail;
+            let hamel = self
+                .hamel
+                .as_ref()
+                .filter(|_| wants_e)
+                .map(|h| (&tail[h.first - from..][..h.outputs.len()], &h.terms.dependent[..]));
+            (&tail[..count - from], hamel)
+        } else {
+            self.load_inputs(t, q, v);
             let _ = self.all.load(&self.inputs);
-            self.all.compute_first(hamel.map_or(count, |(at, len, _)| at + len));
+            let hamel = self.hamel.as_mut().filter(|_| wants_e);
+            self.all.compute_first(hamel.as_ref().map_or(count, |h| h.first + h.outputs.len()));
+            self.all.read_outputs(from, &mut self.outputs[from..count]);
+            let hamel = hamel.map(|h| {
+                self.all.read_outputs(h.first, &mut h.outputs);
+                (&h.outputs[..], &h.terms.dependent[..])
+            });
+            (&self.outputs[from..count], hamel)
+        };
+        // Velocity residuals, position residuals, `T + V`, after `A` and `b`.
+        let checked = &main[m * n + m..];
+        if let Some(k) = checked.iter().position(|x| !x.is_finite()) {
+            let what = describe_output(from + m * n + m + k, &self.names.0, &self.names.1);
+            return Err(DynamicsError::NonFinite { what, t });
         }
-        let source = DiagnosticsSource { all: &self.all, native_tail: native.then_some(&self.native_tail), n };
-        source.read(first, &mut self.outputs[first..count]);
-        if let Some(k) = self.outputs[first..count].iter().position(|x| !x.is_finite()) {
-            return Err(DynamicsError::NonFinite { what: describe_output(first + k, &self.names.0, &self.names.1), t });
-        }
-        let (velocity, rest) = self.outputs[first..count].split_at(m);
+        let (velocity, rest) = checked.split_at(m);
         let (position, energy) = rest.split_at(m);
-        residuals.clear();
-        residuals.extend((0..m).map(|j| as_written(self.terms.holonomic[j], velocity[j], position[j])));
-        velocity_residuals.clear();
-        velocity_residuals.extend_from_slice(velocity);
+        for (j, slot) in residuals.iter_mut().enumerate() {
+            *slot = as_written(self.terms.holonomic[j], velocity[j], position[j]);
+        }
+        if !velocity_residuals.is_empty() {
+            velocity_residuals.copy_from_slice(velocity);
+        }
         let energy = energy[0];
-        let (Some(e), Some((at, _, k)), Some(h)) = (e_vector, hamel, &self.hamel) else { return Ok((energy, false)) };
-        let mut determinant = [0.0];
-        e.clear();
-        e.resize(k, 0.0);
-        source.read(at, &mut determinant);
-        source.read(at + 1 + k * k + 2 * k, e);
-        source.read(n * n + n, &mut self.jacobian_outputs);
-        let defined = determinant[0].is_finite()
-            && e.iter().all(|x| x.is_finite())
-            && crate::formulations::split_is_regular_rows(
-                &self.jacobian_outputs,
-                n,
-                &h.terms.dependent,
-                determinant[0],
-            );
-        if !defined {
-            e.clear();
+        let (Some(e), Some((values, dependent))) = (e_vector, hamel) else { return Ok((energy, false)) };
+        // Hamel's outputs: `det A₁`, then `Ψ` (k×k), `G`, `H`, `E` (k each).
+        let k = e.len();
+        let (determinant, found) = (values[0], &values[1 + k * k + 2 * k..][..k]);
+        let defined = determinant.is_finite()
+            && found.iter().all(|x| x.is_finite())
+            && crate::formulations::split_is_regular_rows(&main[..m * n], n, dependent, determinant);
+        if defined {
+            e.copy_from_slice(found);
         }
         Ok((energy, defined))
     }
 
-    /// With `(t, q, v)` loaded: runs the native code's tail there into `native_tail` (its body
+    /// Runs the native code's tail at `(t, q, v)` into `native_tail` (its body
     /// first, unless it last ran there: the integrator's last stage), unless it
     /// has run there already. False when there is no such code, or when the
     /// interpreter's registers hold this state instead (another method's last
-    /// stage), so that its own tail is cheaper.
+    /// stage), so that its own tail is cheaper. The inputs are loaded for the
+    /// interpreter only on that way (at a sample after a step, loading them cost
+    /// 90 of its instructions).
     fn native_diagnostics(&mut self, t: f64, q: &[f64], v: &[f64]) -> bool {
         let (n, m) = (self.n, self.m);
         let Some(evaluator) = self.native_lagrange.as_mut().filter(|e| e.has_tail()) else { return false };
         let inputs: [&[f64]; 4] = [&[t], &q[..n], &v[..n], &self.parameters];
-        if evaluator.tail_holds(&inputs) {
+        if evaluator.tail_at(&inputs, &mut [&mut self.native_tail]) {
             return true;
         }
-        if !evaluator.holds(&inputs) {
-            if self.all.holds(&self.inputs) {
-                return false;
-            }
-            let (accelerations, rest) = self.native_scratch.split_at_mut(n);
-            let (multipliers, flag) = rest.split_at_mut(m);
-            if !evaluator.eval(&inputs, &mut [accelerations, multipliers, flag]) {
-                return false;
-            }
+        load_inputs(&mut self.inputs, &self.parameters, t, q, v);
+        if self.all.holds(&self.inputs) {
+            return false;
         }
-        evaluator.eval_tail(&inputs, &mut [&mut self.native_tail])
+        let (accelerations, rest) = self.native_scratch.split_at_mut(n);
+        let (multipliers, flag) = rest.split_at_mut(m);
+        evaluator.eval(&inputs, &mut [accelerations, multipliers, flag])
+            && evaluator.tail_at(&inputs, &mut [&mut self.native_tail])
     }
 
     /// Runs the main program at the loaded inputs as far as the outputs `wanted`

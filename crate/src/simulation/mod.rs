@@ -19,6 +19,7 @@ use crate::formulations::{self, Method};
 use crate::integrators::{Dopri5, IntegrationError, IntegratorKind, Rk4, System};
 use crate::mechanics::{DynamicsError, NumericModel};
 pub use samples::{Iter, SampleRef, Samples, Widths, NO_SAMPLES};
+use samples::{Measures, Scalars};
 
 /// Drift control.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -166,21 +167,11 @@ pub struct Sample {
     pub e_vector: Option<Vec<f64>>,
 }
 
-/// A sample's residuals, velocity residuals and E-vector, measured into buffers
-/// that are reused from sample to sample.
+/// Solver and scratch for the samples' compulsion, reused from sample to sample.
 #[derive(Default)]
-struct Row {
-    residuals: Vec<f64>,
-    velocity_residuals: Vec<f64>,
-    e: Vec<f64>,
-}
-
-/// What [`Simulation::measure`] found besides [`Row`]: the scalars, and whether
-/// `Row::e` holds the E-vector.
-struct Measured {
-    energy: f64,
-    compulsion: f64,
-    e_defined: bool,
+struct CompulsionWork {
+    solver: formulations::RangeSpace,
+    scratch: Vec<f64>,
 }
 
 /// Why a run stopped early.
@@ -195,6 +186,9 @@ struct Dynamics<'a> {
 impl System for Dynamics<'_> {
     type Error = DynamicsError;
 
+    // Inlined into the integrator's step, as a bare loop's is: a call per stage
+    // cost the sleigh's step about 110 of its 7,300 instructions.
+    #[inline(always)]
     fn rhs(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), DynamicsError> {
         let n = self.numeric.n();
         let (q, rest) = y.split_at(n);
@@ -227,9 +221,6 @@ pub struct Simulation {
     y: Vec<f64>,
     stepper: Stepper,
     samples: Samples,
-    /// A sample's residuals, velocity residuals and E-vector, reused from sample to
-    /// sample.
-    row: Row,
     /// The time at the start of the last step, for [`Simulation::sample_in_last_step`].
     previous_t: f64,
     /// RK4's grid: `t = origin + k·dt` exactly, never an accumulated sum of steps.
@@ -238,9 +229,8 @@ pub struct Simulation {
     steps: u64,
     /// The time at the start of the current window of [`STALL_WINDOW`] steps.
     window_t: f64,
-    /// Solver and scratch for the samples' compulsion, reused.
-    compulsion_solver: formulations::RangeSpace,
-    scratch: Vec<f64>,
+    /// For the samples' compulsion.
+    compulsion: CompulsionWork,
     /// The integrator's derivative at a sample, copied out of it.
     derivative: Vec<f64>,
 }
@@ -287,13 +277,11 @@ impl Simulation {
             y,
             stepper,
             samples: Samples::default(),
-            row: Row::default(),
             previous_t: initial.t,
             grid,
             steps: 0,
             window_t: initial.t,
-            compulsion_solver: Default::default(),
-            scratch: Vec::new(),
+            compulsion: CompulsionWork::default(),
             derivative: Vec::new(),
         };
         let n = sim.numeric.n();
@@ -339,92 +327,39 @@ impl Simulation {
         &mut self.numeric
     }
 
-    /// Measures the sample at `(t, y)` besides its state: the scalars, and the
-    /// residuals and E-vector into [`Simulation::row`]. `known` is the derivative of
-    /// `y` there when the integrator has it already (its last stage), which saves the
-    /// compulsion a solve.
-    fn measure(&mut self, t: f64, y: &[f64], known: Option<&[f64]>) -> Result<Measured, DynamicsError> {
-        let n = self.numeric.n();
-        let (q, v, mu) = (&y[..n], &y[n..2 * n], &y[2 * n..]);
-        let wanted = self.settings.diagnostics;
-        let (mut energy, mut compulsion) = (f64::NAN, f64::NAN);
-        let row = &mut self.row;
-        row.residuals.clear();
-        row.velocity_residuals.clear();
-        row.e.clear();
-        // Only the compulsion needs the accelerations: solved here when the
-        // integrator has not given them.
-        let solved = match (self.settings.compulsion, known) {
-            (true, None) => {
-                formulations::accelerations_with_multipliers(self.settings.method, &mut self.numeric, t, q, v, mu)?
-                    .accelerations
-            }
-            _ => nalgebra::DVector::zeros(0),
-        };
-        if self.settings.compulsion {
-            let terms = self.numeric.evaluate(t, q, v)?;
-            let accelerations = known.map_or(solved.as_slice(), |dy| &dy[n..2 * n]);
-            compulsion =
-                formulations::compulsion_with(terms, accelerations, t, &mut self.compulsion_solver, &mut self.scratch)?;
-        }
-        let mut e_defined = false;
-        if wanted.energy || wanted.residuals || wanted.e_vector {
-            // One pass of the program gives them all (the E-vector's terms follow
-            // them); the columns not asked for are left out.
-            let e = wanted.e_vector.then_some(&mut row.e);
-            let (value, defined) =
-                self.numeric.diagnostics(t, q, v, &mut row.residuals, &mut row.velocity_residuals, e)?;
-            e_defined = defined;
-            if wanted.energy {
-                energy = value;
-            }
-            if !wanted.residuals {
-                row.residuals.clear();
-                row.velocity_residuals.clear();
-            }
-        }
-        Ok(Measured { energy, compulsion, e_defined })
-    }
-
     /// The sample at `(t, y)`, owned (for display between steps; not recorded).
     fn sample_at(&mut self, t: f64, y: &[f64]) -> Result<Sample, DynamicsError> {
-        let m = self.measure(t, y, None)?;
+        let w = self.samples.widths();
+        let (mut residuals, mut velocity_residuals, mut e) =
+            (alloc::vec![0.0; w.residuals], alloc::vec![0.0; w.residuals], alloc::vec![0.0; w.e]);
+        let row = Measures { residuals: &mut residuals, velocity_residuals: &mut velocity_residuals, e: &mut e };
+        let scalars = measure(&mut self.numeric, &self.settings, &mut self.compulsion, t, y, None, row)?;
         let n = self.numeric.n();
         Ok(Sample {
             t,
             q: y[..n].to_vec(),
             v: y[n..2 * n].to_vec(),
-            energy: m.energy,
+            energy: scalars.energy,
             mu: y[2 * n..].to_vec(),
-            residuals: self.row.residuals.clone(),
-            velocity_residuals: self.row.velocity_residuals.clone(),
-            compulsion: m.compulsion,
-            e_vector: m.e_defined.then(|| self.row.e.clone()),
+            residuals,
+            velocity_residuals,
+            compulsion: scalars.compulsion,
+            e_vector: scalars.e_defined.then_some(e),
         })
     }
 
-    /// Records the sample at `(t, y)`, within the sample limit; nothing is
-    /// allocated but the samples' own growth.
+    /// Records the sample at `(t, y)`, within the sample limit, measured straight
+    /// into its row of the samples; nothing is allocated but the samples' own
+    /// growth.
     fn record_at(&mut self, t: f64, y: &[f64], known: Option<&[f64]>) -> Result<(), SimulationError> {
         let limit = self.settings.limits.max_samples;
         if self.samples.len() >= limit {
             return Err(IntegrationError::Limit { t, what: "samples", limit: limit as u64 });
         }
-        let m = self.measure(t, y, known).map_err(IntegrationError::System)?;
-        let n = self.numeric.n();
-        let row = &self.row;
-        self.samples.push(SampleRef {
-            t,
-            q: &y[..n],
-            v: &y[n..2 * n],
-            energy: m.energy,
-            mu: &y[2 * n..],
-            residuals: &row.residuals,
-            velocity_residuals: &row.velocity_residuals,
-            compulsion: m.compulsion,
-            e_vector: m.e_defined.then_some(&row.e[..]),
-        });
-        Ok(())
+        let Simulation { numeric, settings, compulsion, samples, .. } = self;
+        samples
+            .push_with(t, y, |row| measure(numeric, settings, compulsion, t, y, known, row))
+            .map_err(IntegrationError::System)
     }
 
     /// Records the sample at the current state.
@@ -566,6 +501,48 @@ impl Simulation {
         }
         Ok(())
     }
+}
+
+/// Measures the sample at `(t, y)` besides its state: the scalars, and the
+/// residuals and E-vector into `row`. `known` is the derivative of `y` there when
+/// the integrator has it already (its last stage), which saves the compulsion a
+/// solve.
+fn measure(
+    numeric: &mut NumericModel,
+    settings: &Settings,
+    work: &mut CompulsionWork,
+    t: f64,
+    y: &[f64],
+    known: Option<&[f64]>,
+    row: Measures<'_>,
+) -> Result<Scalars, DynamicsError> {
+    let n = numeric.n();
+    let (q, v, mu) = (&y[..n], &y[n..2 * n], &y[2 * n..]);
+    let wanted = settings.diagnostics;
+    let (mut energy, mut compulsion) = (f64::NAN, f64::NAN);
+    if settings.compulsion {
+        // Only the compulsion needs the accelerations: solved here when the
+        // integrator has not given them.
+        let solved = match known {
+            None => formulations::accelerations_with_multipliers(settings.method, numeric, t, q, v, mu)?.accelerations,
+            Some(_) => DVector::zeros(0),
+        };
+        let terms = numeric.evaluate(t, q, v)?;
+        let accelerations = known.map_or(solved.as_slice(), |dy| &dy[n..2 * n]);
+        compulsion = formulations::compulsion_with(terms, accelerations, t, &mut work.solver, &mut work.scratch)?;
+    }
+    let mut e_defined = false;
+    if wanted.energy || wanted.residuals || wanted.e_vector {
+        // One pass of the program gives them all (the E-vector's terms follow
+        // them); the columns not recorded are left out.
+        let e = (!row.e.is_empty()).then_some(row.e);
+        let (value, defined) = numeric.diagnostics(t, q, v, row.residuals, row.velocity_residuals, e)?;
+        e_defined = defined;
+        if wanted.energy {
+            energy = value;
+        }
+    }
+    Ok(Scalars { energy, compulsion, e_defined })
 }
 
 /// Projects positions onto `φ = 0` (Gauss–Newton) and velocities onto `f = 0` in

@@ -199,25 +199,79 @@ impl Samples {
     /// Appends a sample whose slices have this store's widths (a missing E-vector
     /// is stored as NaN and read back as `None`).
     pub fn push(&mut self, s: SampleRef<'_>) {
-        let w = self.widths;
-        debug_assert!(
-            s.q.len() == w.n && s.v.len() == w.n && s.mu.len() == w.mu && s.residuals.len() == w.residuals,
-            "a sample of other widths"
-        );
-        self.t.push(s.t);
-        self.energy.push(s.energy);
-        self.compulsion.push(s.compulsion);
-        self.values.extend_from_slice(s.q);
-        self.values.extend_from_slice(s.v);
-        self.values.extend_from_slice(s.mu);
-        self.values.extend_from_slice(s.residuals);
-        self.values.extend_from_slice(s.velocity_residuals);
-        match s.e_vector {
-            Some(e) if w.e > 0 => self.values.extend_from_slice(e),
-            _ => self.values.extend(core::iter::repeat_n(f64::NAN, w.e)),
-        }
-        self.e_defined.push(s.e_vector.is_some() && w.e > 0);
+        let state: Vec<f64> = s.q.iter().chain(s.v).chain(s.mu).copied().collect();
+        let recorded: Result<(), core::convert::Infallible> = self.push_with(s.t, &state, |row| {
+            row.residuals.copy_from_slice(s.residuals);
+            row.velocity_residuals.copy_from_slice(s.velocity_residuals);
+            let e_defined = match s.e_vector {
+                Some(e) if e.len() == row.e.len() => {
+                    row.e.copy_from_slice(e);
+                    true
+                }
+                _ => false,
+            };
+            Ok(Scalars { energy: s.energy, compulsion: s.compulsion, e_defined })
+        });
+        let Ok(()) = recorded;
     }
+
+    /// Appends the sample at `t` of `state` (`q`, `v` and `μ` in a row, as an
+    /// integrator holds them) whose other columns `fill` writes in place (NaN
+    /// until written; this store's widths), returning its scalars. Nothing is
+    /// appended when `fill` fails. (A run writes each sample's numbers here once:
+    /// measured into buffers of its own and copied field by field, a sample of
+    /// the sleigh's run with the state alone cost about 100 instructions more.)
+    pub(crate) fn push_with<E>(
+        &mut self,
+        t: f64,
+        state: &[f64],
+        fill: impl FnOnce(Measures<'_>) -> Result<Scalars, E>,
+    ) -> Result<(), E> {
+        let w = self.widths;
+        debug_assert_eq!(state.len(), 2 * w.n + w.mu, "a state of other widths");
+        let start = self.values.len();
+        self.values.extend_from_slice(state);
+        self.values.resize(start + w.stride(), f64::NAN);
+        let measured = &mut self.values[start + state.len()..];
+        let (residuals, measured) = measured.split_at_mut(w.residuals);
+        let (velocity_residuals, e) = measured.split_at_mut(w.residuals);
+        match fill(Measures { residuals, velocity_residuals, e }) {
+            Ok(scalars) => {
+                let e_defined = scalars.e_defined && w.e > 0;
+                if !e_defined {
+                    self.values[start + w.stride() - w.e..].fill(f64::NAN);
+                }
+                self.t.push(t);
+                self.energy.push(scalars.energy);
+                self.compulsion.push(scalars.compulsion);
+                self.e_defined.push(e_defined);
+                Ok(())
+            }
+            Err(error) => {
+                self.values.truncate(start);
+                Err(error)
+            }
+        }
+    }
+}
+
+/// Where a sample's measured columns go ([`Samples::push_with`]): slices of the
+/// store's widths, empty for a column not recorded.
+pub(crate) struct Measures<'a> {
+    pub residuals: &'a mut [f64],
+    pub velocity_residuals: &'a mut [f64],
+    /// The E-vector's place.
+    pub e: &'a mut [f64],
+}
+
+/// A sample's numbers besides its time and row.
+pub(crate) struct Scalars {
+    /// `T + V` (NaN when not asked for).
+    pub energy: f64,
+    /// Gauss's compulsion (NaN unless asked for).
+    pub compulsion: f64,
+    /// Whether the row's E-vector was written (it is stored as NaN otherwise).
+    pub e_defined: bool,
 }
 
 /// The samples of a [`Samples`] in order.
@@ -305,5 +359,32 @@ mod tests {
         narrow.push((&written[0]).into());
         assert_eq!(narrow.at(0).e_vector, None);
         assert!(NO_SAMPLES.is_empty() && NO_SAMPLES.last().is_none());
+    }
+
+    /// A sample whose measuring fails is not recorded, and leaves no trace in the
+    /// buffers: the next sample reads back whole. An E-vector written but not
+    /// defined is stored as NaN.
+    #[test]
+    fn a_failed_sample_leaves_the_store_as_it_was() {
+        let mut samples = Samples::new(Widths { n: 1, mu: 0, residuals: 1, e: 2 });
+        let failed: Result<(), &str> = samples.push_with(0.0, &[1.0, 2.0], |row| {
+            row.residuals[0] = 5.0;
+            Err("not finite")
+        });
+        assert_eq!((failed, samples.len(), samples.values.len()), (Err("not finite"), 0, 0));
+        let recorded: Result<(), &str> = samples.push_with(0.5, &[3.0, 4.0], |row| {
+            row.residuals[0] = 1e-9;
+            row.velocity_residuals[0] = 2e-9;
+            row.e.copy_from_slice(&[7.0, 8.0]);
+            Ok(Scalars { energy: 6.0, compulsion: f64::NAN, e_defined: false })
+        });
+        assert_eq!(recorded, Ok(()));
+        let s = samples.at(0);
+        assert_eq!(
+            (s.t, s.q, s.v, s.energy, s.residuals, s.velocity_residuals),
+            (0.5, &[3.0][..], &[4.0][..], 6.0, &[1e-9][..], &[2e-9][..])
+        );
+        assert_eq!(s.e_vector, None);
+        assert!(samples.values[4..].iter().all(|x| x.is_nan()), "an undefined E-vector is stored as NaN");
     }
 }

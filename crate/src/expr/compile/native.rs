@@ -139,6 +139,24 @@ impl NativeEvaluator {
     pub fn tail_holds(&self, inputs: &[&[f64]]) -> bool {
         self.tail_ran && self.holds(inputs)
     }
+
+    /// The tail's outputs at `inputs` into `outputs`, when the last
+    /// [`NativeEvaluator::eval`] ran for exactly these inputs: run there, unless
+    /// the tail has run since (the caller's `outputs` then still hold them). False
+    /// otherwise, without a tail or when the shapes are wrong. A sample asks this
+    /// once: the inputs are compared once (comparing them for
+    /// [`NativeEvaluator::tail_holds`] and again for
+    /// [`NativeEvaluator::eval_tail`] cost a sample of the sleigh about 60
+    /// instructions).
+    pub fn tail_at(&mut self, inputs: &[&[f64]], outputs: &mut [&mut [f64]]) -> bool {
+        if !self.holds(inputs) {
+            return false;
+        }
+        if !self.tail_ran {
+            self.tail_ran = self.code.tail(inputs, &mut self.registers, outputs);
+        }
+        self.tail_ran
+    }
 }
 
 /// Writes each part's address (a pointer, or an offset in wasm's memory) into
