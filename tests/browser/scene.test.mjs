@@ -32,6 +32,19 @@ const sceneInk = (page) => page.evaluate(() => {
   return { ink, digest: c.toDataURL() };
 });
 
+/** Waits (up to 20 s) for the scene canvas to hold more than `least` coloured
+ *  pixels; false if it never does. A system just opened from the gallery may
+ *  rebuild the panels (a blank canvas) a frame after the clock it replaces last
+ *  ticked, so one look right after the clock can see nothing drawn yet. */
+const waitForInk = (page, least) => page.waitForFunction((least) => {
+  const c = document.getElementById("plot-scene");
+  if (!c) return false;
+  const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+  let ink = 0;
+  for (let i = 0; i < d.length; i += 4) if (Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 25) ink++;
+  return ink > least;
+}, least, { timeout: 20000, polling: 100 }).then(() => true, () => false);
+
 test("the scene draws every gallery system, and it moves", async () => {
   const { page, problems, ctx } = await open(browser, server.url);
   const names = await page.evaluate(() => [...document.querySelectorAll("#gallery option")].map((o) => o.value).filter(Boolean));
@@ -45,8 +58,9 @@ test("the scene draws every gallery system, and it moves", async () => {
     await page.waitForFunction(() => document.getElementById("plot-scene").dataset.cssSize, null, { timeout: 20000 });
     const t = await clock(page);
     await waitClockPast(page, t + 0.05);
+    const inked = await waitForInk(page, 100);
     const a = await sceneInk(page);
-    assert.ok(a.ink > 100, `${name}: the scene has drawn ink (${a.ink} coloured pixels)`);
+    assert.ok(inked && a.ink > 100, `${name}: the scene has drawn ink (${a.ink} coloured pixels)`);
     await waitClockPast(page, (await clock(page)) + 0.3);
     const b = await sceneInk(page);
     // A system at rest would be drawn the same; none of the gallery's is.
