@@ -199,8 +199,11 @@ impl Samples {
     /// Appends a sample whose slices have this store's widths (a missing E-vector
     /// is stored as NaN and read back as `None`).
     pub fn push(&mut self, s: SampleRef<'_>) {
-        let state: Vec<f64> = s.q.iter().chain(s.v).chain(s.mu).copied().collect();
-        let recorded: Result<(), core::convert::Infallible> = self.push_with(s.t, &state, |row| {
+        let start = self.values.len();
+        for part in [s.q, s.v, s.mu] {
+            self.values.extend_from_slice(part);
+        }
+        let recorded: Result<(), core::convert::Infallible> = self.finish_row(s.t, start, |row| {
             row.residuals.copy_from_slice(s.residuals);
             row.velocity_residuals.copy_from_slice(s.velocity_residuals);
             let e_defined = match s.e_vector {
@@ -227,12 +230,22 @@ impl Samples {
         state: &[f64],
         fill: impl FnOnce(Measures<'_>) -> Result<Scalars, E>,
     ) -> Result<(), E> {
-        let w = self.widths;
-        debug_assert_eq!(state.len(), 2 * w.n + w.mu, "a state of other widths");
+        debug_assert_eq!(state.len(), 2 * self.widths.n + self.widths.mu, "a state of other widths");
         let start = self.values.len();
         self.values.extend_from_slice(state);
+        self.finish_row(t, start, fill)
+    }
+
+    /// [`Samples::push_with`] once the state is in the row that starts at `start`.
+    fn finish_row<E>(
+        &mut self,
+        t: f64,
+        start: usize,
+        fill: impl FnOnce(Measures<'_>) -> Result<Scalars, E>,
+    ) -> Result<(), E> {
+        let w = self.widths;
         self.values.resize(start + w.stride(), f64::NAN);
-        let measured = &mut self.values[start + state.len()..];
+        let measured = &mut self.values[start + 2 * w.n + w.mu..];
         let (residuals, measured) = measured.split_at_mut(w.residuals);
         let (velocity_residuals, e) = measured.split_at_mut(w.residuals);
         match fill(Measures { residuals, velocity_residuals, e }) {
