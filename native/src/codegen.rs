@@ -2,8 +2,9 @@
 //! hoisted instructions and stores their values in the register file;
 //! `body(inputs, registers, outputs)` runs the rest, reading those values back,
 //! and stores the outputs; with a tail, `body` stops before the tail's
-//! instructions and also stores the values they read and its fast inputs, and `tail(inputs,
-//! registers, outputs)` runs them. Registers become SSA values (the program is SSA
+//! instructions and also stores the values they read and its fast inputs, and `tail(_,
+//! registers, outputs)` runs them, reading every value from the register file (the
+//! prologue stores the slow inputs there too), so that a call passes no inputs. Registers become SSA values (the program is SSA
 //! and has no branches), so the only memory traffic is each input and stored value
 //! read once and each output written once.
 
@@ -61,26 +62,31 @@ pub(crate) fn compile(
     let (body_code, tail_code) = rest.split_at(program.body_instructions_for_first(body_outputs));
     let inputs = places(input_parts);
     let outputs = program.output_registers();
+    let fast = program.input_count() - input_parts.last().copied().unwrap_or(0);
+    let mut prologue_spill: Vec<Reg> = prologue_code.iter().flat_map(written).collect();
+    if !tail_parts.is_empty() {
+        // The slow inputs, for the tail (the body stores the fast ones).
+        prologue_spill.extend(fast as Reg..program.input_count() as Reg);
+    }
     let prologue = Function {
         name: "prologue",
         writes_outputs: false,
         code: prologue_code,
-        inputs: &inputs,
+        inputs: Some(&inputs),
         outputs: Vec::new(),
-        spill: prologue_code.iter().flat_map(written).collect(),
+        spill: prologue_spill,
     };
     let body = Function {
         name: "body",
         writes_outputs: true,
         code: body_code,
-        inputs: &inputs,
+        inputs: Some(&inputs),
         outputs: outputs[..body_outputs].iter().copied().zip(places(body_parts)).collect(),
         spill: if tail_parts.is_empty() {
             Vec::new()
         } else {
             // The fast inputs (every part but the last) too, at the front of the
             // file: what `NativeEvaluator::holds` compares a sample's inputs with.
-            let fast = program.input_count() - input_parts.last().copied().unwrap_or(0);
             let mut spill: Vec<Reg> = (0..fast as Reg).collect();
             spill.extend(read_later(body_code, tail_code, &outputs[body_outputs..]));
             spill
@@ -95,7 +101,7 @@ pub(crate) fn compile(
             name: "tail",
             writes_outputs: true,
             code: tail_code,
-            inputs: &inputs,
+            inputs: None,
             outputs: outputs[body_outputs..].iter().copied().zip(places(tail_parts)).collect(),
             spill: Vec::new(),
         };
@@ -177,8 +183,9 @@ struct Function<'c> {
     name: &'static str,
     writes_outputs: bool,
     code: &'c [Instr],
-    /// Each input's place.
-    inputs: &'c [(u32, u32)],
+    /// Each input's place; `None`: the inputs are in the register file's first
+    /// slots.
+    inputs: Option<&'c [(u32, u32)]>,
     /// The registers it writes out, each with its place among its output parts.
     outputs: Vec<(Reg, (u32, u32))>,
     /// The registers it stores in the register file for a later function.
@@ -253,8 +260,8 @@ fn part_offset(pointer: cranelift_codegen::ir::Type, k: u32) -> i32 {
 /// The state of one function being written: each register's value once known.
 struct Writer<'p> {
     program: &'p Program,
-    /// Each input's place.
-    inputs: &'p [(u32, u32)],
+    /// Each input's place (`None`: in the register file).
+    inputs: Option<&'p [(u32, u32)]>,
     pointer: cranelift_codegen::ir::Type,
     values: Vec<Option<Value>>,
     /// Each input part's address, once read.
@@ -275,13 +282,13 @@ impl Writer<'_> {
         }
         let inputs = self.program.input_count() as Reg;
         let constants = self.program.constants();
-        let v = if r < inputs {
-            let (part, index) = self.inputs[r as usize];
+        let v = if let Some(places) = self.inputs.filter(|_| r < inputs) {
+            let (part, index) = places[r as usize];
             let (pointer, parts) = (self.pointer, self.input_parts);
             let at = part_offset(pointer, part);
             let base = *self.parts.entry(part).or_insert_with(|| b.ins().load(pointer, ACCESS, parts, at));
             b.ins().load(F64, ACCESS, base, offset(index))
-        } else if ((r - inputs) as usize) < constants.len() {
+        } else if r >= inputs && ((r - inputs) as usize) < constants.len() {
             b.ins().f64const(constants[(r - inputs) as usize])
         } else {
             b.ins().load(F64, ACCESS, self.registers, offset(r))

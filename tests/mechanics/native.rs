@@ -104,8 +104,10 @@ fn random_expressions_give_the_interpreters_bits() {
 /// body gives the first outputs, and the tail, run afterwards for the same inputs
 /// from the values the body stored, gives the rest, each the interpreter's bits.
 /// The tail's expressions reuse the body's (as Hamel's terms reuse `M`'s sines),
-/// so that it reads stored values, not only inputs. For other inputs than the
-/// body's last it refuses, and runs again once the body has run there.
+/// so that it reads stored values, and read inputs of each kind as they are
+/// (`t`, `y'` and the parameter `k`, which machine code's tail reads from the
+/// register file where the body and the prologue stored them). For other inputs
+/// than the body's last it refuses, and runs again once the body has run there.
 #[test]
 fn a_tail_gives_the_interpreters_bits_after_its_body() {
     let mut r = Rng::new(0x7461_696c);
@@ -116,7 +118,7 @@ fn a_tail_gives_the_interpreters_bits_after_its_body() {
             trees[0].clone(),
             trees[1].clone(),
             format!("({}) * ({})", trees[0], trees[2]),
-            format!("sin({}) + {}", trees[1], trees[3]),
+            format!("sin({}) + {} + t * y' - k", trees[1], trees[3]),
         ];
         let outputs: Vec<_> = texts.iter().map(|t| parse(&mut g, t)).collect();
         let inputs = model_inputs(&g);
