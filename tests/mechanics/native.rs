@@ -360,51 +360,124 @@ fn a_run_with_machine_code_reaches_the_same_state() {
 fn samples_with_machine_code_are_the_interpreters_diagnostics() {
     let (mut checked, mut with_tail) = (0, 0);
     for name in names() {
-        let (scenario, map) = load_toml(&text(&name)).expect("loads");
-        let model = Model::build(&scenario, &map).expect("valid");
-        let mut numeric = NumericModel::new(&model).expect("compiles");
-        let Ok(initial) = initial_state(&model, &mut numeric, &map) else { continue };
-        let mut native = numeric.clone();
-        assert!(nhlab_native::use_for_lagrange(&model, &mut native, true).expect("compiles"), "{name}");
-        // Diagnostics too long to compile stay interpreted (the bicycle's).
-        let has_tail = native.native_lagrange().is_some_and(NativeEvaluator::has_tail);
-        assert_eq!(has_tail, numeric.diagnostics_instructions() <= MAX_COMPILED_DIAGNOSTICS, "{name}");
-        with_tail += usize::from(has_tail);
-        let mut settings = Settings::from_scenario(&scenario.run, Method::Lagrange);
-        settings.compulsion = false;
-        let end = initial.t + 0.5;
-        for dense in [false, true] {
-            let mut sim = Simulation::new(native.clone(), settings, &initial).expect("starts");
-            if dense {
-                let times: Vec<f64> = (1..=20).map(|k| initial.t + 0.025 * k as f64).collect();
-                sim.advance_sampling(&times).expect("runs");
-            } else {
-                sim.advance_to(end).expect("runs");
-            }
-            let last = sim.samples().last().expect("samples").to_sample();
-            let n = last.q.len();
-            let tail_ran = sim.numeric_mut().native_lagrange().expect("machine code").tail_holds(&[
-                &[last.t],
-                &last.q,
-                &last.v,
-                &numeric.parameters,
-            ]);
-            assert_eq!(tail_ran, has_tail, "{name}: the last sample came from the tail");
-            for s in sim.samples().iter().map(|s| s.to_sample()) {
-                let at = format!("{name} (dense output: {dense}) at t = {}", s.t);
-                let terms = numeric.evaluate(s.t, &s.q, &s.v).expect("evaluates").clone();
-                assert_eq!(s.energy.to_bits(), terms.energy.to_bits(), "{at}: energy");
-                assert_eq!(s.residuals, terms.constraint_residuals(), "{at}: residuals");
-                assert_eq!(s.velocity_residuals, terms.residuals.as_slice(), "{at}");
-                let e = nhlab::formulations::e_vector(&mut numeric, s.t, &s.q, &s.v).and_then(Result::ok);
-                assert_eq!(s.e_vector, e.map(|e| e.values.as_slice().to_vec()), "{at}: E");
-                assert_eq!(s.q.len(), n);
-            }
-            checked += 1;
-        }
+        let Some(runs) = native_samples_match(&name, &text(&name)) else { continue };
+        checked += runs.checked;
+        with_tail += usize::from(runs.has_tail);
     }
     assert!(checked >= 2 * names().len() - 4, "{checked} runs checked");
     assert!(with_tail + 3 >= names().len(), "{with_tail} of {} with a tail", names().len());
+}
+
+/// The sleigh heading almost across its split (φ = 1.5707, 10⁻⁴ from π/2, sliding
+/// along y without turning): `A₁ = cos φ` is small against the row, so the
+/// compiled shortcut of the split's regularity test (`formulations::split_shortcut`,
+/// `cos²φ` against 10⁻⁶) declines at every sample and the elimination decides, as
+/// the interpreter's test does: the split is regular (its margin is `|cos φ|`, far
+/// above 10⁻⁸), so every sample has its E-vector, each the interpreter's.
+#[test]
+fn a_split_the_shortcut_cannot_judge_is_judged_by_elimination() {
+    let across = text("chaplygin-sleigh")
+        .replace("q = { x = 0, y = 0, phi = 0 }", "q = { x = 0, y = 0, phi = 1.5707 }")
+        .replace("v = { x = 1, phi = 1 }", "v = { y = 1, phi = 0 }");
+    assert!(across.contains("1.5707") && across.contains("y = 1"), "the initial state was changed");
+    let runs = native_samples_match("sleigh across its split", &across).expect("starts");
+    assert!(runs.has_tail && runs.checked == 2);
+    assert!(runs.with_e > 20 && runs.with_e == runs.samples, "{} of {} samples with E", runs.with_e, runs.samples);
+}
+
+/// The sample's block at the end of the diagnostics' program: the residual as
+/// written, the velocity residual, `E`, `T + V`, and flags that are 0 (the split's
+/// shortcut 1) where every value is finite and NaN exactly where one is not: an
+/// infinite velocity poisons the first (the energy), an infinite `x` (which only
+/// `E`'s terms do not read) leaves it. Run by the interpreter, whose bits the
+/// machine code gives (the tests above).
+#[test]
+fn the_sample_block_flags_what_is_not_finite() {
+    let (model, mut numeric) = compiled(&text("chaplygin-sleigh"));
+    let program = NumericModel::lagrange_program_with_diagnostics(&model).expect("compiles").expect("small");
+    let mut evaluator = program.evaluator();
+    let parameters = numeric.parameters.clone();
+    let mut sample = |q: [f64; 3], v: [f64; 3]| {
+        let inputs: Vec<f64> = [0.0].iter().chain(&q).chain(&v).chain(&parameters).copied().collect();
+        let mut out = vec![0.0; program.output_count()];
+        evaluator.eval(&inputs, &mut out).expect("shape");
+        // Residual, velocity residual, E (2), T + V, three flags.
+        out[out.len() - 8..].to_vec()
+    };
+    let (q, v) = ([0.1, -0.2, 0.3], [0.4, 0.5, -0.6]);
+    let got = sample(q, v);
+    let terms = numeric.evaluate(0.0, &q, &v).expect("finite").clone();
+    let e = nhlab::formulations::e_vector(&mut numeric, 0.0, &q, &v).expect("a split").expect("regular");
+    assert_eq!(got[..2], [terms.residuals[0], terms.residuals[0]]);
+    assert_eq!(got[2..4], *e.values.as_slice());
+    assert_eq!(got[4..], [terms.energy, 0.0, 0.0, 1.0], "cos²φ = 0.91 clears the shortcut");
+    let fast = sample(q, [f64::INFINITY, 0.5, -0.6]);
+    assert!(fast[4].is_infinite() && fast[5].is_nan(), "{fast:?}");
+    let far = sample([f64::INFINITY, -0.2, 0.3], v);
+    assert!(far[5] == 0.0 && far[6] == 0.0, "x enters neither the energy nor E: {far:?}");
+    let turned = sample([0.1, -0.2, f64::NAN], v);
+    assert!(turned[5].is_nan() && turned[6].is_nan() && turned[7].is_nan(), "{turned:?}");
+}
+
+/// What [`native_samples_match`] checked.
+struct NativeRuns {
+    has_tail: bool,
+    /// Runs (to a time, and at times from the dense output).
+    checked: usize,
+    samples: usize,
+    /// Samples whose E-vector is defined.
+    with_e: usize,
+}
+
+/// Runs the scenario `text` with machine code, to a time and at times between
+/// steps, and asserts that every sample's diagnostics are the interpreter's bits;
+/// `None` when it has no initial state.
+fn native_samples_match(name: &str, text: &str) -> Option<NativeRuns> {
+    let (scenario, map) = load_toml(text).expect("loads");
+    let model = Model::build(&scenario, &map).expect("valid");
+    let mut numeric = NumericModel::new(&model).expect("compiles");
+    let initial = initial_state(&model, &mut numeric, &map).ok()?;
+    let mut native = numeric.clone();
+    assert!(nhlab_native::use_for_lagrange(&model, &mut native, true).expect("compiles"), "{name}");
+    // Diagnostics too long to compile stay interpreted (the bicycle's).
+    let has_tail = native.native_lagrange().is_some_and(NativeEvaluator::has_tail);
+    assert_eq!(has_tail, numeric.diagnostics_instructions() <= MAX_COMPILED_DIAGNOSTICS, "{name}");
+    let mut runs = NativeRuns { has_tail, checked: 0, samples: 0, with_e: 0 };
+    let mut settings = Settings::from_scenario(&scenario.run, Method::Lagrange);
+    settings.compulsion = false;
+    let end = initial.t + 0.5;
+    for dense in [false, true] {
+        let mut sim = Simulation::new(native.clone(), settings, &initial).expect("starts");
+        if dense {
+            let times: Vec<f64> = (1..=20).map(|k| initial.t + 0.025 * k as f64).collect();
+            sim.advance_sampling(&times).expect("runs");
+        } else {
+            sim.advance_to(end).expect("runs");
+        }
+        let last = sim.samples().last().expect("samples").to_sample();
+        let n = last.q.len();
+        let tail_ran = sim.numeric_mut().native_lagrange().expect("machine code").tail_holds(&[
+            &[last.t],
+            &last.q,
+            &last.v,
+            &numeric.parameters,
+        ]);
+        assert_eq!(tail_ran, has_tail, "{name}: the last sample came from the tail");
+        for s in sim.samples().iter().map(|s| s.to_sample()) {
+            let at = format!("{name} (dense output: {dense}) at t = {}", s.t);
+            let terms = numeric.evaluate(s.t, &s.q, &s.v).expect("evaluates").clone();
+            assert_eq!(s.energy.to_bits(), terms.energy.to_bits(), "{at}: energy");
+            assert_eq!(s.residuals, terms.constraint_residuals(), "{at}: residuals");
+            assert_eq!(s.velocity_residuals, terms.residuals.as_slice(), "{at}");
+            let e = nhlab::formulations::e_vector(&mut numeric, s.t, &s.q, &s.v).and_then(Result::ok);
+            assert_eq!(s.e_vector, e.map(|e| e.values.as_slice().to_vec()), "{at}: E");
+            assert_eq!(s.q.len(), n);
+            runs.samples += 1;
+            runs.with_e += usize::from(s.e_vector.is_some());
+        }
+        runs.checked += 1;
+    }
+    Some(runs)
 }
 
 /// A program longer than the bound is not handed to a compiler (a run then

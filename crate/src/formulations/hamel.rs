@@ -8,6 +8,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::Solution;
+use crate::expr::{Arithmetic, Op};
 use crate::mechanics::{DynamicsError, NumericModel};
 
 /// A split whose `A₁` is this close to singular ([`split_margin`]) or closer is
@@ -54,35 +55,86 @@ pub(crate) fn split_is_regular(jacobian: &DMatrix<f64>, dependent: &[usize]) -> 
 /// for more constraints, [`split_is_regular`] decides.
 #[inline]
 pub(crate) fn split_is_regular_rows(rows: &[f64], n: usize, dependent: &[usize], determinant: f64) -> bool {
-    let r = dependent.len();
-    if r > 0 && r <= SMALL && rows.len() == r * n {
-        // Squared, so that no root is taken (every sample of a run asks), and only
-        // where each square is a normal number: a subnormal one has lost digits.
-        let normal = |x: f64| (f64::MIN_POSITIVE..=f64::MAX).contains(&x);
-        let (mut norms_squared, mut every_normal) = (1.0, true);
-        for i in 0..r {
-            let mut square = 0.0;
-            for x in &rows[i * n..(i + 1) * n] {
-                square += x * x;
-            }
-            every_normal &= normal(square);
-            norms_squared *= square;
-        }
-        // r^r for r = 1..=4 (the square of r^(r/2)).
-        let scale_squared = [1.0, 4.0, 27.0, 256.0][r - 1];
-        let bound_squared = determinant * determinant / (norms_squared * scale_squared);
-        if every_normal && normal(norms_squared) && bound_squared > SHORTCUT_MARGIN * SHORTCUT_MARGIN {
-            return true;
-        }
+    shortcut_holds(rows, n, dependent.len(), determinant) || split_is_regular_by_elimination(rows, n, dependent)
+}
+
+/// [`split_is_regular_rows`]'s shortcut: `r ≤ SMALL` rows, each square norm and
+/// their product normal numbers, and the bound above its margin.
+#[inline]
+fn shortcut_holds(rows: &[f64], n: usize, r: usize, determinant: f64) -> bool {
+    if r == 0 || r > SMALL || rows.len() != r * n {
+        return false;
     }
-    split_is_regular_by_elimination(rows, n, dependent)
+    // Squared, so that no root is taken (every sample of a run asks), and only
+    // where each square is a normal number: a subnormal one has lost digits.
+    let normal = |x: f64| (f64::MIN_POSITIVE..=f64::MAX).contains(&x);
+    let (mut norms_squared, mut every_normal) = (1.0, true);
+    for i in 0..r {
+        let mut square = 0.0;
+        for x in &rows[i * n..(i + 1) * n] {
+            square += x * x;
+        }
+        every_normal &= normal(square);
+        norms_squared *= square;
+    }
+    // r^r for r = 1..=4 (the square of r^(r/2)).
+    let scale_squared = [1.0, 4.0, 27.0, 256.0][r - 1];
+    let bound_squared = determinant * determinant / (norms_squared * scale_squared);
+    every_normal && normal(norms_squared) && bound_squared > SHORTCUT_MARGIN * SHORTCUT_MARGIN
+}
+
+/// [`split_is_regular_rows`]'s shortcut written as arithmetic, for a compiled
+/// sample (`NumericModel::lagrange_program_with_diagnostics`): 1 exactly where
+/// each row's square norm and their product are normal numbers and the bound
+/// clears its margin, each compared strictly through `(1 + sign(x))/2` (a tie
+/// gives ½, a NaN gives NaN, so anything but 1 leaves the decision to
+/// [`split_is_regular_by_elimination`]); 0 where [`split_is_regular_rows`]
+/// takes no shortcut (more than [`SMALL`] rows, or not `r` of them).
+pub(crate) fn split_shortcut<A: Arithmetic>(a: &mut A, rows: &[A::V], n: usize, r: usize, determinant: A::V) -> A::V {
+    if r == 0 || r > SMALL || rows.len() != r * n {
+        return a.constant(0.0);
+    }
+    let above = |a: &mut A, x: A::V, y: A::V| {
+        let difference = a.sub(x, y);
+        let sign = a.unary(Op::Sign, difference);
+        let one = a.constant(1.0);
+        let half = a.constant(0.5);
+        let step = a.add(one, sign);
+        a.mul(step, half)
+    };
+    let (smallest, largest) = (a.constant(f64::MIN_POSITIVE), a.constant(f64::MAX));
+    let mut every = a.constant(1.0);
+    let normal = |a: &mut A, every: A::V, x: A::V| {
+        let low = above(a, x, smallest);
+        let high = above(a, largest, x);
+        let both = a.mul(low, high);
+        a.mul(every, both)
+    };
+    let mut norms_squared = a.constant(1.0);
+    for row in rows.chunks_exact(n) {
+        let mut square = a.constant(0.0);
+        for &x in row {
+            let x2 = a.mul(x, x);
+            square = a.add(square, x2);
+        }
+        every = normal(a, every, square);
+        norms_squared = a.mul(norms_squared, square);
+    }
+    every = normal(a, every, norms_squared);
+    let scale = a.constant([1.0, 4.0, 27.0, 256.0][r - 1]);
+    let denominator = a.mul(norms_squared, scale);
+    let determinant_squared = a.mul(determinant, determinant);
+    let bound_squared = a.div(determinant_squared, denominator);
+    let margin = a.constant(SHORTCUT_MARGIN * SHORTCUT_MARGIN);
+    let clears = above(a, bound_squared, margin);
+    a.mul(every, clears)
 }
 
 /// [`split_is_regular_rows`] without the shortcut: kept out of line, so that
 /// the shortcut, which settles a sample's test in a few dozen instructions, is
 /// inlined alone.
 #[inline(never)]
-fn split_is_regular_by_elimination(rows: &[f64], n: usize, dependent: &[usize]) -> bool {
+pub(crate) fn split_is_regular_by_elimination(rows: &[f64], n: usize, dependent: &[usize]) -> bool {
     let jacobian = DMatrix::from_row_slice(rows.len().checked_div(n).unwrap_or(0), n, rows);
     split_is_regular(&jacobian, dependent)
 }
@@ -207,6 +259,14 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
 mod tests {
     use super::*;
 
+    /// Numbers uniform in [−2, 2) from `seed` (a linear congruential generator).
+    fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
+        move || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0
+        }
+    }
+
     /// Lower-triangular ones: `det = 1` while the rows' norms multiply to √(n!), yet
     /// it is far from singular (the inverse is bidiagonal 1, −1).
     fn chain(n: usize) -> DMatrix<f64> {
@@ -241,11 +301,7 @@ mod tests {
         let mut a = DMatrix::from_row_slice(2, 3, &[1.0, 2.0, 0.5, 2.0, 4.0, -1.0]);
         assert!(!split_is_regular(&a, &[0, 1]), "dependent rows");
         // The stack route agrees with nalgebra's inverse, on splits of 1 to 4.
-        let mut seed = 7u64;
-        let mut next = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0
-        };
+        let mut next = uniform(7);
         for r in 1..=4 {
             for _ in 0..50 {
                 let a = DMatrix::from_fn(r, r + 2, |_, _| next());
@@ -273,11 +329,7 @@ mod tests {
     /// rows scaled far apart.
     #[test]
     fn the_determinant_shortcut_agrees_with_the_full_test() {
-        let mut seed = 11u64;
-        let mut next = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0
-        };
+        let mut next = uniform(11);
         let mut shortcut_taken = 0;
         for r in 1..=4 {
             for trial in 0..400 {
@@ -322,5 +374,58 @@ mod tests {
         let a = DMatrix::from_row_slice(2, 3, &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
         let rows: alloc::vec::Vec<f64> = a.transpose().iter().copied().collect();
         assert!(!split_is_regular_rows(&rows, 3, &[0], 1.0));
+    }
+
+    /// Arithmetic on plain numbers with nothing folded: each operation as the
+    /// compiled code does it.
+    struct Numbers;
+
+    impl Arithmetic for Numbers {
+        type V = f64;
+        fn constant(&mut self, x: f64) -> f64 {
+            x
+        }
+        fn known(&self, _: f64) -> Option<f64> {
+            None
+        }
+        fn emit(&mut self, op: Op, a: f64, b: f64) -> f64 {
+            match op {
+                Op::Add => a + b,
+                Op::Sub => a - b,
+                Op::Mul => a * b,
+                Op::Div => a / b,
+                Op::Sign => crate::math::sign(a),
+                other => unreachable!("{other:?}"),
+            }
+        }
+    }
+
+    /// The compiled shortcut (`split_shortcut`) gives 1 exactly where the Rust one
+    /// holds, on random splits, on rows whose squares (or only their product) are
+    /// subnormal or overflow, on a NaN, and on a split of more rows than it judges.
+    #[test]
+    fn the_compiled_shortcut_is_the_rust_one() {
+        let mut next = uniform(13);
+        let (mut cases, mut held) = (0, 0);
+        for r in 1..=5 {
+            for trial in 0..200 {
+                let n = r + 2;
+                let mut rows: alloc::vec::Vec<f64> = (0..r * n).map(|_| next()).collect();
+                let scale = [1.0, 1e-160, 1e160, 1e-3, 1.0][trial % 5];
+                rows[..n].iter_mut().for_each(|x| *x *= scale);
+                if trial % 5 == 4 && r > 1 {
+                    // Each square normal, their product not.
+                    let every = if trial % 10 == 4 { 1e-100 } else { 1e100 };
+                    rows.iter_mut().for_each(|x| *x *= every);
+                }
+                let determinant = if trial % 7 == 3 { f64::NAN } else { next() * 10f64.powi(-(trial as i32 % 9)) };
+                let compiled = split_shortcut(&mut Numbers, &rows, n, r, determinant);
+                let holds = shortcut_holds(&rows, n, r, determinant);
+                assert_eq!(compiled == 1.0, holds, "r = {r}, trial {trial}: compiled {compiled}");
+                cases += 1;
+                held += usize::from(holds);
+            }
+        }
+        assert!(held > 100 && held < cases - 100, "{held} of {cases} held");
     }
 }

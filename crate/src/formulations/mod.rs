@@ -23,7 +23,7 @@ pub use range_space::{RangeSpace, MASS_PIVOT, SCHUR_PIVOT};
 mod euler;
 mod gauss;
 mod hamel;
-pub(crate) use hamel::split_is_regular_rows;
+pub(crate) use hamel::{split_is_regular_by_elimination, split_is_regular_rows, split_shortcut};
 mod jacobi;
 mod lagrange;
 mod udwadia_kalaba;

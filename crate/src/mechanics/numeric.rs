@@ -77,14 +77,6 @@ impl Terms {
     }
 }
 
-/// Whether every value is finite, in two branch-free instructions a value
-/// (`0 · x` is 0 for a finite `x` and NaN otherwise): a sample checks its
-/// residuals and energy this way, and looks for the culprit only when one is not.
-#[inline]
-fn all_finite(values: &[f64]) -> bool {
-    values.iter().fold(0.0, |poison, &x| poison + 0.0 * x) == 0.0
-}
-
 /// A constraint's residual as the scenario writes it: `φ` for a holonomic
 /// constraint, its velocity-level `f` for the others.
 fn as_written(holonomic: bool, velocity: f64, position: f64) -> f64 {
@@ -294,17 +286,79 @@ fn lagrange_program(
     if elimination::instruction_estimate(n, m, &known) > elimination::MAX_INSTRUCTIONS {
         return Ok(None);
     }
-    let program = graph.compile_with_block_and_tail(
+    let holonomic: Vec<bool> = model.constraints.iter().map(|c| c.position_residual.is_some()).collect();
+    let split = model.hamel.as_ref().ok().filter(|_| model.hamel_graph.is_some());
+    let program = graph.compile_with_blocks(
         head,
         &inputs,
         |block, terms| elimination::eliminate(block, n, m, terms),
         tail,
+        |block, tail| {
+            if diagnostics {
+                sample_block(block, tail, n, &holonomic, split.map(|s| (s.dependent.len(), s.independent.len())))
+            } else {
+                Vec::new()
+            }
+        },
     )?;
-    let diagnostics_length = program.code().len() - program.instructions_for_first(n + m + 1);
+    // The tail's own instructions (the sample's few after them are not counted).
+    let tail_end = program.instructions_for_first(n + m + 1 + tail.len());
+    let diagnostics_length = tail_end - program.instructions_for_first(n + m + 1);
     if program.code().len() > max_instructions || diagnostics_length > MAX_COMPILED_DIAGNOSTICS {
         return Ok(None);
     }
     Ok(Some(program.hoist(1 + 2 * n)))
+}
+
+/// How many numbers [`sample_block`] adds after the velocity residuals and `E`:
+/// `T + V`, then three flags.
+const SAMPLE_SCALARS: usize = 4;
+
+/// What a sample stores and tests, compiled after the diagnostics' tail (whose
+/// values are `tail`: `A`, `b`, `f`, `φ`, `T + V`, then with a Hamel split of `r`
+/// dependent coordinates `det A₁`, `Ψ`, `G`, `H`, `E`): the residuals as written
+/// (`φ` for a holonomic constraint, `f` otherwise, chosen here once), the velocity
+/// residuals, `E`, `T + V`, and three flags: `Σ (x − x)` over `f`, `φ` and `T + V`
+/// (0, or NaN where one is not finite), the same over `det A₁` and `E`, and
+/// [`crate::formulations::split_shortcut`] (1 where the split is regular without an
+/// elimination). A sample then copies a block and tests three numbers: checking,
+/// choosing and judging in Rust cost the sleigh about 150 of its 1,000
+/// instructions a sample.
+fn sample_block(
+    block: &mut crate::expr::Block,
+    tail: &[crate::expr::Value],
+    n: usize,
+    holonomic: &[bool],
+    split: Option<(usize, usize)>,
+) -> Vec<crate::expr::Value> {
+    use crate::expr::Arithmetic;
+    let m = holonomic.len();
+    let (rows, rest) = tail.split_at(m * n);
+    let (velocity, rest) = rest[m..].split_at(m);
+    let (position, rest) = rest.split_at(m);
+    let (energy, hamel) = (rest[0], &rest[1..]);
+    let mut out: Vec<_> = (0..m).map(|j| if holonomic[j] { position[j] } else { velocity[j] }).collect();
+    out.extend(velocity);
+    let poison = |block: &mut crate::expr::Block, values: &mut dyn Iterator<Item = crate::expr::Value>| {
+        let mut sum = block.constant(0.0);
+        for x in values {
+            let zero_or_nan = block.sub(x, x);
+            sum = block.add(sum, zero_or_nan);
+        }
+        sum
+    };
+    let finite = poison(block, &mut velocity.iter().chain(position).chain([&energy]).copied());
+    let (e_finite, shortcut) = match split {
+        Some((r, k)) => {
+            let (determinant, e) = (hamel[0], &hamel[1 + k * k + 2 * k..][..k]);
+            out.extend(e);
+            let e_finite = poison(block, &mut core::iter::once(determinant).chain(e.iter().copied()));
+            (e_finite, crate::formulations::split_shortcut(block, rows, n, r, determinant))
+        }
+        None => (block.constant(0.0), block.constant(0.0)),
+    };
+    out.extend([energy, finite, e_finite, shortcut]);
+    out
 }
 
 impl NumericModel {
@@ -446,9 +500,21 @@ impl NumericModel {
     }
 
     /// The number of outputs [`NumericModel::lagrange_program_with_diagnostics`]
-    /// adds to [`NumericModel::lagrange_program`]'s.
+    /// adds to [`NumericModel::lagrange_program`]'s: the main program's from `A`
+    /// on, then what a sample stores and tests ([`sample_block`]).
     pub fn lagrange_tail_len(&self) -> usize {
+        self.main_tail_len() + self.sample_len()
+    }
+
+    /// The main program's outputs from `A` on (the first part of the tail).
+    fn main_tail_len(&self) -> usize {
         self.all.program().output_count() - self.n * self.n - self.n
+    }
+
+    /// The outputs of [`sample_block`]: residuals as written, velocity residuals,
+    /// `E`, `T + V` and three flags.
+    fn sample_len(&self) -> usize {
+        2 * self.m + self.e_components().unwrap_or(0) + SAMPLE_SCALARS
     }
 
     /// Uses `native` (machine code for [`NumericModel::lagrange_program`], compiled
@@ -550,45 +616,32 @@ impl NumericModel {
         velocity_residuals: &mut [f64],
         e_vector: Option<&mut [f64]>,
     ) -> Result<(f64, bool), DynamicsError> {
+        if self.native_diagnostics(t, q, v) {
+            return self.sampled_natively(t, residuals, velocity_residuals, e_vector);
+        }
         let (n, m) = (self.n, self.m);
-        // The outputs read start at `A`, right after `M` and `F`: the tail's first.
+        // The outputs read start at `A`, right after `M` and `F`.
         let from = n * n + n;
         let count = self.outputs.len();
-        let wants_e = e_vector.is_some();
-        let native = self.native_diagnostics(t, q, v);
+        self.load_inputs(t, q, v);
+        let _ = self.all.load(&self.inputs);
         // With the E-vector asked for: Hamel's outputs and the split's dependent
         // coordinates.
-        let (main, hamel): (&[f64], Option<HamelValues<'_>>) = if native {
-            let tail = &self.native_tail;
-            let hamel = self
-                .hamel
-                .as_ref()
-                .filter(|_| wants_e)
-                .map(|h| (&tail[h.first - from..][..h.outputs.len()], &h.terms.dependent[..]));
-            (&tail[..count - from], hamel)
-        } else {
-            self.load_inputs(t, q, v);
-            let _ = self.all.load(&self.inputs);
-            let hamel = self.hamel.as_mut().filter(|_| wants_e);
-            self.all.compute_first(hamel.as_ref().map_or(count, |h| h.first + h.outputs.len()));
-            self.all.read_outputs(from, &mut self.outputs[from..count]);
-            let hamel = hamel.map(|h| {
-                self.all.read_outputs(h.first, &mut h.outputs);
-                (&h.outputs[..], &h.terms.dependent[..])
-            });
-            (&self.outputs[from..count], hamel)
-        };
+        let hamel = self.hamel.as_mut().filter(|_| e_vector.is_some());
+        self.all.compute_first(hamel.as_ref().map_or(count, |h| h.first + h.outputs.len()));
+        self.all.read_outputs(from, &mut self.outputs[from..count]);
+        let hamel: Option<HamelValues<'_>> = hamel.map(|h| {
+            self.all.read_outputs(h.first, &mut h.outputs);
+            (&h.outputs[..], &h.terms.dependent[..])
+        });
+        let main = &self.outputs[from..count];
         // Velocity residuals, position residuals, `T + V`, after `A` and `b`.
         let checked = &main[m * n + m..];
-        if !all_finite(checked) {
-            let k = checked.iter().position(|x| !x.is_finite()).unwrap_or(0);
-            let what = describe_output(from + m * n + m + k, &self.names.0, &self.names.1);
-            return Err(DynamicsError::NonFinite { what, t });
+        if !checked.iter().all(|x| x.is_finite()) {
+            return Err(self.non_finite_diagnostic(checked, t));
         }
         let (velocity, rest) = checked.split_at(m);
         let (position, energy) = rest.split_at(m);
-        // One loop for both columns (they are recorded together): a copy of its
-        // own became a call to `memcpy`, about 30 instructions a sample.
         if residuals.len() == m && velocity_residuals.len() == m {
             let holonomic = &self.terms.holonomic[..m];
             for j in 0..m {
@@ -601,15 +654,59 @@ impl NumericModel {
         // Hamel's outputs: `det A₁`, then `Ψ` (k×k), `G`, `H`, `E` (k each).
         let k = e.len();
         let (determinant, found) = (values[0], &values[1 + k * k + 2 * k..][..k]);
-        // Copied as they are checked (the caller keeps them only when defined).
-        let mut poison = 0.0 * determinant;
-        for (slot, &x) in e.iter_mut().zip(found) {
-            *slot = x;
-            poison += 0.0 * x;
+        let defined = determinant.is_finite()
+            && found.iter().all(|x| x.is_finite())
+            && crate::formulations::split_is_regular_rows(&main[..m * n], n, dependent, determinant);
+        if defined {
+            e.copy_from_slice(found);
         }
-        let defined =
-            poison == 0.0 && crate::formulations::split_is_regular_rows(&main[..m * n], n, dependent, determinant);
         Ok((energy, defined))
+    }
+
+    /// [`NumericModel::diagnostics`] from what the machine code's tail left in
+    /// `native_tail`: the main program's outputs from `A` on, then the sample's
+    /// block ([`sample_block`]), whose flags are tested and whose columns are
+    /// copied as they are.
+    #[inline]
+    fn sampled_natively(
+        &self,
+        t: f64,
+        residuals: &mut [f64],
+        velocity_residuals: &mut [f64],
+        e_vector: Option<&mut [f64]>,
+    ) -> Result<(f64, bool), DynamicsError> {
+        let (n, m) = (self.n, self.m);
+        let (main, sample) = self.native_tail.split_at(self.native_tail.len() - self.sample_len());
+        let (columns, scalars) = sample.split_at(sample.len() - SAMPLE_SCALARS);
+        let &[energy, finite, e_finite, shortcut] = scalars else { unreachable!("four scalars") };
+        if finite != 0.0 {
+            // NaN: one of `f`, `φ`, `T + V` is not finite.
+            return Err(self.non_finite_diagnostic(&main[m * n + m..][..2 * m + 1], t));
+        }
+        if residuals.len() == m && velocity_residuals.len() == m {
+            residuals.copy_from_slice(&columns[..m]);
+            velocity_residuals.copy_from_slice(&columns[m..2 * m]);
+        }
+        let found = &columns[2 * m..];
+        let e_vector = e_vector.filter(|e| e.len() == found.len());
+        let (Some(e), Some(h)) = (e_vector, self.hamel.as_ref()) else { return Ok((energy, false)) };
+        let defined = e_finite == 0.0
+            && (shortcut == 1.0
+                || crate::formulations::split_is_regular_by_elimination(&main[..m * n], n, &h.terms.dependent));
+        if defined {
+            e.copy_from_slice(found);
+        }
+        Ok((energy, defined))
+    }
+
+    /// The error for a sample whose `checked` values (`f`, `φ`, `T + V`) are not
+    /// all finite, naming the first that is not.
+    #[cold]
+    fn non_finite_diagnostic(&self, checked: &[f64], t: f64) -> DynamicsError {
+        let (n, m) = (self.n, self.m);
+        let k = checked.iter().position(|x| !x.is_finite()).unwrap_or(0);
+        let what = describe_output(n * n + n + m * n + m + k, &self.names.0, &self.names.1);
+        DynamicsError::NonFinite { what, t }
     }
 
     /// Runs the native code's tail at `(t, q, v)` into `native_tail` (its body
@@ -882,26 +979,4 @@ fn describe_output(k: usize, coordinates: &[String], constraints: &[String]) -> 
         return format!("{} of constraint `{}`", what[k / m], constraints[k % m]);
     }
     "the energy T + V".into()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::all_finite;
-
-    /// The branch-free check a sample makes agrees with `is_finite` on every kind
-    /// of number, alone and among others, wherever the culprit is.
-    #[test]
-    fn all_finite_is_every_value_finite() {
-        let kinds = [0.0, -0.0, 1.5, -2.0e300, f64::MAX, f64::MIN, 5e-324, f64::INFINITY, f64::NEG_INFINITY, f64::NAN];
-        assert!(all_finite(&[]));
-        for &x in &kinds {
-            for at in 0..3 {
-                let mut values = [1.0, -1e300, 1e-310];
-                values[at] = x;
-                assert_eq!(all_finite(&values), x.is_finite(), "{x} at {at}");
-            }
-        }
-        // Large finite values whose products or sums would overflow are still finite.
-        assert!(all_finite(&[f64::MAX, f64::MAX, -f64::MAX]));
-    }
 }

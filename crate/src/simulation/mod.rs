@@ -231,8 +231,6 @@ pub struct Simulation {
     window_t: f64,
     /// For the samples' compulsion.
     compulsion: CompulsionWork,
-    /// The integrator's derivative at a sample, copied out of it.
-    derivative: Vec<f64>,
 }
 
 /// Steps between two checks that the run is getting anywhere.
@@ -282,7 +280,6 @@ impl Simulation {
             steps: 0,
             window_t: initial.t,
             compulsion: CompulsionWork::default(),
-            derivative: Vec::new(),
         };
         let n = sim.numeric.n();
         let wanted = sim.settings.diagnostics;
@@ -348,40 +345,24 @@ impl Simulation {
         })
     }
 
-    /// Records the sample at `(t, y)`, within the sample limit, measured straight
-    /// into its row of the samples; nothing is allocated but the samples' own
-    /// growth.
+    /// Records the sample at `(t, y)` (a state other than the current one).
     fn record_at(&mut self, t: f64, y: &[f64], known: Option<&[f64]>) -> Result<(), SimulationError> {
-        let limit = self.settings.limits.max_samples;
-        if self.samples.len() >= limit {
-            return Err(IntegrationError::Limit { t, what: "samples", limit: limit as u64 });
-        }
         let Simulation { numeric, settings, compulsion, samples, .. } = self;
-        samples
-            .push_with(t, y, |row| measure(numeric, settings, compulsion, t, y, known, row))
-            .map_err(IntegrationError::System)
+        record(samples, numeric, settings, compulsion, t, y, known)
     }
 
-    /// Records the sample at the current state.
+    /// Records the sample at the current state, which is borrowed in place, as is
+    /// Dopri5's last stage (the derivative at the step's end, unless projection has
+    /// moved the state since) when the compulsion asks for it.
     fn record_now(&mut self) -> Result<(), SimulationError> {
-        // Dopri5's last stage is the derivative at the step's end, unless projection
-        // has moved the state since.
-        let known = match &self.stepper {
-            Stepper::Dopri5(dp)
-                if self.settings.compulsion && self.settings.stabilization != Stabilization::Projection =>
-            {
-                dp.derivative_at_end(self.t).map(|dy| {
-                    self.derivative.clear();
-                    self.derivative.extend_from_slice(dy);
-                })
+        let Simulation { numeric, settings, compulsion, samples, stepper, t, y, .. } = self;
+        let known = match stepper {
+            Stepper::Dopri5(dp) if settings.compulsion && settings.stabilization != Stabilization::Projection => {
+                dp.derivative_at_end(*t)
             }
             _ => None,
         };
-        // Taken out for the call and put back: no copies of the state per sample.
-        let (y, derivative) = (core::mem::take(&mut self.y), core::mem::take(&mut self.derivative));
-        let recorded = self.record_at(self.t, &y, known.map(|()| derivative.as_slice()));
-        (self.y, self.derivative) = (y, derivative);
-        recorded
+        record(samples, numeric, settings, compulsion, *t, y, known)
     }
 
     /// Advances to `t_end`, recording a sample after every accepted step (rk4: every
@@ -501,6 +482,28 @@ impl Simulation {
         }
         Ok(())
     }
+}
+
+/// Records the sample at `(t, y)`, within the sample limit, measured straight into
+/// its row of `samples`; nothing is allocated but the samples' own growth. (A free
+/// function over the simulation's fields, so that a sample at the current state
+/// borrows it in place.)
+fn record(
+    samples: &mut Samples,
+    numeric: &mut NumericModel,
+    settings: &Settings,
+    compulsion: &mut CompulsionWork,
+    t: f64,
+    y: &[f64],
+    known: Option<&[f64]>,
+) -> Result<(), SimulationError> {
+    let limit = settings.limits.max_samples;
+    if samples.len() >= limit {
+        return Err(IntegrationError::Limit { t, what: "samples", limit: limit as u64 });
+    }
+    samples
+        .push_with(t, y, |row| measure(numeric, settings, compulsion, t, y, known, row))
+        .map_err(IntegrationError::System)
 }
 
 /// Measures the sample at `(t, y)` besides its state: the scalars, and the

@@ -97,6 +97,22 @@ impl ExprGraph {
         block: impl FnOnce(&mut Block, &[Value]) -> Vec<Value>,
         tail: &[ExprId],
     ) -> Result<Program, CompileError> {
+        self.compile_with_blocks(outputs, inputs, block, tail, |_, _| Vec::new())
+    }
+
+    /// Like [`ExprGraph::compile_with_block_and_tail`], with `tail_block` written
+    /// against the tail's values and its results appended to the tail's outputs:
+    /// what a sample reads, reduced in the program to the few numbers it stores
+    /// and tests (a finiteness flag, `x − x` summed, is not an expression the
+    /// graph keeps: it simplifies to 0).
+    pub fn compile_with_blocks(
+        &self,
+        outputs: &[ExprId],
+        inputs: &[SymbolId],
+        block: impl FnOnce(&mut Block, &[Value]) -> Vec<Value>,
+        tail: &[ExprId],
+        tail_block: impl FnOnce(&mut Block, &[Value]) -> Vec<Value>,
+    ) -> Result<Program, CompileError> {
         let every: Vec<ExprId> = outputs.iter().chain(tail).copied().collect();
         let mut l = Lowering {
             graph: self,
@@ -122,8 +138,15 @@ impl ExprGraph {
             let end = l.code.len() as u32;
             emitted = alloc::vec![end; outs.len()];
         }
+        let mut tail_values = Vec::with_capacity(tail.len());
         for &e in tail {
-            outs.push(l.lower(e)?);
+            let o = l.lower(e)?;
+            tail_values.push(Value(o));
+            outs.push(o);
+            emitted.push(l.code.len() as u32);
+        }
+        for Value(o) in tail_block(&mut Block { lowering: &mut l }, &tail_values) {
+            outs.push(o);
             emitted.push(l.code.len() as u32);
         }
         let (n_in, n_const) = (inputs.len() as u32, l.constants.len() as u32);
