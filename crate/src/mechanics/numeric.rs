@@ -616,7 +616,9 @@ impl NumericModel {
         velocity_residuals: &mut [f64],
         e_vector: Option<&mut [f64]>,
     ) -> Result<(f64, bool), DynamicsError> {
-        if self.native_diagnostics(t, q, v) {
+        // The tail's buffer has the layout `sampled_natively` reads (it is made so
+        // with the code; compared here so that nothing below can be out of bounds).
+        if self.native_diagnostics(t, q, v) && self.native_tail.len() == self.lagrange_tail_len() {
             return self.sampled_natively(t, residuals, velocity_residuals, e_vector);
         }
         let (n, m) = (self.n, self.m);
@@ -678,7 +680,7 @@ impl NumericModel {
         let (n, m) = (self.n, self.m);
         let (main, sample) = self.native_tail.split_at(self.native_tail.len() - self.sample_len());
         let (columns, scalars) = sample.split_at(sample.len() - SAMPLE_SCALARS);
-        let &[energy, finite, e_finite, shortcut] = scalars else { unreachable!("four scalars") };
+        let &[energy, finite, e_finite, shortcut] = scalars else { unreachable!("the caller checked the length") };
         if finite != 0.0 {
             // NaN: one of `f`, `φ`, `T + V` is not finite.
             return Err(self.non_finite_diagnostic(&main[m * n + m..][..2 * m + 1], t));
