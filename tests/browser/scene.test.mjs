@@ -35,10 +35,12 @@ const sceneInk = (page) => page.evaluate(() => {
 /** Waits (up to 20 s) for the scene canvas to hold more than `least` coloured
  *  pixels; false if it never does. A system just opened from the gallery may
  *  rebuild the panels (a blank canvas) a frame after the clock it replaces last
- *  ticked, so one look right after the clock can see nothing drawn yet. */
+ *  ticked, so one look right after the clock can see nothing drawn yet. A canvas
+ *  not laid out yet has no pixels, and reading them would throw (which ended the
+ *  wait at once, twice in clean-clone runs): it is waited for like a blank one. */
 const waitForInk = (page, least) => page.waitForFunction((least) => {
   const c = document.getElementById("plot-scene");
-  if (!c) return false;
+  if (!c || c.width === 0 || c.height === 0) return false;
   const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
   let ink = 0;
   for (let i = 0; i < d.length; i += 4) if (Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 25) ink++;
