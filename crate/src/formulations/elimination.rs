@@ -132,12 +132,7 @@ fn accepted<A: Arithmetic>(a: &mut A, pivot: A::V, diagonal: A::V, tolerance: f6
     let size = a.unary(Op::Abs, diagonal);
     let tolerance = a.constant(tolerance);
     let bound = a.mul(tolerance, size);
-    let margin = a.sub(pivot, bound);
-    let sign = a.unary(Op::Sign, margin);
-    let one = a.constant(1.0);
-    let half = a.constant(0.5);
-    let above = a.add(one, sign);
-    let above = a.mul(above, half);
+    let above = a.above(pivot, bound);
     // NaN where the pivot is infinite.
     let finite = a.sub(pivot, pivot);
     a.add(above, finite)

@@ -8,7 +8,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::Solution;
-use crate::expr::{Arithmetic, Op};
+use crate::expr::Arithmetic;
 use crate::mechanics::{DynamicsError, NumericModel};
 
 /// A split whose `A₁` is this close to singular ([`split_margin`]) or closer is
@@ -77,9 +77,7 @@ fn shortcut_holds(rows: &[f64], n: usize, r: usize, determinant: f64) -> bool {
         every_normal &= normal(square);
         norms_squared *= square;
     }
-    // r^r for r = 1..=4 (the square of r^(r/2)).
-    let scale_squared = [1.0, 4.0, 27.0, 256.0][r - 1];
-    let bound_squared = determinant * determinant / (norms_squared * scale_squared);
+    let bound_squared = determinant * determinant / (norms_squared * SCALE_SQUARED[r - 1]);
     every_normal && normal(norms_squared) && bound_squared > SHORTCUT_MARGIN * SHORTCUT_MARGIN
 }
 
@@ -94,19 +92,11 @@ pub(crate) fn split_shortcut<A: Arithmetic>(a: &mut A, rows: &[A::V], n: usize, 
     if r == 0 || r > SMALL || rows.len() != r * n {
         return a.constant(0.0);
     }
-    let above = |a: &mut A, x: A::V, y: A::V| {
-        let difference = a.sub(x, y);
-        let sign = a.unary(Op::Sign, difference);
-        let one = a.constant(1.0);
-        let half = a.constant(0.5);
-        let step = a.add(one, sign);
-        a.mul(step, half)
-    };
     let (smallest, largest) = (a.constant(f64::MIN_POSITIVE), a.constant(f64::MAX));
     let mut every = a.constant(1.0);
     let normal = |a: &mut A, every: A::V, x: A::V| {
-        let low = above(a, x, smallest);
-        let high = above(a, largest, x);
+        let low = a.above(x, smallest);
+        let high = a.above(largest, x);
         let both = a.mul(low, high);
         a.mul(every, both)
     };
@@ -121,12 +111,12 @@ pub(crate) fn split_shortcut<A: Arithmetic>(a: &mut A, rows: &[A::V], n: usize, 
         norms_squared = a.mul(norms_squared, square);
     }
     every = normal(a, every, norms_squared);
-    let scale = a.constant([1.0, 4.0, 27.0, 256.0][r - 1]);
+    let scale = a.constant(SCALE_SQUARED[r - 1]);
     let denominator = a.mul(norms_squared, scale);
     let determinant_squared = a.mul(determinant, determinant);
     let bound_squared = a.div(determinant_squared, denominator);
     let margin = a.constant(SHORTCUT_MARGIN * SHORTCUT_MARGIN);
-    let clears = above(a, bound_squared, margin);
+    let clears = a.above(bound_squared, margin);
     a.mul(every, clears)
 }
 
@@ -142,6 +132,9 @@ pub(crate) fn split_is_regular_by_elimination(rows: &[f64], n: usize, dependent:
 /// How far above [`SPLIT_TOLERANCE`] the determinant's bound must be for
 /// [`split_is_regular_rows`] to skip the elimination.
 const SHORTCUT_MARGIN: f64 = 1e-3;
+
+/// `r^r` for `r = 1..=SMALL`: the square of the bound's scale `r^(r/2)`.
+const SCALE_SQUARED: [f64; SMALL] = [1.0, 4.0, 27.0, 256.0];
 
 /// Splits of at most this many constraints are judged on the stack: every sample
 /// of a run judges its split, and allocating there cost as much as the test.
@@ -258,6 +251,7 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::expr::Op;
 
     /// Numbers uniform in [−2, 2) from `seed` (a linear congruential generator).
     fn uniform(mut seed: u64) -> impl FnMut() -> f64 {

@@ -77,6 +77,18 @@ pub trait Arithmetic {
         }
     }
 
+    /// `(1 + sign(a − b))/2`: 1 where `a > b`, 0 where `a < b`, ½ at a tie and NaN
+    /// where either is NaN: a comparison as arithmetic, for code without branches
+    /// (a pivot accepted, a shortcut taken).
+    fn above(&mut self, a: Self::V, b: Self::V) -> Self::V {
+        let difference = self.sub(a, b);
+        let sign = self.unary(Op::Sign, difference);
+        let one = self.constant(1.0);
+        let half = self.constant(0.5);
+        let step = self.add(one, sign);
+        self.mul(step, half)
+    }
+
     /// `|a|` or `sign(a)` (`op` is [`Op::Abs`] or [`Op::Sign`]).
     fn unary(&mut self, op: Op, a: Self::V) -> Self::V {
         match (op, self.known(a)) {
