@@ -94,7 +94,7 @@ pub fn use_for_lagrange(model: &Model, numeric: &mut NumericModel, diagnostics: 
     let (inputs, outputs) = numeric.lagrange_parts();
     if diagnostics && numeric.diagnostics_instructions() <= nhlab::mechanics::MAX_COMPILED_DIAGNOSTICS {
         if let Some(program) = NumericModel::lagrange_program_with_diagnostics(model)? {
-            let tail = [numeric.lagrange_tail_len()];
+            let tail = numeric.lagrange_tail_parts();
             numeric.set_native_lagrange(Some(compile_with_tail(&program, &inputs, &outputs, &tail)?));
             return Ok(true);
         }
@@ -164,9 +164,9 @@ impl CompiledCode for MachineCode {
     }
 
     /// The tail reads its inputs from `registers`, where the prologue and the body
-    /// stored them, so `_inputs` are not passed on: building their addresses was
-    /// half of the 98 instructions this call cost a sample of the sleigh.
-    fn tail(&self, _inputs: &[&[f64]], registers: &mut [f64], outputs: &mut [&mut [f64]]) -> bool {
+    /// stored them: building their addresses was half of the 98 instructions this
+    /// call cost a sample of the sleigh.
+    fn tail(&self, registers: &mut [f64], outputs: &mut [&mut [f64]]) -> bool {
         let Some(tail) = self.tail else { return false };
         let mut output_addresses = [std::ptr::null(); MAX_PARTS];
         let outputs = outputs.iter_mut().map(|p| (p.len(), p.as_mut_ptr().cast_const()));
@@ -176,7 +176,7 @@ impl CompiledCode for MachineCode {
         // SAFETY: the tail reads `registers` below `self.registers` and writes
         // part k of the outputs below `tail_parts[k]`, both checked above; it
         // reads no inputs (a null array is passed). The caller runs it after a
-        // body for the same inputs (`NativeEvaluator::tail_at`); were it not so,
+        // body for the same inputs (`NativeEvaluator::eval_tail`); were it not so,
         // it would read stale numbers, never outside the file.
         unsafe { tail(std::ptr::null(), registers.as_mut_ptr(), output_addresses.as_ptr().cast()) };
         true

@@ -151,17 +151,14 @@ fn a_tail_gives_the_interpreters_bits_after_its_body() {
             }
             // Wrong shapes are refused by the tail too.
             assert!(!native.eval_tail(&inputs, &mut [&mut body[..1]]));
-            // `tail_at` runs the tail once after a body at the same inputs; asked
-            // again, it leaves the outputs (the first call's) alone.
-            assert!(native.eval(&inputs, &mut [&mut body]));
-            let mut once = [f64::NAN; 2];
-            assert!(native.tail_at(&inputs, &mut [&mut once]), "case {case}: ran");
-            assert!(once.iter().zip(&tail).all(|(a, b)| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())));
+            // Asked again at the same inputs, the tail runs again, into new outputs
+            // (a sample's columns go straight into its row), with the same bits.
             let mut again = [7.0; 2];
-            assert!(native.tail_at(&inputs, &mut [&mut again]) && again == [7.0; 2], "case {case}: not run twice");
+            assert!(native.eval_tail(&inputs, &mut [&mut again]), "case {case}: ran again");
+            assert!(again.iter().zip(&tail).all(|(a, b)| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())));
             let elsewhere = [t.clone(), qv.iter().map(|x| x + 1.0).collect(), parameters.clone()];
             let elsewhere: [&[f64]; 3] = [&elsewhere[0], &elsewhere[1], &elsewhere[2]];
-            assert!(!native.tail_at(&elsewhere, &mut [&mut again]), "case {case}: other inputs than the body's");
+            assert!(!native.eval_tail(&elsewhere, &mut [&mut again]), "case {case}: other inputs than the body's");
         }
     }
 }
@@ -385,9 +382,9 @@ fn a_split_the_shortcut_cannot_judge_is_judged_by_elimination() {
     assert!(runs.with_e > 20 && runs.with_e == runs.samples, "{} of {} samples with E", runs.with_e, runs.samples);
 }
 
-/// The sample's block at the end of the diagnostics' program: the residual as
-/// written, the velocity residual, `E`, `T + V`, and flags that are 0 (the split's
-/// shortcut 1) where every value is finite and NaN exactly where one is not: an
+/// The sample's block at the end of the diagnostics' program: `T + V` and flags
+/// that are 0 (the split's shortcut 1), then the columns as a row holds them (the
+/// residual as written, the velocity residual, `E`); the flags are 0 where every value is finite and NaN exactly where one is not: an
 /// infinite velocity poisons the first (the energy), an infinite `x` (which only
 /// `E`'s terms do not read) leaves it. Run by the interpreter, whose bits the
 /// machine code gives (the tests above).
@@ -401,22 +398,86 @@ fn the_sample_block_flags_what_is_not_finite() {
         let inputs: Vec<f64> = [0.0].iter().chain(&q).chain(&v).chain(&parameters).copied().collect();
         let mut out = vec![0.0; program.output_count()];
         evaluator.eval(&inputs, &mut out).expect("shape");
-        // Residual, velocity residual, E (2), T + V, three flags.
+        // T + V, three flags, residual, velocity residual, E (2).
         out[out.len() - 8..].to_vec()
     };
     let (q, v) = ([0.1, -0.2, 0.3], [0.4, 0.5, -0.6]);
     let got = sample(q, v);
     let terms = numeric.evaluate(0.0, &q, &v).expect("finite").clone();
     let e = nhlab::formulations::e_vector(&mut numeric, 0.0, &q, &v).expect("a split").expect("regular");
-    assert_eq!(got[..2], [terms.residuals[0], terms.residuals[0]]);
-    assert_eq!(got[2..4], *e.values.as_slice());
-    assert_eq!(got[4..], [terms.energy, 0.0, 0.0, 1.0], "cos²φ = 0.91 clears the shortcut");
+    assert_eq!(got[..4], [terms.energy, 0.0, 0.0, 1.0], "cos²φ = 0.91 clears the shortcut");
+    assert_eq!(got[4..6], [terms.residuals[0], terms.residuals[0]]);
+    assert_eq!(got[6..], *e.values.as_slice());
     let fast = sample(q, [f64::INFINITY, 0.5, -0.6]);
-    assert!(fast[4].is_infinite() && fast[5].is_nan(), "{fast:?}");
+    assert!(fast[0].is_infinite() && fast[1].is_nan(), "{fast:?}");
     let far = sample([f64::INFINITY, -0.2, 0.3], v);
-    assert!(far[5] == 0.0 && far[6] == 0.0, "x enters neither the energy nor E: {far:?}");
+    assert!(far[1] == 0.0 && far[2] == 0.0, "x enters neither the energy nor E: {far:?}");
     let turned = sample([0.1, -0.2, f64::NAN], v);
-    assert!(turned[5].is_nan() && turned[6].is_nan() && turned[7].is_nan(), "{turned:?}");
+    assert!(turned[1].is_nan() && turned[2].is_nan() && turned[3].is_nan(), "{turned:?}");
+}
+
+/// Every choice of columns (`--columns`), with machine code and without: a row
+/// holds exactly the columns asked for, each with the bits the same run gives
+/// with every column (machine code writes every column straight into the row, and
+/// a choice through a buffer; `native_samples_match` checks the full rows against
+/// the interpreter). The sleigh's two velocity-level columns and its two
+/// components of `E` have the same width, so a row of one kind could pass for the
+/// other; the turntable has rows of other widths, the pendulum a holonomic
+/// constraint (its residual as written is `φ`), and the rocket no constraint and
+/// no split (no columns but the energy).
+#[test]
+fn every_choice_of_columns_gives_the_full_runs_numbers() {
+    use nhlab::simulation::Diagnostics;
+    for name in ["chaplygin-sleigh", "ball-on-turntable", "pendulum-cartesian", "rocket-meshchersky"] {
+        let (scenario, map) = load_toml(&text(name)).expect("loads");
+        let model = Model::build(&scenario, &map).expect("valid");
+        let mut numeric = NumericModel::new(&model).expect("compiles");
+        let initial = initial_state(&model, &mut numeric, &map).expect("an initial state");
+        let mut native = numeric.clone();
+        assert!(nhlab_native::use_for_lagrange(&model, &mut native, true).expect("compiles"), "{name}");
+        assert!(native.native_lagrange().is_some_and(NativeEvaluator::has_tail), "{name}: the samples' tail");
+        for (route, compiled) in [("interpreted", &numeric), ("machine code", &native)] {
+            let run = |diagnostics: Diagnostics| {
+                let settings = Settings {
+                    compulsion: false,
+                    diagnostics,
+                    ..Settings::from_scenario(&scenario.run, Method::Lagrange)
+                };
+                let mut sim = Simulation::new(compiled.clone(), settings, &initial).expect("starts");
+                sim.advance_to(initial.t + 0.5).expect("runs");
+                sim.samples().to_vec()
+            };
+            let full = run(Diagnostics::ALL);
+            // The columns compared below are there to compare: a residual for each
+            // constraint, and `E` where the model has a split.
+            let (m, split) = (numeric.m(), numeric.e_components().is_some());
+            assert!(full.len() > 5, "{name}: {} samples", full.len());
+            assert!(full.iter().all(|s| s.residuals.len() == m && s.velocity_residuals.len() == m), "{name}");
+            assert_eq!(full.iter().any(|s| s.e_vector.is_some()), split, "{name}");
+            for choice in 0..8 {
+                let wanted =
+                    Diagnostics { energy: choice & 1 != 0, residuals: choice & 2 != 0, e_vector: choice & 4 != 0 };
+                let at = format!("{name} ({route}, {wanted:?})");
+                let chosen = run(wanted);
+                assert_eq!(chosen.len(), full.len(), "{at}");
+                for (got, all) in chosen.iter().zip(&full) {
+                    let bits = |x: &[f64]| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+                    let state = |s: &nhlab::simulation::Sample| (s.t.to_bits(), bits(&s.q), bits(&s.v));
+                    assert_eq!(state(got), state(all), "{at}: the state");
+                    let energy = if wanted.energy { all.energy.to_bits() } else { f64::NAN.to_bits() };
+                    assert_eq!(got.energy.to_bits(), energy, "{at}: energy at t = {}", got.t);
+                    let (residuals, velocity) = if wanted.residuals {
+                        (bits(&all.residuals), bits(&all.velocity_residuals))
+                    } else {
+                        (Vec::new(), Vec::new())
+                    };
+                    assert_eq!((bits(&got.residuals), bits(&got.velocity_residuals)), (residuals, velocity), "{at}");
+                    let e = all.e_vector.as_deref().filter(|_| wanted.e_vector).map(bits);
+                    assert_eq!(got.e_vector.as_deref().map(bits), e, "{at}: E at t = {}", got.t);
+                }
+            }
+        }
+    }
 }
 
 /// What [`native_samples_match`] checked.

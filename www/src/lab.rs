@@ -720,7 +720,8 @@ mod tests {
         assert!(samples.iter().all(|s| t.contains(&s.t)), "every recorded sample is plotted");
         // Each step gets just enough points for the display spacing, at most 8.
         let spacing = (lab.t_end - lab.t0) / DISPLAY_POINTS;
-        for w in samples.times().windows(2) {
+        let times: Vec<f64> = samples.times().collect();
+        for w in times.windows(2) {
             let inside = t.iter().filter(|&&x| x > w[0] && x < w[1]).count();
             let h = w[1] - w[0];
             let expected = ((h / spacing).ceil() as usize).clamp(1, MAX_POINTS_PER_STEP + 1) - 1;

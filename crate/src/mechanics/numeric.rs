@@ -180,9 +180,12 @@ pub struct NumericModel {
     /// Machine code for [`NumericModel::lagrange_program`], when a native back end
     /// gave it.
     native_lagrange: Option<NativeEvaluator>,
-    /// What the native code's tail gave ([`NumericModel::native_diagnostics`]),
-    /// and room for the outputs of a body run only for it.
+    /// What the native code's tail gave ([`NumericModel::native_diagnostics`]):
+    /// its first part (the main program's outputs from `A` on and the sample's
+    /// scalars), its second (the sample's columns) where no row took them, and
+    /// room for the outputs of a body run only for it.
     native_tail: Vec<f64>,
+    native_columns: Vec<f64>,
     native_scratch: Vec<f64>,
 }
 
@@ -310,8 +313,7 @@ fn lagrange_program(
     Ok(Some(program.hoist(1 + 2 * n)))
 }
 
-/// How many numbers [`sample_block`] adds after the velocity residuals and `E`:
-/// `T + V`, then three flags.
+/// How many numbers [`sample_block`] starts with: `T + V`, then three flags.
 const SAMPLE_SCALARS: usize = 4;
 
 /// What a sample stores and tests, compiled after the diagnostics' tail (whose
@@ -321,9 +323,12 @@ const SAMPLE_SCALARS: usize = 4;
 /// residuals, `E`, `T + V`, and three flags: `Σ (x − x)` over `f`, `φ` and `T + V`
 /// (0, or NaN where one is not finite), the same over `det A₁` and `E`, and
 /// [`crate::formulations::split_shortcut`] (1 where the split is regular without an
-/// elimination). A sample then copies a block and tests three numbers: checking,
-/// choosing and judging in Rust cost the sleigh about 150 of its 1,000
-/// instructions a sample.
+/// elimination). The scalars come first and the columns (residuals, velocity
+/// residuals, `E`) last, as a sample's row holds them, so that the machine code
+/// writes the columns straight into the row (the tail's second part). A sample
+/// then tests three numbers: checking, choosing and judging in Rust cost the
+/// sleigh about 150 of its 1,000 instructions a sample, and copying the columns
+/// into the row about 120 more.
 fn sample_block(
     block: &mut crate::expr::Block,
     tail: &[crate::expr::Value],
@@ -337,8 +342,8 @@ fn sample_block(
     let (velocity, rest) = rest[m..].split_at(m);
     let (position, rest) = rest.split_at(m);
     let (energy, hamel) = (rest[0], &rest[1..]);
-    let mut out: Vec<_> = (0..m).map(|j| if holonomic[j] { position[j] } else { velocity[j] }).collect();
-    out.extend(velocity);
+    let mut columns: Vec<_> = (0..m).map(|j| if holonomic[j] { position[j] } else { velocity[j] }).collect();
+    columns.extend(velocity);
     let poison = |block: &mut crate::expr::Block, values: &mut dyn Iterator<Item = crate::expr::Value>| {
         let mut sum = block.constant(0.0);
         for x in values {
@@ -351,13 +356,14 @@ fn sample_block(
     let (e_finite, shortcut) = match split {
         Some((r, k)) => {
             let (determinant, e) = (hamel[0], &hamel[1 + k * k + 2 * k..][..k]);
-            out.extend(e);
+            columns.extend(e);
             let e_finite = poison(block, &mut core::iter::once(determinant).chain(e.iter().copied()));
             (e_finite, crate::formulations::split_shortcut(block, rows, n, r, determinant))
         }
         None => (block.constant(0.0), block.constant(0.0)),
     };
-    out.extend([energy, finite, e_finite, shortcut]);
+    let mut out = alloc::vec![energy, finite, e_finite, shortcut];
+    out.extend(columns);
     out
 }
 
@@ -438,6 +444,7 @@ impl NumericModel {
             names: (model.coordinate_names().to_vec(), model.constraints.iter().map(|c| c.name.clone()).collect()),
             native_lagrange: None,
             native_tail: Vec::new(),
+            native_columns: Vec::new(),
             native_scratch: Vec::new(),
             terms: Terms {
                 mass: DMatrix::zeros(n, n),
@@ -479,8 +486,9 @@ impl NumericModel {
 
     /// [`NumericModel::lagrange_program`] followed by what a sample records, as the
     /// last outputs: the main program's outputs from `A` on (`A`, `b`, the
-    /// residuals, `T + V` and, with a Hamel split, `det A₁`, `Ψ`, `G`, `H`, `E`;
-    /// [`NumericModel::lagrange_tail_len`] of them). A back end runs them only for
+    /// residuals, `T + V` and, with a Hamel split, `det A₁`, `Ψ`, `G`, `H`, `E`),
+    /// then what a sample stores and tests, in the two parts of
+    /// [`NumericModel::lagrange_tail_parts`]. A back end runs them only for
     /// a sample, from the values its right-hand side left
     /// ([`crate::expr::CompiledCode::tail`]). `None` as for
     /// [`NumericModel::lagrange_program`], the diagnostics counted in its length,
@@ -499,22 +507,24 @@ impl NumericModel {
         program.code().len() - program.instructions_for_first(n * n + n + m * n + m)
     }
 
-    /// The number of outputs [`NumericModel::lagrange_program_with_diagnostics`]
+    /// The parts of the outputs [`NumericModel::lagrange_program_with_diagnostics`]
     /// adds to [`NumericModel::lagrange_program`]'s: the main program's from `A`
-    /// on, then what a sample stores and tests ([`sample_block`]).
-    pub fn lagrange_tail_len(&self) -> usize {
-        self.main_tail_len() + self.sample_len()
+    /// on and the sample's scalars (`T + V` and three flags), then the sample's
+    /// columns as its row holds them (residuals as written, velocity residuals,
+    /// `E`; [`sample_block`]).
+    pub fn lagrange_tail_parts(&self) -> [usize; 2] {
+        [self.main_tail_len() + SAMPLE_SCALARS, self.sample_columns()]
     }
 
-    /// The main program's outputs from `A` on (the first part of the tail).
+    /// The main program's outputs from `A` on.
     fn main_tail_len(&self) -> usize {
         self.all.program().output_count() - self.n * self.n - self.n
     }
 
-    /// The outputs of [`sample_block`]: residuals as written, velocity residuals,
-    /// `E`, `T + V` and three flags.
-    fn sample_len(&self) -> usize {
-        2 * self.m + self.e_components().unwrap_or(0) + SAMPLE_SCALARS
+    /// How many columns a sample with every column has: residuals as written,
+    /// velocity residuals, `E`.
+    fn sample_columns(&self) -> usize {
+        2 * self.m + self.e_components().unwrap_or(0)
     }
 
     /// Uses `native` (machine code for [`NumericModel::lagrange_program`], compiled
@@ -523,13 +533,15 @@ impl NumericModel {
     /// Where its pivots are small or a value is not finite, the general route
     /// answers, as it does for the interpreter's solve.
     /// With a tail (compiled from
-    /// [`NumericModel::lagrange_program_with_diagnostics`] with the tail in one
-    /// part of [`NumericModel::lagrange_tail_len`]), a sample's energy, residuals
+    /// [`NumericModel::lagrange_program_with_diagnostics`] with the tail in the
+    /// parts of [`NumericModel::lagrange_tail_parts`]), a sample's energy, residuals
     /// and Hamel's terms come from it too.
     pub fn set_native_lagrange(&mut self, native: Option<NativeEvaluator>) {
         self.native_lagrange = native;
         let tail = self.native_lagrange.as_ref().is_some_and(NativeEvaluator::has_tail);
-        self.native_tail = alloc::vec![0.0; if tail { self.lagrange_tail_len() } else { 0 }];
+        let [head, columns] = if tail { self.lagrange_tail_parts() } else { [0, 0] };
+        self.native_tail = alloc::vec![0.0; head];
+        self.native_columns = alloc::vec![0.0; columns];
         self.native_scratch = alloc::vec![0.0; self.n + self.m + 1];
     }
 
@@ -597,30 +609,47 @@ impl NumericModel {
     }
 
     /// What a sample records besides its state, at `(t, q, v)`, written in place:
-    /// `T + V` (returned) and, in the scenario's order, the constraints' residuals
-    /// as written and their velocity residuals (into `residuals` and
-    /// `velocity_residuals`, each of `m` entries, or empty when not asked for),
-    /// and, when `e_vector` is given (of the split's length), the E-vector into it
-    /// (true beside the energy when it is defined there: a Hamel split, regular
-    /// there, and finite `det A₁` and `E`; otherwise its contents are unspecified). Only
-    /// these are read and checked: where the integrator's last stage left the
-    /// program (or its machine code's tail), only their instructions run, and `M`,
-    /// `F`, `A`, `b` were checked by that stage. An error names the first value
-    /// that is not finite among the energy and residuals.
+    /// `T + V` (returned) and, into `columns` as a sample's row holds them, the
+    /// constraints' residuals as written and their velocity residuals (`m` each,
+    /// when `with_residuals`), then the E-vector (the rest of `columns`: the
+    /// split's length, or empty when it is not asked for). True beside the energy
+    /// when E is defined there (a Hamel split, regular there, and finite `det A₁`
+    /// and `E`; otherwise its place holds unspecified numbers). Only these are
+    /// read and checked: where the integrator's last stage left the program (or
+    /// its machine code's tail), only their instructions run, and `M`, `F`, `A`,
+    /// `b` were checked by that stage. An error names the first value that is not
+    /// finite among the energy and residuals. (Small, to be inlined where a
+    /// sample is taken: the interpreter's way is a call of its own.)
+    #[inline]
     pub(crate) fn diagnostics(
         &mut self,
         t: f64,
         q: &[f64],
         v: &[f64],
-        residuals: &mut [f64],
-        velocity_residuals: &mut [f64],
-        e_vector: Option<&mut [f64]>,
+        columns: &mut [f64],
+        with_residuals: bool,
     ) -> Result<(f64, bool), DynamicsError> {
-        // The tail's buffer has the layout `sampled_natively` reads (it is made so
-        // with the code; compared here so that nothing below can be out of bounds).
-        if self.native_diagnostics(t, q, v) && self.native_tail.len() == self.lagrange_tail_len() {
-            return self.sampled_natively(t, residuals, velocity_residuals, e_vector);
+        let with_residuals = with_residuals && columns.len() >= 2 * self.m;
+        // With every column asked for, the machine code writes them into the row.
+        let direct = with_residuals && columns.len() == self.native_columns.len();
+        let native = self.native_diagnostics(t, q, v, direct.then_some(&mut *columns));
+        if native && self.native_tail.len() >= SAMPLE_SCALARS {
+            return self.sampled_natively(t, columns, direct, with_residuals);
         }
+        let (residual_columns, e) = columns.split_at_mut(if with_residuals { 2 * self.m } else { 0 });
+        self.interpreted_diagnostics(t, [q, v], residual_columns, e)
+    }
+
+    /// [`NumericModel::diagnostics`] by the interpreter at `(t, q, v)`, into the
+    /// residuals' columns (both kinds, or empty) and the E-vector's.
+    #[inline(never)]
+    fn interpreted_diagnostics(
+        &mut self,
+        t: f64,
+        [q, v]: [&[f64]; 2],
+        residual_columns: &mut [f64],
+        e: &mut [f64],
+    ) -> Result<(f64, bool), DynamicsError> {
         let (n, m) = (self.n, self.m);
         // The outputs read start at `A`, right after `M` and `F`.
         let from = n * n + n;
@@ -629,7 +658,7 @@ impl NumericModel {
         let _ = self.all.load(&self.inputs);
         // With the E-vector asked for: Hamel's outputs and the split's dependent
         // coordinates.
-        let hamel = self.hamel.as_mut().filter(|_| e_vector.is_some());
+        let hamel = self.hamel.as_mut().filter(|h| !e.is_empty() && e.len() == h.terms.independent.len());
         self.all.compute_first(hamel.as_ref().map_or(count, |h| h.first + h.outputs.len()));
         self.all.read_outputs(from, &mut self.outputs[from..count]);
         let hamel: Option<HamelValues<'_>> = hamel.map(|h| {
@@ -644,7 +673,8 @@ impl NumericModel {
         }
         let (velocity, rest) = checked.split_at(m);
         let (position, energy) = rest.split_at(m);
-        if residuals.len() == m && velocity_residuals.len() == m {
+        if residual_columns.len() == 2 * m {
+            let (residuals, velocity_residuals) = residual_columns.split_at_mut(m);
             let holonomic = &self.terms.holonomic[..m];
             for j in 0..m {
                 residuals[j] = as_written(holonomic[j], velocity[j], position[j]);
@@ -652,7 +682,7 @@ impl NumericModel {
             }
         }
         let energy = energy[0];
-        let (Some(e), Some((values, dependent))) = (e_vector, hamel) else { return Ok((energy, false)) };
+        let Some((values, dependent)) = hamel else { return Ok((energy, false)) };
         // Hamel's outputs: `det A₁`, then `Ψ` (k×k), `G`, `H`, `E` (k each).
         let k = e.len();
         let (determinant, found) = (values[0], &values[1 + k * k + 2 * k..][..k]);
@@ -665,39 +695,42 @@ impl NumericModel {
         Ok((energy, defined))
     }
 
-    /// [`NumericModel::diagnostics`] from what the machine code's tail left in
-    /// `native_tail`: the main program's outputs from `A` on, then the sample's
-    /// block ([`sample_block`]), whose flags are tested and whose columns are
-    /// copied as they are.
+    /// [`NumericModel::diagnostics`] from what the machine code's tail left: the
+    /// main program's outputs from `A` on and the sample's scalars in
+    /// `native_tail`, whose flags are tested, and its columns ([`sample_block`])
+    /// in `columns` already when `direct`, else in `native_columns`, copied from
+    /// there as asked for.
     #[inline]
     fn sampled_natively(
         &self,
         t: f64,
-        residuals: &mut [f64],
-        velocity_residuals: &mut [f64],
-        e_vector: Option<&mut [f64]>,
+        columns: &mut [f64],
+        direct: bool,
+        with_residuals: bool,
     ) -> Result<(f64, bool), DynamicsError> {
         let (n, m) = (self.n, self.m);
-        let (main, sample) = self.native_tail.split_at(self.native_tail.len() - self.sample_len());
-        let (columns, scalars) = sample.split_at(sample.len() - SAMPLE_SCALARS);
-        let &[energy, finite, e_finite, shortcut] = scalars else { unreachable!("the caller checked the length") };
+        let Some((main, &[energy, finite, e_finite, shortcut])) = self.native_tail.split_last_chunk() else {
+            return Err(DynamicsError::NonFinite { what: "the sample's scalars (machine code)".into(), t });
+        };
         if finite != 0.0 {
             // NaN: one of `f`, `φ`, `T + V` is not finite.
-            return Err(self.non_finite_diagnostic(&main[m * n + m..][..2 * m + 1], t));
+            return Err(self.non_finite_diagnostic(main.get(m * n + m..).unwrap_or_default(), t));
         }
-        if residuals.len() == m && velocity_residuals.len() == m {
-            residuals.copy_from_slice(&columns[..m]);
-            velocity_residuals.copy_from_slice(&columns[m..2 * m]);
+        let e_at = if with_residuals { 2 * m } else { 0 };
+        if !direct {
+            let (residuals, e) = self.native_columns.split_at(2 * m);
+            columns[..e_at].copy_from_slice(&residuals[..e_at]);
+            if columns.len() - e_at == e.len() {
+                columns[e_at..].copy_from_slice(e);
+            }
         }
-        let found = &columns[2 * m..];
-        let e_vector = e_vector.filter(|e| e.len() == found.len());
-        let (Some(e), Some(h)) = (e_vector, self.hamel.as_ref()) else { return Ok((energy, false)) };
+        let k = columns.len() - e_at;
+        let Some(h) = self.hamel.as_ref().filter(|h| k > 0 && k == h.terms.independent.len()) else {
+            return Ok((energy, false));
+        };
         let defined = e_finite == 0.0
             && (shortcut == 1.0
                 || crate::formulations::split_is_regular_by_elimination(&main[..m * n], n, &h.terms.dependent));
-        if defined {
-            e.copy_from_slice(found);
-        }
         Ok((energy, defined))
     }
 
@@ -711,18 +744,20 @@ impl NumericModel {
         DynamicsError::NonFinite { what, t }
     }
 
-    /// Runs the native code's tail at `(t, q, v)` into `native_tail` (its body
-    /// first, unless it last ran there: the integrator's last stage), unless it
-    /// has run there already. False when there is no such code, or when the
-    /// interpreter's registers hold this state instead (another method's last
-    /// stage), so that its own tail is cheaper. The inputs are loaded for the
+    /// Runs the native code's tail at `(t, q, v)`, its first part into
+    /// `native_tail` and its second (the sample's columns) into `columns`, or
+    /// `native_columns` when none are given (its body first, unless it last ran
+    /// there: the integrator's last stage). False when there is no such code, or
+    /// when the interpreter's registers hold this state instead (another method's
+    /// last stage), so that its own tail is cheaper. The inputs are loaded for the
     /// interpreter only on that way (at a sample after a step, loading them cost
     /// 90 of its instructions).
-    fn native_diagnostics(&mut self, t: f64, q: &[f64], v: &[f64]) -> bool {
+    fn native_diagnostics(&mut self, t: f64, q: &[f64], v: &[f64], columns: Option<&mut [f64]>) -> bool {
         let (n, m) = (self.n, self.m);
         let Some(evaluator) = self.native_lagrange.as_mut().filter(|e| e.has_tail()) else { return false };
         let inputs: [&[f64]; 4] = [&[t], &q[..n], &v[..n], &self.parameters];
-        if evaluator.tail_at(&inputs, &mut [&mut self.native_tail]) {
+        let columns = columns.unwrap_or(&mut self.native_columns);
+        if evaluator.eval_tail(&inputs, &mut [&mut self.native_tail, &mut *columns]) {
             return true;
         }
         load_inputs(&mut self.inputs, &self.parameters, t, q, v);
@@ -732,7 +767,7 @@ impl NumericModel {
         let (accelerations, rest) = self.native_scratch.split_at_mut(n);
         let (multipliers, flag) = rest.split_at_mut(m);
         evaluator.eval(&inputs, &mut [accelerations, multipliers, flag])
-            && evaluator.tail_at(&inputs, &mut [&mut self.native_tail])
+            && evaluator.eval_tail(&inputs, &mut [&mut self.native_tail, columns])
     }
 
     /// Runs the main program at the loaded inputs as far as the outputs `wanted`
@@ -782,7 +817,7 @@ impl NumericModel {
     pub fn hamel_terms(&mut self, t: f64, q: &[f64], v: &[f64]) -> Option<Result<&HamelTerms, DynamicsError>> {
         self.hamel.as_ref()?;
         self.load_inputs(t, q, v);
-        let native = self.native_diagnostics(t, q, v);
+        let native = self.native_diagnostics(t, q, v, None);
         let h = self.hamel.as_mut()?;
         if !native {
             // The main program computes them after its own outputs: where it has run

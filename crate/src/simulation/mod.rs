@@ -327,11 +327,13 @@ impl Simulation {
     /// The sample at `(t, y)`, owned (for display between steps; not recorded).
     fn sample_at(&mut self, t: f64, y: &[f64]) -> Result<Sample, DynamicsError> {
         let w = self.samples.widths();
-        let (mut residuals, mut velocity_residuals, mut e) =
-            (alloc::vec![0.0; w.residuals], alloc::vec![0.0; w.residuals], alloc::vec![0.0; w.e]);
-        let row = Measures { residuals: &mut residuals, velocity_residuals: &mut velocity_residuals, e: &mut e };
+        let mut columns = alloc::vec![0.0; 2 * w.residuals + w.e];
+        let row = Measures { columns: &mut columns, residuals: w.residuals };
         let scalars = measure(&mut self.numeric, &self.settings, &mut self.compulsion, t, y, None, row)?;
         let n = self.numeric.n();
+        let e = columns.split_off(2 * w.residuals);
+        let velocity_residuals = columns.split_off(w.residuals);
+        let residuals = columns;
         Ok(Sample {
             t,
             q: y[..n].to_vec(),
@@ -501,6 +503,10 @@ fn record(
     if samples.len() >= limit {
         return Err(IntegrationError::Limit { t, what: "samples", limit: limit as u64 });
     }
+    if settings.diagnostics == Diagnostics::NONE && !settings.compulsion {
+        samples.push_state(t, y);
+        return Ok(());
+    }
     samples
         .push_with(t, y, |row| measure(numeric, settings, compulsion, t, y, known, row))
         .map_err(IntegrationError::System)
@@ -538,8 +544,7 @@ fn measure(
     if wanted.energy || wanted.residuals || wanted.e_vector {
         // One pass of the program gives them all (the E-vector's terms follow
         // them); the columns not recorded are left out.
-        let e = (!row.e.is_empty()).then_some(row.e);
-        let (value, defined) = numeric.diagnostics(t, q, v, row.residuals, row.velocity_residuals, e)?;
+        let (value, defined) = numeric.diagnostics(t, q, v, row.columns, row.residuals > 0)?;
         e_defined = defined;
         if wanted.energy {
             energy = value;

@@ -1,7 +1,8 @@
-//! A run's samples, kept sample after sample in a few flat buffers: recording one
-//! allocates nothing (a `Vec` per sample and field did: with the state alone that
-//! was 5 % of a small model's run, and a page holds 100,000 samples a run), and
-//! reading one gives slices into the buffers ([`SampleRef`]).
+//! A run's samples, kept row after row in chunks of flat buffers: recording one
+//! allocates nothing but a new chunk every [`CHUNK_ROWS`] rows (a `Vec` per sample
+//! and field did: with the state alone that was 5 % of a small model's run, and a
+//! page holds 100,000 samples a run), and reading one gives slices into its row
+//! ([`SampleRef`]).
 
 use alloc::vec::Vec;
 
@@ -27,15 +28,24 @@ impl Widths {
 }
 
 /// A run's samples, in order.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Samples {
     widths: Widths,
-    t: Vec<f64>,
-    energy: Vec<f64>,
-    compulsion: Vec<f64>,
-    /// Per sample: `q`, `v`, `μ`, residuals, velocity residuals, E (NaN when undefined).
-    values: Vec<f64>,
-    e_defined: Vec<bool>,
+    /// Numbers per row: [`HEAD`], then the widths' (kept: computed at each
+    /// sample it cost about 10 instructions).
+    stride: usize,
+    len: usize,
+    /// Rows of `t`, `T + V`, the compulsion, whether E is defined (1 or 0), `q`,
+    /// `v`, `μ`, residuals, velocity residuals, E (NaN when undefined): every
+    /// chunk but the last holds [`CHUNK_ROWS`] of them.
+    chunks: Vec<Vec<f64>>,
+}
+
+impl Default for Samples {
+    /// No samples, of no widths, and no room yet.
+    fn default() -> Samples {
+        Samples { stride: HEAD, ..NO_SAMPLES.clone() }
+    }
 }
 
 /// One recorded sample, borrowed from its run's [`Samples`]: the fields of [`Sample`]
@@ -97,34 +107,29 @@ impl<'a> From<&'a Sample> for SampleRef<'a> {
 }
 
 /// No samples, of no widths: what a run that could not start shows.
-pub static NO_SAMPLES: Samples = Samples {
-    widths: Widths { n: 0, mu: 0, residuals: 0, e: 0 },
-    t: Vec::new(),
-    energy: Vec::new(),
-    compulsion: Vec::new(),
-    values: Vec::new(),
-    e_defined: Vec::new(),
-};
+pub static NO_SAMPLES: Samples =
+    Samples { widths: Widths { n: 0, mu: 0, residuals: 0, e: 0 }, stride: HEAD, len: 0, chunks: Vec::new() };
 
 /// NaNs to fill a row's columns with before they are measured.
 const NAN_ROW: [f64; 32] = [f64::NAN; 32];
 
-/// Samples a run has room for from the start. Grown from empty, each buffer was
-/// reallocated about eight times in a short run (the sleigh to t = 100 records 262
-/// samples): about 50 of the 580 instructions a sample with the state alone cost.
-const FIRST_CAPACITY: usize = 256;
+/// A row's numbers before its state: `t`, `T + V`, the compulsion, and 1 where the
+/// row's E-vector is defined (else 0).
+const HEAD: usize = 4;
+
+/// Rows a chunk holds. Rows are stored in chunks of this many, each allocated
+/// once at its full size, so that recording a sample never moves the ones before
+/// it: grown as one buffer, the sleigh's run to t = 100 (262 samples) spent about
+/// 8 % of its time (against 1.5 % of its instructions) reallocating past 256
+/// samples and touching the new memory (`perf stat`: 26,000 page faults against
+/// 3,000 in the benchmark's loop of runs).
+const CHUNK_ROWS: usize = 256;
 
 impl Samples {
-    /// No samples yet, of the given widths, with room for [`FIRST_CAPACITY`].
+    /// No samples yet, of the given widths, with room for a chunk of them.
     pub fn new(widths: Widths) -> Samples {
-        Samples {
-            widths,
-            t: Vec::with_capacity(FIRST_CAPACITY),
-            energy: Vec::with_capacity(FIRST_CAPACITY),
-            compulsion: Vec::with_capacity(FIRST_CAPACITY),
-            values: Vec::with_capacity(FIRST_CAPACITY * widths.stride()),
-            e_defined: Vec::with_capacity(FIRST_CAPACITY),
-        }
+        let stride = HEAD + widths.stride();
+        Samples { widths, stride, len: 0, chunks: alloc::vec![Vec::with_capacity(CHUNK_ROWS * stride)] }
     }
 
     /// The widths of each sample.
@@ -134,17 +139,17 @@ impl Samples {
 
     /// How many.
     pub fn len(&self) -> usize {
-        self.t.len()
+        self.len
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.t.is_empty()
+        self.len == 0
     }
 
-    /// Every sample's time.
-    pub fn times(&self) -> &[f64] {
-        &self.t
+    /// Every sample's time, in order.
+    pub fn times(&self) -> impl ExactSizeIterator<Item = f64> + '_ {
+        (0..self.len).map(|k| self.row(k)[0])
     }
 
     /// Sample `k`, if there is one.
@@ -152,25 +157,33 @@ impl Samples {
         (k < self.len()).then(|| self.at(k))
     }
 
+    /// Row `k` (panics past the end).
+    fn row(&self, k: usize) -> &[f64] {
+        let at = (k % CHUNK_ROWS) * self.stride;
+        &self.chunks[k / CHUNK_ROWS][at..at + self.stride]
+    }
+
     /// Sample `k`; panics past the end (as indexing a slice does).
     pub fn at(&self, k: usize) -> SampleRef<'_> {
+        assert!(k < self.len, "sample {k} of {} samples", self.len);
         let w = self.widths;
-        let row = &self.values[k * w.stride()..(k + 1) * w.stride()];
+        let (head, row) = self.row(k).split_at(HEAD);
+        let &[t, energy, compulsion, e_defined] = head else { unreachable!("a head of {HEAD}") };
         let (q, row) = row.split_at(w.n);
         let (v, row) = row.split_at(w.n);
         let (mu, row) = row.split_at(w.mu);
         let (residuals, row) = row.split_at(w.residuals);
         let (velocity_residuals, e) = row.split_at(w.residuals);
         SampleRef {
-            t: self.t[k],
+            t,
             q,
             v,
-            energy: self.energy[k],
+            energy,
             mu,
             residuals,
             velocity_residuals,
-            compulsion: self.compulsion[k],
-            e_vector: (w.e > 0 && self.e_defined[k]).then_some(e),
+            compulsion,
+            e_vector: (w.e > 0 && e_defined == 1.0).then_some(e),
         }
     }
 
@@ -202,16 +215,13 @@ impl Samples {
     /// Appends a sample whose slices have this store's widths (a missing E-vector
     /// is stored as NaN and read back as `None`).
     pub fn push(&mut self, s: SampleRef<'_>) {
-        let start = self.values.len();
-        for part in [s.q, s.v, s.mu] {
-            self.values.extend_from_slice(part);
-        }
-        let recorded: Result<(), core::convert::Infallible> = self.finish_row(s.t, start, |row| {
-            row.residuals.copy_from_slice(s.residuals);
-            row.velocity_residuals.copy_from_slice(s.velocity_residuals);
+        let recorded: Result<(), core::convert::Infallible> = self.push_parts(s.t, &[s.q, s.v, s.mu], |mut row| {
+            let (residuals, velocity_residuals, row_e) = row.split();
+            residuals.copy_from_slice(s.residuals);
+            velocity_residuals.copy_from_slice(s.velocity_residuals);
             let e_defined = match s.e_vector {
-                Some(e) if e.len() == row.e.len() => {
-                    row.e.copy_from_slice(e);
+                Some(e) if e.len() == row_e.len() => {
+                    row_e.copy_from_slice(e);
                     true
                 }
                 _ => false,
@@ -234,57 +244,80 @@ impl Samples {
         fill: impl FnOnce(Measures<'_>) -> Result<Scalars, E>,
     ) -> Result<(), E> {
         debug_assert_eq!(state.len(), 2 * self.widths.n + self.widths.mu, "a state of other widths");
-        let start = self.values.len();
-        self.values.extend_from_slice(state);
-        self.finish_row(t, start, fill)
+        self.push_parts(t, &[state], fill)
     }
 
-    /// [`Samples::push_with`] once the state is in the row that starts at `start`.
-    fn finish_row<E>(
+    /// Appends the sample at `t` of `state` with nothing measured: what a run with
+    /// the state alone records (through [`Samples::push_with`], a sample cost the
+    /// sleigh's run about 40 instructions more).
+    pub(crate) fn push_state(&mut self, t: f64, state: &[f64]) {
+        let recorded: Result<(), core::convert::Infallible> = self.push_parts(t, &[state], |_| Ok(Scalars::NONE));
+        let Ok(()) = recorded;
+    }
+
+    /// [`Samples::push_with`] with the state in `parts`.
+    fn push_parts<E>(
         &mut self,
         t: f64,
-        start: usize,
+        parts: &[&[f64]],
         fill: impl FnOnce(Measures<'_>) -> Result<Scalars, E>,
     ) -> Result<(), E> {
-        let w = self.widths;
+        let (w, stride) = (self.widths, self.stride);
+        if self.chunks.last().is_none_or(|c| c.len() + stride > c.capacity()) {
+            self.chunks.push(Vec::with_capacity(CHUNK_ROWS * stride));
+        }
+        let Some(chunk) = self.chunks.last_mut() else { unreachable!("a chunk was just made") };
+        let start = chunk.len();
+        chunk.extend_from_slice(&[t, f64::NAN, f64::NAN, 0.0]);
+        for part in parts {
+            chunk.extend_from_slice(part);
+        }
         // NaN until written, copied from a constant row: a `resize` filled it in a
         // loop of about 55 instructions a sample of four values.
-        let mut missing = (start + w.stride()).saturating_sub(self.values.len());
+        let mut missing = (start + stride).saturating_sub(chunk.len());
         while missing > 0 {
             let k = missing.min(NAN_ROW.len());
-            self.values.extend_from_slice(&NAN_ROW[..k]);
+            chunk.extend_from_slice(&NAN_ROW[..k]);
             missing -= k;
         }
-        let measured = &mut self.values[start + 2 * w.n + w.mu..];
-        let (residuals, measured) = measured.split_at_mut(w.residuals);
-        let (velocity_residuals, e) = measured.split_at_mut(w.residuals);
-        match fill(Measures { residuals, velocity_residuals, e }) {
+        let row = &mut chunk[start..start + stride];
+        let (head, columns) = row.split_at_mut(HEAD + 2 * w.n + w.mu);
+        match fill(Measures { columns, residuals: w.residuals }) {
             Ok(scalars) => {
                 let e_defined = scalars.e_defined && w.e > 0;
+                head[1..HEAD].copy_from_slice(&[scalars.energy, scalars.compulsion, if e_defined { 1.0 } else { 0.0 }]);
                 if !e_defined {
-                    self.values[start + w.stride() - w.e..].fill(f64::NAN);
+                    row[stride - w.e..].fill(f64::NAN);
                 }
-                self.t.push(t);
-                self.energy.push(scalars.energy);
-                self.compulsion.push(scalars.compulsion);
-                self.e_defined.push(e_defined);
+                self.len += 1;
                 Ok(())
             }
             Err(error) => {
-                self.values.truncate(start);
+                chunk.truncate(start);
                 Err(error)
             }
         }
     }
 }
 
-/// Where a sample's measured columns go ([`Samples::push_with`]): slices of the
-/// store's widths, empty for a column not recorded.
+/// Where a sample's measured columns go ([`Samples::push_with`]): the row's
+/// columns after the state, in one slice as the row holds them (so that machine
+/// code can write them in place): the residuals and the velocity residuals
+/// (`residuals` each), then the E-vector's place (the rest; empty when it is not
+/// recorded).
 pub(crate) struct Measures<'a> {
-    pub residuals: &'a mut [f64],
-    pub velocity_residuals: &'a mut [f64],
-    /// The E-vector's place.
-    pub e: &'a mut [f64],
+    pub columns: &'a mut [f64],
+    /// How many constraints' residuals are recorded (0 when they are not).
+    pub residuals: usize,
+}
+
+impl Measures<'_> {
+    /// The residuals, the velocity residuals and the E-vector's place.
+    pub fn split(&mut self) -> (&mut [f64], &mut [f64], &mut [f64]) {
+        let (residuals, rest) = self.columns.split_at_mut(self.residuals);
+        let (velocity_residuals, e) = rest.split_at_mut(self.residuals);
+        (residuals, velocity_residuals, e)
+    }
 }
 
 /// A sample's numbers besides its time and row.
@@ -295,6 +328,11 @@ pub(crate) struct Scalars {
     pub compulsion: f64,
     /// Whether the row's E-vector was written (it is stored as NaN otherwise).
     pub e_defined: bool,
+}
+
+impl Scalars {
+    /// Nothing measured.
+    pub const NONE: Scalars = Scalars { energy: f64::NAN, compulsion: f64::NAN, e_defined: false };
 }
 
 /// The samples of a [`Samples`] in order.
@@ -359,7 +397,7 @@ mod tests {
             samples.push(s.into());
         }
         assert_eq!(samples.len(), 3);
-        assert_eq!(samples.times(), [0.0, 0.5, 1.0]);
+        assert_eq!(samples.times().collect::<Vec<_>>(), [0.0, 0.5, 1.0]);
         for (read, written) in samples.iter().zip(&written) {
             let owned = read.to_sample();
             assert_eq!(
@@ -384,21 +422,49 @@ mod tests {
         assert!(NO_SAMPLES.is_empty() && NO_SAMPLES.last().is_none());
     }
 
+    /// Rows past a chunk read back as written, and a sample that fails as a chunk
+    /// fills leaves no trace; every chunk but the last is full.
+    #[test]
+    fn samples_across_chunks_read_back_as_written() {
+        let mut samples = Samples::new(Widths { n: 1, mu: 1, residuals: 0, e: 0 });
+        let count = 2 * CHUNK_ROWS + 7;
+        for k in 0..count {
+            let x = k as f64;
+            if k == CHUNK_ROWS {
+                let failed: Result<(), &str> = samples.push_with(-1.0, &[1.0, 2.0, 3.0], |_| Err("not finite"));
+                assert_eq!((failed, samples.len()), (Err("not finite"), CHUNK_ROWS));
+            }
+            let scalars = Scalars { energy: 3.0 * x, compulsion: x * x, e_defined: true };
+            let recorded: Result<(), &str> = samples.push_with(x, &[x, -x, 0.5 * x], |_| Ok(scalars));
+            assert_eq!(recorded, Ok(()));
+        }
+        assert_eq!((samples.len(), samples.chunks.len()), (count, 3));
+        assert!(samples.chunks[..2].iter().all(|c| c.len() == CHUNK_ROWS * samples.stride));
+        assert_eq!(samples.times().collect::<Vec<_>>(), (0..count).map(|k| k as f64).collect::<Vec<_>>());
+        for (k, s) in samples.iter().enumerate() {
+            let x = k as f64;
+            assert_eq!((s.t, s.q, s.v, s.mu), (x, &[x][..], &[-x][..], &[0.5 * x][..]), "sample {k}");
+            assert_eq!((s.energy, s.compulsion, s.e_vector), (3.0 * x, x * x, None), "no E-vector's column");
+        }
+        assert_eq!(samples.last().map(|s| s.t), Some((count - 1) as f64));
+    }
+
     /// A sample whose measuring fails is not recorded, and leaves no trace in the
     /// buffers: the next sample reads back whole. An E-vector written but not
     /// defined is stored as NaN.
     #[test]
     fn a_failed_sample_leaves_the_store_as_it_was() {
         let mut samples = Samples::new(Widths { n: 1, mu: 0, residuals: 1, e: 2 });
-        let failed: Result<(), &str> = samples.push_with(0.0, &[1.0, 2.0], |row| {
-            row.residuals[0] = 5.0;
+        let failed: Result<(), &str> = samples.push_with(0.0, &[1.0, 2.0], |mut row| {
+            row.split().0[0] = 5.0;
             Err("not finite")
         });
-        assert_eq!((failed, samples.len(), samples.values.len()), (Err("not finite"), 0, 0));
-        let recorded: Result<(), &str> = samples.push_with(0.5, &[3.0, 4.0], |row| {
-            row.residuals[0] = 1e-9;
-            row.velocity_residuals[0] = 2e-9;
-            row.e.copy_from_slice(&[7.0, 8.0]);
+        assert_eq!((failed, samples.len(), samples.chunks[0].len()), (Err("not finite"), 0, 0));
+        let recorded: Result<(), &str> = samples.push_with(0.5, &[3.0, 4.0], |mut row| {
+            let (residuals, velocity_residuals, e) = row.split();
+            residuals[0] = 1e-9;
+            velocity_residuals[0] = 2e-9;
+            e.copy_from_slice(&[7.0, 8.0]);
             Ok(Scalars { energy: 6.0, compulsion: f64::NAN, e_defined: false })
         });
         assert_eq!(recorded, Ok(()));
@@ -408,6 +474,6 @@ mod tests {
             (0.5, &[3.0][..], &[4.0][..], 6.0, &[1e-9][..], &[2e-9][..])
         );
         assert_eq!(s.e_vector, None);
-        assert!(samples.values[4..].iter().all(|x| x.is_nan()), "an undefined E-vector is stored as NaN");
+        assert!(samples.row(0)[HEAD + 4..].iter().all(|x| x.is_nan()), "an undefined E-vector is stored as NaN");
     }
 }

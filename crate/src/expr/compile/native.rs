@@ -31,11 +31,11 @@ pub trait CompiledCode: Send + Sync + core::fmt::Debug {
     /// keeps no copy of its inputs. False, and nothing run, when a slice has the
     /// wrong length.
     fn body(&self, inputs: &[&[f64]], registers: &mut [f64], outputs: &mut [&mut [f64]]) -> bool;
-    /// Runs the tail: its `outputs` from `inputs` and the values the prologue and
-    /// the body left in `registers` for the same inputs (the caller makes sure of
-    /// that). False, and nothing run, when there is no tail or a slice has the
-    /// wrong length.
-    fn tail(&self, _inputs: &[&[f64]], _registers: &mut [f64], _outputs: &mut [&mut [f64]]) -> bool {
+    /// Runs the tail: its `outputs` from the values the prologue and the body left
+    /// in `registers`, the inputs among them (the caller makes sure that they are
+    /// the inputs it asks for). False, and nothing run, when there is no tail or a
+    /// slice has the wrong length.
+    fn tail(&self, _registers: &mut [f64], _outputs: &mut [&mut [f64]]) -> bool {
         false
     }
     /// Whether the code has a tail.
@@ -128,34 +128,19 @@ impl NativeEvaluator {
 
     /// Evaluates the tail's outputs at `inputs`, which must be those of the last
     /// [`NativeEvaluator::eval`] ([`NativeEvaluator::holds`]); false otherwise,
-    /// without a tail or when the shapes are wrong.
+    /// without a tail or when the shapes are wrong. It runs each time it is asked,
+    /// so that its outputs may go to a new place each time (a sample's columns go
+    /// straight into the sample's row).
     pub fn eval_tail(&mut self, inputs: &[&[f64]], outputs: &mut [&mut [f64]]) -> bool {
-        self.tail_ran = self.holds(inputs) && self.code.tail(inputs, &mut self.registers, outputs);
+        self.tail_ran = self.holds(inputs) && self.code.tail(&mut self.registers, outputs);
         self.tail_ran
     }
 
     /// Whether [`NativeEvaluator::eval_tail`] has run for exactly these inputs
-    /// since the body last ran, so that the outputs it gave still hold.
+    /// since the body last ran (how a caller tells that a sample's numbers came
+    /// from the tail).
     pub fn tail_holds(&self, inputs: &[&[f64]]) -> bool {
         self.tail_ran && self.holds(inputs)
-    }
-
-    /// The tail's outputs at `inputs` into `outputs`, when the last
-    /// [`NativeEvaluator::eval`] ran for exactly these inputs: run there, unless
-    /// the tail has run since (the caller's `outputs` then still hold them). False
-    /// otherwise, without a tail or when the shapes are wrong. A sample asks this
-    /// once: the inputs are compared once (comparing them for
-    /// [`NativeEvaluator::tail_holds`] and again for
-    /// [`NativeEvaluator::eval_tail`] cost a sample of the sleigh about 60
-    /// instructions).
-    pub fn tail_at(&mut self, inputs: &[&[f64]], outputs: &mut [&mut [f64]]) -> bool {
-        if !self.holds(inputs) {
-            return false;
-        }
-        if !self.tail_ran {
-            self.tail_ran = self.code.tail(inputs, &mut self.registers, outputs);
-        }
-        self.tail_ran
     }
 }
 
