@@ -318,17 +318,16 @@ const SAMPLE_SCALARS: usize = 4;
 
 /// What a sample stores and tests, compiled after the diagnostics' tail (whose
 /// values are `tail`: `A`, `b`, `f`, `φ`, `T + V`, then with a Hamel split of `r`
-/// dependent coordinates `det A₁`, `Ψ`, `G`, `H`, `E`): the residuals as written
-/// (`φ` for a holonomic constraint, `f` otherwise, chosen here once), the velocity
-/// residuals, `E`, `T + V`, and three flags: `Σ (x − x)` over `f`, `φ` and `T + V`
-/// (0, or NaN where one is not finite), the same over `det A₁` and `E`, and
+/// dependent coordinates `det A₁`, `Ψ`, `G`, `H`, `E`): first `T + V` and three
+/// flags: `Σ (x − x)` over `f`, `φ` and `T + V` (0, or NaN where one is not
+/// finite), the same over `det A₁` and `E`, and
 /// [`crate::formulations::split_shortcut`] (1 where the split is regular without an
-/// elimination). The scalars come first and the columns (residuals, velocity
-/// residuals, `E`) last, as a sample's row holds them, so that the machine code
-/// writes the columns straight into the row (the tail's second part). A sample
-/// then tests three numbers: checking, choosing and judging in Rust cost the
-/// sleigh about 150 of its 1,000 instructions a sample, and copying the columns
-/// into the row about 120 more.
+/// elimination); then the columns as a sample's row holds them: the residuals as
+/// written (`φ` for a holonomic constraint, `f` otherwise, chosen here once), the
+/// velocity residuals, `E`. The machine code writes the columns straight into the
+/// row (the tail's second part), and a sample tests three numbers: checking,
+/// choosing and judging in Rust cost the sleigh about 150 of its 1,000
+/// instructions a sample, and copying the columns into the row about 120 more.
 fn sample_block(
     block: &mut crate::expr::Block,
     tail: &[crate::expr::Value],

@@ -44,7 +44,7 @@ pub struct Samples {
 impl Default for Samples {
     /// No samples, of no widths, and no room yet.
     fn default() -> Samples {
-        Samples { stride: HEAD, ..NO_SAMPLES.clone() }
+        NO_SAMPLES.clone()
     }
 }
 
@@ -263,7 +263,9 @@ impl Samples {
         fill: impl FnOnce(Measures<'_>) -> Result<Scalars, E>,
     ) -> Result<(), E> {
         let (w, stride) = (self.widths, self.stride);
-        if self.chunks.last().is_none_or(|c| c.len() + stride > c.capacity()) {
+        // Full by its rows, not its capacity: a clone's chunks have only the
+        // capacity they fill.
+        if self.chunks.last().is_none_or(|c| c.len() >= CHUNK_ROWS * stride) {
             self.chunks.push(Vec::with_capacity(CHUNK_ROWS * stride));
         }
         let Some(chunk) = self.chunks.last_mut() else { unreachable!("a chunk was just made") };
@@ -447,6 +449,13 @@ mod tests {
             assert_eq!((s.energy, s.compulsion, s.e_vector), (3.0 * x, x * x, None), "no E-vector's column");
         }
         assert_eq!(samples.last().map(|s| s.t), Some((count - 1) as f64));
+        // A copy taken inside a chunk (whose buffers have only the room they
+        // fill) goes on filling that chunk.
+        let mut copy = samples.clone();
+        let recorded: Result<(), &str> = copy.push_with(-5.0, &[1.0, 2.0, 3.0], |_| Ok(Scalars::NONE));
+        assert_eq!((recorded, copy.len(), copy.chunks.len()), (Ok(()), count + 1, 3));
+        assert_eq!((copy.at(count).t, copy.at(count).mu), (-5.0, &[3.0][..]));
+        assert!(copy.iter().take(count).zip(samples.iter()).all(|(a, b)| a.t == b.t && a.q == b.q));
     }
 
     /// A sample whose measuring fails is not recorded, and leaves no trace in the
