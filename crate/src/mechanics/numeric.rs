@@ -632,8 +632,8 @@ impl NumericModel {
         // With every column asked for, the machine code writes them into the row.
         let direct = with_residuals && columns.len() == self.native_columns.len();
         let native = self.native_diagnostics(t, q, v, direct.then_some(&mut *columns));
-        if native && self.native_tail.len() >= SAMPLE_SCALARS {
-            return self.sampled_natively(t, columns, direct, with_residuals);
+        if let Some(sampled) = native.then(|| self.sampled_natively(t, columns, direct, with_residuals)).flatten() {
+            return sampled;
         }
         let (residual_columns, e) = columns.split_at_mut(if with_residuals { 2 * self.m } else { 0 });
         self.interpreted_diagnostics(t, [q, v], residual_columns, e)
@@ -698,7 +698,8 @@ impl NumericModel {
     /// main program's outputs from `A` on and the sample's scalars in
     /// `native_tail`, whose flags are tested, and its columns ([`sample_block`])
     /// in `columns` already when `direct`, else in `native_columns`, copied from
-    /// there as asked for.
+    /// there as asked for. `None` (the interpreter answers) where `native_tail`
+    /// is too short to hold the scalars, which a tail never leaves.
     #[inline]
     fn sampled_natively(
         &self,
@@ -706,14 +707,12 @@ impl NumericModel {
         columns: &mut [f64],
         direct: bool,
         with_residuals: bool,
-    ) -> Result<(f64, bool), DynamicsError> {
+    ) -> Option<Result<(f64, bool), DynamicsError>> {
         let (n, m) = (self.n, self.m);
-        let Some((main, &[energy, finite, e_finite, shortcut])) = self.native_tail.split_last_chunk() else {
-            return Err(DynamicsError::NonFinite { what: "the sample's scalars (machine code)".into(), t });
-        };
+        let (main, &[energy, finite, e_finite, shortcut]) = self.native_tail.split_last_chunk()?;
         if finite != 0.0 {
             // NaN: one of `f`, `φ`, `T + V` is not finite.
-            return Err(self.non_finite_diagnostic(main.get(m * n + m..).unwrap_or_default(), t));
+            return Some(Err(self.non_finite_diagnostic(main.get(m * n + m..).unwrap_or_default(), t)));
         }
         let e_at = if with_residuals { 2 * m } else { 0 };
         if !direct {
@@ -725,12 +724,12 @@ impl NumericModel {
         }
         let k = columns.len() - e_at;
         let Some(h) = self.hamel.as_ref().filter(|h| k > 0 && k == h.terms.independent.len()) else {
-            return Ok((energy, false));
+            return Some(Ok((energy, false)));
         };
+        let rows = main.get(..m * n)?;
         let defined = e_finite == 0.0
-            && (shortcut == 1.0
-                || crate::formulations::split_is_regular_by_elimination(&main[..m * n], n, &h.terms.dependent));
-        Ok((energy, defined))
+            && (shortcut == 1.0 || crate::formulations::split_is_regular_by_elimination(rows, n, &h.terms.dependent));
+        Some(Ok((energy, defined)))
     }
 
     /// The error for a sample whose `checked` values (`f`, `φ`, `T + V`) are not
