@@ -484,3 +484,74 @@ fn derive_shows_the_generated_kinetic_energy_potential_and_forces_first() {
 fn model_of_gallery(name: &str) -> Model {
     nhlab_tests::scenarios::load(name).0
 }
+
+/// The gallery's turntable ball with its spin written along the table's axes
+/// (`parent = "table"`): `ω = Ω e_z + R_z(Ωt) w`, `w = (θx', θy', θz')`.
+fn ball_spun_along_the_table() -> String {
+    TURNTABLE_FROM_BODIES.replace(
+        "[frames.ball]\nangular_velocity",
+        "[frames.ball]\nparent = \"table\"\nangular_velocity",
+    )
+}
+
+/// Pseudo-coordinates along a turning parent's axes: Newton–Euler for the ball
+/// (`m v̇ = F`, `I ω̇ = −R e_z × F`, the contact's velocity equal to the table's
+/// `Ω e_z × r`) gives `v̇ = (2Ω/7) e_z × v`, `ω̇ = (5Ω/7R)(v_x, v_y, 0)`, and so
+/// `ẇ = R_zᵀ(ω̇ − Ω e_z × R_z w)`. Lagrange's equations of `T(w)` alone miss the
+/// term `I ω·(Ω e_z × R_z e_i)` and get a different `ẇ`.
+#[test]
+fn spin_along_a_turning_parents_axes_obeys_newton_euler() {
+    let text = ball_spun_along_the_table();
+    let model = model(&text);
+    let p = |name: &str| model.scenario.parameters[name];
+    let (r, omega) = (p("R"), p("Omega"));
+    let mut numeric = NumericModel::new(&model).unwrap();
+    let mut rng = Rng::new(17);
+    for _ in 0..20 {
+        let t = rng.range(0.0, 3.0);
+        let q: Vec<f64> = (0..5).map(|_| rng.range(-1.5, 1.5)).collect();
+        let w = [rng.range(-3.0, 3.0), rng.range(-3.0, 3.0), rng.range(-3.0, 3.0)];
+        let (c, s) = ((omega * t).cos(), (omega * t).sin());
+        let turned = |u: [f64; 3]| [c * u[0] - s * u[1], s * u[0] + c * u[1], u[2]];
+        let back = |u: [f64; 3]| [c * u[0] + s * u[1], -s * u[0] + c * u[1], u[2]];
+        let rw = turned(w);
+        let spin = [rw[0], rw[1], rw[2] + omega];
+        // Rolling: v + ω × (−R e_z) = Ω e_z × r, so v = Ω e_z × r + R ω × e_z.
+        let vx = -omega * q[1] + r * spin[1];
+        let vy = omega * q[0] - r * spin[0];
+        let v = vec![vx, vy, w[0], w[1], w[2]];
+        let a = accelerations(Method::Lagrange, &mut numeric, t, &q, &v).unwrap().accelerations;
+        let k = 2.0 * omega / 7.0;
+        let omega_dot = [5.0 * omega / (7.0 * r) * vx, 5.0 * omega / (7.0 * r) * vy, 0.0];
+        let w_dot = back([omega_dot[0] + omega * rw[1], omega_dot[1] - omega * rw[0], omega_dot[2]]);
+        let want = [-k * vy, k * vx, w_dot[0], w_dot[1], w_dot[2]];
+        for (i, (got, want)) in a.iter().zip(want).enumerate() {
+            assert!((got - want).abs() < 1e-9 * (1.0 + want.abs()), "q̈{i} = {got}, Newton–Euler {want} at t = {t}");
+        }
+    }
+}
+
+/// The same ball, run: its centre circles at `2Ω/7` under every method (it ran
+/// off before the pseudo-coordinates' terms were derived).
+#[test]
+fn a_ball_spun_along_the_turntables_axes_circles_at_two_sevenths() {
+    let text = ball_spun_along_the_table();
+    let (model, numeric, state) = nhlab_tests::scenarios::build_text(&text);
+    let rate = 2.0 * model.scenario.parameters["Omega"] / 7.0;
+    let (x0, y0, vx0, vy0) = (state.q[0], state.q[1], state.v[0], state.v[1]);
+    let (cx, cy) = (x0 - vy0 / rate, y0 + vx0 / rate);
+    let times: Vec<f64> = (1..=4).map(|k| k as f64 * std::f64::consts::PI / rate / 2.0).collect();
+    for method in [Method::Lagrange, Method::UdwadiaKalaba, Method::Gauss] {
+        let mut settings = nhlab::simulation::Settings::from_scenario(&model.scenario.run, method);
+        (settings.rtol, settings.atol) = (1e-12, 1e-13);
+        let mut sim = nhlab::simulation::Simulation::new(numeric.clone(), settings, &state).unwrap();
+        sim.advance_sampling(&times).unwrap();
+        for s in sim.samples().iter().skip(1) {
+            let angle = rate * s.t;
+            let (rx, ry) = (x0 - cx, y0 - cy);
+            let want = (cx + rx * angle.cos() - ry * angle.sin(), cy + rx * angle.sin() + ry * angle.cos());
+            let off = (s.q[0] - want.0).hypot(s.q[1] - want.1);
+            assert!(off < 1e-7, "{}: centre {:?} vs {want:?} at t = {}", method.id(), (s.q[0], s.q[1]), s.t);
+        }
+    }
+}

@@ -29,6 +29,12 @@ pub fn load(name: &str) -> (Model, NumericModel, State) {
     build(&scenario, &map)
 }
 
+/// A scenario text's model, compiled model and initial state.
+pub fn build_text(text: &str) -> (Model, NumericModel, State) {
+    let (scenario, map) = load_toml(text).unwrap_or_else(|e| panic!("{e}"));
+    build(&scenario, &map)
+}
+
 /// A scenario's model, compiled model and initial state.
 pub fn build(scenario: &Scenario, map: &SourceMap) -> (Model, NumericModel, State) {
     let model = Model::build(scenario, map).unwrap_or_else(|e| panic!("{}: {e}", scenario.title));

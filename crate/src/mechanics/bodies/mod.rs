@@ -152,6 +152,9 @@ struct Builder<'g> {
     space: Space,
     bodies: BTreeMap<String, Body>,
     drawings: Vec<Element>,
+    /// `Q_i` of the loads and of the pseudo-coordinates' terms, by coordinate
+    /// (empty while there are none).
+    forces: Vec<ExprId>,
 }
 
 /// Builds the additions of `s` into `g`, reporting every problem to `c`. Named
@@ -168,8 +171,13 @@ pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Con
         .chain(s.bodies.iter().map(|b| format!("body {}", b.name)))
         .collect();
     let rotation = Some(identity(g));
-    let mut b =
-        Builder { g, space: Space { declared, ..Space::default() }, bodies: BTreeMap::new(), drawings: Vec::new() };
+    let mut b = Builder {
+        g,
+        space: Space { declared, ..Space::default() },
+        bodies: BTreeMap::new(),
+        drawings: Vec::new(),
+        forces: Vec::new(),
+    };
     b.space.frames.insert(INERTIAL_FRAME.into(), Frame { rotation, omega: [zero; 3] });
     b.space.points.insert(ORIGIN.into(), [zero; 3]);
     for (what, count) in [
@@ -219,12 +227,10 @@ pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Con
     for (j, r) in s.rolling.iter().enumerate() {
         b.rolling(c, j, r, &mut out.constraints);
     }
-    if !s.loads.is_empty() {
-        out.forces = alloc::vec![b.g.zero(); b.g.coordinate_count()];
-        for (k, load) in s.loads.iter().enumerate() {
-            b.load(c, k, load, &mut out.forces);
-        }
+    for (k, load) in s.loads.iter().enumerate() {
+        b.load(c, k, load);
     }
+    out.forces = core::mem::take(&mut b.forces);
     out.drawings = core::mem::take(&mut b.drawings);
     out.frames = b.space.frames.iter().filter_map(|(name, f)| Some((name.clone(), f.rotation?))).collect();
     out
@@ -642,6 +648,7 @@ impl Builder<'_> {
                     );
                     return None;
                 }
+                self.pseudo_coordinate_terms(tensor[0][0], &frame.omega);
                 frame.omega
             }
         };
@@ -659,6 +666,47 @@ impl Builder<'_> {
         }
         self.bodies.insert(spec.name.clone(), Body { frame: spec.frame.clone(), centre: spec.centre.clone() });
         Some((t, mass, spec.centre.clone()))
+    }
+
+    /// Adds `term` to `Q_i` (the generalised forces start at zero when first added to).
+    fn add_force(&mut self, i: usize, term: ExprId) {
+        if self.forces.is_empty() {
+            self.forces = alloc::vec![self.g.zero(); self.g.coordinate_count()];
+        }
+        self.forces[i] = self.g.add2(self.forces[i], term);
+    }
+
+    /// The terms that make Lagrange's equations true for a body whose frame is given
+    /// by its angular velocity `ω` (affine in the velocities), with inertia `I` about
+    /// every axis (so its angular momentum is `L = I ω`).
+    ///
+    /// The rates in `ω` need not be rates of true coordinates (`θx'` along a turning
+    /// parent's axes is not the rate of any angle). For a coordinate `qₖ` Lagrange's
+    /// operator on `½ I ω·ω` is `L̇·eₖ + L·Dₖ` with `eₖ = ∂ω/∂q̇ₖ` (the virtual
+    /// rotation of `δqₖ`) and `Dₖ = d/dt eₖ − ∂ω/∂qₖ`, while the motion needs
+    /// `L̇·eₖ = τ·eₖ`. For true coordinates `Dₖ = ω × eₖ`, and `L·(ω × eₖ) = 0`
+    /// since `L ∥ ω`; for the rates of pseudo-coordinates it is not (along a parent
+    /// turning at `ω_p`, `Dₖ = ω_p × eₖ`: the gyroscopic term of Hamel's and
+    /// Boltzmann's equations). So `L·Dₖ` joins `Q_k`; it is zero, and nothing is
+    /// added, where `ω` is along `N` with constant coefficients (the usual ball).
+    fn pseudo_coordinate_terms(&mut self, inertia: ExprId, omega: &Vector) {
+        let momentum = scale(self.g, inertia, omega);
+        for k in 0..self.g.coordinate_count() {
+            let [q, v, _] = self.g.coordinate(k);
+            let mut d = [self.g.zero(); 3];
+            for (out, &w) in d.iter_mut().zip(omega) {
+                let e = self.g.diff(w, v);
+                let Ok(rate) = self.g.time_derivative(e) else { return };
+                let along_q = self.g.diff(w, q);
+                *out = self.g.sub(rate, along_q);
+            }
+            if d.iter().all(|&x| self.g.is_zero(x)) {
+                continue;
+            }
+            let term = dot(self.g, &momentum, &d);
+            let term = self.g.expand_within(term, super::constraint::EXPAND_BUDGET);
+            self.add_force(k, term);
+        }
     }
 
     /// `ṙ`, component by component.
@@ -839,7 +887,7 @@ impl Builder<'_> {
     }
 
     /// A load's share of `Q`: `F·∂v_P/∂q̇_i + τ·∂ω_B/∂q̇_i`.
-    fn load(&mut self, c: &mut Checker<'_>, k: usize, spec: &LoadSpec, q: &mut [ExprId]) {
+    fn load(&mut self, c: &mut Checker<'_>, k: usize, spec: &LoadSpec) {
         let field = format!("loads[{k}]");
         if spec.force.is_none() && spec.torque.is_none() {
             c.at(&field, "a load needs a `force` (at a `point`) or a `torque` (on a `body`), or both");
@@ -890,11 +938,11 @@ impl Builder<'_> {
             work.push((torque, frame.omega));
         }
         for (load, rate) in work {
-            for (i, qi) in q.iter_mut().enumerate() {
+            for i in 0..self.g.coordinate_count() {
                 let v = self.g.coordinate(i)[1];
                 let partial: Vector = rate.map(|x| self.g.diff(x, v));
                 let share = dot(self.g, &load, &partial);
-                *qi = self.g.add2(*qi, share);
+                self.add_force(i, share);
             }
         }
     }
