@@ -139,7 +139,7 @@ pub fn samples_table_for(model: &Model, runs: &[RunSamples], comment: String, co
     };
     columns.extend(e_columns.iter().map(|&i| format!("E_{}", names[i])));
     let holonomic: Vec<usize> = match wanted.residuals {
-        true => (0..m).filter(|&j| model.constraints[j].position_residual.is_some()).collect(),
+        true => (0..m).filter(|&j| model.constraints[j].is_holonomic()).collect(),
         false => Vec::new(),
     };
     columns.extend(holonomic.iter().map(|&j| format!("dres_{}", column_name(&model.constraints[j].name))));

@@ -391,3 +391,69 @@ fn the_references_compare_example_gives_its_sets() {
     let labels: Vec<String> = p.sets.iter().map(|s| s.label(&p.model, &p.numeric.parameters)).collect();
     assert_eq!(labels, ["backwards centre: a = -0.5", "heavy: m = 3"]);
 }
+
+const PENDULUM: &str = include_str!("../../scenarios/pendulum-cartesian.toml");
+
+/// Coordinates off a holonomic constraint are refused at `initial.q`, naming the
+/// constraint and its coordinates, even where every velocity could be solved (the
+/// position error was accepted silently before, or blamed on `initial.v`).
+#[test]
+fn initial_coordinates_off_a_holonomic_constraint_are_refused_at_initial_q() {
+    for v in ["v = { x = 0 }", "v = { x = 0, y = 0 }"] {
+        let text = PENDULUM.replace("q = { x = 0.6, y = -0.8 }", "q = { x = 0.6, y = -0.7999 }").replace("v = { x = 0 }", v);
+        let p = problems(&text);
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert_eq!(p[0].field, "initial.q", "{}", p[0]);
+        assert!(p[0].position.is_some(), "{}", p[0]);
+        assert!(
+            p[0].message.starts_with("the initial coordinates violate the holonomic constraint `rod` by -1.600e-4")
+                && p[0].message.contains("give values of x, y that meet it"),
+            "{}",
+            p[0].message
+        );
+    }
+}
+
+/// A coordinate a holonomic constraint fixes may be omitted: it is solved by
+/// Newton's method, and a warning at `initial.q` says what was taken.
+#[test]
+fn an_omitted_coordinate_is_solved_from_the_holonomic_constraints() {
+    let text = PENDULUM.replace("q = { x = 0.6, y = -0.8 }", "q = { x = 0.6 }");
+    let (scenario, map) = load_toml(&text).unwrap();
+    let model = Model::build(&scenario, &map).unwrap();
+    let mut numeric = NumericModel::new(&model).unwrap();
+    let (state, warnings) = nhlab::simulation::initial_state_with_warnings(&model, &mut numeric, &map).unwrap();
+    assert!((state.q[0] - 0.6).abs() == 0.0 && (state.q[1].abs() - 0.8).abs() < 1e-12, "{:?}", state.q);
+    assert_eq!(warnings[0].field, "initial.q");
+    assert!(warnings[0].message.contains("y = 0.8"), "{}", warnings[0].message);
+    // A coordinate no holonomic constraint involves is still required.
+    let p = problems(&BASE.replace("q = { x = 0, y = 0, phi = 0 }", "q = { x = 0, y = 0 }"));
+    assert_eq!(p[0].message, "the initial value of coordinate `phi` is missing");
+}
+
+/// The benchmark bicycle steered by 0.3 rad: its pitch, omitted, is solved so that
+/// the front wheel touches the ground (to 1e-12 m); given rounded to six decimals,
+/// the front wheel is off the ground and the position is refused, not accepted.
+#[test]
+fn the_bicycles_pitch_is_solved_or_its_rounding_refused() {
+    let bicycle = include_str!("../../scenarios/whipple-bicycle.toml");
+    let full = "q = { x = 0, y = 0, psi = 0, phi = 0.05, theta = 0, delta = 0, rear = 0, front = 0 }";
+    assert!(bicycle.contains(full));
+    let omitted = bicycle.replace(full, "q = { x = 0, y = 0, psi = 0, phi = 0.05, delta = 0.3, rear = 0, front = 0 }");
+    let (scenario, map) = load_toml(&omitted).unwrap();
+    let model = Model::build(&scenario, &map).unwrap();
+    let mut numeric = NumericModel::new(&model).unwrap();
+    let (state, warnings) = nhlab::simulation::initial_state_with_warnings(&model, &mut numeric, &map).unwrap();
+    let theta = state.q[4];
+    assert!(theta.abs() > 1e-5, "pitch {theta}");
+    let terms = numeric.evaluate(state.t, &state.q, &state.v).unwrap();
+    let front = model.constraints.iter().position(|c| c.name == "front wheel on the ground").unwrap();
+    assert!(terms.position_residuals[front].abs() < 1e-12, "{}", terms.position_residuals[front]);
+    assert!(warnings.iter().any(|w| w.field == "initial.q" && w.message.contains("theta = ")), "{warnings:?}");
+    let rounded = (theta * 1e6).round() / 1e6;
+    let given = omitted.replace("delta = 0.3", &format!("theta = {rounded}, delta = 0.3"));
+    let p = problems(&given);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert_eq!(p[0].field, "initial.q");
+    assert!(p[0].message.contains("`front wheel on the ground`"), "{}", p[0].message);
+}

@@ -82,7 +82,7 @@ impl Layout {
             coordinates: lab.prepared().model.coordinate_names().to_vec(),
             e_components: lab.e_components(),
             constraints: !constraints.is_empty(),
-            any_holonomic: constraints.iter().any(|c| c.position_residual.is_some()),
+            any_holonomic: constraints.iter().any(|c| c.is_holonomic()),
             methods: lab.runs().iter().map(|r| r.method.id().to_string()).collect(),
             sets: lab.runs().iter().map(|r| r.set).collect(),
             set_labels: lab.set_labels(),

@@ -430,7 +430,7 @@ impl Lab {
             for (set, &(parameters, initial)) in starts.iter().enumerate() {
                 // The page draws no compulsion: samples skip it.
                 let settings = Settings { compulsion: false, ..Settings::from_scenario(&p.model.scenario.run, method) };
-                let holonomic: Vec<bool> = p.model.constraints.iter().map(|c| c.position_residual.is_some()).collect();
+                let holonomic: Vec<bool> = p.model.constraints.iter().map(|c| c.is_holonomic()).collect();
                 let columns = Columns::new(self.view.per_sample(), self.e_components().len(), &holonomic);
                 let hamel_dependent = p.model.hamel.as_ref().ok().map(|split| {
                     let names = p.model.coordinate_names();

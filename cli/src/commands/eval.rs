@@ -82,7 +82,7 @@ pub fn run(args: &EvalArgs) -> Result<(), Failure> {
         .constraints
         .iter()
         .enumerate()
-        .filter(|(_, c)| c.position_residual.is_some())
+        .filter(|(_, c)| c.is_holonomic())
         .map(|(j, c)| (column_name(&c.name).to_string(), json!(terms.residuals[j])))
         .collect();
     if !velocity_residuals.is_empty() {

@@ -213,7 +213,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             })
             .collect();
         let coordinates = l.model.coordinate_names();
-        let holonomic: Vec<bool> = l.model.constraints.iter().map(|c| c.position_residual.is_some()).collect();
+        let holonomic: Vec<bool> = l.model.constraints.iter().map(|c| c.is_holonomic()).collect();
         let axis_labels = view.axis_labels();
         let time_label = nhlab::view::axis_label("t", nhlab::view::unit_of(&s.units, "t").as_deref());
         let figure = crate::plot::Figure {

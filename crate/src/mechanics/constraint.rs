@@ -53,6 +53,11 @@ pub struct Constraint {
 }
 
 impl Constraint {
+    /// Whether it is `φ(q, t) = 0` (its position residual is kept).
+    pub fn is_holonomic(&self) -> bool {
+        self.position_residual.is_some()
+    }
+
     /// Classifies `expr` and derives its velocity and acceleration forms. `None` when
     /// it depends on neither coordinates nor velocities.
     pub(crate) fn derive(g: &mut ExprGraph, name: String, expr: ExprId) -> Option<Constraint> {

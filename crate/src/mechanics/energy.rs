@@ -48,7 +48,7 @@ pub fn energy_changes(model: &Model) -> Vec<String> {
             why.push(format!("constraint `{}` depends on t", c.name));
             continue;
         }
-        if c.position_residual.is_some() {
+        if c.is_holonomic() {
             continue;
         }
         // f(q, 2v) against f(q, v) at each state, evaluated once; homogeneous of degree 1 to 4.

@@ -344,7 +344,7 @@ impl Model {
         if !s.view.trajectory.is_empty() && s.view.trajectory.len() != 2 {
             c.at("view.trajectory", format!("expected two expressions, found {}", s.view.trajectory.len()));
         }
-        check_initial(&mut c, s);
+        check_initial(&mut c, s, &g, &constraints);
         check_options(&mut c, s, n);
         check_stability(&mut c, s);
 
@@ -507,9 +507,13 @@ impl Model {
     }
 }
 
-fn check_initial(c: &mut Checker<'_>, s: &Scenario) {
-    for q in &s.coordinates {
-        if !s.initial.q.contains_key(q) {
+/// The initial values: every coordinate is given, except those a holonomic
+/// constraint involves, which may be omitted to be solved from it
+/// (`simulation::initial_state`).
+fn check_initial(c: &mut Checker<'_>, s: &Scenario, g: &ExprGraph, constraints: &[Constraint]) {
+    for (i, q) in s.coordinates.iter().enumerate() {
+        let fixed = constraints.iter().any(|k| k.is_holonomic() && k.jacobian.get(i).is_some_and(|&a| !g.is_zero(a)));
+        if !s.initial.q.contains_key(q) && !fixed {
             c.at("initial.q", format!("the initial value of coordinate `{q}` is missing"));
         }
     }

@@ -289,7 +289,7 @@ fn lagrange_program(
     if elimination::instruction_estimate(n, m, &known) > elimination::MAX_INSTRUCTIONS {
         return Ok(None);
     }
-    let holonomic: Vec<bool> = model.constraints.iter().map(|c| c.position_residual.is_some()).collect();
+    let holonomic: Vec<bool> = model.constraints.iter().map(|c| c.is_holonomic()).collect();
     let split = model.hamel.as_ref().ok().filter(|_| model.hamel_graph.is_some());
     let program = graph.compile_with_blocks(
         head,
@@ -453,7 +453,7 @@ impl NumericModel {
                 residuals: DVector::zeros(m),
                 position_residuals: DVector::zeros(m),
                 energy: 0.0,
-                holonomic: model.constraints.iter().map(|c| c.position_residual.is_some()).collect(),
+                holonomic: model.constraints.iter().map(|c| c.is_holonomic()).collect(),
             },
         })
     }

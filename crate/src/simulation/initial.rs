@@ -75,8 +75,10 @@ pub fn state_with_warnings(
     };
     let s = &model.scenario;
     let t = s.initial.t;
-    let q: Vec<f64> = s.coordinates.iter().map(|c| s.initial.q.get(c).copied().unwrap_or(0.0)).collect();
+    let mut q: Vec<f64> = s.coordinates.iter().map(|c| s.initial.q.get(c).copied().unwrap_or(0.0)).collect();
     let mut v: Vec<f64> = s.coordinates.iter().map(|c| s.initial.v.get(c).copied().unwrap_or(0.0)).collect();
+    // Positions first: a velocity can only be judged where the coordinates hold.
+    let solved_positions = solve_positions(model, numeric, map, t, &mut q, &v, the_state)?;
     let unknown: Vec<usize> = (0..v.len()).filter(|&i| !s.initial.v.contains_key(&s.coordinates[i])).collect();
     let problem = |message: String| {
         Problems(alloc::vec![Problem { field: "initial.v".into(), position: map.value("initial.v"), message }])
@@ -159,10 +161,14 @@ pub fn state_with_warnings(
             values.join(", ")
         )
     });
-    let warnings: Vec<Problem> = free_velocities_warning(&s.coordinates, &free, &v)
+    let warnings: Vec<Problem> = solved_positions
         .into_iter()
-        .chain(newton)
-        .map(|message| Problem { field: "initial.v".into(), position: map.value("initial.v"), message })
+        .chain(
+            free_velocities_warning(&s.coordinates, &free, &v)
+                .into_iter()
+                .chain(newton)
+                .map(|message| Problem { field: "initial.v".into(), position: map.value("initial.v"), message }),
+        )
         .collect();
     let terms = numeric.evaluate(t, &q, &v).map_err(|e| failed(e, &v))?;
     if let Some(x) = terms.mass.iter().find(|x| **x != 0.0 && x.abs() < f64::MIN_POSITIVE) {
@@ -191,6 +197,95 @@ pub fn state_with_warnings(
         _ => alloc::vec![0.0; model.constraints.len()],
     };
     Ok((State { t, q, v, mu }, warnings))
+}
+
+/// Relative tolerance for initial coordinates that must satisfy the holonomic
+/// constraints: `|φ| ≤ tol·(1 + Σ|∂φ/∂qᵢ qᵢ|)`.
+pub const POSITION_TOLERANCE: f64 = 1e-9;
+
+/// Checks the coordinates `q` against the holonomic constraints `φ(q, t) = 0`.
+/// Where one is violated and coordinates omitted from `initial.q` take part in it,
+/// those are solved by Gauss–Newton (from the values they had, 0; the least change
+/// where the constraints leave them free) and a warning at `initial.q` names what
+/// was solved; otherwise the problem is at `initial.q`, naming the constraint, by how
+/// much, and the coordinates it involves.
+fn solve_positions(
+    model: &Model,
+    numeric: &mut NumericModel,
+    map: &SourceMap,
+    t: f64,
+    q: &mut [f64],
+    v: &[f64],
+    the_state: &str,
+) -> Result<Option<Problem>, Problems> {
+    let s = &model.scenario;
+    let holonomic: Vec<usize> = (0..model.constraints.len()).filter(|&j| model.constraints[j].is_holonomic()).collect();
+    if holonomic.is_empty() {
+        return Ok(None);
+    }
+    let at = |message: String| Problem { field: "initial.q".into(), position: map.value("initial.q"), message };
+    let mut eval = |q: &[f64]| -> Result<Residuals, Problems> {
+        let terms = numeric.evaluate(t, q, v).map_err(|e| Problems(alloc::vec![at(format!("at {the_state}: {e}"))]))?;
+        let phi = DVector::from_iterator(holonomic.len(), holonomic.iter().map(|&j| terms.position_residuals[j]));
+        let rows: Vec<_> = holonomic.iter().map(|&j| terms.jacobian.row(j).into_owned()).collect();
+        Ok((phi, DMatrix::from_rows(&rows)))
+    };
+    let violated = |(phi, a): &Residuals, q: &[f64]| -> Vec<usize> {
+        (0..phi.len()).filter(|&k| !within(phi, a, q, k, POSITION_TOLERANCE)).collect()
+    };
+    let (phi, a) = eval(q)?;
+    let bad = violated(&(phi.clone(), a.clone()), q);
+    if bad.is_empty() {
+        return Ok(None);
+    }
+    let omitted: Vec<usize> = (0..q.len()).filter(|&i| !s.initial.q.contains_key(&s.coordinates[i])).collect();
+    // The coordinates a constraint involves, from its symbolic gradient (a numeric
+    // entry may vanish at the state).
+    let involved = |k: usize| -> Vec<usize> {
+        let row = &model.constraints[holonomic[k]].jacobian;
+        (0..row.len()).filter(|&i| !model.graph.is_zero(row[i])).collect()
+    };
+    let can_solve = bad.iter().all(|&k| involved(k).iter().any(|i| omitted.contains(i)));
+    if can_solve {
+        let before = q.to_vec();
+        let problem = |message: String| Problems(alloc::vec![at(message)]);
+        gauss_newton(&mut eval, &omitted, q, &problem)?;
+        // φ's gradient may vanish at 0 (x² + y² = L² with y omitted): then again
+        // from 1 for every omitted coordinate.
+        if !violated(&eval(q)?, q).is_empty() {
+            q.copy_from_slice(&before);
+            for &i in &omitted {
+                q[i] = NEWTON_RESTART;
+            }
+            gauss_newton(&mut eval, &omitted, q, &problem)?;
+        }
+        let residuals = eval(q)?;
+        if violated(&residuals, q).is_empty() {
+            let changed: Vec<String> = omitted
+                .iter()
+                .filter(|&&i| q[i] != before[i])
+                .map(|&i| format!("{} = {}", s.coordinates[i], short_number(q[i])))
+                .collect();
+            return Ok(Some(at(format!(
+                "solved the omitted coordinates from the holonomic constraints by Newton's method (to a residual below {POSITION_TOLERANCE:e} of their terms): {}; other solutions may exist — give them to choose",
+                changed.join(", ")
+            ))));
+        }
+        q.copy_from_slice(&before);
+    }
+    let problems = bad
+        .iter()
+        .map(|&k| {
+            let names: Vec<&str> = involved(k).iter().map(|&i| s.coordinates[i].as_str()).collect();
+            at(format!(
+                "the initial coordinates violate the holonomic constraint `{}` by {:.3e} (tolerance {POSITION_TOLERANCE:e}, relative to its terms): give values of {} that meet it, or omit one of them from `initial.q` to have it solved by Newton's method",
+                model.constraints[holonomic[k]].name,
+                phi[k],
+                names.join(", ")
+            ))
+        })
+        .collect();
+    Err(Problems(problems))
 }
 
 /// Where Newton's method starts again for omitted velocities when starting from zero
@@ -226,8 +321,13 @@ fn gauss_newton(
 /// Whether constraint `j` holds at `v` within [`VELOCITY_TOLERANCE`], relative to
 /// the size of its terms.
 fn meets_constraint(f: &DVector<f64>, a: &DMatrix<f64>, v: &[f64], j: usize) -> bool {
-    let scale: f64 = 1.0 + a.row(j).iter().zip(v).map(|(x, y)| (x * y).abs()).sum::<f64>();
-    !f[j].is_nan() && f[j].abs() <= VELOCITY_TOLERANCE * scale
+    within(f, a, v, j, VELOCITY_TOLERANCE)
+}
+
+/// Whether `|f_j| ≤ tolerance·(1 + Σ|a_ji x_i|)`.
+fn within(f: &DVector<f64>, a: &DMatrix<f64>, x: &[f64], j: usize, tolerance: f64) -> bool {
+    let scale: f64 = 1.0 + a.row(j).iter().zip(x).map(|(a, x)| (a * x).abs()).sum::<f64>();
+    !f[j].is_nan() && f[j].abs() <= tolerance * scale
 }
 
 fn meets_constraints(f: &DVector<f64>, a: &DMatrix<f64>, v: &[f64]) -> bool {
