@@ -238,6 +238,7 @@ function applyUpdate(u) {
     u.runs.forEach((run, i) => {
       state.display.apply(i, run.from, u.rows[i], u.current[i]);
       state.display.apply_picture(i, u.pictures[i], run.hidden);
+      state.display.set_failed(i, Boolean(run.error) && !run.ended);
     });
     state.display.set_now(u.now);
   } catch (e) {

@@ -118,6 +118,10 @@ pub struct RunArgs {
     /// default to rounding, not bit for bit (slower; for comparisons).
     #[arg(long)]
     pub interpret: bool,
+    /// Exit 1 also when a method ends early by design (Hamel's split turning
+    /// singular), which is otherwise a note.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 #[derive(Args)]

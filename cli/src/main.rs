@@ -1,4 +1,4 @@
-//! `nhlab`: the command line over the nhlab core (`shared/spec/cli.md`).
+//! `nhlab`: the command line over the nhlab core (`docs/contract.md`).
 //!
 //! Arguments are parsed in two layers: clap reads them (`args.rs`), each command
 //! validates what it needs. Exit status: 0 success, 2 bad input (one `error: …`

@@ -1,4 +1,4 @@
-//! Samples as the tables of `nhlab run` (`shared/spec/cli.md`): CSV with a comment
+//! Samples as the tables of `nhlab run` (`docs/contract.md`): CSV with a comment
 //! line and a header, or `{"columns": …, "rows": …}` JSON. The web lab's CSV export
 //! uses the same code, so both write the same file for the same run.
 //!

@@ -162,9 +162,30 @@ pub fn short_number(x: f64) -> alloc::string::String {
     }
 }
 
+/// `x` for people, known to `accuracy` (absolute): the shortest decimal within it
+/// (`-9e-10` for `-8.99890437722207e-10` known to 4e-12), written as [`Short`]
+/// writes it; `0` where `|x|` is within the accuracy.
+pub fn at_accuracy(x: f64, accuracy: f64) -> alloc::string::String {
+    if !x.is_finite() || accuracy.is_nan() || accuracy <= 0.0 {
+        return alloc::format!("{}", Short(x));
+    }
+    if x.abs() <= accuracy {
+        return alloc::string::String::from("0");
+    }
+    for digits in 1..17 {
+        let text = alloc::format!("{:.*e}", digits - 1, x);
+        if let Ok(y) = text.parse::<f64>() {
+            if (y - x).abs() <= accuracy {
+                return alloc::format!("{}", Short(y));
+            }
+        }
+    }
+    alloc::format!("{}", Short(x))
+}
+
 #[cfg(test)]
 mod message_tests {
-    use super::{short_number, Short};
+    use super::{at_accuracy, short_number, Short};
     use alloc::format;
 
     #[test]
@@ -180,6 +201,23 @@ mod message_tests {
     fn times_in_messages_have_six_digits() {
         for (x, text) in [(1.147815161625696, "1.14782"), (1999.99, "1999.99"), (2.0, "2"), (3.2e-7, "3.2e-7")] {
             assert_eq!(format!("{}", super::ShortTime(x)), text);
+        }
+    }
+
+    #[test]
+    fn numbers_known_to_an_accuracy_are_written_to_it() {
+        for (x, accuracy, text) in [
+            (-8.99890437722207e-10, 4e-12, "-9e-10"),
+            (4.290059418, 1e-6, "4.29006"),
+            (0.10000000000000009, 1e-9, "0.1"),
+            (3e-13, 4e-12, "0"),
+            (123456.789, 0.01, "123456.79"),
+            (2.0, 1e-12, "2"),
+        ] {
+            assert_eq!(at_accuracy(x, accuracy), text, "{x} ± {accuracy}");
+            if text != "0" {
+                assert!((text.parse::<f64>().unwrap() - x).abs() <= accuracy, "{text} is within {accuracy} of {x}");
+            }
         }
     }
 

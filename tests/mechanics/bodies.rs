@@ -488,10 +488,8 @@ fn model_of_gallery(name: &str) -> Model {
 /// The gallery's turntable ball with its spin written along the table's axes
 /// (`parent = "table"`): `ω = Ω e_z + R_z(Ωt) w`, `w = (θx', θy', θz')`.
 fn ball_spun_along_the_table() -> String {
-    TURNTABLE_FROM_BODIES.replace(
-        "[frames.ball]\nangular_velocity",
-        "[frames.ball]\nparent = \"table\"\nangular_velocity",
-    )
+    TURNTABLE_FROM_BODIES
+        .replace("[frames.ball]\nangular_velocity", "[frames.ball]\nparent = \"table\"\nangular_velocity")
 }
 
 /// Pseudo-coordinates along a turning parent's axes: Newton–Euler for the ball

@@ -25,6 +25,11 @@ fn by_nalgebra(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) -> DVec
 fn agrees_with_an_independent_lu_on_every_gallery_scenario() {
     for name in names() {
         let (model, mut numeric) = compiled(&text(&name));
+        // Redundant constraints have no regular saddle matrix to compare with (the
+        // robot's solve is tested in `redundant.rs`).
+        if nhlab_tests::scenarios::redundant(&model) {
+            continue;
+        }
         let n = model.coordinate_count();
         for k in 0..6 {
             let s = 0.37 * k as f64;

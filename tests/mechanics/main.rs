@@ -17,6 +17,7 @@ mod lazy;
 mod native;
 mod papers;
 mod printed_equations;
+mod redundant;
 mod sampling;
 mod scenario_errors;
 mod scene;

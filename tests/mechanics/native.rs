@@ -243,6 +243,11 @@ fn native_lagrange_agrees_with_the_interpreter_on_every_gallery_scenario() {
         let mut kernel = numeric.clone();
         assert!(wasm_kernel::use_for_lagrange(&model, &mut kernel).expect("a module"), "{name}: as natively");
         written_out += 1;
+        // Random states are off redundant constraints, where no accelerations meet
+        // them all (the robot, tested on its constraints in `redundant.rs`).
+        if nhlab_tests::scenarios::redundant(&model) {
+            continue;
+        }
         assert!(native.has_native_lagrange() && !numeric.has_native_lagrange());
         let n = model.coordinate_count();
         for k in 0..6 {

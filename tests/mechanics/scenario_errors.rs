@@ -187,7 +187,7 @@ fn file_syntax_and_type_errors() {
     assert_eq!(p.len(), 1);
     assert_eq!(p[0].to_string(), "(file) (line 2, column 10): unclosed array, expected `]`");
     let p = problems("format = \"nhlab/1\"\ncoordinates = \"x\"\n");
-    assert!(p[0].message.contains("invalid type"), "{}", p[0]);
+    assert_eq!(p[0].message, "expected a list such as [\"x\", \"y\"], found the text \"x\"", "{}", p[0]);
     let e = load_json("{\"format\": \"nhlab/1\", \"coordinates\": [\"x\"],").unwrap_err();
     assert!(e.0[0].message.contains("EOF"), "{e}");
 }
@@ -400,7 +400,8 @@ const PENDULUM: &str = include_str!("../../scenarios/pendulum-cartesian.toml");
 #[test]
 fn initial_coordinates_off_a_holonomic_constraint_are_refused_at_initial_q() {
     for v in ["v = { x = 0 }", "v = { x = 0, y = 0 }"] {
-        let text = PENDULUM.replace("q = { x = 0.6, y = -0.8 }", "q = { x = 0.6, y = -0.7999 }").replace("v = { x = 0 }", v);
+        let text =
+            PENDULUM.replace("q = { x = 0.6, y = -0.8 }", "q = { x = 0.6, y = -0.7999 }").replace("v = { x = 0 }", v);
         let p = problems(&text);
         assert_eq!(p.len(), 1, "{p:?}");
         assert_eq!(p[0].field, "initial.q", "{}", p[0]);
@@ -456,4 +457,115 @@ fn the_bicycles_pitch_is_solved_or_its_rounding_refused() {
     assert_eq!(p.len(), 1, "{p:?}");
     assert_eq!(p[0].field, "initial.q");
     assert!(p[0].message.contains("`front wheel on the ground`"), "{}", p[0].message);
+}
+
+/// Numbers wherever an expression is taken (they were refused with "invalid type:
+/// integer `0`, expected a string"): the same model as with the numbers written as
+/// text.
+#[test]
+fn numbers_are_taken_wherever_an_expression_is() {
+    let quoted = r#"format = "nhlab/1"
+title = "a ball dropped"
+coordinates = ["x", "y", "z"]
+
+[parameters]
+e = 0.5
+
+[frames.B]
+rotations = [{ z = "0" }]
+
+[points.G]
+position = ["x", "y", "z"]
+
+[points.P]
+from = "G"
+position = ["0", "0", "-e"]
+
+[[bodies]]
+name = "ball"
+frame = "B"
+mass = "2"
+centre = "G"
+inertia = { xx = "0.1", yy = "0.1", zz = "0.1" }
+shape = { kind = "sphere", radius = "0.5" }
+
+[gravity]
+magnitude = "9.81"
+direction = ["0", "0", "-1"]
+
+[initial]
+q = { x = 0, y = 0, z = 1 }
+"#;
+    let plain = quoted
+        .replace("{ z = \"0\" }", "{ z = 0 }")
+        .replace("[\"0\", \"0\", \"-e\"]", "[0, 0, \"-e\"]")
+        .replace("mass = \"2\"", "mass = 2")
+        .replace("{ xx = \"0.1\", yy = \"0.1\", zz = \"0.1\" }", "{ xx = 0.1, yy = 0.1, zz = 0.1 }")
+        .replace("radius = \"0.5\"", "radius = 0.5")
+        .replace("magnitude = \"9.81\"", "magnitude = 9.81")
+        .replace("[\"0\", \"0\", \"-1\"]", "[0, 0, -1]");
+    assert_ne!(plain, quoted);
+    assert!(problems(&plain).is_empty(), "{:?}", problems(&plain));
+    let (a, b) = (load_toml(quoted).unwrap().0, load_toml(&plain).unwrap().0);
+    assert_eq!(a.bodies, b.bodies);
+    assert_eq!(a.points, b.points);
+    assert_eq!(a.gravity, b.gravity);
+    assert_eq!(a.frames, b.frames);
+    // JSON too, and a number that is not finite is refused at its place.
+    let json = r#"{"format": "nhlab/1", "title": "t", "coordinates": ["x"], "kinetic": "x'^2/2", "potential": 3, "initial": {"q": {"x": 0}}}"#;
+    assert_eq!(load_json(json).unwrap().0.potential.as_deref(), Some("3"));
+    let p = problems(&quoted.replace("mass = \"2\"", "mass = nan"));
+    assert_eq!(p[0].field, "bodies[0].mass", "{p:?}");
+    assert!(p[0].message.contains("a finite number"), "{}", p[0].message);
+}
+
+/// The parsing libraries' words never reach a user: each case gets a message in
+/// the lab's words, at its place, with the choices or the nearest name.
+#[test]
+fn parsing_problems_are_told_in_the_labs_words() {
+    let base = "format = \"nhlab/1\"\ntitle = \"t\"\ncoordinates = [\"x\", \"y\"]\nkinetic = \"x'^2/2 + y'^2/2\"\n\n[initial]\nq = { x = 0, y = 0 }\n";
+    let cases: [(String, &str, &str); 7] = [
+        (base.replace("x'^2/2 + y'^2/2", "xdot^2/2 + y'^2/2"), "kinetic", "unknown name `xdot`; did you mean `x'`?"),
+        (base.replace("title = \"t\"", "title = 3"), "title", "expected text (in quotes), found the number 3"),
+        (
+            base.replace("coordinates = [\"x\", \"y\"]", "coordinates = \"x\""),
+            "coordinates",
+            "expected a list such as [\"x\", \"y\"], found the text \"x\"",
+        ),
+        (base.replace("q = { x = 0, y = 0 }", "q = { x = \"zero\", y = 0 }"), "initial.q.x", "expected a number, found the text \"zero\""),
+        (base.to_string() + "\n[parameters]\nm = 1\nm = 2\n", "(file)", "`m` is given twice: a key may appear once in a table"),
+        (
+            base.to_string() + "\n[frames.B]\nrotations = [{ z = \"x\" }]\n\n[points.G]\nposition = true\n",
+            "points.G.position",
+            "expected three components such as [\"x\", \"y\", 0], or a vector expression such as \"C + r*N.z\", found true",
+        ),
+        (
+            base.to_string()
+                + "\n[frames.B]\nrotations = [{ z = \"x\" }]\n\n[points.G]\nposition = [\"x\", \"y\", 0]\n\n[[bodies]]\nname = \"b\"\nframe = \"B\"\nmass = \"G\"\ncentre = \"G\"\nshape = { kind = \"ball\", radius = 1 }\n",
+            "bodies[0].mass",
+            "`G` is a point, and a number (a scalar) is expected here: use a component (`G_x`, `G_y`, `G_z`), or name a scalar of it in `[vectors]` (`h = \"norm(G)\"`)",
+        ),
+    ];
+    for (text, field, message) in cases {
+        let p = problems(&text);
+        assert!(!p.is_empty(), "{text}");
+        assert_eq!((p[0].field.as_str(), p[0].message.as_str()), (field, message), "{text}");
+        assert!(p[0].position.is_some(), "{}", p[0]);
+        for q in &p {
+            for words in ["invalid type", "untagged", "did not match any variant", "expected a string", "f64"] {
+                assert!(!q.message.contains(words), "{q}");
+            }
+        }
+    }
+    let body = base.to_string()
+        + "\n[frames.B]\nrotations = [{ z = \"x\" }]\n\n[points.G]\nposition = [\"x\", \"y\", 0]\n\n[[bodies]]\nname = \"b\"\nframe = \"B\"\nmass = 1\ncentre = \"G\"\nshape = { kind = \"ball\", radius = 1 }\n";
+    let p = problems(&body);
+    assert_eq!(p[0].field, "bodies[0].shape.kind");
+    assert_eq!(p[0].message, "`ball` is not a shape (one of disk, cylinder, sphere, box, ellipsoid, segments)");
+    let json = r#"{"format": "nhlab/1", "title": "t", "coordinates": ["x"], "kinetic": "x'^2/2", "initial": {"q": {"x": 0, "x": 1}}}"#;
+    let p = load_json(json).unwrap_err().0;
+    assert_eq!(
+        (p[0].field.as_str(), p[0].message.as_str()),
+        ("initial.q.x", "`x` is given twice: a key may appear once in an object")
+    );
 }

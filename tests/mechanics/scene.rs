@@ -255,3 +255,36 @@ fn bad_scene_tables_are_reported_at_their_fields() {
     let p = problems(&PENDULUM.replacen("[[scene.shapes]]", "[scene]\nprojection = \"spaec\"\n\n[[scene.shapes]]", 1));
     assert!(p.iter().any(|p| p.field == "scene.projection" && p.message.contains("did you mean `space`")), "{p:?}");
 }
+
+/// A body whose frame is given by its angular velocity (no orientation) is drawn:
+/// the turntable ball, from bodies, shows a ball of radius R at its centre (it drew
+/// only the table before, and nothing at all without the table's shape). Another
+/// shape on such a body is refused at its field, saying why.
+#[test]
+fn a_ball_given_by_its_angular_velocity_is_drawn() {
+    let text =
+        std::fs::read_to_string(format!("{}/../scenarios/ball-on-turntable-bodies.toml", env!("CARGO_MANIFEST_DIR")))
+            .unwrap();
+    for text in [text.clone(), text.replace("shape = { kind = \"disk\", radius = \"2\", axis = \"z\" }\n", "")] {
+        let (scenario, map) = load_toml(&text).unwrap();
+        let (model, numeric, state) = build(&scenario, &map);
+        let labels: Vec<&str> = model.scene.elements.iter().map(|e| e.label.as_str()).collect();
+        assert!(labels.contains(&"body ball"), "{labels:?}");
+        let picture = picture_of(&model, &numeric, state.t, &state.q, &state.v);
+        let r = model.scenario.parameters["R"];
+        let ball = picture.items.iter().find_map(|(_, m)| match m {
+            Mark::Ball { centre, radius } => Some((*centre, *radius)),
+            _ => None,
+        });
+        let (centre, radius) = ball.expect("the ball is drawn");
+        assert!(close(centre, [state.q[0], state.q[1], r], 1e-12) && (radius - r).abs() < 1e-12, "{centre:?} {radius}");
+    }
+    let disk = text.replace(
+        "shape = { kind = \"sphere\", radius = \"R\" }",
+        "shape = { kind = \"disk\", radius = \"R\", axis = \"z\" }",
+    );
+    let p = problems(&disk);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert_eq!(p[0].field, "bodies[0].shape.kind");
+    assert!(p[0].message.contains("is drawn as a `sphere` only"), "{}", p[0].message);
+}

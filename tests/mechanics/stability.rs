@@ -63,6 +63,11 @@ fn agrees_with_differences(
 fn the_exact_jacobian_agrees_with_central_differences() {
     for name in nhlab_tests::scenarios::names() {
         let (model, mut numeric, initial) = nhlab_tests::scenarios::load(&name);
+        // Perturbed states leave redundant constraints, where no accelerations meet
+        // them all (the robot's linearisation is tested in `redundant.rs`).
+        if nhlab_tests::scenarios::redundant(&model) {
+            continue;
+        }
         let mut derivatives = Derivatives::new(&model).unwrap();
         let mut exact =
             |numeric: &mut NumericModel, q: &[f64], v: &[f64]| jacobian(numeric, &mut derivatives, 0.0, q, v).unwrap();

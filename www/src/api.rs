@@ -539,6 +539,14 @@ impl WebDisplay {
         self.display.scene_view.reset();
     }
 
+    /// Marks run `index` as failed (it could not run or stopped on an error) or not:
+    /// a failed run is drawn as a ghost behind the runs that go on.
+    pub fn set_failed(&mut self, index: usize, failed: bool) {
+        if let Some(run) = self.display.runs.get_mut(index) {
+            run.failed = failed;
+        }
+    }
+
     /// The scene's text alternative: what is drawn, and where, for each method.
     pub fn scene_caption(&self) -> String {
         let labels = self.display.layout.scene.as_ref().map_or(&[][..], |s| s.labels.as_slice());

@@ -124,6 +124,9 @@ pub struct DisplayRun {
     pub current: Option<Columns>,
     /// Its scene at the display clock (empty without one).
     pub picture: Picture,
+    /// Whether it failed (it could not run or stopped on an error; an end by design
+    /// is not a failure): the scene draws it as a ghost behind the runs that go on.
+    pub failed: bool,
 }
 
 /// The page's copy of the plotted data.
@@ -164,6 +167,7 @@ impl Display {
                     columns: Columns::empty(outputs, e),
                     current: None,
                     picture: Picture::default(),
+                    failed: false,
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;
@@ -211,12 +215,15 @@ impl Display {
         Ok(())
     }
 
-    /// What the scene panel shows: each run's picture and its trails so far.
+    /// What the scene panel shows: each run's picture and its trails so far, the
+    /// runs that failed last (the first shown is drawn solid, the others as ghosts).
     pub fn shown(&self) -> Vec<crate::scene::Shown<'_>> {
         let trails = self.layout.scene.as_ref().map_or(0, |s| s.trails);
         let first = self.layout.view_labels.len();
-        self.runs
-            .iter()
+        let (going, failed): (Vec<&DisplayRun>, Vec<&DisplayRun>) = self.runs.iter().partition(|r| !r.failed);
+        going
+            .into_iter()
+            .chain(failed)
             .filter(|r| !r.picture.items.is_empty() || !r.picture.hidden.is_empty())
             .map(|r| {
                 let c = &r.columns;
@@ -254,6 +261,8 @@ impl Display {
             self.apply(index, from, &rows, &current).expect("rows of the lab's own layout");
             let (flat, hidden) = lab.picture(index);
             self.apply_picture(index, &flat, hidden).expect("the lab's own scene");
+            let run = &lab.runs()[index];
+            self.runs[index].failed = run.error.is_some() && !run.ended;
         }
         self.now = lab.now();
     }
@@ -324,6 +333,23 @@ mod tests {
         display.apply(0, from, &rows, &current).unwrap();
         assert_eq!(display.runs[0].columns.len(), lab.runs()[0].columns.len());
         assert!(display.runs[0].columns.t.iter().all(|&t| t <= lab.runs()[0].columns.t.last().copied().unwrap()));
+    }
+
+    /// A run that fails is drawn as a ghost: the first run that goes on is solid (the
+    /// robot's Hamel split cannot be made; Lagrange's run, second in the list, leads).
+    #[test]
+    fn a_failed_run_is_a_ghost_behind_the_runs_that_go_on() {
+        let text = crate::gallery::text("differential-drive").unwrap();
+        let text =
+            crate::edit::apply(text, "run.methods", crate::edit::Edit::List(&["hamel".into(), "lagrange".into()]))
+                .unwrap();
+        let mut lab = Lab::new(&text).unwrap();
+        lab.advance(0.5, 10_000);
+        let display = Display::of(&mut lab);
+        assert!(display.runs[0].failed && !display.runs[1].failed);
+        let shown = display.shown();
+        assert_eq!(shown[0].label, "lagrange", "the run that goes on is drawn first (solid)");
+        assert!(shown.iter().skip(1).all(|s| s.label == "hamel"));
     }
 
     #[test]

@@ -28,9 +28,9 @@ pub struct Entry {
 /// The section of item `name`, from its file name's prefix.
 fn group(name: &str) -> &'static str {
     if name.starts_with("paper000-") {
-        "Paper 000: Hamel's embedding and the E-vector"
+        "Hamel's embedding and the E-vector (Zhao, Zhao & Jiang 2017)"
     } else if name.starts_with("paper001-") {
-        "Paper 001: variable mass"
+        "Variable mass (Ge & Cheng 1982)"
     } else {
         "Classic systems"
     }

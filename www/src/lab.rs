@@ -9,9 +9,8 @@
 
 use nhlab::derivation::{derive, Derivation};
 use nhlab::export::{samples_table_for, step_comment, RunSamples};
-use nhlab::formulations::{Method, HAMEL_SPLIT};
-use nhlab::integrators::IntegrationError;
-use nhlab::mechanics::{DynamicsError, Needs};
+use nhlab::formulations::Method;
+use nhlab::mechanics::Needs;
 use nhlab::prepare::Prepared;
 use nhlab::scenario::{Format, Problem, Problems, Scenario};
 use nhlab::scene::{Projection, ScenePlayer};
@@ -253,19 +252,15 @@ impl Run {
             match sim.step(t_end) {
                 Ok(true) => taken += 1,
                 Ok(false) => break,
-                Err(IntegrationError::System(DynamicsError::Singular { what: HAMEL_SPLIT, t, .. })) => {
-                    // Information, not a failure: the embedding is undefined from here on.
-                    let dependent = self.hamel_dependent.as_deref().unwrap_or("the dependent coordinates");
-                    self.ended = true;
-                    self.error = Some(format!(
-                        "Hamel's embedding ends at t = {}: its split (dependent {dependent}) is singular there; \
-                         choose other dependent coordinates in [hamel] to follow it further",
-                        nhlab::math::ShortTime(t)
-                    ));
-                    break;
-                }
                 Err(e) => {
-                    self.error = Some(format!("stopped: {e}"));
+                    self.error = Some(match nhlab::simulation::ended_by_design(&e) {
+                        // Information, not a failure: the embedding is undefined from here on.
+                        Some(t) => {
+                            self.ended = true;
+                            nhlab::simulation::hamel_end_message(t, self.hamel_dependent.as_deref())
+                        }
+                        None => format!("stopped: {e}"),
+                    });
                     break;
                 }
             }
@@ -450,9 +445,12 @@ impl Lab {
                 };
                 let mut numeric = p.numeric.clone();
                 numeric.parameters.copy_from_slice(parameters);
-                match Simulation::new(numeric, settings, initial) {
-                    Ok(sim) => run.sim = Some(sim),
-                    Err(e) => run.error = Some(format!("cannot start: {e}")),
+                match nhlab::formulations::applicability(&p.model, method) {
+                    Err(why) => run.error = Some(format!("cannot run: {why}")),
+                    Ok(()) => match Simulation::new(numeric, settings, initial) {
+                        Ok(sim) => run.sim = Some(sim),
+                        Err(e) => run.error = Some(format!("cannot start: {e}")),
+                    },
                 }
                 runs.push(run);
             }

@@ -67,6 +67,13 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
         "degrees of freedom: {} ({n} coordinates, {rank} independent constraint{plural} at the initial state)",
         n - rank
     );
+    if let Some(redundancy) = m.redundancy(&m.initial_reference()) {
+        say!(
+            out,
+            "redundant constraints: {redundancy} — the accelerations are unique; lagrange and euler take the \
+             minimum-norm multipliers"
+        );
+    }
     let (usable, refused): (Vec<_>, Vec<_>) =
         Method::ALL.iter().map(|&method| (method, applicability(m, method))).partition(|(_, a)| a.is_ok());
     let ids: Vec<&str> = usable.iter().map(|(method, _)| method.id()).collect();

@@ -59,6 +59,8 @@ pub fn run(args: &EvalArgs) -> Result<(), Failure> {
     };
     let names = l.model.coordinate_names().to_vec();
     let compute = |e: nhlab::mechanics::DynamicsError| Failure::Compute(e.to_string());
+    nhlab::formulations::applicability(&l.model, method)
+        .map_err(|why| Failure::Compute(format!("{}: {why}", method.id())))?;
     let solution = accelerations_with_multipliers(method, &mut l.numeric, state.t, &state.q, &state.v, &state.mu)
         .map_err(compute)?;
     let evec = e_vector(&mut l.numeric, state.t, &state.q, &state.v);

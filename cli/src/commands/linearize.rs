@@ -124,7 +124,11 @@ pub fn run(args: &LinearizeArgs) -> Result<(), Failure> {
             }
             for b in &sweep.boundaries {
                 let to = if b.becomes_stable { "stable" } else { "unstable" };
-                eprintln!("boundary: {} = {} (becomes {to})", name.as_deref().unwrap_or("value"), b.value);
+                eprintln!(
+                    "boundary: {} = {} (becomes {to})",
+                    name.as_deref().unwrap_or("value"),
+                    sweep.boundary_text(b)
+                );
             }
             csv_text(&sweep, name.as_deref())
         }
@@ -215,10 +219,12 @@ fn csv_text(sweep: &Sweep, name: Option<&str>) -> String {
     }
     let mut text = header.join(",") + "\n";
     for (k, lin) in sweep.rows.iter().enumerate() {
-        let mut cells = vec![sweep.values.get(k).map(|x| x.to_string()).unwrap_or_default()];
+        // Numbers as `run`'s table writes them: the shortest text that reads back
+        // as the same number, in exponent form where that is shorter.
+        let mut cells = vec![sweep.values.get(k).map(|x| format!("{x:?}")).unwrap_or_default()];
         for e in &lin.eigenvalues {
-            cells.push(e.re.to_string());
-            cells.push(e.im.to_string());
+            cells.push(format!("{:?}", e.re));
+            cells.push(format!("{:?}", e.im));
         }
         text += &(cells.join(",") + "\n");
     }

@@ -128,7 +128,15 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         }
     }
     let mut view = View::new(&l.model).map_err(|e| Failure::bad(format!("view: {e}")))?;
-    let mut failure: Option<String> = None;
+    // Runs that failed (they could not start, or stopped on an error) and runs that
+    // ended by design (Hamel's split turning singular): said after the output is
+    // written, which holds every run that has samples.
+    let mut failures: Vec<String> = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    let hamel_dependent = l.model.hamel.as_ref().ok().map(|split| {
+        let names = l.model.coordinate_names();
+        split.dependent.iter().map(|&i| names[i].as_str()).collect::<Vec<_>>().join(", ")
+    });
     let mut runs: Vec<RunOf> = Vec::new();
     let mut first_settings = None;
     let mut all_settings = Vec::new();
@@ -156,21 +164,35 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
                 Some(name) => format!("{} with the set {name}", method.id()),
                 None => method.id().to_string(),
             };
-            let mut sim =
-                Simulation::new(numeric, settings, initial).map_err(|e| Failure::Compute(format!("{who}: {e}")))?;
+            if let Err(why) = nhlab::formulations::applicability(&l.model, method) {
+                failures.push(format!("{who}: cannot run: {why}"));
+                continue;
+            }
+            let mut sim = match Simulation::new(numeric, settings, initial) {
+                Ok(sim) => sim,
+                Err(e) => {
+                    failures.push(format!("{who}: cannot start: {e}"));
+                    continue;
+                }
+            };
             let result = match &sample_at {
                 Some(times) => sim.advance_sampling(times),
                 None => sim.advance_to(t_end),
             };
-            // A method that fails keeps the samples it reached; the error is reported
-            // after the output is written (exit status 1).
+            // A method that stops keeps the samples it reached.
             if let Err(e) = result {
                 let hint = match e {
                     IntegrationError::Limit { what: "steps", .. } => " (raise it with --max-steps)",
                     IntegrationError::Limit { .. } => " (raise it with --max-samples)",
                     _ => "",
                 };
-                failure.get_or_insert(format!("{who}: {e}{hint}"));
+                match nhlab::simulation::ended_by_design(&e) {
+                    Some(t) => notes.push(format!(
+                        "{who}: {}",
+                        nhlab::simulation::hamel_end_message(t, hamel_dependent.as_deref())
+                    )),
+                    None => failures.push(format!("{who}: {e}{hint}")),
+                }
             }
             let from = match &sample_at {
                 // The start is sampled only when asked for.
@@ -250,10 +272,26 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         TableFormat::Csv => table.to_csv(),
     };
     write_to(&args.out, "--out", &text)?;
-    match failure {
-        Some(message) => Err(Failure::Compute(format!("{message} (the samples before it were written)"))),
-        None => Ok(()),
+    outcome(&notes, &mut failures, args.strict, runs.is_empty())
+}
+
+/// The exit of a run once everything that ran is written: ends by design are
+/// notes (failures with `--strict`), each failure but the last is said here and the
+/// last is the error (exit 1).
+fn outcome(notes: &[String], failures: &mut Vec<String>, strict: bool, nothing_ran: bool) -> Result<(), Failure> {
+    if strict {
+        failures.extend(notes.iter().map(|n| format!("{n} (--strict)")));
+    } else {
+        for note in notes {
+            eprintln!("note: {note}");
+        }
     }
+    let Some(last) = failures.pop() else { return Ok(()) };
+    for failure in failures.iter() {
+        eprintln!("error: {failure}");
+    }
+    let written = if nothing_ran { "no method ran" } else { "what ran was written" };
+    Err(Failure::Compute(format!("{last} ({written})")))
 }
 
 /// One run's results: its method, its parameter set (0: the scenario's values;

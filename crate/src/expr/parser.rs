@@ -259,6 +259,20 @@ impl<'s> Parser<'_, 's> {
         ))
     }
 
+    /// `x'` for `xdot` or `x_dot` (`x''` for `xddot`) where `x` is a coordinate: the
+    /// rates other tools write, which nhlab writes with primes.
+    fn dot_notation(&self, name: &str) -> Option<String> {
+        let (stem, primes) = [("_ddot", 2), ("ddot", 2), ("_dot", 1), ("dot", 1)]
+            .iter()
+            .find_map(|&(suffix, primes)| name.strip_suffix(suffix).map(|stem| (stem, primes)))?;
+        match self.graph.lookup(stem)? {
+            Binding::Symbol(s) if matches!(self.graph.symbol(s).kind, crate::expr::SymbolKind::Coordinate(_)) => {
+                Some(alloc::format!("{stem}{}", "'".repeat(primes)))
+            }
+            _ => None,
+        }
+    }
+
     fn name(&mut self, name: &str, primes: usize, span: Span) -> Result<ExprId, ParseError> {
         if let Some(&function) = FUNCTION_NAMES.iter().find(|&&f| f == name) {
             return Err(self.error(span, ParseErrorKind::MissingArguments { function }));
@@ -267,7 +281,11 @@ impl<'s> Parser<'_, 's> {
         let binding = match self.graph.lookup(name) {
             Some(b) => b,
             None => {
-                let suggestions = nearest(name, self.graph.names());
+                let mut suggestions = nearest(name, self.graph.names());
+                if let Some(rate) = self.dot_notation(name) {
+                    suggestions.insert(0, rate);
+                    suggestions.truncate(3);
+                }
                 return Err(self.error(span, ParseErrorKind::UnknownName { name: name.to_string(), suggestions }));
             }
         };

@@ -38,7 +38,7 @@ use crate::mechanics::{DynamicsError, NumericModel, Terms};
 /// page tells that stop (information: the embedding is undefined there) from failures.
 pub const HAMEL_SPLIT: &str = "A₁ of Hamel's split";
 
-/// The formulations of `shared/docs/mechanics.md`.
+/// The formulations of `docs/mechanics.md`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Method {
     /// Routh's equations with Lagrange multipliers (Chetaev for nonlinear constraints).
@@ -98,11 +98,20 @@ impl Method {
 pub fn applicability(model: &crate::mechanics::Model, method: Method) -> Result<(), alloc::string::String> {
     match method {
         Method::Voronets => match model.nonlinear_constraints() {
-            names if names.is_empty() => Ok(()),
-            names => Err(voronets::nonlinear_reason(&names)),
+            names if !names.is_empty() => Err(voronets::nonlinear_reason(&names)),
+            _ => match model.redundancy(&model.initial_reference()) {
+                Some(r) => Err(alloc::format!(
+                    "Voronets' equations are printed from Hamel's split, which needs independent constraints, and these are redundant ({r}); remove the redundant ones"
+                )),
+                None => Ok(()),
+            },
         },
         Method::Hamel if model.constraints.is_empty() => Err(hamel::NO_CONSTRAINTS.into()),
         Method::Hamel => model.hamel.as_ref().map(|_| ()).map_err(|e| alloc::format!("{e}")),
+        Method::Vakonomic if model.redundancy(&model.initial_reference()).is_some() => Err(alloc::format!(
+            "the vakonomic equations need independent constraints, and these are redundant ({}); remove the redundant ones",
+            model.redundancy(&model.initial_reference()).unwrap_or_default()
+        )),
         Method::Vakonomic => model
             .vakonomic
             .as_ref()
@@ -275,15 +284,87 @@ pub(crate) fn saddle_point(
         workspace.rhs[n + j] = terms.bias[j];
     }
     if !workspace.solve() {
-        return Err(DynamicsError::Singular {
-            what,
-            t,
-            hint: "; the constraints may be redundant or inconsistent (udwadia-kalaba copes with redundant ones)",
-        });
+        return redundant_saddle_point(terms, reaction, t, what);
     }
     Ok(Solution {
         accelerations: DVector::from_column_slice(&workspace.rhs[..n]),
         multipliers: Some(DVector::from_column_slice(&workspace.rhs[n..])),
         multiplier_rates: None,
     })
+}
+
+/// How far (relative to its terms) a redundant row may miss the accelerations of the
+/// independent ones. Redundant rows agree exactly only on the constraints: where a
+/// combination `cᵀf = 0` holds for every state, `cᵀ(A q̈ − b) = −ċᵀf`, so a run's
+/// drift `f` (1e-10 to 1e-4 with the integrator's tolerances) shows here, while rows
+/// that truly conflict miss by the size of their terms.
+pub(crate) const CONSISTENCY_TOLERANCE: f64 = 1e-6;
+
+/// Singular values of `Bᵀ` below this fraction of the largest count as zero, where
+/// the minimum-norm multipliers are taken.
+const REDUNDANCY_TOLERANCE: f64 = 1e-10;
+
+/// The saddle-point system where its matrix is singular because constraints are
+/// redundant (two wheels on one axle: four rows of rank three). The accelerations
+/// are still unique, the multipliers are not. The accelerations come from an
+/// independent subset `S` of the rows (`mechanics::independent_rows`, blind to a
+/// row's scale), which must then meet every row, else the constraints are
+/// inconsistent and refused naming the rows in conflict. The reaction `B_Sᵀλ_S` is
+/// unique; the multipliers returned are the minimum-norm ones that give it,
+/// `λ = (Bᵀ)⁺ B_Sᵀλ_S` (Jacobi's pseudo-inverse: the same bits on every target).
+fn redundant_saddle_point(
+    terms: &Terms,
+    reaction: &DMatrix<f64>,
+    t: f64,
+    what: &'static str,
+) -> Result<Solution, DynamicsError> {
+    let (n, m) = (terms.mass.nrows(), terms.jacobian.nrows());
+    let singular = DynamicsError::Singular { what, t, hint: "; the constraints may be inconsistent" };
+    let rows = crate::mechanics::independent_rows(&terms.jacobian);
+    if rows.len() == m {
+        return Err(singular);
+    }
+    let (a, b) = (terms.jacobian.select_rows(&rows), reaction.select_rows(&rows));
+    let r = rows.len();
+    let mut saddle = DMatrix::zeros(n + r, n + r);
+    saddle.view_mut((0, 0), (n, n)).copy_from(&terms.mass);
+    saddle.view_mut((0, n), (n, r)).copy_from(&(-b.transpose()));
+    saddle.view_mut((n, 0), (r, n)).copy_from(&a);
+    let mut rhs = DVector::zeros(n + r);
+    rhs.rows_mut(0, n).copy_from(&terms.forcing);
+    rhs.rows_mut(n, r).copy_from(&terms.bias.select_rows(&rows));
+    let x = saddle.lu().solve(&rhs).filter(|x| x.iter().all(|v| v.is_finite())).ok_or(singular.clone())?;
+    let (qdd, lambda_kept) = (x.rows(0, n).into_owned(), x.rows(n, r).into_owned());
+    let unmet: alloc::vec::Vec<usize> = (0..m)
+        .filter(|&j| {
+            let size: f64 = terms.jacobian.row(j).iter().zip(qdd.iter()).map(|(a, x)| (a * x).abs()).sum();
+            let miss = terms.jacobian.row(j).dot(&qdd.transpose()) - terms.bias[j];
+            miss.is_nan() || miss.abs() > CONSISTENCY_TOLERANCE * (1.0 + size + terms.bias[j].abs())
+        })
+        .collect();
+    if !unmet.is_empty() {
+        return Err(DynamicsError::Inconsistent { rows: in_conflict(&terms.jacobian, &rows, &unmet), t });
+    }
+    let force = b.transpose() * lambda_kept;
+    let pinv = jacobi::pseudo_inverse(&reaction.transpose(), REDUNDANCY_TOLERANCE).ok_or(singular)?;
+    Ok(Solution { accelerations: qdd, multipliers: Some(pinv * force), multiplier_rates: None })
+}
+
+/// The rows unmet and the independent rows `kept` that each unmet row is a
+/// combination of: together, the constraints that ask for different accelerations.
+pub(super) fn in_conflict(jacobian: &DMatrix<f64>, kept: &[usize], unmet: &[usize]) -> alloc::vec::Vec<usize> {
+    let basis = jacobian.select_rows(kept).transpose();
+    let mut out: alloc::vec::Vec<usize> = unmet.to_vec();
+    if let Some(pinv) = jacobi::pseudo_inverse(&basis, REDUNDANCY_TOLERANCE) {
+        for &j in unmet {
+            let coefficients = &pinv * jacobian.row(j).transpose();
+            let largest = coefficients.amax();
+            out.extend(
+                kept.iter().zip(coefficients.iter()).filter(|(_, c)| c.abs() > 1e-10 * largest).map(|(&k, _)| k),
+            );
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }

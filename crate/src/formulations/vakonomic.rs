@@ -33,7 +33,7 @@ pub(super) fn solve(
     let x = k.lu().solve(&rhs).filter(|x| x.iter().all(|v| v.is_finite())).ok_or(DynamicsError::Singular {
         what: "the matrix [[M_v, Aᵀ], [A, 0]] of the vakonomic equations",
         t,
-        hint: "; the constraints may be redundant",
+        hint: "; the constraints may be redundant (the vakonomic equations need independent ones; lagrange, udwadia-kalaba, gauss and euler handle redundant ones)",
     })?;
     Ok(Solution {
         accelerations: x.rows(0, n).into_owned(),

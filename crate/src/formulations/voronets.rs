@@ -34,12 +34,21 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
             ..s
         });
     }
-    let (dependent, independent) = crate::mechanics::best_split(&terms.jacobian);
-    let a1 = terms.jacobian.select_columns(&dependent);
-    let a2 = terms.jacobian.select_columns(&independent);
+    // Redundant constraints: the motion is that of an independent subset, which
+    // must then meet the rest (checked below).
+    let rows = crate::mechanics::independent_rows(&terms.jacobian);
+    let (full_jacobian, full_bias) = (terms.jacobian.clone(), terms.bias.clone());
+    let (jacobian, bias) = if rows.len() < m {
+        (full_jacobian.select_rows(&rows), full_bias.select_rows(&rows))
+    } else {
+        (full_jacobian.clone(), full_bias.clone())
+    };
+    let (dependent, independent) = crate::mechanics::best_split(&jacobian);
+    let a1 = jacobian.select_columns(&dependent);
+    let a2 = jacobian.select_columns(&independent);
     let lu = a1.lu();
     let x = -lu.solve(&a2).ok_or(DynamicsError::Singular { what: "A (the constraints are redundant)", t, hint: "" })?;
-    let a1_inv_b = lu.solve(&terms.bias).ok_or(DynamicsError::Singular { what: "A₁", t, hint: "" })?;
+    let a1_inv_b = lu.solve(&bias).ok_or(DynamicsError::Singular { what: "A₁", t, hint: "" })?;
     let k = independent.len();
     let mut null = nalgebra::DMatrix::zeros(n, k);
     let mut gamma = DVector::zeros(n);
@@ -55,7 +64,15 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
     let psi = null.transpose() * &terms.mass * &null;
     let h = null.transpose() * (&terms.forcing - &terms.mass * &gamma);
     let qdd2 = psi.cholesky().ok_or(DynamicsError::NotPositiveDefinite { t })?.solve(&h);
-    let (jacobian, bias) = (terms.jacobian.clone(), terms.bias.clone());
     let accelerations = complete(&jacobian, &bias, &dependent, &independent, &qdd2, t)?;
+    if rows.len() < m {
+        let miss = &full_jacobian * &accelerations - &full_bias;
+        let scale = 1.0 + full_bias.amax() + full_jacobian.amax() * accelerations.amax();
+        let unmet: alloc::vec::Vec<usize> =
+            (0..m).filter(|&j| miss[j].is_nan() || miss[j].abs() > super::CONSISTENCY_TOLERANCE * scale).collect();
+        if !unmet.is_empty() {
+            return Err(DynamicsError::Inconsistent { rows: super::in_conflict(&full_jacobian, &rows, &unmet), t });
+        }
+    }
     Ok(Solution { accelerations, multipliers: None, multiplier_rates: None })
 }

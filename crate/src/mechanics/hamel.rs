@@ -59,6 +59,11 @@ pub enum SplitError {
     /// `A₁` is singular (symbolically, or at the reference state).
     #[error("the dependent coordinates {0} cannot be solved for: A₁ is singular")]
     Singular(String),
+    /// Some constraints are combinations of the others (at the initial state): the
+    /// split needs as many dependent coordinates as independent constraints, and the
+    /// lab does not yet choose a subset for it.
+    #[error("the constraints are redundant ({0}): Hamel's split needs independent ones — remove the redundant ones, or use lagrange, udwadia-kalaba, gauss or euler, which handle them")]
+    Redundant(String),
     /// The generalised forces contain accelerations (masses that depend on the
     /// velocities): Hamel's embedding is not defined for them.
     #[error(
@@ -308,6 +313,33 @@ pub fn choose_dependent(model: &Model, reference: &dyn Fn(SymbolId) -> f64) -> O
     dependent.sort_unstable();
     let det = a.select_columns(&dependent).determinant().abs();
     (dependent.len() == r && det > 1e-12).then_some(dependent)
+}
+
+/// A largest set of linearly independent rows of `A` (m×n), in order: greedy
+/// Gram–Schmidt over the rows, a row counting as dependent where less than `1e-10`
+/// of its own norm is left of it once the rows taken are removed (so a row's scale
+/// does not matter; a zero row is dependent). Every row where the constraints are
+/// independent; fewer where some are redundant (two wheels on one axle give four
+/// rows of rank three).
+pub fn independent_rows(a: &nalgebra::DMatrix<f64>) -> alloc::vec::Vec<usize> {
+    let mut basis: alloc::vec::Vec<nalgebra::RowDVector<f64>> = alloc::vec::Vec::new();
+    let mut rows = alloc::vec::Vec::new();
+    for (j, row) in a.row_iter().enumerate() {
+        let mut rest = row.into_owned();
+        // Twice: one pass of Gram–Schmidt loses orthogonality on near-dependent rows.
+        for _ in 0..2 {
+            for b in &basis {
+                let proj = rest.dot(b);
+                rest -= b * proj;
+            }
+        }
+        let left = rest.norm();
+        if left.is_finite() && left > 1e-10 * row.norm() {
+            basis.push(rest / left);
+            rows.push(j);
+        }
+    }
+    rows
 }
 
 /// The `r` best-conditioned dependent columns of `A` (m×n) and the others, by greedy

@@ -18,7 +18,7 @@ pub use constraint::{Constraint, ConstraintKind};
 pub use energy::energy_changes;
 pub use equations::{EquationsOfMotion, ParticleTerms};
 pub use euler::{reaction_row, ReactionRow};
-pub use hamel::{best_split, choose_dependent, HamelSplit, SplitError};
+pub use hamel::{best_split, choose_dependent, independent_rows, HamelSplit, SplitError};
 pub(crate) use model::Checker;
 pub use model::{fill_state_inputs, Model, Needs, Parameter};
 pub use numeric::{

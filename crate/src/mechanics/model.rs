@@ -80,6 +80,9 @@ pub(crate) struct Checker<'a> {
     /// Names of the components of points and vectors that failed to build (their
     /// own problem says why): an expression naming one reports nothing more.
     pub(crate) unavailable: alloc::collections::BTreeSet<String>,
+    /// What the scenario's points, `[vectors]` and frames are called, with what each
+    /// is (`point`, `vector`, `frame`): a scalar expression naming one is told so.
+    pub(crate) vectors: alloc::collections::BTreeMap<String, &'static str>,
 }
 
 impl Checker<'_> {
@@ -95,10 +98,25 @@ impl Checker<'_> {
         if matches!(&e.kind, ParseErrorKind::UnknownName { name, .. } if self.unavailable.contains(name)) {
             return;
         }
+        let message = match &e.kind {
+            ParseErrorKind::UnknownName { name, .. } if self.vectors.contains_key(name) => {
+                let what = self.vectors[name];
+                let parts = if what == "frame" {
+                    format!("its axes are `{name}.x`, `{name}.y`, `{name}.z` in vector expressions")
+                } else {
+                    format!(
+                        "use a component (`{name}_x`, `{name}_y`, `{name}_z`), or name a scalar of it in `[vectors]` \
+                         (`h = \"norm({name})\"`)"
+                    )
+                };
+                format!("`{name}` is a {what}, and a number (a scalar) is expected here: {parts}")
+            }
+            _ => e.to_string(),
+        };
         self.problems.push(Problem {
             field: field.to_string(),
             position: self.map.inside(field, e.span.start).or_else(|| self.map.value(field)),
-            message: e.to_string(),
+            message,
         });
     }
 
@@ -172,8 +190,16 @@ impl Model {
     /// Builds and validates a model, deriving Hamel's split and the vakonomic
     /// equations only as `needs` says (the others are `Err(NotDerived)`).
     pub fn build_for(scenario: &Scenario, map: &SourceMap, needs: Needs) -> Result<Model, Problems> {
-        let mut c = Checker { map, problems: Vec::new(), unavailable: Default::default() };
         let s = scenario;
+        let vectors = (s.points.keys().map(|p| (p.clone(), "point")))
+            .chain([
+                (String::from(super::bodies::ORIGIN), "point"),
+                (String::from(super::bodies::INERTIAL_FRAME), "frame"),
+            ])
+            .chain(s.vectors.keys().map(|v| (v.clone(), "vector")))
+            .chain(s.frames.keys().map(|f| (f.clone(), "frame")))
+            .collect();
+        let mut c = Checker { map, problems: Vec::new(), unavailable: Default::default(), vectors };
         if s.format != FORMAT {
             let found = if s.format.is_empty() { "nothing".to_string() } else { format!("`{}`", s.format) };
             c.at("format", format!("expected `{FORMAT}`, found {found}"));
@@ -432,6 +458,27 @@ impl Model {
         move |sym: SymbolId| values.get(sym.index()).copied().unwrap_or(0.0)
     }
 
+    /// Where some constraints are combinations of the others at `reference` (the
+    /// initial state): `rank 3 of 4 constraints; `b` repeats the others`, else `None`.
+    /// Only constraints linear in the velocities are judged (a nonlinear one's
+    /// row at rest says nothing of its rank in motion).
+    pub fn redundancy(&self, reference: &dyn Fn(SymbolId) -> f64) -> Option<String> {
+        if !self.constraints_are_linear() {
+            return None;
+        }
+        let (m, n) = (self.constraints.len(), self.coordinate_count());
+        let a =
+            nalgebra::DMatrix::from_fn(m, n, |i, j| self.graph.evaluate(self.constraints[i].jacobian[j], reference));
+        let rows = super::hamel::independent_rows(&a);
+        if rows.len() == m {
+            return None;
+        }
+        let repeated: Vec<String> =
+            (0..m).filter(|j| !rows.contains(j)).map(|j| format!("`{}`", self.constraints[j].name)).collect();
+        let verb = if repeated.len() == 1 { "is a combination" } else { "are combinations" };
+        Some(format!("rank {} of {m} constraints; {} {verb} of the others", rows.len(), repeated.join(", ")))
+    }
+
     /// Derives Hamel's split again with the given dependent coordinates (a split
     /// chosen along the motion, `simulation::split_choice`), with `note` saying how
     /// it was chosen. The model's compiled form must be built again after this.
@@ -449,6 +496,9 @@ impl Model {
             return (Err(SplitError::Nonlinear), None);
         }
         let reference = self.initial_reference();
+        if let Some(redundancy) = self.redundancy(&reference) {
+            return (Err(SplitError::Redundant(redundancy)), None);
+        }
         let Some(dependent) = choose_dependent(self, &reference) else {
             return (Err(SplitError::Singular("(any)".into())), None);
         };

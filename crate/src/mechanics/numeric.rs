@@ -32,6 +32,14 @@ pub enum DynamicsError {
         /// What may cause it, starting with "; " (or empty).
         hint: &'static str,
     },
+    /// Redundant constraints that cannot all be met: no accelerations satisfy them.
+    #[error("the constraints {} cannot all be met at t = {} (they are redundant and inconsistent: no accelerations satisfy them)", constraint_numbers(rows), crate::math::Short(*t))]
+    Inconsistent {
+        /// The rows (0-based constraint indices) left unmet by the nearest solution.
+        rows: Vec<usize>,
+        /// When.
+        t: f64,
+    },
     /// The mass matrix is not positive definite.
     #[error("the mass matrix is not positive definite at t = {}: check the kinetic energy and the parameters", crate::math::Short(*t))]
     NotPositiveDefinite {
@@ -41,6 +49,11 @@ pub enum DynamicsError {
     /// The method cannot be used for this model.
     #[error("{0}")]
     Unsupported(String),
+}
+
+/// `#1, #3`: constraints by their place in the model (1-based).
+fn constraint_numbers(rows: &[usize]) -> String {
+    rows.iter().map(|j| format!("#{}", j + 1)).collect::<Vec<_>>().join(", ")
 }
 
 /// Numeric values of the model's terms at one state.

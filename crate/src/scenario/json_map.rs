@@ -15,18 +15,21 @@ use super::load::{Places, ValueKind};
 /// Deepest nesting followed (serde_json's own recursion limit is 128).
 const MAX_DEPTH: usize = 128;
 
-/// Every field's place in `text`, as far as it is well-formed JSON.
-pub(crate) fn places(text: &str) -> Places {
-    let mut scanner = Scanner { bytes: text.as_bytes(), at: 0, places: Places::new() };
+/// Every field's place in `text`, as far as it is well-formed JSON, and the keys
+/// given twice in one object (path, byte offset of the second key): serde_json keeps
+/// the last silently, where TOML refuses them.
+pub(crate) fn places(text: &str) -> (Places, alloc::vec::Vec<(String, usize)>) {
+    let mut scanner = Scanner { bytes: text.as_bytes(), at: 0, places: Places::new(), twice: alloc::vec::Vec::new() };
     scanner.skip_space();
     let _ = scanner.value(String::new(), None, 0);
-    scanner.places
+    (scanner.places, scanner.twice)
 }
 
 struct Scanner<'a> {
     bytes: &'a [u8],
     at: usize,
     places: Places,
+    twice: alloc::vec::Vec<(String, usize)>,
 }
 
 impl Scanner<'_> {
@@ -85,6 +88,9 @@ impl Scanner<'_> {
                         let name = self.string()?;
                         self.expect(b':')?;
                         let child = if path.is_empty() { name } else { format!("{path}.{name}") };
+                        if self.places.contains_key(&child) {
+                            self.twice.push((child.clone(), key_at));
+                        }
                         self.value(child, Some(key_at), depth + 1)?;
                         self.skip_space();
                         match self.peek()? {
@@ -150,7 +156,8 @@ mod tests {
     #[test]
     fn fields_are_located_with_their_kind() {
         let text = "{\"title\": \"x\",\n \"run\": {\"methods\": [\"lagrange\", \"gauss\"]}, \"initial\": [1, 2]}";
-        let p = places(text);
+        let (p, twice) = places(text);
+        assert!(twice.is_empty());
         assert_eq!(p["title"], (Some(1), 10..13, ValueKind::Scalar));
         assert_eq!(&text[p["run.methods[1]"].1.clone()], "\"gauss\"");
         assert_eq!(p["run"].2, ValueKind::Table);
@@ -160,10 +167,10 @@ mod tests {
 
     #[test]
     fn broken_or_deep_texts_map_what_comes_first() {
-        let p = places("{\"title\": \"x\", \"coordinates\": [\"x\", ");
+        let (p, _) = places("{\"title\": \"x\", \"coordinates\": [\"x\", ");
         assert!(p.contains_key("title") && p.contains_key("coordinates[0]"));
         let deep = format!("{{\"a\": {}1{}}}", "[".repeat(10_000), "]".repeat(10_000));
-        let p = places(&deep);
+        let (p, _) = places(&deep);
         assert!(p.len() < 200, "stops at the depth limit");
     }
 }

@@ -106,7 +106,7 @@ pub fn load_toml(text: &str) -> Result<(Scenario, SourceMap), Problems> {
     check_shapes(&map)?;
     let scenario: Scenario = toml::from_str(text).map_err(|e| {
         let start = e.span().map(|s| s.start);
-        let message = shorten(e.message().trim());
+        let message = in_our_words(&shorten(e.message().trim()), text, start);
         Problems(vec![map.problem_at(start, message)])
     })?;
     let paths: alloc::vec::Vec<String> = map.places.keys().cloned().collect();
@@ -117,15 +117,26 @@ pub fn load_toml(text: &str) -> Result<(Scenario, SourceMap), Problems> {
 /// Reads a JSON scenario (a leading byte-order mark is skipped, as in TOML).
 pub fn load_json(text: &str) -> Result<(Scenario, SourceMap), Problems> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let map =
-        SourceMap { warnings: alloc::vec::Vec::new(), text: text.to_string(), places: super::json_map::places(text) };
+    let (places, twice) = super::json_map::places(text);
+    let map = SourceMap { warnings: alloc::vec::Vec::new(), text: text.to_string(), places };
+    if !twice.is_empty() {
+        let problems = twice
+            .into_iter()
+            .map(|(path, at)| {
+                let key = path.rsplit('.').next().unwrap_or(&path);
+                let message = alloc::format!("`{key}` is given twice: a key may appear once in an object");
+                Problem { field: path.clone(), position: Some(line_col(text, at)), message }
+            })
+            .collect();
+        return Err(Problems(problems));
+    }
     check_shapes(&map)?;
     let scenario: Scenario = serde_json::from_str(text).map_err(|e| {
         let start = byte_offset(text, e.line(), e.column());
         // serde_json appends " at line L column C": the position is given apart.
         let message = e.to_string();
         let message = message.rsplit_once(" at line ").map_or(message.as_str(), |(m, _)| m);
-        Problems(vec![map.problem_at(start, shorten(message))])
+        Problems(vec![map.problem_at(start, in_our_words(&shorten(message), text, start))])
     })?;
     let mut map = map;
     let paths: alloc::vec::Vec<String> = map.places.keys().cloned().collect();
@@ -157,6 +168,71 @@ fn byte_offset(text: &str, line: usize, column: usize) -> Option<usize> {
     let start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
     let rest = text.get(start..)?;
     Some(start + rest.char_indices().nth(column.saturating_sub(1)).map_or(rest.len(), |(i, _)| i))
+}
+
+/// A parsing library's message in the lab's words: `expected text (in quotes),
+/// found the number 3` for serde's `invalid type: integer `3`, expected a string`;
+/// a duplicate key named from the text at `at`; `x is missing` for `missing field`.
+fn in_our_words(message: &str, text: &str, at: Option<usize>) -> String {
+    if let Some(rest) = message.strip_prefix("invalid type: ") {
+        if let Some((found, expected)) = rest.split_once(", expected ") {
+            return alloc::format!("expected {}, found {}", expected_in_words(expected), found_in_words(found));
+        }
+    }
+    if message.starts_with("duplicate key") {
+        let key: String = at
+            .and_then(|at| text.get(at..))
+            .map(|rest| {
+                rest.trim_start_matches(['"', '\''])
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '\''))
+                    .collect()
+            })
+            .unwrap_or_default();
+        return if key.is_empty() {
+            "a key is given twice: a key may appear once in a table".into()
+        } else {
+            alloc::format!("`{key}` is given twice: a key may appear once in a table")
+        };
+    }
+    if let Some(rest) = message.strip_prefix("missing field ") {
+        return alloc::format!("{rest} is missing");
+    }
+    message.into()
+}
+
+/// What serde says it expected, in the lab's words.
+fn expected_in_words(expected: &str) -> String {
+    match expected {
+        "a string" => "text (in quotes)".into(),
+        "a sequence" => "a list such as [\"x\", \"y\"]".into(),
+        "f64" | "f32" => "a number".into(),
+        "usize" | "u64" | "u32" | "i64" | "i32" => "a whole number".into(),
+        "a boolean" => "true or false".into(),
+        "a map" => "a table".into(),
+        other if other.starts_with("struct ") => "a table".into(),
+        other => other.into(),
+    }
+}
+
+/// What serde says it found, in the lab's words.
+fn found_in_words(found: &str) -> String {
+    let value = |s: &str| s.trim_matches('`').to_string();
+    if let Some(x) = found.strip_prefix("integer ").or_else(|| found.strip_prefix("floating point ")) {
+        return alloc::format!("the number {}", value(x));
+    }
+    if let Some(x) = found.strip_prefix("string ") {
+        return alloc::format!("the text {x}");
+    }
+    if let Some(x) = found.strip_prefix("boolean ") {
+        return value(x);
+    }
+    match found {
+        "sequence" => "a list".into(),
+        "map" => "a table".into(),
+        "unit value" | "null" => "nothing".into(),
+        other => other.into(),
+    }
 }
 
 /// A parser's message with every quoted value longer than 40 characters cut to an
@@ -311,7 +387,7 @@ mod tests {
     fn syntax_and_type_errors_are_positioned() {
         let e = load_toml("format = \"nhlab/1\"\ntitle = 3\n").unwrap_err();
         assert_eq!(e.0[0].position, Some((2, 9)), "{e}");
-        assert!(e.to_string().contains("invalid type"), "{e}");
+        assert!(e.to_string().contains("expected text (in quotes), found the number 3"), "{e}");
         let e = load_json("{\"title\": \"x\",\n \"coordinates\": [1]}").unwrap_err();
         assert_eq!(e.0[0].position.map(|p| p.0), Some(2), "{e}");
     }

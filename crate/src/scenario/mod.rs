@@ -1,4 +1,4 @@
-//! The scenario format `nhlab/1` (`shared/spec/scenario.md`): one mechanical system
+//! The scenario format `nhlab/1` (`docs/contract.md`): one mechanical system
 //! with its initial state and how to show it, as TOML, JSON or inside a share URL.
 //!
 //! This module only reads and writes the format: [`load_toml`] and [`load_json`]
@@ -7,6 +7,7 @@
 //! the spec's names; every one is optional at this level so that a missing field is
 //! reported together with every other problem instead of stopping the parse.
 
+mod expression;
 mod fields;
 mod json_map;
 mod load;
@@ -52,9 +53,11 @@ pub struct Scenario {
     pub coordinates: Vec<String>,
     /// Kinetic energy `T(q, q', t)`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option")]
     pub kinetic: Option<String>,
     /// Potential `V(q, t)`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option")]
     pub potential: Option<String>,
     /// Parameter values (sliders in the lab), with the sliders' ranges and units
     /// where the table form gives them.
@@ -65,9 +68,11 @@ pub struct Scenario {
     pub units: BTreeMap<String, String>,
     /// Named sub-expressions.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(deserialize_with = "expression::map")]
     pub definitions: BTreeMap<String, String>,
     /// Generalised non-potential forces by coordinate.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(deserialize_with = "expression::map")]
     pub forces: BTreeMap<String, String>,
     /// Particles, possibly of variable mass.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -83,6 +88,7 @@ pub struct Scenario {
     pub points: BTreeMap<String, PointSpec>,
     /// Named vectors and scalars of vector algebra (an nhlab addition), by name.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(deserialize_with = "expression::map")]
     pub vectors: BTreeMap<String, String>,
     /// Rigid bodies (an nhlab addition): they add to `T` (and to `V` under gravity).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -129,11 +135,14 @@ pub struct Scenario {
 #[serde(default)]
 pub struct Particle {
     /// `m(q, q', t)`.
+    #[serde(deserialize_with = "expression::one")]
     pub mass: String,
     /// 2 or 3 expressions in `q, t`.
+    #[serde(deserialize_with = "expression::list")]
     pub position: Vec<String>,
     /// Absolute velocity `u` of ejected or gained mass, same length as `position`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option_list")]
     pub ejecta_velocity: Option<Vec<String>>,
 }
 
@@ -145,6 +154,7 @@ pub struct ConstraintSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `f(q, q', t)`.
+    #[serde(deserialize_with = "expression::one")]
     pub expr: String,
 }
 
@@ -160,10 +170,12 @@ pub struct FrameSpec {
     pub parent: Option<String>,
     /// Rotations in order, each a one-key table `axis = angle` (`x`, `y` or `z`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "expression::maps")]
     pub rotations: Vec<BTreeMap<String, String>>,
     /// Instead of rotations: the angular velocity relative to the parent, along the
     /// parent's axes. Such a frame has no orientation.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option_list")]
     pub angular_velocity: Option<Vec<String>>,
 }
 
@@ -182,8 +194,9 @@ pub struct PointSpec {
     pub position: PositionSpec,
 }
 
-/// A point's position: three components, or a vector expression.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A point's position: three components, or a vector expression (read by
+/// `expression.rs`, which takes numbers as components).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum PositionSpec {
     /// `["x", "y", "0"]`, along the point's `frame`.
@@ -215,9 +228,11 @@ pub struct LoadSpec {
     pub point: Option<String>,
     /// A vector expression.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option")]
     pub force: Option<String>,
     /// A vector expression.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option")]
     pub torque: Option<String>,
 }
 
@@ -230,6 +245,7 @@ pub struct BodySpec {
     /// The body-fixed frame.
     pub frame: String,
     /// The mass.
+    #[serde(deserialize_with = "expression::one")]
     pub mass: String,
     /// The mass centre (a point).
     pub centre: String,
@@ -246,16 +262,22 @@ pub struct BodySpec {
 #[allow(missing_docs)]
 pub struct InertiaSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option")]
     pub xx: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option")]
     pub yy: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option")]
     pub zz: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option")]
     pub xy: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option")]
     pub xz: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option")]
     pub yz: Option<String>,
 }
 
@@ -268,16 +290,21 @@ pub struct InertiaSpec {
 pub struct ShapeSpec {
     pub kind: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option")]
     pub radius: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option")]
     pub length: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub axis: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "expression::list")]
     pub size: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "expression::list")]
     pub semi_axes: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "expression::lists")]
     pub points: Vec<Vec<String>>,
 }
 
@@ -286,9 +313,11 @@ pub struct ShapeSpec {
 #[serde(default)]
 pub struct GravitySpec {
     /// Its magnitude, e.g. `g`.
+    #[serde(deserialize_with = "expression::one")]
     pub magnitude: String,
     /// Its direction along `N`'s axes (default `[0, 0, -1]`); need not be a unit vector.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option_list")]
     pub direction: Option<Vec<String>>,
 }
 
@@ -313,6 +342,7 @@ pub struct RollingSpec {
     pub contact: String,
     /// Two vector expressions spanning the tangent plane at the contact.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option_list")]
     pub tangents: Option<Vec<String>>,
 }
 
@@ -396,7 +426,10 @@ impl SweepSpec {
         if count > MAX_SWEEP_VALUES as f64 {
             return Err(alloc::format!("{count} values; at most {MAX_SWEEP_VALUES}"));
         }
-        Ok((0..count as usize).map(|k| start + k as f64 * step).collect())
+        // Each `start + k·step` as the shortest decimal within 1e-9 of a step
+        // (`0.1`, not `0.10000000000000009`): the values people asked for.
+        let snap = |x: f64| crate::math::at_accuracy(x, 1e-9 * step).parse().unwrap_or(x);
+        Ok((0..count as usize).map(|k| snap(start + k as f64 * step)).collect())
     }
 }
 
@@ -433,9 +466,11 @@ pub struct RunSpec {
 pub struct ViewSpec {
     /// Two expressions for the phase/space plot.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "expression::list")]
     pub trajectory: Vec<String>,
     /// Expressions plotted against `t`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "expression::list")]
     pub series: Vec<String>,
 }
 
@@ -468,18 +503,22 @@ pub struct PrimitiveSpec {
     pub kind: String,
     /// The local frame's origin: two or three components (default the origin).
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "expression::list")]
     pub at: Vec<String>,
     /// The local frame's turn about z (default 0).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option")]
     pub angle: Option<String>,
     /// A frame whose orientation the local frame takes (instead of `angle`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub frame: Option<String>,
     /// Vertices in the local frame (two or three components each).
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "expression::lists")]
     pub points: Vec<Vec<String>>,
     /// A circle's radius, or a point's (drawn as a dot).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option")]
     pub radius: Option<String>,
     /// A point's path is drawn behind it, fading.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -161,6 +161,7 @@ pub fn marks(form: Form, pose: &Pose) -> Option<Vec<Mark>> {
                 path(ellipse(pose, [0.0; 3], (2, r), (0, r)), true, false),
             ]
         }
+        Form::Ball => vec![Mark::Ball { centre: pose.origin, radius: size(0)?.abs() }],
         Form::Ellipsoid => {
             let (a, b, c) = (size(0)?, size(1)?, size(2)?);
             vec![

@@ -50,6 +50,9 @@ pub enum Form {
     },
     /// A body's sphere of radius `sizes[0]`, with an equator and a meridian.
     Sphere,
+    /// A sphere whose orientation is not tracked (its frame is given by its angular
+    /// velocity): the outline alone, which needs no orientation.
+    Ball,
     /// A body's box with edges `sizes[0..3]`.
     Cuboid,
     /// A body's ellipsoid with semi-axes `sizes[0..3]`.

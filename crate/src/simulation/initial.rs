@@ -77,8 +77,13 @@ pub fn state_with_warnings(
     let t = s.initial.t;
     let mut q: Vec<f64> = s.coordinates.iter().map(|c| s.initial.q.get(c).copied().unwrap_or(0.0)).collect();
     let mut v: Vec<f64> = s.coordinates.iter().map(|c| s.initial.v.get(c).copied().unwrap_or(0.0)).collect();
-    // Positions first: a velocity can only be judged where the coordinates hold.
-    let solved_positions = solve_positions(model, numeric, map, t, &mut q, &v, the_state)?;
+    // Positions first: a velocity can only be judged where the coordinates hold. A
+    // state given to evaluate (`eval --at`) may be off them: its residuals are what
+    // is asked for, and the miss is a warning.
+    let solved_positions = match solve_positions(model, numeric, map, t, &mut q, &v, origin) {
+        Err(Problems(misses)) if origin == StateOrigin::Given => misses.into_iter().next(),
+        other => other?,
+    };
     let unknown: Vec<usize> = (0..v.len()).filter(|&i| !s.initial.v.contains_key(&s.coordinates[i])).collect();
     let problem = |message: String| {
         Problems(alloc::vec![Problem { field: "initial.v".into(), position: map.value("initial.v"), message }])
@@ -163,12 +168,11 @@ pub fn state_with_warnings(
     });
     let warnings: Vec<Problem> = solved_positions
         .into_iter()
-        .chain(
-            free_velocities_warning(&s.coordinates, &free, &v)
-                .into_iter()
-                .chain(newton)
-                .map(|message| Problem { field: "initial.v".into(), position: map.value("initial.v"), message }),
-        )
+        .chain(free_velocities_warning(&s.coordinates, &free, &v).into_iter().chain(newton).map(|message| Problem {
+            field: "initial.v".into(),
+            position: map.value("initial.v"),
+            message,
+        }))
         .collect();
     let terms = numeric.evaluate(t, &q, &v).map_err(|e| failed(e, &v))?;
     if let Some(x) = terms.mass.iter().find(|x| **x != 0.0 && x.abs() < f64::MIN_POSITIVE) {
@@ -216,9 +220,13 @@ fn solve_positions(
     t: f64,
     q: &mut [f64],
     v: &[f64],
-    the_state: &str,
+    origin: StateOrigin,
 ) -> Result<Option<Problem>, Problems> {
     let s = &model.scenario;
+    let (the_state, coordinates) = match origin {
+        StateOrigin::Initial => ("the initial state", "the initial coordinates"),
+        StateOrigin::Given => ("the given state", "the given coordinates"),
+    };
     let holonomic: Vec<usize> = (0..model.constraints.len()).filter(|&j| model.constraints[j].is_holonomic()).collect();
     if holonomic.is_empty() {
         return Ok(None);
@@ -278,7 +286,7 @@ fn solve_positions(
         .map(|&k| {
             let names: Vec<&str> = involved(k).iter().map(|&i| s.coordinates[i].as_str()).collect();
             at(format!(
-                "the initial coordinates violate the holonomic constraint `{}` by {:.3e} (tolerance {POSITION_TOLERANCE:e}, relative to its terms): give values of {} that meet it, or omit one of them from `initial.q` to have it solved by Newton's method",
+                "{coordinates} violate the holonomic constraint `{}` by {:.3e} (tolerance {POSITION_TOLERANCE:e}, relative to its terms): give values of {} that meet it, or omit one of them from `initial.q` to have it solved by Newton's method",
                 model.constraints[holonomic[k]].name,
                 phi[k],
                 names.join(", ")

@@ -50,6 +50,28 @@ impl Stabilization {
     }
 }
 
+/// Where a run that stopped on `e` ended by design rather than failed: Hamel's
+/// embedding is undefined from the time its split turns singular, an event of the
+/// mechanics the lab shows as information (in the page and on the command line
+/// alike), not a failure of the integration. The time it ended, else `None`.
+pub fn ended_by_design(e: &IntegrationError<DynamicsError>) -> Option<f64> {
+    match e {
+        IntegrationError::System(DynamicsError::Singular { what: formulations::HAMEL_SPLIT, t, .. }) => Some(*t),
+        _ => None,
+    }
+}
+
+/// The words for a run of Hamel's embedding that ended at `t`, its split having
+/// the dependent coordinates `dependent` (`y`, `x, y`).
+pub fn hamel_end_message(t: f64, dependent: Option<&str>) -> alloc::string::String {
+    alloc::format!(
+        "Hamel's embedding ends at t = {}: its split (dependent {}) is singular there; \
+         choose other dependent coordinates in [hamel] to follow it further",
+        crate::math::ShortTime(t),
+        dependent.unwrap_or("the dependent coordinates")
+    )
+}
+
 /// How to run.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {

@@ -129,11 +129,13 @@ pub fn linearize_with(
     let names = model.coordinate_names();
     let (t, q, v) = (reference.t, &reference.q[..n], &reference.v[..n]);
     let (terms, qdd, d, full) = first_order_with(method, numeric, derivatives, t, q, v)?;
-    let m = terms.jacobian.nrows();
+    // Redundant constraints: the tangent space is that of an independent subset.
+    let kept = crate::mechanics::independent_rows(&terms.jacobian);
+    let m = kept.len();
 
     // 1. (`first_order`) J = ∂(v, q̈)/∂(q, v). 2. The tangent space of the
     // constraints, by independent components.
-    let holonomic: Vec<usize> = (0..m).filter(|&j| terms.holonomic[j]).collect();
+    let holonomic: Vec<usize> = kept.iter().copied().filter(|&j| terms.holonomic[j]).collect();
     let positions = DMatrix::from_fn(holonomic.len(), n, |r, c| terms.jacobian[(holonomic[r], c)]);
     for &i in &reference.ignorable {
         if positions.column(i).amax() > ZERO * (1.0 + positions.amax()) {
@@ -151,7 +153,8 @@ pub fn linearize_with(
     }
     let dependent_q = pivot_columns(&positions, &reference.ignorable, false, &[], allowed)?;
     // Holonomic rows first, their dependent speed that of their dependent coordinate.
-    let order: Vec<usize> = holonomic.iter().copied().chain((0..m).filter(|&j| !terms.holonomic[j])).collect();
+    let order: Vec<usize> =
+        holonomic.iter().copied().chain(kept.iter().copied().filter(|&j| !terms.holonomic[j])).collect();
     let speeds = DMatrix::from_fn(m, n, |r, c| terms.jacobian[(order[r], c)]);
     let dependent_v = pivot_columns(&speeds, &reference.ignorable, true, &dependent_q, allowed)?;
     let residual_by_q = DMatrix::from_fn(m, n, |r, c| d[c].residuals[order[r]]);
@@ -195,7 +198,9 @@ pub fn linearize_with(
         reduced = reduced.remove_row(r).remove_column(r);
         state.remove(r);
     }
-    let mut eigenvalues: Vec<Complex<f64>> = reduced.complex_eigenvalues().iter().copied().collect();
+    // nalgebra's eigenvalue routine overflows on an empty matrix (every state removed).
+    let mut eigenvalues: Vec<Complex<f64>> =
+        if reduced.is_empty() { Vec::new() } else { reduced.complex_eigenvalues().iter().copied().collect() };
     eigenvalues.sort_by(|a, b| a.re.total_cmp(&b.re).then(a.im.total_cmp(&b.im)));
     let residual = (0..n).filter(|i| !reference.ignorable.contains(i)).map(|i| qdd[i].abs()).fold(0.0, f64::max);
     Ok(Linearization {
@@ -398,21 +403,37 @@ fn system_jacobian(
     lambda: &DVector<f64>,
     d: &[TermDerivatives],
 ) -> Result<DMatrix<f64>, StabilityError> {
-    let (n, m) = (terms.mass.nrows(), terms.jacobian.nrows());
+    let n = terms.mass.nrows();
+    // Redundant constraints (two wheels on one axle): where the rank holds near the
+    // reference, the motion is that of an independent subset of the rows, whose
+    // multipliers are unique; it is differentiated instead.
+    let rows = crate::mechanics::independent_rows(&terms.jacobian);
+    let m = rows.len();
+    let jacobian = terms.jacobian.select_rows(&rows);
     let mut saddle = DMatrix::zeros(n + m, n + m);
     saddle.view_mut((0, 0), (n, n)).copy_from(&terms.mass);
-    saddle.view_mut((0, n), (n, m)).copy_from(&(-terms.jacobian.transpose()));
-    saddle.view_mut((n, 0), (m, n)).copy_from(&terms.jacobian);
+    saddle.view_mut((0, n), (n, m)).copy_from(&(-jacobian.transpose()));
+    saddle.view_mut((n, 0), (m, n)).copy_from(&jacobian);
     let lu = saddle.lu();
+    let lambda = if m < terms.jacobian.nrows() {
+        let mut rhs = DVector::zeros(n + m);
+        rhs.rows_mut(0, n).copy_from(&terms.forcing);
+        rhs.rows_mut(n, m).copy_from(&terms.bias.select_rows(&rows));
+        let x = lu.solve(&rhs).ok_or(StabilityError::Singular("the matrix [[M, −Aᵀ], [A, 0]]"))?;
+        x.rows(n, m).into_owned()
+    } else {
+        lambda.clone()
+    };
     let mut full = DMatrix::zeros(2 * n, 2 * n);
     for i in 0..n {
         full[(i, n + i)] = 1.0;
     }
     for (k, dk) in d.iter().enumerate() {
+        let (dk_jacobian, dk_bias) = (dk.jacobian.select_rows(&rows), dk.bias.select_rows(&rows));
         let mut rhs = DVector::zeros(n + m);
-        let top = &dk.forcing - &dk.mass * qdd + dk.jacobian.transpose() * lambda;
+        let top = &dk.forcing - &dk.mass * qdd + dk_jacobian.transpose() * &lambda;
         rhs.rows_mut(0, n).copy_from(&top);
-        rhs.rows_mut(n, m).copy_from(&(&dk.bias - &dk.jacobian * qdd));
+        rhs.rows_mut(n, m).copy_from(&(&dk_bias - &dk_jacobian * qdd));
         let x = lu.solve(&rhs).ok_or(StabilityError::Singular("the matrix [[M, −Aᵀ], [A, 0]]"))?;
         for i in 0..n {
             full[(n + i, k)] = x[i];

@@ -46,6 +46,15 @@ pub struct Sweep {
 }
 
 impl Sweep {
+    /// Boundary `b`'s value for people, to its accuracy: [`BOUNDARY_TOLERANCE`] of the
+    /// range where it was refined, half a step where it was not.
+    pub fn boundary_text(&self, b: &Boundary) -> alloc::string::String {
+        let (first, last) = (self.values.first().copied().unwrap_or(0.0), self.values.last().copied().unwrap_or(0.0));
+        let step = self.values.get(1).map_or(0.0, |x| x - first);
+        let accuracy = if b.refined { BOUNDARY_TOLERANCE * (last - first).abs().max(1e-300) } else { step.abs() / 2.0 };
+        crate::math::at_accuracy(b.value, accuracy)
+    }
+
     /// Each eigenvalue track's `(re, im)` at every value (NaN where a row has fewer
     /// eigenvalues): what figures draw.
     pub fn tracks(&self) -> Vec<Vec<(f64, f64)>> {

@@ -660,9 +660,27 @@ impl Builder<'_> {
         let m_v2 = self.g.mul2(mass, translation);
         let sum = self.g.add2(m_v2, rotation);
         let t = self.g.mul2(half, sum);
-        if let (Some(shape), Some(axes)) = (shape, frame.rotation) {
+        if let Some(shape) = shape {
             let label = format!("body {}", spec.name);
-            self.drawings.push(Element::body(label, shape.form, centre, axes, shape.sizes, shape.points));
+            match (frame.rotation, shape.form) {
+                (Some(axes), form) => {
+                    self.drawings.push(Element::body(label, form, centre, axes, shape.sizes, shape.points));
+                }
+                // No orientation to draw a turning picture with: a sphere is drawn by
+                // its outline, which needs none.
+                (None, Form::Sphere) => {
+                    let axes = identity(self.g);
+                    self.drawings.push(Element::body(label, Form::Ball, centre, axes, shape.sizes, shape.points));
+                }
+                (None, _) => c.at(
+                    &format!("{field}.shape.kind"),
+                    format!(
+                        "frame `{}` has no orientation (only an angular velocity), so its body is drawn as a \
+                         `sphere` only",
+                        spec.frame
+                    ),
+                ),
+            }
         }
         self.bodies.insert(spec.name.clone(), Body { frame: spec.frame.clone(), centre: spec.centre.clone() });
         Some((t, mass, spec.centre.clone()))
@@ -728,7 +746,9 @@ impl Builder<'_> {
             "ellipsoid" => &["semi_axes"],
             "segments" => &["points"],
             other => {
-                let hint = suggestion(other, ["disk", "cylinder", "sphere", "box", "ellipsoid", "segments"]);
+                const KINDS: [&str; 6] = ["disk", "cylinder", "sphere", "box", "ellipsoid", "segments"];
+                let hint = suggestion(other, KINDS);
+                let hint = if hint.is_empty() { format!(" (one of {})", KINDS.join(", ")) } else { hint };
                 c.at(&format!("{field}.kind"), format!("`{other}` is not a shape{hint}"));
                 return None;
             }
