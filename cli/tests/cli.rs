@@ -140,14 +140,44 @@ fn run_writes_the_spec_columns() {
     ]);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
-    assert!(lines[0].starts_with("# samples at the requested times"), "{}", lines[0]);
-    assert_eq!(lines[1], "method,t,x,y,phi,x',y',phi',energy,res_blade,E_x,E_phi");
-    assert_eq!(lines.len(), 2 + 6);
-    assert!(lines[2].starts_with("lagrange,1.0,") && lines[5].starts_with("gauss,1.0,"), "{out}");
-    let (code, out, _) =
-        nhlab(&["run", &scenario("knife-edge-incline"), "--method", "lagrange", "--t-end", "0.5", "--out", "-"]);
+    assert_eq!(lines[0], "method,t,x,y,phi,x',y',phi',energy,res_blade,E_x,E_phi");
+    assert_eq!(lines.len(), 1 + 6);
+    assert!(lines[1].starts_with("lagrange,1.0,") && lines[4].starts_with("gauss,1.0,"), "{out}");
+}
+
+/// The CSV is what CSV readers read with no options: the header first, every row
+/// as wide, no comment line (Python's `csv.DictReader` here; pandas reads the same).
+/// What the samples are goes beside it, in `FILE.meta.json`, and in the JSON table.
+#[test]
+fn the_csv_loads_with_no_options_and_its_provenance_is_beside_it() {
+    let dir = std::env::temp_dir().join(format!("nhlab-cli-csv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("sleigh.csv");
+    let (code, _, err) =
+        nhlab(&["run", &scenario("chaplygin-sleigh"), "--method", "lagrange", "--out", csv.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let width = text.lines().next().unwrap().split(',').count();
+    assert!(text.starts_with("method,t,x,y,phi,"), "{}", &text[..80]);
+    assert!(text.lines().all(|l| !l.starts_with('#') && l.split(',').count() == width));
+    let reader = "import csv, sys\nrows = list(csv.DictReader(open(sys.argv[1])))\nprint(len(rows), rows[0]['method'], rows[-1]['t'])";
+    if let Ok(out) = std::process::Command::new("python3").args(["-c", reader, csv.to_str().unwrap()]).output() {
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && said.starts_with(&format!("{} lagrange 20.0", text.lines().count() - 1)),
+            "{said}"
+        );
+    }
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("sleigh.meta.json")).unwrap()).unwrap();
+    assert_eq!(meta["samples"], "samples at the accepted steps of dopri5 (rtol = 1e-10, atol = 1e-12)");
+    assert_eq!(meta["scenario"], "Chaplygin sleigh");
+    assert_eq!(meta["columns"][0], "method");
+    let (code, out, _) = nhlab(&["run", &scenario("chaplygin-sleigh"), "--method", "lagrange", "--format", "json"]);
     assert_eq!(code, 0);
-    assert!(out.lines().next().unwrap().contains("accepted steps of dopri5"), "{out}");
+    let table: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(table["comment"], meta["samples"]);
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -238,7 +268,7 @@ fn a_method_that_cannot_run_leaves_the_others_written() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("error: hamel: cannot run: the constraints are redundant"), "{err}");
     assert!(err.contains("vakonomic: cannot run"), "{err}");
-    let methods: std::collections::BTreeSet<&str> = out.lines().skip(2).filter_map(|l| l.split(',').next()).collect();
+    let methods: std::collections::BTreeSet<&str> = out.lines().skip(1).filter_map(|l| l.split(',').next()).collect();
     assert_eq!(methods.into_iter().collect::<Vec<_>>(), ["gauss", "lagrange"], "{out}");
     let svg = std::fs::read_to_string(&plot).unwrap();
     assert!(svg.contains("lagrange") && svg.contains("gauss"), "the figure has both runs");
@@ -294,9 +324,9 @@ fn run_adds_e_and_mu_columns_and_keeps_samples_before_a_failure() {
     ]);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[1], "method,t,x,y,phi,x',y',phi',mu1,energy,res_edge,E_x,E_phi");
-    assert!(lines[2].split(',').nth(8) == Some(""), "lagrange rows leave mu empty: {}", lines[2]);
-    assert!(lines[4].split(',').nth(8).is_some_and(|c| !c.is_empty()), "{}", lines[4]);
+    assert_eq!(lines[0], "method,t,x,y,phi,x',y',phi',mu1,energy,res_edge,E_x,E_phi");
+    assert!(lines[1].split(',').nth(8) == Some(""), "lagrange rows leave mu empty: {}", lines[1]);
+    assert!(lines[3].split(',').nth(8).is_some_and(|c| !c.is_empty()), "{}", lines[3]);
     // Hamel's own motion swings the sleigh to φ = π/2, where its split y is singular:
     // an end by design, as the page shows it (a note, exit 0; exit 1 with --strict).
     let (code, out, err) = nhlab(&["run", &scenario("chaplygin-sleigh"), "--method", "hamel", "--t-end", "5"]);
@@ -400,7 +430,7 @@ fn out_accepts_any_writable_path_and_format_chooses_the_table() {
     let (code, _, err) =
         nhlab(&["run", &scenario("pendulum-cartesian"), "--t-end", "0.5", "--out", path.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
-    assert!(std::fs::read_to_string(&path).unwrap().starts_with("# "), "CSV by default");
+    assert!(std::fs::read_to_string(&path).unwrap().starts_with("method,t,"), "CSV by default");
     let (code, _, err) = nhlab(&["run", &scenario("pendulum-cartesian"), "--out", "/no/such/dir/x.csv"]);
     assert_eq!(code, 2);
     assert!(err.starts_with("error: --out /no/such/dir/x.csv: "), "{err}");
@@ -412,13 +442,13 @@ fn sample_at_takes_ranges_and_lists() {
     let (code, out, err) =
         nhlab(&["run", &scenario("pendulum-cartesian"), "--method", "lagrange", "--sample-at", "0:1:0.25,1.5"]);
     assert_eq!(code, 0, "{err}");
-    let times: Vec<&str> = out.lines().skip(2).map(|l| l.split(',').nth(1).unwrap()).collect();
+    let times: Vec<&str> = out.lines().skip(1).map(|l| l.split(',').nth(1).unwrap()).collect();
     assert_eq!(times, ["0.0", "0.25", "0.5", "0.75", "1.0", "1.5"]);
     // 30,001 times: no argument-list limit, exact grid times.
     let (code, out, err) =
         nhlab(&["run", &scenario("pendulum-cartesian"), "--method", "lagrange", "--sample-at", "0:3:0.0001"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(out.lines().count(), 2 + 30_001);
+    assert_eq!(out.lines().count(), 1 + 30_001);
     assert!(out.lines().last().unwrap().starts_with("lagrange,3.0,"), "STOP is included");
     for (args, message) in [
         ("0:1:0", "error: --sample-at: `0:1:0`: the step must be positive"),
@@ -593,12 +623,12 @@ fn a_run_stops_at_its_step_and_sample_limits() {
     assert_eq!(code, 1);
     assert!(err.contains("lagrange: the run stopped at t = "), "{err}");
     assert!(err.contains("it reached its limit of 5000 steps (raise it with --max-steps)"), "{err}");
-    assert_eq!(out.lines().count(), 2 + 5001, "the start and every step before the limit");
+    assert_eq!(out.lines().count(), 1 + 5001, "the start and every step before the limit");
     let (code, out, err) =
         nhlab(&["run", &scenario("pendulum-cartesian"), "--method", "lagrange", "--max-samples", "50"]);
     assert_eq!(code, 1);
     assert!(err.contains("it reached its limit of 50 samples (raise it with --max-samples)"), "{err}");
-    assert_eq!(out.lines().count(), 2 + 50);
+    assert_eq!(out.lines().count(), 1 + 50);
     let (code, _, err) = nhlab(&["run", &scenario("pendulum-cartesian"), "--max-steps", "0"]);
     assert_eq!((code, err.trim()), (2, "error: --max-steps and --max-samples: must be at least 1"));
 }
@@ -1033,20 +1063,20 @@ fn parameter_sets_run_as_the_scenario_with_their_values() {
     assert_eq!(code, 0, "{err}");
     let (code, alone, err) = nhlab_with_input(&args, Some(&edited));
     assert_eq!(code, 0, "{err}");
-    let header: Vec<&str> = both.lines().nth(1).unwrap().split(',').collect();
+    let header: Vec<&str> = both.lines().next().unwrap().split(',').collect();
     assert_eq!(header.last(), Some(&"set"));
-    assert_eq!(alone.lines().nth(1).unwrap().split(',').count() + 1, header.len());
+    assert_eq!(alone.lines().next().unwrap().split(',').count() + 1, header.len());
     let rows_of = |set: &str| -> Vec<String> {
-        both.lines().skip(2).filter_map(|l| l.strip_suffix(&format!(",{set}")).map(str::to_string)).collect()
+        both.lines().skip(1).filter_map(|l| l.strip_suffix(&format!(",{set}")).map(str::to_string)).collect()
     };
     let fast = rows_of("fast");
-    let fast_alone: Vec<String> = alone.lines().skip(2).map(str::to_string).collect();
+    let fast_alone: Vec<String> = alone.lines().skip(1).map(str::to_string).collect();
     assert!(fast.len() > 10);
     assert_eq!(fast, fast_alone, "the set's rows are the edited scenario's, number for number");
     // The omitted velocities were solved with the set's Omega: its first row differs
     // from the scenario's own in the velocities, not in the positions.
     let own: Vec<String> =
-        both.lines().skip(2).filter(|l| l.ends_with(',')).map(|l| l.trim_end_matches(',').to_string()).collect();
+        both.lines().skip(1).filter(|l| l.ends_with(',')).map(|l| l.trim_end_matches(',').to_string()).collect();
     let (a, b) = (&own[0], &fast[0]);
     assert_ne!(a, b);
     assert_eq!(a.split(',').take(7).collect::<Vec<_>>(), b.split(',').take(7).collect::<Vec<_>>(), "t and q agree");

@@ -1,6 +1,9 @@
-//! Samples as the tables of `nhlab run` (`docs/contract.md`): CSV with a comment
-//! line and a header, or `{"columns": …, "rows": …}` JSON. The web lab's CSV export
-//! uses the same code, so both write the same file for the same run.
+//! Samples as the tables of `nhlab run` (`docs/contract.md`): CSV (a header row, then
+//! the rows: what `pandas.read_csv` and Python's `csv.DictReader` read with no
+//! options), or `{"comment": …, "columns": …, "rows": …}` JSON. What the samples are
+//! (`samples at the accepted steps of dopri5 (rtol = …)`) is the table's provenance,
+//! written beside a CSV file ([`Table::provenance_json`]) and inside the JSON. The web
+//! lab's CSV export uses the same code, so both write the same file for the same run.
 //!
 //! Columns: `method`, `t`, every coordinate, every velocity (`x'`), `mu1…` when a
 //! vakonomic run is among them (empty for the others), `energy`, `res_<constraint>`
@@ -17,6 +20,7 @@ use alloc::vec::Vec;
 
 use crate::formulations::Method;
 use crate::integrators::IntegratorKind;
+use crate::math::Short;
 use crate::mechanics::Model;
 use crate::simulation::{Diagnostics, Sample, SampleRef, Samples, Settings};
 
@@ -34,7 +38,7 @@ pub enum Cell {
 /// A table of samples.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Table {
-    /// What the rows are (written as a `#` line in CSV).
+    /// What the rows are: the table's provenance (in the JSON form and beside a CSV).
     pub comment: String,
     /// Column names.
     pub columns: Vec<String>,
@@ -48,10 +52,12 @@ pub struct Table {
 /// The comment line of a table of runs recorded at every step (`advance_to`/`step`).
 pub fn step_comment(settings: &Settings) -> String {
     match settings.integrator {
-        IntegratorKind::Rk4 => format!("samples on a regular grid: rk4 with dt = {}", settings.dt),
-        IntegratorKind::Dopri5 => {
-            format!("samples at the accepted steps of dopri5 (rtol = {}, atol = {})", settings.rtol, settings.atol)
-        }
+        IntegratorKind::Rk4 => format!("samples on a regular grid: rk4 with dt = {}", Short(settings.dt)),
+        IntegratorKind::Dopri5 => format!(
+            "samples at the accepted steps of dopri5 (rtol = {}, atol = {})",
+            Short(settings.rtol),
+            Short(settings.atol)
+        ),
     }
 }
 
@@ -200,10 +206,10 @@ fn csv_field(s: &str) -> String {
 }
 
 impl Table {
-    /// CSV with a `#` comment line first; numbers in Rust's shortest round-trip form.
+    /// CSV: the header row, then the rows; numbers in Rust's shortest round-trip form.
     pub fn to_csv(&self) -> String {
         let header: Vec<String> = self.columns.iter().map(|c| csv_field(c)).collect();
-        let mut out = format!("# {}\n{}\n", self.comment, header.join(","));
+        let mut out = format!("{}\n", header.join(","));
         for row in &self.rows {
             let cells: Vec<String> = row
                 .iter()
@@ -217,6 +223,19 @@ impl Table {
             out.push('\n');
         }
         out
+    }
+
+    /// What a CSV file's readers need besides its rows, as JSON for the file beside
+    /// it: `{"scenario": title, "samples": what the rows are, "columns": […],
+    /// "nhlab": version}`.
+    pub fn provenance_json(&self, title: &str) -> String {
+        let value = serde_json::json!({
+            "scenario": title,
+            "samples": self.comment,
+            "columns": self.columns,
+            "nhlab": env!("CARGO_PKG_VERSION"),
+        });
+        value.to_string() + "\n"
     }
 
     /// `{"comment": …, "columns": […], "rows": [[…]]}` with null for empty cells.

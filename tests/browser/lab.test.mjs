@@ -982,7 +982,7 @@ test("Keep for comparison overlays a parameter set in its own colour; its CSV is
   } catch (e) {
     expected = e.stdout; // Hamel's run ends early (status 1); its samples are written
   }
-  assert.ok(csv.split("\n")[1].endsWith(",set"));
+  assert.ok(csv.split("\n")[0].endsWith(",set"));
   assert.ok(csv.includes(",set 1\n"));
   assert.equal(csv, expected, "page CSV = CLI CSV with a parameter set");
   // Clear comparisons removes [compare]: back to one run per method.

@@ -272,6 +272,11 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         TableFormat::Csv => table.to_csv(),
     };
     write_to(&args.out, "--out", &text)?;
+    // A CSV file's provenance beside it (`sleigh.csv` → `sleigh.meta.json`): the CSV
+    // itself is header and rows only, as CSV readers expect.
+    if let (TableFormat::Csv, Some(stem)) = (format, args.out.strip_suffix(".csv")) {
+        write_to(&format!("{stem}.meta.json"), "--out", &table.provenance_json(&s.title))?;
+    }
     outcome(&notes, &mut failures, args.strict, runs.is_empty())
 }
 
