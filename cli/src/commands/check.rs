@@ -8,7 +8,8 @@ use crate::args::FileArgs;
 use crate::input::load_file;
 use crate::output::emit;
 use crate::Failure;
-use nhlab::mechanics::Needs;
+use nhlab::mechanics::{Needs, SplitError};
+use nhlab::simulation::split_choice::choose_along_motion_without_terms;
 
 /// `println!` into the report (writing to a `String` cannot fail).
 macro_rules! say {
@@ -18,7 +19,14 @@ macro_rules! say {
 }
 
 pub fn run(args: &FileArgs) -> Result<(), Failure> {
-    let l = load_file(&args.file, |_| Needs::ALL)?; // check reports the split and every method
+    // Nothing is derived beyond M q̈ = F and the constraints (Hamel's terms and the
+    // vakonomic equations are most of the work for a large model): the split is
+    // reported as far as it is known without its terms. A split the scenario gives is
+    // derived, so that a singular one is an error here as everywhere.
+    let l = load_file(&args.file, |s| Needs {
+        hamel: s.hamel.as_ref().is_some_and(|h| !h.dependent.is_empty()),
+        vakonomic: false,
+    })?;
     let m = &l.model;
     let s = &m.scenario;
     let mut out = String::new();
@@ -37,15 +45,32 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
         let expr = m.graph.to_text(c.position_residual.unwrap_or(c.velocity_residual));
         say!(out, "  {}: {expr} = 0  ({}, {timing})", c.name, c.kind.label());
     }
-    match &m.hamel {
-        Ok(h) => {
-            let names = |ix: &[usize]| ix.iter().map(|&i| s.coordinates[i].as_str()).collect::<Vec<_>>().join(", ");
+    let names = |ix: &[usize]| ix.iter().map(|&i| s.coordinates[i].as_str()).collect::<Vec<_>>().join(", ");
+    let independent = |d: &[usize]| (0..m.coordinate_count()).filter(|i| !d.contains(i)).collect::<Vec<_>>();
+    let split = match &m.hamel {
+        Ok(h) => Ok((h.dependent.clone(), m.hamel_choice.clone())),
+        Err(SplitError::NotDerived) => m.split_without_terms().map(|first| {
+            let t_end = s.run.t_end_or_default();
+            match choose_along_motion_without_terms(m, &l.numeric, &l.initial, t_end, first.clone()) {
+                Some(choice) => (choice.dependent, Some(choice.note)),
+                None => (first, None),
+            }
+        }),
+        Err(e) => Err(e.clone()),
+    };
+    match split {
+        Ok((dependent, note)) => {
             let how = if s.hamel.as_ref().is_some_and(|h| !h.dependent.is_empty()) {
-                "from [hamel] dependent"
+                "from [hamel] dependent".to_string()
             } else {
-                m.hamel_choice.as_deref().unwrap_or("chosen by column pivoting of A at the initial state")
+                note.unwrap_or_else(|| "chosen by column pivoting of A at the initial state".into())
             };
-            say!(out, "Hamel split: dependent {}; independent {} ({how})", names(&h.dependent), names(&h.independent));
+            say!(
+                out,
+                "Hamel split: dependent {}; independent {} ({how})",
+                names(&dependent),
+                names(&independent(&dependent))
+            );
         }
         Err(e) if !m.constraints.is_empty() => say!(out, "Hamel split: none ({e})"),
         Err(_) => {}

@@ -107,11 +107,22 @@ pub fn applicability(model: &crate::mechanics::Model, method: Method) -> Result<
             },
         },
         Method::Hamel if model.constraints.is_empty() => Err(hamel::NO_CONSTRAINTS.into()),
+        // Not derived (`nhlab check`): as far as it can be known without its terms.
+        Method::Hamel if model.hamel.as_ref().is_err_and(|e| *e == crate::mechanics::SplitError::NotDerived) => {
+            model.split_without_terms().map(|_| ()).map_err(|e| alloc::format!("{e}"))
+        }
         Method::Hamel => model.hamel.as_ref().map(|_| ()).map_err(|e| alloc::format!("{e}")),
         Method::Vakonomic if model.redundancy(&model.initial_reference()).is_some() => Err(alloc::format!(
             "the vakonomic equations need independent constraints, and these are redundant ({}); remove the redundant ones",
             model.redundancy(&model.initial_reference()).unwrap_or_default()
         )),
+        // Not derived (`nhlab check`): its derivation fails only where a derivative has
+        // no rate, which the model's own equations would have met first.
+        Method::Vakonomic
+            if model.vakonomic.as_ref().is_err_and(|e| *e == crate::mechanics::VakonomicError::NotDerived) =>
+        {
+            Ok(())
+        }
         Method::Vakonomic => model
             .vakonomic
             .as_ref()

@@ -479,6 +479,32 @@ impl Model {
         Some(format!("rank {} of {m} constraints; {} {verb} of the others", rows.len(), repeated.join(", ")))
     }
 
+    /// Hamel's split as far as it can be known without deriving its terms (`T*`, `Ψ`,
+    /// `G`, `H`, `E`, most of the work for a large model): the dependent coordinates
+    /// at the initial state, or why there is no split — the checks
+    /// [`HamelSplit::derive`] makes first, and a regular `A₁` at the initial state
+    /// (`choose_dependent`). What `nhlab check` reports when it derives nothing.
+    pub fn split_without_terms(&self) -> Result<Vec<usize>, SplitError> {
+        if !self.constraints_are_linear() {
+            return Err(SplitError::Nonlinear);
+        }
+        let reference = self.initial_reference();
+        if let Some(redundancy) = self.redundancy(&reference) {
+            return Err(SplitError::Redundant(redundancy));
+        }
+        let g = &self.graph;
+        let accelerations = self
+            .generalized_forces
+            .iter()
+            .any(|&f| g.free_symbols(f).iter().any(|&s| matches!(g.symbol(s).kind, SymbolKind::Acceleration(_))));
+        if accelerations {
+            return Err(SplitError::AccelerationDependentForces);
+        }
+        // The lab's choice is regular at the initial state by construction (a split
+        // the scenario gives is checked by deriving it).
+        choose_dependent(self, &reference).ok_or_else(|| SplitError::Singular("(any)".into()))
+    }
+
     /// Derives Hamel's split again with the given dependent coordinates (a split
     /// chosen along the motion, `simulation::split_choice`), with `note` saying how
     /// it was chosen. The model's compiled form must be built again after this.

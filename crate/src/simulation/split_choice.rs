@@ -76,13 +76,48 @@ pub fn choose_along_motion(model: &Model, numeric: &NumericModel, initial: &Stat
         return None;
     }
     let split = model.hamel.as_ref().ok()?;
-    let first = split.dependent.clone();
-    let names = |d: &[usize]| d.iter().map(|&i| s.coordinates[i].as_str()).collect::<Vec<_>>().join(", ");
     // det A₁ of parameters alone (rolling contact's `x, y`: 1) is never zero: no
     // motion to follow.
     let g = model.graph_for(Method::Hamel);
     let constant =
         g.free_symbols(split.determinant).iter().all(|&x| matches!(g.symbol(x).kind, SymbolKind::Parameter(_)));
+    choose_from(model, numeric, initial, t_end, split.dependent.clone(), constant)
+}
+
+/// [`choose_along_motion`] for a split whose terms were not derived (`nhlab check`):
+/// the initial state's choice `first`, its `det A₁` known constant where the columns
+/// of `A` it takes hold parameters alone.
+pub fn choose_along_motion_without_terms(
+    model: &Model,
+    numeric: &NumericModel,
+    initial: &State,
+    t_end: f64,
+    first: Vec<usize>,
+) -> Option<SplitChoice> {
+    if model.scenario.hamel.as_ref().is_some_and(|h| !h.dependent.is_empty()) {
+        return None;
+    }
+    let g = &model.graph;
+    let constant = model.constraints.iter().all(|c| {
+        first.iter().all(|&i| {
+            g.free_symbols(c.jacobian[i]).iter().all(|&x| matches!(g.symbol(x).kind, SymbolKind::Parameter(_)))
+        })
+    });
+    choose_from(model, numeric, initial, t_end, first, constant)
+}
+
+/// The choice from the initial state's split `first` (`constant`: its `det A₁`
+/// never changes, so there is no motion to follow).
+fn choose_from(
+    model: &Model,
+    numeric: &NumericModel,
+    initial: &State,
+    t_end: f64,
+    first: Vec<usize>,
+    constant: bool,
+) -> Option<SplitChoice> {
+    let s = &model.scenario;
+    let names = |d: &[usize]| d.iter().map(|&i| s.coordinates[i].as_str()).collect::<Vec<_>>().join(", ");
     if constant {
         let note =
             "chosen by column pivoting of A at the initial state; det A₁ is constant, so it is regular everywhere";
