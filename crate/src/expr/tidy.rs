@@ -13,6 +13,8 @@
 //! - terms of a sum that share a factor which is itself a sum are collected where
 //!   that prints shorter: `X·(−Y) + X·Y + Z → Z` for sums `X`, `Y`.
 //!
+//! - `sqrt(P)` where `P` is `cos²u` or `sin²u` in disguise is `|cos u|`, `|sin u|`.
+//!
 //! `sin² + cos² = 1` is the canonical form's own rule (every `sin²` factor of a term is
 //! tried), so it also applies inside the sums this leaves.
 
@@ -21,6 +23,10 @@ use hashbrown::HashMap;
 
 use super::graph::{ExprGraph, ExprId, Function, Node};
 use super::number::{Number, Rational};
+
+/// Pseudo-random points at which an identity `P = Y²` is tested (each a chance of
+/// 2⁻⁵³-ish of a false match for a polynomial that is not identically zero).
+const IDENTITY_POINTS: u64 = 6;
 
 /// Estimated printed lengths up to which the exact text is measured instead.
 const EXACT_LENGTH_BELOW: usize = 400;
@@ -84,8 +90,14 @@ impl ExprGraph {
             }
             Node::Pow(b, x) => {
                 let (b, x) = (self.tidy_memo(b, memo), self.tidy_memo(x, memo));
-                let power = self.pow(b, x);
-                self.tangents(power)
+                let half = self.as_number(x).is_some_and(|n| n.to_f64() == 0.5);
+                match half.then(|| self.trigonometric_root(b)).flatten() {
+                    Some(root) => root,
+                    None => {
+                        let power = self.pow(b, x);
+                        self.tangents(power)
+                    }
+                }
             }
             Node::Call(f, u) => {
                 let u = self.tidy_memo(u, memo);
@@ -329,6 +341,53 @@ impl ExprGraph {
         };
         lengths.insert(e, n);
         n
+    }
+
+    /// `|cos u|` for `sqrt(P)` where `P` is `cos²u` in disguise (a rolling disk's
+    /// `sqrt(sin²θ cos²θ + sin⁴θ − 2 sin²θ + 1)`), likewise `|sin u|`: the square
+    /// roots of perfect squares that `unit(…)` and `norm(…)` leave. `P = Y²` is
+    /// tested at [`IDENTITY_POINTS`] pseudo-random values of every symbol, where a
+    /// polynomial in sines and cosines that is not identically zero is not zero (a
+    /// zero test by evaluation, as computer algebra systems make it); the sign is
+    /// left to `abs`, since the geometry that fixes it is not known here.
+    pub(crate) fn trigonometric_root(&mut self, p: ExprId) -> Option<ExprId> {
+        if self.tree_size(p, &mut HashMap::new()) > LOCAL_EXPANSION_NODES {
+            return None;
+        }
+        let mut angles: Vec<ExprId> = Vec::new();
+        self.walk(&[p], true, |_, node| {
+            if let Node::Call(Function::Sin | Function::Cos, u) = node {
+                if !angles.contains(u) {
+                    angles.push(*u);
+                }
+            }
+        });
+        for u in angles.into_iter().take(8) {
+            for f in [Function::Cos, Function::Sin] {
+                let y = self.call(f, u);
+                let two = self.integer(2);
+                let square = self.pow(y, two);
+                if self.equal_everywhere(p, square) {
+                    return Some(self.call(Function::Abs, y));
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether `a` and `b` agree at [`IDENTITY_POINTS`] pseudo-random values of every
+    /// symbol (to 1e-9 of their size).
+    fn equal_everywhere(&self, a: ExprId, b: ExprId) -> bool {
+        (0..IDENTITY_POINTS).all(|k| {
+            let value = |s: super::symbols::SymbolId| {
+                let h = (s.index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                    ^ (k + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                let h = h ^ (h >> 31);
+                -2.0 + 4.0 * ((h >> 11) as f64 / (1u64 << 53) as f64)
+            };
+            let (x, y) = (self.evaluate(a, &value), self.evaluate(b, &value));
+            x.is_finite() && y.is_finite() && (x - y).abs() <= 1e-9 * (1.0 + x.abs() + y.abs())
+        })
     }
 
     /// `sin(u)^p cos(u)^(-p) → tan(u)^p` in a product.

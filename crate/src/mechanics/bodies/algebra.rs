@@ -90,9 +90,13 @@ pub(crate) fn scale(g: &mut ExprGraph, k: ExprId, v: &Vector) -> Vector {
     [g.mul2(k, v[0]), g.mul2(k, v[1]), g.mul2(k, v[2])]
 }
 
+///
+/// Where `v·v` is `cos²u` or `sin²u` in disguise (`|N.z − (N.z·W.y) W.y|` of a leaning
+/// wheel is `sqrt(sin²θ cos²θ + sin⁴θ − 2 sin²θ + 1)`), `|v|` is `|cos u|` (`|sin u|`),
+/// so that what cancels in the model does.
 pub(crate) fn norm(g: &mut ExprGraph, v: &Vector) -> ExprId {
     let squared = dot(g, v, v);
-    g.sqrt(squared)
+    g.trigonometric_root(squared).unwrap_or_else(|| g.sqrt(squared))
 }
 
 /// `v / |v|`.
