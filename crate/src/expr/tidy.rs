@@ -92,7 +92,7 @@ impl ExprGraph {
                 let (b, x) = (self.tidy_memo(b, memo), self.tidy_memo(x, memo));
                 let half = self.as_number(x).is_some_and(|n| n.to_f64() == 0.5);
                 match half.then(|| self.trigonometric_root(b)).flatten() {
-                    Some(root) => root,
+                    Some(root) => self.call(Function::Abs, root),
                     None => {
                         let power = self.pow(b, x);
                         self.tangents(power)
@@ -343,13 +343,14 @@ impl ExprGraph {
         n
     }
 
-    /// `|cos u|` for `sqrt(P)` where `P` is `cos²u` in disguise (a rolling disk's
-    /// `sqrt(sin²θ cos²θ + sin⁴θ − 2 sin²θ + 1)`), likewise `|sin u|`: the square
-    /// roots of perfect squares that `unit(…)` and `norm(…)` leave. `P = Y²` is
-    /// tested at [`IDENTITY_POINTS`] pseudo-random values of every symbol, where a
-    /// polynomial in sines and cosines that is not identically zero is not zero (a
-    /// zero test by evaluation, as computer algebra systems make it); the sign is
-    /// left to `abs`, since the geometry that fixes it is not known here.
+    /// `Y = cos u` where `P` is `cos²u` in disguise (a rolling disk's
+    /// `sqrt(sin²θ cos²θ + sin⁴θ − 2 sin²θ + 1)`), likewise `sin u`: `sqrt(P)` is
+    /// then `|Y|`, the square roots of perfect squares that `unit(…)` and `norm(…)`
+    /// leave. `P = Y²` is tested at [`IDENTITY_POINTS`] pseudo-random values of every
+    /// symbol, where a polynomial in sines and cosines that is not identically zero
+    /// is not zero (a zero test by evaluation, as computer algebra systems make it).
+    /// The sign is the caller's: printing writes `|Y|`, a model fixes it from the
+    /// start (`mechanics::bodies`).
     pub(crate) fn trigonometric_root(&mut self, p: ExprId) -> Option<ExprId> {
         if self.tree_size(p, &mut HashMap::new()) > LOCAL_EXPANSION_NODES {
             return None;
@@ -368,7 +369,7 @@ impl ExprGraph {
                 let two = self.integer(2);
                 let square = self.pow(y, two);
                 if self.equal_everywhere(p, square) {
-                    return Some(self.call(Function::Abs, y));
+                    return Some(y);
                 }
             }
         }

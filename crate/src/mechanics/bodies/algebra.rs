@@ -93,15 +93,26 @@ pub(crate) fn scale(g: &mut ExprGraph, k: ExprId, v: &Vector) -> Vector {
 ///
 /// Where `v·v` is `cos²u` or `sin²u` in disguise (`|N.z − (N.z·W.y) W.y|` of a leaning
 /// wheel is `sqrt(sin²θ cos²θ + sin⁴θ − 2 sin²θ + 1)`), `|v|` is `|cos u|` (`|sin u|`),
-/// so that what cancels in the model does.
-pub(crate) fn norm(g: &mut ExprGraph, v: &Vector) -> ExprId {
+/// so that what cancels in the model does. The sign of `cos u` is the one it has at
+/// the start (`sign_at_start`): `|v|` vanishes where `cos u` changes sign, so no
+/// motion on which `v / |v|` is defined crosses that point, and `|v| = ±cos u` all
+/// along it (`|cos u|` where the start is on it, or unknown).
+pub(crate) fn norm(g: &mut ExprGraph, v: &Vector, sign_at_start: &dyn Fn(&ExprGraph, ExprId) -> f64) -> ExprId {
     let squared = dot(g, v, v);
-    g.trigonometric_root(squared).unwrap_or_else(|| g.sqrt(squared))
+    let Some(root) = g.trigonometric_root(squared) else { return g.sqrt(squared) };
+    let sign = sign_at_start(g, root);
+    if sign > 0.0 {
+        root
+    } else if sign < 0.0 {
+        g.neg(root)
+    } else {
+        g.call(crate::expr::Function::Abs, root)
+    }
 }
 
 /// `v / |v|`.
-pub(crate) fn unit(g: &mut ExprGraph, v: &Vector) -> Vector {
-    let length = norm(g, v);
+pub(crate) fn unit(g: &mut ExprGraph, v: &Vector, sign_at_start: &dyn Fn(&ExprGraph, ExprId) -> f64) -> Vector {
+    let length = norm(g, v, sign_at_start);
     let inverse = g.powi(length, -1);
     scale(g, inverse, v)
 }

@@ -109,9 +109,30 @@ struct Space {
     /// not built yet is waited for, and one that failed to build has its own
     /// message already, so what refers to it says nothing more.
     declared: BTreeSet<String>,
+    /// The scenario's initial `t`, coordinates (0 where omitted) and parameters, by
+    /// name, for [`vector_expr::Scope::sign_at_start`].
+    start: BTreeMap<String, f64>,
 }
 
 impl vector_expr::Scope for Space {
+    fn sign_at_start(&self, g: &ExprGraph, e: ExprId) -> f64 {
+        let value = g.evaluate(e, &|s| {
+            let symbol = g.symbol(s);
+            match symbol.kind {
+                SymbolKind::Time => self.start.get("t").copied().unwrap_or(0.0),
+                SymbolKind::Coordinate(_) | SymbolKind::Parameter(_) => {
+                    self.start.get(&symbol.name).copied().unwrap_or(0.0)
+                }
+                _ => f64::NAN,
+            }
+        });
+        if value.is_finite() && value.abs() > 1e-12 {
+            value.signum()
+        } else {
+            0.0
+        }
+    }
+
     fn vector(&self, name: &str) -> Lookup<Vector> {
         if let Some(v) = self.points.get(name).or_else(|| self.vectors.get(name)) {
             Lookup::Found(*v)
@@ -171,9 +192,13 @@ pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Con
         .chain(s.bodies.iter().map(|b| format!("body {}", b.name)))
         .collect();
     let rotation = Some(identity(g));
+    let mut start: BTreeMap<String, f64> =
+        s.coordinates.iter().map(|q| (q.clone(), s.initial.q.get(q).copied().unwrap_or(0.0))).collect();
+    start.extend(s.parameters.iter().map(|(name, &value)| (name.clone(), value)));
+    start.insert("t".into(), s.initial.t);
     let mut b = Builder {
         g,
-        space: Space { declared, ..Space::default() },
+        space: Space { declared, start, ..Space::default() },
         bodies: BTreeMap::new(),
         drawings: Vec::new(),
         forces: Vec::new(),
@@ -577,7 +602,8 @@ impl Builder<'_> {
         let magnitude = c.position_expr(self.g, "gravity.magnitude", &spec.magnitude, "the gravity")?;
         let default = ["0", "0", "-1"].map(String::from).to_vec();
         let d = self.three_now(c, "gravity.direction", spec.direction.as_ref().unwrap_or(&default), true)?;
-        let length = norm(self.g, &d);
+        let space = &self.space;
+        let length = norm(self.g, &d, &|g, e| vector_expr::Scope::sign_at_start(space, g, e));
         let factor = self.g.div(magnitude, length);
         Some(scale(self.g, factor, &d))
     }

@@ -58,6 +58,9 @@ pub(crate) trait Scope {
     fn frame(&self, name: &str) -> Lookup<(Option<Matrix>, Vector)>;
     /// Every vector and frame name, for suggestions.
     fn names(&self) -> Vec<String>;
+    /// The sign of `e` at the scenario's initial state (0 where it is zero or not
+    /// finite): fixes the sign of a norm that is a cosine in disguise.
+    fn sign_at_start(&self, g: &ExprGraph, e: ExprId) -> f64;
 }
 
 /// How a parse ended.
@@ -416,8 +419,8 @@ impl<'s> Parser<'_, 's> {
             return Ok(match name {
                 "dot" => Value::Scalar(dot(self.g, &v[0], &v[1])),
                 "cross" => Value::Vector(cross(self.g, &v[0], &v[1])),
-                "norm" => Value::Scalar(norm(self.g, &v[0])),
-                "unit" => Value::Vector(unit(self.g, &v[0])),
+                "norm" => Value::Scalar(norm(self.g, &v[0], &|g, e| self.scope.sign_at_start(g, e))),
+                "unit" => Value::Vector(unit(self.g, &v[0], &|g, e| self.scope.sign_at_start(g, e))),
                 _ => Value::Vector(self.velocity(&v[0], full)?),
             });
         }
