@@ -213,3 +213,37 @@ fn the_robot_runs_to_the_end_under_five_methods() {
         assert!(last.residuals.iter().all(|r| r.abs() < 1e-8), "{}: {:?}", method.id(), last.residuals);
     }
 }
+
+/// A constraint whose row vanishes at the state (`φ y = 0` at `φ = y = 0`, the fuzz
+/// suite's case): no row is independent, the motion there is the free one, and no
+/// method panics (Voronets' elimination over no rows did).
+#[test]
+fn a_constraint_whose_row_vanishes_leaves_the_free_motion() {
+    let text = r#"format = "nhlab/1"
+title = "a vanishing row"
+coordinates = ["x", "y", "phi"]
+kinetic = "(x'^2 + y'^2)/2 + phi'^2/10"
+potential = "x"
+
+[[constraints]]
+expr = "phi*y"
+
+[initial]
+q = { x = 0, y = 0, phi = 0 }
+v = { x = 1, phi = 1 }
+"#;
+    let (_, mut numeric) = nhlab_tests::scenarios::compiled(text);
+    let (q, v) = ([0.0, 0.0, 0.0], [1.0, 0.0, 1.0]);
+    for method in Method::ALL {
+        // Hamel's and the vakonomic equations are not derived for this model: an
+        // error, never a panic.
+        let Ok(s) = accelerations(method, &mut numeric, 0.0, &q, &v) else { continue };
+        let want = [-1.0, 0.0, 0.0];
+        for (got, want) in s.accelerations.iter().zip(want) {
+            assert!((got - want).abs() < 1e-12, "{}: {}", method.id(), s.accelerations);
+        }
+    }
+    for method in [Method::Lagrange, Method::UdwadiaKalaba, Method::Gauss, Method::Voronets, Method::Euler] {
+        assert!(accelerations(method, &mut numeric, 0.0, &q, &v).is_ok(), "{}", method.id());
+    }
+}

@@ -364,8 +364,11 @@ fn redundant_saddle_point(
 /// The rows unmet and the independent rows `kept` that each unmet row is a
 /// combination of: together, the constraints that ask for different accelerations.
 pub(super) fn in_conflict(jacobian: &DMatrix<f64>, kept: &[usize], unmet: &[usize]) -> alloc::vec::Vec<usize> {
-    let basis = jacobian.select_rows(kept).transpose();
     let mut out: alloc::vec::Vec<usize> = unmet.to_vec();
+    if kept.is_empty() {
+        return out;
+    }
+    let basis = jacobian.select_rows(kept).transpose();
     if let Some(pinv) = jacobi::pseudo_inverse(&basis, REDUNDANCY_TOLERANCE) {
         for &j in unmet {
             let coefficients = &pinv * jacobian.row(j).transpose();

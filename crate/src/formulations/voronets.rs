@@ -43,6 +43,18 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
     } else {
         (full_jacobian.clone(), full_bias.clone())
     };
+    if rows.is_empty() {
+        // Every row vanishes here (`φ y = 0` at `φ = y = 0`): nothing to eliminate,
+        // the motion is the free one where the rows' `b` allow it.
+        let accelerations = super::unconstrained(terms, t)?;
+        let miss = &full_jacobian * &accelerations - &full_bias;
+        let unmet: alloc::vec::Vec<usize> =
+            (0..m).filter(|&j| miss[j].is_nan() || miss[j].abs() > super::CONSISTENCY_TOLERANCE).collect();
+        if !unmet.is_empty() {
+            return Err(DynamicsError::Inconsistent { rows: unmet, t });
+        }
+        return Ok(Solution { accelerations, multipliers: None, multiplier_rates: None });
+    }
     let (dependent, independent) = crate::mechanics::best_split(&jacobian);
     let a1 = jacobian.select_columns(&dependent);
     let a2 = jacobian.select_columns(&independent);
