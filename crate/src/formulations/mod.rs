@@ -112,22 +112,15 @@ pub fn applicability(model: &crate::mechanics::Model, method: Method) -> Result<
             model.split_without_terms().map(|_| ()).map_err(|e| alloc::format!("{e}"))
         }
         Method::Hamel => model.hamel.as_ref().map(|_| ()).map_err(|e| alloc::format!("{e}")),
-        Method::Vakonomic if model.redundancy(&model.initial_reference()).is_some() => Err(alloc::format!(
-            "the vakonomic equations need independent constraints, and these are redundant ({}); remove the redundant ones",
-            model.redundancy(&model.initial_reference()).unwrap_or_default()
-        )),
-        // Not derived (`nhlab check`): its derivation fails only where a derivative has
-        // no rate, which the model's own equations would have met first.
-        Method::Vakonomic
-            if model.vakonomic.as_ref().is_err_and(|e| *e == crate::mechanics::VakonomicError::NotDerived) =>
-        {
-            Ok(())
-        }
-        Method::Vakonomic => model
-            .vakonomic
-            .as_ref()
-            .map(|_| ())
-            .map_err(|e| alloc::format!("the vakonomic equations could not be derived: {e}")),
+        Method::Vakonomic => match (model.redundancy(&model.initial_reference()), &model.vakonomic) {
+            (Some(r), _) => Err(alloc::format!(
+                "the vakonomic equations need independent constraints, and these are redundant ({r}); remove the redundant ones"
+            )),
+            // Not derived (`nhlab check`): its derivation fails only where a derivative
+            // has no rate, which the model's own equations would have met first.
+            (None, Err(crate::mechanics::VakonomicError::NotDerived)) | (None, Ok(_)) => Ok(()),
+            (None, Err(e)) => Err(alloc::format!("the vakonomic equations could not be derived: {e}")),
+        },
         _ => Ok(()),
     }
 }
