@@ -427,10 +427,7 @@ impl Lab {
                 let settings = Settings { compulsion: false, ..Settings::from_scenario(&p.model.scenario.run, method) };
                 let holonomic: Vec<bool> = p.model.constraints.iter().map(|c| c.is_holonomic()).collect();
                 let columns = Columns::new(self.view.per_sample(), self.e_components().len(), &holonomic);
-                let hamel_dependent = p.model.hamel.as_ref().ok().map(|split| {
-                    let names = p.model.coordinate_names();
-                    split.dependent.iter().map(|&i| names[i].as_str()).collect::<Vec<_>>().join(", ")
-                });
+                let hamel_dependent = p.model.hamel_dependent_names();
                 let mut run = Run {
                     method,
                     set,

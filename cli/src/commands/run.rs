@@ -133,10 +133,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     // written, which holds every run that has samples.
     let mut failures: Vec<String> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
-    let hamel_dependent = l.model.hamel.as_ref().ok().map(|split| {
-        let names = l.model.coordinate_names();
-        split.dependent.iter().map(|&i| names[i].as_str()).collect::<Vec<_>>().join(", ")
-    });
+    let hamel_dependent = l.model.hamel_dependent_names();
     let mut runs: Vec<RunOf> = Vec::new();
     let mut first_settings = None;
     let mut all_settings = Vec::new();

@@ -339,24 +339,39 @@ fn redundant_saddle_point(
     rhs.rows_mut(n, r).copy_from(&terms.bias.select_rows(&rows));
     let x = saddle.lu().solve(&rhs).filter(|x| x.iter().all(|v| v.is_finite())).ok_or(singular.clone())?;
     let (qdd, lambda_kept) = (x.rows(0, n).into_owned(), x.rows(n, r).into_owned());
-    let unmet: alloc::vec::Vec<usize> = (0..m)
-        .filter(|&j| {
-            let size: f64 = terms.jacobian.row(j).iter().zip(qdd.iter()).map(|(a, x)| (a * x).abs()).sum();
-            let miss = terms.jacobian.row(j).dot(&qdd.transpose()) - terms.bias[j];
-            miss.is_nan() || miss.abs() > CONSISTENCY_TOLERANCE * (1.0 + size + terms.bias[j].abs())
-        })
-        .collect();
-    if !unmet.is_empty() {
-        return Err(DynamicsError::Inconsistent { rows: in_conflict(&terms.jacobian, &rows, &unmet), t });
-    }
+    every_row_met(&terms.jacobian, &terms.bias, &rows, &qdd, t)?;
     let force = b.transpose() * lambda_kept;
     let pinv = jacobi::pseudo_inverse(&reaction.transpose(), REDUNDANCY_TOLERANCE).ok_or(singular)?;
     Ok(Solution { accelerations: qdd, multipliers: Some(pinv * force), multiplier_rates: None })
 }
 
+/// Whether the accelerations `qdd` of the independent rows `kept` meet every row of
+/// `A q̈ = b` (to [`CONSISTENCY_TOLERANCE`] of each row's terms); else the rows in
+/// conflict ([`in_conflict`]).
+pub(super) fn every_row_met(
+    jacobian: &DMatrix<f64>,
+    bias: &DVector<f64>,
+    kept: &[usize],
+    qdd: &DVector<f64>,
+    t: f64,
+) -> Result<(), DynamicsError> {
+    let unmet: alloc::vec::Vec<usize> = (0..jacobian.nrows())
+        .filter(|&j| {
+            let size: f64 = jacobian.row(j).iter().zip(qdd.iter()).map(|(a, x)| (a * x).abs()).sum();
+            let miss = jacobian.row(j).dot(&qdd.transpose()) - bias[j];
+            miss.is_nan() || miss.abs() > CONSISTENCY_TOLERANCE * (1.0 + size + bias[j].abs())
+        })
+        .collect();
+    if unmet.is_empty() {
+        Ok(())
+    } else {
+        Err(DynamicsError::Inconsistent { rows: in_conflict(jacobian, kept, &unmet), t })
+    }
+}
+
 /// The rows unmet and the independent rows `kept` that each unmet row is a
 /// combination of: together, the constraints that ask for different accelerations.
-pub(super) fn in_conflict(jacobian: &DMatrix<f64>, kept: &[usize], unmet: &[usize]) -> alloc::vec::Vec<usize> {
+fn in_conflict(jacobian: &DMatrix<f64>, kept: &[usize], unmet: &[usize]) -> alloc::vec::Vec<usize> {
     let mut out: alloc::vec::Vec<usize> = unmet.to_vec();
     if kept.is_empty() {
         return out;

@@ -26,7 +26,7 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
         return Err(DynamicsError::Unsupported(nonlinear_reason(&numeric.nonlinear_constraints)));
     }
     let (terms, workspace) = numeric.evaluate_with_workspace(t, q, v)?;
-    let (m, n) = terms.jacobian.shape();
+    let m = terms.jacobian.nrows();
     if m == 0 {
         return super::lagrange::solve(terms, workspace, t).map(|s| Solution {
             multipliers: None,
@@ -43,24 +43,30 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
     } else {
         (full_jacobian.clone(), full_bias.clone())
     };
-    if rows.is_empty() {
-        // Every row vanishes here (`φ y = 0` at `φ = y = 0`): nothing to eliminate,
-        // the motion is the free one where the rows' `b` allow it.
-        let accelerations = super::unconstrained(terms, t)?;
-        let miss = &full_jacobian * &accelerations - &full_bias;
-        let unmet: alloc::vec::Vec<usize> =
-            (0..m).filter(|&j| miss[j].is_nan() || miss[j].abs() > super::CONSISTENCY_TOLERANCE).collect();
-        if !unmet.is_empty() {
-            return Err(DynamicsError::Inconsistent { rows: unmet, t });
-        }
-        return Ok(Solution { accelerations, multipliers: None, multiplier_rates: None });
+    // Every row vanishes here (`φ y = 0` at `φ = y = 0`): nothing to eliminate, the
+    // motion is the free one where the rows' `b` allow it.
+    let accelerations =
+        if rows.is_empty() { super::unconstrained(terms, t)? } else { eliminated(terms, &jacobian, &bias, t)? };
+    if rows.len() < m {
+        super::every_row_met(&full_jacobian, &full_bias, &rows, &accelerations, t)?;
     }
-    let (dependent, independent) = crate::mechanics::best_split(&jacobian);
+    Ok(Solution { accelerations, multipliers: None, multiplier_rates: None })
+}
+
+/// `q̈` by eliminating the dependent velocities of the independent rows `A q̈ = b`.
+fn eliminated(
+    terms: &crate::mechanics::Terms,
+    jacobian: &nalgebra::DMatrix<f64>,
+    bias: &DVector<f64>,
+    t: f64,
+) -> Result<DVector<f64>, DynamicsError> {
+    let n = jacobian.ncols();
+    let (dependent, independent) = crate::mechanics::best_split(jacobian);
     let a1 = jacobian.select_columns(&dependent);
     let a2 = jacobian.select_columns(&independent);
     let lu = a1.lu();
     let x = -lu.solve(&a2).ok_or(DynamicsError::Singular { what: "A (the constraints are redundant)", t, hint: "" })?;
-    let a1_inv_b = lu.solve(&bias).ok_or(DynamicsError::Singular { what: "A₁", t, hint: "" })?;
+    let a1_inv_b = lu.solve(bias).ok_or(DynamicsError::Singular { what: "A₁", t, hint: "" })?;
     let k = independent.len();
     let mut null = nalgebra::DMatrix::zeros(n, k);
     let mut gamma = DVector::zeros(n);
@@ -76,15 +82,5 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
     let psi = null.transpose() * &terms.mass * &null;
     let h = null.transpose() * (&terms.forcing - &terms.mass * &gamma);
     let qdd2 = psi.cholesky().ok_or(DynamicsError::NotPositiveDefinite { t })?.solve(&h);
-    let accelerations = complete(&jacobian, &bias, &dependent, &independent, &qdd2, t)?;
-    if rows.len() < m {
-        let miss = &full_jacobian * &accelerations - &full_bias;
-        let scale = 1.0 + full_bias.amax() + full_jacobian.amax() * accelerations.amax();
-        let unmet: alloc::vec::Vec<usize> =
-            (0..m).filter(|&j| miss[j].is_nan() || miss[j].abs() > super::CONSISTENCY_TOLERANCE * scale).collect();
-        if !unmet.is_empty() {
-            return Err(DynamicsError::Inconsistent { rows: super::in_conflict(&full_jacobian, &rows, &unmet), t });
-        }
-    }
-    Ok(Solution { accelerations, multipliers: None, multiplier_rates: None })
+    complete(jacobian, bias, &dependent, &independent, &qdd2, t)
 }

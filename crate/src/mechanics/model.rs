@@ -458,6 +458,13 @@ impl Model {
         move |sym: SymbolId| values.get(sym.index()).copied().unwrap_or(0.0)
     }
 
+    /// Hamel's dependent coordinates (`y`, `x, y`), where the split was derived: the
+    /// words for where it turns singular.
+    pub fn hamel_dependent_names(&self) -> Option<String> {
+        let split = self.hamel.as_ref().ok()?;
+        Some(split.dependent.iter().map(|&i| self.scenario.coordinates[i].as_str()).collect::<Vec<_>>().join(", "))
+    }
+
     /// Where some constraints are combinations of the others at `reference` (the
     /// initial state): `rank 3 of 4 constraints; `b` repeats the others`, else `None`.
     /// Only constraints linear in the velocities are judged (a nonlinear one's
