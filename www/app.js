@@ -224,6 +224,8 @@ function install(runner, text, opened, { fromEditor = false, keepClock = false }
   if (!keepClock) state.playing = true;
   updatePlayButton();
   state.dirty = true;
+  // Which load the page shows: a test (or an embedder) waits for the next one.
+  document.body.dataset.loaded = String(state.loadToken);
 }
 
 function retire(runner) {
