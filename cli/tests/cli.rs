@@ -231,7 +231,7 @@ fn a_failure_while_computing_exits_1() {
         .replace("[hamel]\ndependent = [\"y\"]\n", "")
         .replace("[initial]", "[[constraints]]\nname = \"again\"\nexpr = \"-x'*sin(phi) + y'*cos(phi)\"\n\n[initial]");
     // Redundant constraints: Lagrange's rank-revealing solve and Udwadia–Kalaba agree;
-    // Hamel's split cannot be made (exit 1, saying why).
+    // Hamel's split, on an independent subset, is the plain sleigh's.
     let (code, lagrange, err) = nhlab_with_input(&["eval", "-", "--method", "lagrange"], Some(&redundant));
     assert_eq!(code, 0, "{err}");
     let (code, uk, err) = nhlab_with_input(&["eval", "-", "--method", "udwadia-kalaba"], Some(&redundant));
@@ -241,21 +241,36 @@ fn a_failure_while_computing_exits_1() {
         let (a, b) = (qdd(&lagrange)[k].as_f64().unwrap(), qdd(&uk)[k].as_f64().unwrap());
         assert!((a - b).abs() < 1e-12, "{k}'': {a} vs {b}");
     }
-    let (code, _, err) = nhlab_with_input(&["eval", "-", "--method", "hamel"], Some(&redundant));
+    let plain =
+        std::fs::read_to_string(scenario("chaplygin-sleigh")).unwrap().replace("[hamel]\ndependent = [\"y\"]\n", "");
+    let (code, hamel, err) = nhlab_with_input(&["eval", "-", "--method", "hamel"], Some(&redundant));
+    assert_eq!(code, 0, "{err}");
+    let (code, hamel_plain, err) = nhlab_with_input(&["eval", "-", "--method", "hamel"], Some(&plain));
+    assert_eq!(code, 0, "{err}");
+    for k in ["x", "y", "phi"] {
+        let (a, b) = (qdd(&hamel)[k].as_f64().unwrap(), qdd(&hamel_plain)[k].as_f64().unwrap());
+        assert!((a - b).abs() < 1e-12, "hamel {k}'': {a} vs {b}");
+    }
+    // Constraints that ask for different accelerations: nothing to compute (exit 1,
+    // naming the rows in conflict).
+    let rails = "format = \"nhlab/1\"\ntitle = \"two rails that part\"\ncoordinates = [\"x\", \"y\"]\nkinetic = \"(x'^2 + y'^2)/2\"\n\n\
+        [[constraints]]\nexpr = \"y'\"\n\n[[constraints]]\nexpr = \"y' - t*x'\"\n\n\
+        [initial]\nq = { x = 0, y = 0 }\nv = { x = 1, y = 0 }\n";
+    let (code, _, err) = nhlab_with_input(&["eval", "-", "--method", "lagrange"], Some(rails));
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("redundant"), "{err}");
+    assert!(err.contains("the constraints #1, #2 cannot all be met at t = 0"), "{err}");
 }
 
 /// A method that cannot run takes nothing with it: the others' samples and figure
-/// are written, every failure is named, and the exit is 1 (the differential-drive
-/// robot's constraints are redundant, which Hamel's split and the vakonomic
-/// equations do not handle).
+/// are written, every failure is named, and the exit is 1 (Appell–Hamel's
+/// constraint is nonlinear in the velocities: Hamel's split and Voronets' equations
+/// do not apply).
 #[test]
 fn a_method_that_cannot_run_leaves_the_others_written() {
     let dir = std::env::temp_dir().join(format!("nhlab-cli-failed-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let plot = dir.join("robot.svg");
-    let args = ["run", &scenario("differential-drive"), "--t-end", "1", "--plot", plot.to_str().unwrap()];
+    let plot = dir.join("appell.svg");
+    let args = ["run", &scenario("appell-hamel"), "--t-end", "1", "--plot", plot.to_str().unwrap()];
     let with = |methods: &[&str]| -> Vec<String> {
         let mut a: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         for m in methods {
@@ -263,11 +278,14 @@ fn a_method_that_cannot_run_leaves_the_others_written() {
         }
         a
     };
-    let call = with(&["hamel", "lagrange", "vakonomic", "gauss"]);
+    let call = with(&["hamel", "lagrange", "voronets", "gauss"]);
     let (code, out, err) = nhlab(&call.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("error: hamel: cannot run: the constraints are redundant"), "{err}");
-    assert!(err.contains("vakonomic: cannot run"), "{err}");
+    assert!(
+        err.contains("error: hamel: cannot run: Hamel's embedding and the E-vector need constraints linear"),
+        "{err}"
+    );
+    assert!(err.contains("voronets: cannot run"), "{err}");
     let methods: std::collections::BTreeSet<&str> = out.lines().skip(1).filter_map(|l| l.split(',').next()).collect();
     assert_eq!(methods.into_iter().collect::<Vec<_>>(), ["gauss", "lagrange"], "{out}");
     let svg = std::fs::read_to_string(&plot).unwrap();

@@ -505,7 +505,6 @@ fn stability(quick: bool) {
     );
 }
 
-/// The slope of log(y) against log(x) by least squares.
 /// What a user waits for at the command line: whole `nhlab` processes on the largest
 /// members of the two families (best of three), against the in-process derive for
 /// `lagrange` measured here (the baseline). Goals: every command ≤ 0.3 s where it
@@ -568,6 +567,7 @@ fn whole_processes(quick: bool) {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The slope of log(y) against log(x) by least squares.
 fn log_log_slope(points: &[(f64, f64)]) -> f64 {
     let logs: Vec<(f64, f64)> = points.iter().map(|&(x, y)| (x.ln(), y.ln())).collect();
     let n = logs.len() as f64;

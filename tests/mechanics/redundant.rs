@@ -120,24 +120,122 @@ v = { x = 1, y = 0 }
     assert!(e.to_string().starts_with("the constraints #1, #2 cannot all be met at t = 0"), "{e}");
 }
 
-/// Hamel's split (and Voronets' equations, printed from it) and the vakonomic
-/// equations need independent constraints: each says so, naming the redundant row.
-/// (Voronets' numeric solve still takes an independent subset where the rank drops
-/// during a run, as the tests above use it.)
+/// Hamel's split is built on `A₁ᵀA` (every method applies, and `check` says so).
+/// Against a hand-made robot without the redundant row (its rows written out, the
+/// fourth left off): the same dependent coordinates and the same `Ψ`, `G`, `H`, `E`
+/// at random states on the constraints — `v₁`, `X` and `γ` do not depend on which
+/// rows carry them. At a heading of 90° the hand-made robot's rows lose rank (left
+/// and right `x` rows coincide) and its split is singular; the combined one is not.
 #[test]
-fn hamel_voronets_and_the_vakonomic_equations_name_the_redundancy() {
+fn hamels_split_combines_the_rows_and_equals_the_robot_without_the_redundant_row() {
     let (scenario, map) = nhlab::scenario::load_toml(ROBOT).unwrap();
     let model = nhlab::mechanics::Model::build_for(&scenario, &map, nhlab::mechanics::Needs::ALL).unwrap();
-    for method in [Method::Hamel, Method::Voronets, Method::Vakonomic] {
-        let why = applicability(&model, method).unwrap_err();
-        assert!(
-            why.contains("rank 3 of 4 constraints; `right wheel rolls on ground: y` is a combination of the others"),
-            "{}: {why}",
-            method.id()
-        );
+    for method in Method::ALL {
+        assert!(applicability(&model, method).is_ok(), "{}: {:?}", method.id(), applicability(&model, method));
     }
-    for method in [Method::Lagrange, Method::UdwadiaKalaba, Method::Gauss, Method::Euler] {
-        assert!(applicability(&model, method).is_ok(), "{}", method.id());
+    let split = model.hamel.as_ref().unwrap();
+    assert!(split.combined);
+    assert_eq!(
+        model.split_basis_note(split.combined).unwrap(),
+        "built on A₁ᵀA, the dependent columns' combinations of every row (rank 3 of 4 constraints; \
+         `right wheel rolls on ground: y` is a combination of the others)"
+    );
+    let (_, mut numeric) = nhlab_tests::scenarios::compiled(ROBOT);
+    let (hand, mut by_hand) = nhlab_tests::scenarios::compiled(&without_the_redundant_row());
+    assert_eq!(hand.constraints.len(), 3);
+    assert!(!hand.hamel.as_ref().unwrap().combined);
+    assert_eq!(hand.hamel.as_ref().unwrap().dependent, split.dependent);
+    let p = |name: &str| model.scenario.parameters[name];
+    let mut rng = Rng::new(41);
+    let mut compared = 0;
+    for _ in 0..12 {
+        let (q, qd, _, _) = on_the_constraints(&mut rng, p("r"), p("b"));
+        let a = numeric.hamel_terms(0.0, &q, &qd).unwrap().unwrap().clone();
+        let b = by_hand.hamel_terms(0.0, &q, &qd).unwrap().unwrap().clone();
+        assert!(a.split_regular, "ψ = {}", q[2]);
+        if !b.split_regular {
+            continue;
+        }
+        for (what, x, y) in [
+            ("Ψ", a.psi.as_slice(), b.psi.as_slice()),
+            ("G", a.g.as_slice(), b.g.as_slice()),
+            ("H", a.h.as_slice(), b.h.as_slice()),
+            ("E", a.e.as_slice(), b.e.as_slice()),
+        ] {
+            for (x, y) in x.iter().zip(y) {
+                assert!((x - y).abs() < 1e-9 * (1.0 + y.abs()), "{what}: {x} vs {y}");
+            }
+        }
+        // Hamel's accelerations meet every row, the redundant one too.
+        let h = accelerations(Method::Hamel, &mut numeric, 0.0, &q, &qd).unwrap().accelerations;
+        let terms = numeric.evaluate(0.0, &q, &qd).unwrap();
+        assert!((&terms.jacobian * &h - &terms.bias).amax() < 1e-9);
+        compared += 1;
+    }
+    assert!(compared >= 8, "{compared}");
+    // Heading 90°: the hand-made robot's rows lose rank, the combined rows do not.
+    let psi = std::f64::consts::FRAC_PI_2;
+    let (v, w, r, b) = (0.3, 0.7, p("r"), p("b"));
+    let q = [0.1, 0.2, psi, 0.0, 0.0];
+    let qd = [v * psi.cos(), v * psi.sin(), w, (v - b * w) / r, (v + b * w) / r];
+    assert!(!by_hand.hamel_terms(0.0, &q, &qd).unwrap().unwrap().split_regular);
+    assert!(numeric.hamel_terms(0.0, &q, &qd).unwrap().unwrap().split_regular);
+    let hamel = accelerations(Method::Hamel, &mut numeric, 0.0, &q, &qd).unwrap().accelerations;
+    let terms = numeric.evaluate(0.0, &q, &qd).unwrap();
+    assert!((&terms.jacobian * &hamel - &terms.bias).amax() < 1e-9);
+}
+
+/// The robot's four rows written out as `[[constraints]]`, the redundant fourth
+/// (the right wheel's sideways row, the left one's again) left off.
+fn without_the_redundant_row() -> String {
+    let rolling = ROBOT.find("[[rolling]]").unwrap();
+    let initial = ROBOT.find("[initial]").unwrap();
+    let rows = r#"[[constraints]]
+name = "left x"
+expr = "x' - b*psi'*cos(psi) - r*phiL'*cos(psi)"
+
+[[constraints]]
+name = "left y"
+expr = "y' - b*psi'*sin(psi) - r*phiL'*sin(psi)"
+
+[[constraints]]
+name = "right x"
+expr = "x' + b*psi'*cos(psi) - r*phiR'*cos(psi)"
+
+"#;
+    format!("{}{rows}{}", &ROBOT[..rolling], &ROBOT[initial..])
+}
+
+/// The vakonomic equations through the redundancy: the accelerations are those of
+/// the robot without the redundant row, with the same multipliers on the rows kept
+/// (the redundant row's multiplier 0), and `μ̇` meets the equations.
+#[test]
+fn the_vakonomic_equations_solve_through_the_redundancy() {
+    let (model, mut numeric) = nhlab_tests::scenarios::compiled(ROBOT);
+    let (_, mut by_hand) = nhlab_tests::scenarios::compiled(&without_the_redundant_row());
+    let p = |name: &str| model.scenario.parameters[name];
+    let mut rng = Rng::new(77);
+    for _ in 0..6 {
+        let (q, qd, _, _) = on_the_constraints(&mut rng, p("r"), p("b"));
+        let mu: Vec<f64> = (0..3).map(|_| rng.range(-1.0, 1.0)).collect();
+        let with_four = [mu[0], mu[1], mu[2], 0.0];
+        let a = nhlab::formulations::accelerations_with_multipliers(
+            Method::Vakonomic,
+            &mut numeric,
+            0.0,
+            &q,
+            &qd,
+            &with_four,
+        )
+        .unwrap();
+        let b = nhlab::formulations::accelerations_with_multipliers(Method::Vakonomic, &mut by_hand, 0.0, &q, &qd, &mu)
+            .unwrap();
+        let diff = &a.accelerations - &b.accelerations;
+        assert!(diff.amax() < 1e-9 * (1.0 + b.accelerations.amax()), "{diff}");
+        let vk = numeric.vakonomic_terms(0.0, &q, &qd, &with_four).unwrap().unwrap().clone();
+        let rates = a.multiplier_rates.unwrap();
+        let miss = &vk.mass * &a.accelerations + &vk.rates * &rates - &vk.forcing;
+        assert!(miss.amax() < 1e-9 * (1.0 + vk.forcing.amax()), "M_v q̈ + C μ̇ − F_v = {miss}");
     }
 }
 
@@ -196,7 +294,7 @@ fn a_rescaled_repeated_row_changes_nothing_but_the_split_of_lambda() {
 /// The robot's run: every method that handles redundancy reaches the end, with the
 /// energy kept and every constraint held (the redundant one too).
 #[test]
-fn the_robot_runs_to_the_end_under_five_methods() {
+fn the_robot_runs_to_the_end_under_every_method() {
     let (model, numeric, state) = nhlab_tests::scenarios::load("differential-drive");
     for method in [Method::Lagrange, Method::UdwadiaKalaba, Method::Gauss, Method::Voronets, Method::Euler] {
         let settings = nhlab::simulation::Settings::from_scenario(&model.scenario.run, method);
@@ -210,6 +308,15 @@ fn the_robot_runs_to_the_end_under_five_methods() {
             first.energy,
             last.energy
         );
+        assert!(last.residuals.iter().all(|r| r.abs() < 1e-8), "{}: {:?}", method.id(), last.residuals);
+    }
+    // Hamel's embedding and the vakonomic equations (their own motions, built on an
+    // independent subset) reach the end too, every row held.
+    for method in [Method::Hamel, Method::Vakonomic] {
+        let settings = nhlab::simulation::Settings::from_scenario(&model.scenario.run, method);
+        let mut sim = nhlab::simulation::Simulation::new(numeric.clone(), settings, &state).unwrap();
+        sim.advance_to(model.scenario.run.t_end_or_default()).unwrap_or_else(|e| panic!("{}: {e}", method.id()));
+        let last = sim.samples().last().unwrap();
         assert!(last.residuals.iter().all(|r| r.abs() < 1e-8), "{}: {:?}", method.id(), last.residuals);
     }
 }
@@ -246,4 +353,21 @@ v = { x = 1, phi = 1 }
     for method in [Method::Lagrange, Method::UdwadiaKalaba, Method::Gauss, Method::Voronets, Method::Euler] {
         assert!(accelerations(method, &mut numeric, 0.0, &q, &v).is_ok(), "{}", method.id());
     }
+}
+
+/// `[hamel] dependent` under redundancy names one coordinate per independent
+/// constraint: three for the robot's four rows; four are refused at the field.
+#[test]
+fn a_given_split_takes_one_coordinate_per_independent_constraint() {
+    let given = |names: &str| ROBOT.replace("[initial]", &format!("[hamel]\ndependent = [{names}]\n\n[initial]"));
+    let (model, _) = nhlab_tests::scenarios::compiled(&given(r#""x", "y", "psi""#));
+    assert_eq!(model.hamel.as_ref().unwrap().dependent, [0, 1, 2]);
+    let (scenario, map) = nhlab::scenario::load_toml(&given(r#""x", "y", "psi", "phiL""#)).unwrap();
+    let problems = nhlab::mechanics::Model::build_for(&scenario, &map, nhlab::mechanics::Needs::ALL).unwrap_err();
+    let text = problems.to_string();
+    assert!(
+        text.contains("hamel.dependent")
+            && text.contains("expected one dependent coordinate per independent constraint (3 of 4), found 4"),
+        "{text}"
+    );
 }

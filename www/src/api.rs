@@ -347,7 +347,8 @@ impl WebLab {
                 } else {
                     p.model.hamel_choice.as_deref().unwrap_or("chosen by the lab")
                 };
-                format!("dependent {dependent} ({how})")
+                let basis = p.model.split_basis_note(split.combined).map(|b| format!("; {b}")).unwrap_or_default();
+                format!("dependent {dependent}{basis} ({how})")
             }),
             warnings: self.lab.warnings.iter().map(|w| w.describe()).collect(),
             share: encode_share_text(&self.text),

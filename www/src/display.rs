@@ -335,11 +335,12 @@ mod tests {
         assert!(display.runs[0].columns.t.iter().all(|&t| t <= lab.runs()[0].columns.t.last().copied().unwrap()));
     }
 
-    /// A run that fails is drawn as a ghost: the first run that goes on is solid (the
-    /// robot's Hamel split cannot be made; Lagrange's run, second in the list, leads).
+    /// A run that fails is drawn as a ghost: the first run that goes on is solid
+    /// (Appell–Hamel's constraint is nonlinear in the velocities, so there is no Hamel
+    /// split; Lagrange's run, second in the list, leads).
     #[test]
     fn a_failed_run_is_a_ghost_behind_the_runs_that_go_on() {
-        let text = crate::gallery::text("differential-drive").unwrap();
+        let text = crate::gallery::text("appell-hamel").unwrap();
         let text =
             crate::edit::apply(text, "run.methods", crate::edit::Edit::List(&["hamel".into(), "lagrange".into()]))
                 .unwrap();

@@ -48,26 +48,28 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
     let names = |ix: &[usize]| ix.iter().map(|&i| s.coordinates[i].as_str()).collect::<Vec<_>>().join(", ");
     let independent = |d: &[usize]| (0..m.coordinate_count()).filter(|i| !d.contains(i)).collect::<Vec<_>>();
     let split = match &m.hamel {
-        Ok(h) => Ok((h.dependent.clone(), m.hamel_choice.clone())),
+        Ok(h) => Ok((h.dependent.clone(), m.hamel_choice.clone(), h.combined)),
         Err(SplitError::NotDerived) => m.split_without_terms().map(|first| {
             let t_end = s.run.t_end_or_default();
+            let combined = m.redundancy(&m.initial_reference()).is_some();
             match choose_along_motion_without_terms(m, &l.numeric, &l.initial, t_end, first.clone()) {
-                Some(choice) => (choice.dependent, Some(choice.note)),
-                None => (first, None),
+                Some(choice) => (choice.dependent, Some(choice.note), combined),
+                None => (first, None, combined),
             }
         }),
         Err(e) => Err(e.clone()),
     };
     match split {
-        Ok((dependent, note)) => {
+        Ok((dependent, note, combined)) => {
             let how = if s.hamel.as_ref().is_some_and(|h| !h.dependent.is_empty()) {
                 "from [hamel] dependent".to_string()
             } else {
                 note.unwrap_or_else(|| "chosen by column pivoting of A at the initial state".into())
             };
+            let basis = m.split_basis_note(combined).map(|b| format!("; {b}")).unwrap_or_default();
             say!(
                 out,
-                "Hamel split: dependent {}; independent {} ({how})",
+                "Hamel split: dependent {}; independent {}{basis} ({how})",
                 names(&dependent),
                 names(&independent(&dependent))
             );
@@ -96,7 +98,8 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
         say!(
             out,
             "redundant constraints: {redundancy} — the accelerations are unique; lagrange and euler take the \
-             minimum-norm multipliers"
+             minimum-norm multipliers, the vakonomic equations the minimum-norm multiplier rates; Hamel's split \
+             combines the rows (A₁ᵀA)"
         );
     }
     let (usable, refused): (Vec<_>, Vec<_>) =

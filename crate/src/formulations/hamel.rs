@@ -5,6 +5,8 @@
 //! The split is fixed (from `[hamel] dependent` or chosen at the initial state). When
 //! it turns singular along a run the method stops with a message saying where.
 
+use alloc::borrow::Cow;
+
 use nalgebra::{DMatrix, DVector};
 
 use super::Solution;
@@ -56,6 +58,71 @@ pub(crate) fn split_is_regular(jacobian: &DMatrix<f64>, dependent: &[usize]) -> 
 #[inline]
 pub(crate) fn split_is_regular_rows(rows: &[f64], n: usize, dependent: &[usize], determinant: f64) -> bool {
     shortcut_holds(rows, n, dependent.len(), determinant) || split_is_regular_by_elimination(rows, n, dependent)
+}
+
+/// The `r` rows a split is built on, row-major (`n` entries a row), from `A`'s
+/// `m` rows `all`: `A` itself, borrowed, where the constraints are independent;
+/// with `combined` (`HamelSplit::combined`: some constraints are combinations of the
+/// others) `A₁ᵀA`, `A₁` the `dependent` columns of every row.
+pub(crate) fn split_rows<'a, A: Arithmetic>(
+    arithmetic: &mut A,
+    all: &'a [A::V],
+    n: usize,
+    dependent: &[usize],
+    combined: bool,
+) -> Cow<'a, [A::V]> {
+    if !combined {
+        return Cow::Borrowed(all);
+    }
+    let m = all.len() / n.max(1);
+    let mut out = alloc::vec::Vec::with_capacity(dependent.len() * n);
+    for &d in dependent {
+        for c in 0..n {
+            let mut sum = arithmetic.constant(0.0);
+            for j in 0..m {
+                let term = arithmetic.mul(all[j * n + d], all[j * n + c]);
+                sum = arithmetic.add(sum, term);
+            }
+            out.push(sum);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// [`split_rows`] of numbers.
+pub(crate) fn split_rows_of_numbers<'a>(
+    all: &'a [f64],
+    n: usize,
+    dependent: &[usize],
+    combined: bool,
+) -> Cow<'a, [f64]> {
+    split_rows(&mut Numbers, all, n, dependent, combined)
+}
+
+/// Arithmetic on plain numbers with nothing folded: each operation as the
+/// compiled code does it.
+pub(crate) struct Numbers;
+
+impl Arithmetic for Numbers {
+    type V = f64;
+    fn constant(&mut self, x: f64) -> f64 {
+        x
+    }
+    fn known(&self, _: f64) -> Option<f64> {
+        None
+    }
+    fn emit(&mut self, op: crate::expr::Op, a: f64, b: f64) -> f64 {
+        use crate::expr::Op;
+        match op {
+            Op::Add => a + b,
+            Op::Sub => a - b,
+            Op::Mul => a * b,
+            Op::Div => a / b,
+            Op::Neg => -a,
+            Op::Sign => crate::math::sign(a),
+            other => unreachable!("{other:?}"),
+        }
+    }
 }
 
 /// [`split_is_regular_rows`]'s shortcut: `r ≤ SMALL` rows, each square norm and
@@ -244,6 +311,12 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
     }
     let qdd2 = h.psi.clone().lu().solve(&h.g).ok_or(DynamicsError::Singular { what: "Ψ", t, hint: "" })?;
     let (dependent, independent) = (h.dependent.clone(), h.independent.clone());
+    let (jacobian, bias) = if h.combined {
+        let a1t = jacobian.select_columns(&dependent).transpose();
+        (&a1t * &jacobian, &a1t * &bias)
+    } else {
+        (jacobian, bias)
+    };
     let accelerations = complete(&jacobian, &bias, &dependent, &independent, &qdd2, t)?;
     Ok(Solution { accelerations, multipliers: None, multiplier_rates: None })
 }
@@ -251,7 +324,6 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::expr::Op;
 
     /// Numbers uniform in [−2, 2) from `seed` (a linear congruential generator).
     fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
@@ -368,30 +440,6 @@ mod tests {
         let a = DMatrix::from_row_slice(2, 3, &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
         let rows: alloc::vec::Vec<f64> = a.transpose().iter().copied().collect();
         assert!(!split_is_regular_rows(&rows, 3, &[0], 1.0));
-    }
-
-    /// Arithmetic on plain numbers with nothing folded: each operation as the
-    /// compiled code does it.
-    struct Numbers;
-
-    impl Arithmetic for Numbers {
-        type V = f64;
-        fn constant(&mut self, x: f64) -> f64 {
-            x
-        }
-        fn known(&self, _: f64) -> Option<f64> {
-            None
-        }
-        fn emit(&mut self, op: Op, a: f64, b: f64) -> f64 {
-            match op {
-                Op::Add => a + b,
-                Op::Sub => a - b,
-                Op::Mul => a * b,
-                Op::Div => a / b,
-                Op::Sign => crate::math::sign(a),
-                other => unreachable!("{other:?}"),
-            }
-        }
     }
 
     /// The compiled shortcut (`split_shortcut`) gives 1 exactly where the Rust one

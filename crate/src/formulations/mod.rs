@@ -23,7 +23,9 @@ pub use range_space::{RangeSpace, MASS_PIVOT, SCHUR_PIVOT};
 mod euler;
 mod gauss;
 mod hamel;
-pub(crate) use hamel::{split_is_regular_by_elimination, split_is_regular_rows, split_shortcut};
+pub(crate) use hamel::{
+    split_is_regular_by_elimination, split_is_regular_rows, split_rows, split_rows_of_numbers, split_shortcut,
+};
 mod jacobi;
 mod lagrange;
 mod udwadia_kalaba;
@@ -99,12 +101,7 @@ pub fn applicability(model: &crate::mechanics::Model, method: Method) -> Result<
     match method {
         Method::Voronets => match model.nonlinear_constraints() {
             names if !names.is_empty() => Err(voronets::nonlinear_reason(&names)),
-            _ => match model.redundancy(&model.initial_reference()) {
-                Some(r) => Err(alloc::format!(
-                    "Voronets' equations are printed from Hamel's split, which needs independent constraints, and these are redundant ({r}); remove the redundant ones"
-                )),
-                None => Ok(()),
-            },
+            _ => Ok(()),
         },
         Method::Hamel if model.constraints.is_empty() => Err(hamel::NO_CONSTRAINTS.into()),
         // Not derived (`nhlab check`): as far as it can be known without its terms.
@@ -112,14 +109,11 @@ pub fn applicability(model: &crate::mechanics::Model, method: Method) -> Result<
             model.split_without_terms().map(|_| ()).map_err(|e| alloc::format!("{e}"))
         }
         Method::Hamel => model.hamel.as_ref().map(|_| ()).map_err(|e| alloc::format!("{e}")),
-        Method::Vakonomic => match (model.redundancy(&model.initial_reference()), &model.vakonomic) {
-            (Some(r), _) => Err(alloc::format!(
-                "the vakonomic equations need independent constraints, and these are redundant ({r}); remove the redundant ones"
-            )),
-            // Not derived (`nhlab check`): its derivation fails only where a derivative
-            // has no rate, which the model's own equations would have met first.
-            (None, Err(crate::mechanics::VakonomicError::NotDerived)) | (None, Ok(_)) => Ok(()),
-            (None, Err(e)) => Err(alloc::format!("the vakonomic equations could not be derived: {e}")),
+        // Not derived (`nhlab check`): its derivation fails only where a derivative
+        // has no rate, which the model's own equations would have met first.
+        Method::Vakonomic => match &model.vakonomic {
+            Err(crate::mechanics::VakonomicError::NotDerived) | Ok(_) => Ok(()),
+            Err(e) => Err(alloc::format!("the vakonomic equations could not be derived: {e}")),
         },
         _ => Ok(()),
     }

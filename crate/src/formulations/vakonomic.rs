@@ -3,7 +3,7 @@
 //! integration constants). For integrable constraints the motion equals
 //! `lagrange` (paper 002 eq 5.7); for genuinely nonholonomic ones it differs.
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 
 use super::Solution;
 use crate::mechanics::{DynamicsError, NumericModel};
@@ -16,28 +16,31 @@ pub(super) fn solve(
     mu: &[f64],
 ) -> Result<Solution, DynamicsError> {
     let terms = numeric.evaluate_dynamics(t, q, v)?;
-    let (a, b) = (terms.jacobian.clone(), terms.bias.clone());
-    let (m, n) = a.shape();
+    let m = terms.jacobian.nrows();
     let mu = DVector::from_iterator(m, (0..m).map(|j| mu.get(j).copied().unwrap_or(0.0)));
+    // `[[M_v, C], [A, 0]] [q̈; μ̇] = [F_v; b]` is the multipliers' saddle point with
+    // `M_v`, `F_v` for `M`, `F` and the reaction `−Cᵀ`; where constraints are
+    // redundant its fallback takes an independent subset and the minimum-norm `μ̇`.
+    // Which of the redundant rows' multipliers moves does not change the motion:
+    // with `f_r = Σ c_s f_s`, `μᵀf = Σ_s (μ_s + μ_r c_s) f_s`.
+    let mut saddle = terms.clone();
     let Some(vk) = numeric.vakonomic_terms(t, q, v, mu.as_slice()) else {
         return Err(DynamicsError::Unsupported("the vakonomic equations could not be derived for this model".into()));
     };
     let vk = vk?;
-    let mut k = DMatrix::zeros(n + m, n + m);
-    k.view_mut((0, 0), (n, n)).copy_from(&vk.mass);
-    k.view_mut((0, n), (n, m)).copy_from(&vk.rates);
-    k.view_mut((n, 0), (m, n)).copy_from(&a);
-    let mut rhs = DVector::zeros(n + m);
-    rhs.rows_mut(0, n).copy_from(&vk.forcing);
-    rhs.rows_mut(n, m).copy_from(&b);
-    let x = k.lu().solve(&rhs).filter(|x| x.iter().all(|v| v.is_finite())).ok_or(DynamicsError::Singular {
-        what: "the matrix [[M_v, Aᵀ], [A, 0]] of the vakonomic equations",
+    saddle.mass.copy_from(&vk.mass);
+    saddle.forcing.copy_from(&vk.forcing);
+    let reaction = -vk.rates.transpose();
+    let solution = super::saddle_point(
+        &saddle,
+        &reaction,
+        &mut super::dense::Workspace::default(),
         t,
-        hint: "; the constraints may be redundant (the vakonomic equations need independent ones; lagrange, udwadia-kalaba, gauss and euler handle redundant ones)",
-    })?;
+        "the matrix [[M_v, C], [A, 0]] of the vakonomic equations",
+    )?;
     Ok(Solution {
-        accelerations: x.rows(0, n).into_owned(),
+        accelerations: solution.accelerations,
         multipliers: Some(mu),
-        multiplier_rates: Some(x.rows(n, m).into_owned()),
+        multiplier_rates: solution.multipliers,
     })
 }

@@ -14,6 +14,7 @@
 //!
 //! Everything is symbolic and evaluated on the constraint (`v₁` replaced by `v₁*`).
 
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -28,7 +29,16 @@ const EXPAND_BUDGET: usize = 300;
 /// The symbolic Hamel/Voronets data of one split.
 #[derive(Clone, Debug)]
 pub struct HamelSplit {
-    /// Indices of the dependent coordinates `q₁`, one per constraint.
+    /// Whether the split is built on the `r` rows `A₁ᵀ(A v + a₀) = 0` rather than on
+    /// the constraints themselves: where some constraints are combinations of the
+    /// others (two wheels on one axle: four rows of rank three), `r` being their rank
+    /// at the initial state and `A₁` the dependent columns of every row. For
+    /// consistent rows these give the same `v₁`, `X`, `β` and `γ` (so the same `E`) as
+    /// any independent subset would, and they turn singular only where the dependent
+    /// columns do: a subset of the rows can lose rank where the whole does not (the
+    /// robot's rows `left x`, `left y`, `right x` at a heading of 90°).
+    pub combined: bool,
+    /// Indices of the dependent coordinates `q₁`, one per independent constraint.
     pub dependent: Vec<usize>,
     /// Indices of the independent coordinates `q₂`.
     pub independent: Vec<usize>,
@@ -56,14 +66,12 @@ pub enum SplitError {
     /// Constraints nonlinear in the velocities have no such split.
     #[error("Hamel's embedding and the E-vector need constraints linear in the velocities")]
     Nonlinear,
+    /// As many dependent coordinates as independent constraints are needed.
+    #[error("{0}")]
+    Count(String),
     /// `A₁` is singular (symbolically, or at the reference state).
     #[error("the dependent coordinates {0} cannot be solved for: A₁ is singular")]
     Singular(String),
-    /// Some constraints are combinations of the others (at the initial state): the
-    /// split needs as many dependent coordinates as independent constraints, and the
-    /// lab does not yet choose a subset for it.
-    #[error("the constraints are redundant ({0}): Hamel's split needs independent ones — remove the redundant ones, or use lagrange, udwadia-kalaba, gauss or euler, which handle them")]
-    Redundant(String),
     /// The generalised forces contain accelerations (masses that depend on the
     /// velocities): Hamel's embedding is not defined for them.
     #[error(
@@ -143,6 +151,42 @@ fn solve(
     Some((b, g.expand_within(det, EXPAND_BUDGET)))
 }
 
+/// The rows a split is built on, symbolic: `A` (n entries a row), `a₀` and `b`.
+struct SplitRows {
+    jacobian: Vec<Vec<ExprId>>,
+    a0: Vec<ExprId>,
+    bias: Vec<ExprId>,
+}
+
+impl SplitRows {
+    /// The constraints' own rows, or with `combined` the rows of `A₁ᵀ` times them
+    /// ([`HamelSplit::combined`]).
+    fn of(model: &Model, g: &mut ExprGraph, dependent: &[usize], a0: &[ExprId], combined: bool) -> Self {
+        let constraints = &model.constraints;
+        if !combined {
+            return SplitRows {
+                jacobian: constraints.iter().map(|c| c.jacobian.clone()).collect(),
+                a0: a0.to_vec(),
+                bias: constraints.iter().map(|c| c.bias).collect(),
+            };
+        }
+        let n = model.coordinate_count();
+        let mut rows = SplitRows { jacobian: Vec::new(), a0: Vec::new(), bias: Vec::new() };
+        for &d in dependent {
+            let weighted = |g: &mut ExprGraph, entry: &dyn Fn(usize) -> ExprId| {
+                let terms: Vec<ExprId> =
+                    constraints.iter().enumerate().map(|(j, c)| g.mul2(c.jacobian[d], entry(j))).collect();
+                let sum = g.add(&terms);
+                g.expand_within(sum, EXPAND_BUDGET)
+            };
+            rows.jacobian.push((0..n).map(|i| weighted(g, &|j| constraints[j].jacobian[i])).collect());
+            rows.a0.push(weighted(g, &|j| a0[j]));
+            rows.bias.push(weighted(g, &|j| constraints[j].bias));
+        }
+        rows
+    }
+}
+
 impl HamelSplit {
     /// Derives the split with the given dependent coordinates; `reference` gives the
     /// value of each symbol at a state where `A₁` must be invertible.
@@ -162,11 +206,18 @@ impl HamelSplit {
             return Err(SplitError::AccelerationDependentForces);
         }
         let n = model.coordinate_count();
-        let r = model.constraints.len();
+        let rank = model.independent_constraints(reference).len();
+        let m = model.constraints.len();
+        let combined = rank < m;
+        let r = rank;
         let independent: Vec<usize> = (0..n).filter(|i| !dependent.contains(i)).collect();
         let names = || dependent.iter().map(|&i| model.scenario.coordinates[i].clone()).collect::<Vec<_>>().join(", ");
         if dependent.len() != r {
-            return Err(SplitError::Singular(names()));
+            let of = if combined { format!(" of {m}") } else { String::new() };
+            return Err(SplitError::Count(format!(
+                "expected one dependent coordinate per independent constraint ({r}{of}), found {}",
+                dependent.len()
+            )));
         }
         let velocity = |g: &ExprGraph, i: usize| g.coordinate(i)[1];
         let all_velocities: Vec<SymbolId> = (0..n).map(|i| velocity(g, i)).collect();
@@ -180,17 +231,18 @@ impl HamelSplit {
                 g.expand_within(f0, EXPAND_BUDGET)
             })
             .collect();
+        let rows = SplitRows::of(model, g, dependent, &a0, combined);
         let a1: Vec<Vec<ExprId>> =
-            model.constraints.iter().map(|c| dependent.iter().map(|&i| c.jacobian[i]).collect()).collect();
+            rows.jacobian.iter().map(|row| dependent.iter().map(|&i| row[i]).collect()).collect();
         // Right-hand sides: −A₂ (for X) and −a₀ (for β), solved together.
-        let rhs: Vec<Vec<ExprId>> = model
-            .constraints
+        let rhs: Vec<Vec<ExprId>> = rows
+            .jacobian
             .iter()
-            .zip(&a0)
-            .map(|(c, &a0j)| {
-                let mut row: Vec<ExprId> = independent.iter().map(|&i| g.neg(c.jacobian[i])).collect();
-                row.push(g.neg(a0j));
-                row
+            .zip(&rows.a0)
+            .map(|(row, &a0j)| {
+                let mut out: Vec<ExprId> = independent.iter().map(|&i| g.neg(row[i])).collect();
+                out.push(g.neg(a0j));
+                out
             })
             .collect();
         let value = |g: &ExprGraph, e: ExprId| g.evaluate(e, reference);
@@ -245,9 +297,9 @@ impl HamelSplit {
             gs.push(g.expand_within(gi, EXPAND_BUDGET));
         }
         // H = Nᵀ(F − M γ), γ = [A₁⁻¹ b; 0]: A₁⁻¹ b from the same elimination.
-        let b_rhs: Vec<Vec<ExprId>> = model.constraints.iter().map(|c| alloc::vec![c.bias]).collect();
+        let b_rhs: Vec<Vec<ExprId>> = rows.bias.iter().map(|&b| alloc::vec![b]).collect();
         let a1_again: Vec<Vec<ExprId>> =
-            model.constraints.iter().map(|c| dependent.iter().map(|&i| c.jacobian[i]).collect()).collect();
+            rows.jacobian.iter().map(|row| dependent.iter().map(|&i| row[i]).collect()).collect();
         let (a1_inv_b, _) = solve(g, a1_again, b_rhs, &value).ok_or_else(|| SplitError::Singular(names()))?;
         let mut gamma = alloc::vec![zero; n];
         for (j, &i) in dependent.iter().enumerate() {
@@ -279,6 +331,7 @@ impl HamelSplit {
             })
             .collect();
         Ok(HamelSplit {
+            combined,
             dependent: dependent.to_vec(),
             independent,
             determinant,
@@ -294,8 +347,8 @@ impl HamelSplit {
 }
 
 /// The dependent coordinates: the scenario's `[hamel] dependent`, else the `r`
-/// coordinates that column pivoting of `A` at the initial state picks
-/// ([`best_split`]), provided `A₁` is regular there.
+/// coordinates that column pivoting of `A` (its independent rows) at the initial
+/// state picks ([`best_split`]), provided `A₁` is regular there.
 pub fn choose_dependent(model: &Model, reference: &dyn Fn(SymbolId) -> f64) -> Option<Vec<usize>> {
     let s = &model.scenario;
     if let Some(h) = &s.hamel {
@@ -304,11 +357,14 @@ pub fn choose_dependent(model: &Model, reference: &dyn Fn(SymbolId) -> f64) -> O
         }
     }
     let n = model.coordinate_count();
-    let r = model.constraints.len();
+    let rows = model.independent_constraints(reference);
+    let r = rows.len();
     if r == 0 || r > n {
         return None;
     }
-    let a = nalgebra::DMatrix::from_fn(r, n, |i, j| model.graph.evaluate(model.constraints[i].jacobian[j], reference));
+    let a = nalgebra::DMatrix::from_fn(r, n, |i, j| {
+        model.graph.evaluate(model.constraints[rows[i]].jacobian[j], reference)
+    });
     let (mut dependent, _) = best_split(&a);
     dependent.sort_unstable();
     let det = a.select_columns(&dependent).determinant().abs();

@@ -470,13 +470,8 @@ impl Model {
     /// Only constraints linear in the velocities are judged (a nonlinear one's
     /// row at rest says nothing of its rank in motion).
     pub fn redundancy(&self, reference: &dyn Fn(SymbolId) -> f64) -> Option<String> {
-        if !self.constraints_are_linear() {
-            return None;
-        }
-        let (m, n) = (self.constraints.len(), self.coordinate_count());
-        let a =
-            nalgebra::DMatrix::from_fn(m, n, |i, j| self.graph.evaluate(self.constraints[i].jacobian[j], reference));
-        let rows = super::hamel::independent_rows(&a);
+        let m = self.constraints.len();
+        let rows = self.independent_constraints(reference);
         if rows.len() == m {
             return None;
         }
@@ -484,6 +479,31 @@ impl Model {
             (0..m).filter(|j| !rows.contains(j)).map(|j| format!("`{}`", self.constraints[j].name)).collect();
         let verb = if repeated.len() == 1 { "is a combination" } else { "are combinations" };
         Some(format!("rank {} of {m} constraints; {} {verb} of the others", rows.len(), repeated.join(", ")))
+    }
+
+    /// The constraints that Hamel's split and Voronets' equations are built from: a
+    /// largest independent set at `reference` (the initial state), in order — all of
+    /// them unless some are combinations of the others. Constraints nonlinear in the
+    /// velocities are all kept (their rows at rest say nothing of their rank).
+    pub fn independent_constraints(&self, reference: &dyn Fn(SymbolId) -> f64) -> Vec<usize> {
+        let (m, n) = (self.constraints.len(), self.coordinate_count());
+        if !self.constraints_are_linear() {
+            return (0..m).collect();
+        }
+        let a =
+            nalgebra::DMatrix::from_fn(m, n, |i, j| self.graph.evaluate(self.constraints[i].jacobian[j], reference));
+        super::hamel::independent_rows(&a)
+    }
+
+    /// Where Hamel's split is built on `A₁ᵀA` (`combined`: some constraints are
+    /// combinations of the others, [`HamelSplit::combined`]), how: for `check` and
+    /// the page's legend; `None` where it takes the constraints as they are.
+    pub fn split_basis_note(&self, combined: bool) -> Option<String> {
+        if !combined {
+            return None;
+        }
+        let redundancy = self.redundancy(&self.initial_reference())?;
+        Some(format!("built on A₁ᵀA, the dependent columns' combinations of every row ({redundancy})"))
     }
 
     /// Hamel's split as far as it can be known without deriving its terms (`T*`, `Ψ`,
@@ -496,9 +516,6 @@ impl Model {
             return Err(SplitError::Nonlinear);
         }
         let reference = self.initial_reference();
-        if let Some(redundancy) = self.redundancy(&reference) {
-            return Err(SplitError::Redundant(redundancy));
-        }
         let g = &self.graph;
         let accelerations = self
             .generalized_forces
@@ -529,9 +546,6 @@ impl Model {
             return (Err(SplitError::Nonlinear), None);
         }
         let reference = self.initial_reference();
-        if let Some(redundancy) = self.redundancy(&reference) {
-            return (Err(SplitError::Redundant(redundancy)), None);
-        }
         let Some(dependent) = choose_dependent(self, &reference) else {
             return (Err(SplitError::Singular("(any)".into())), None);
         };
@@ -674,8 +688,10 @@ fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
                 c.at(&format!("hamel.dependent[{i}]"), format!("`{q}` is not a coordinate"));
             }
         }
+        // One per independent constraint: as many as there are constraints unless
+        // some are redundant, which the split checks once the rows are known.
         let m = s.constraint_count();
-        if !h.dependent.is_empty() && h.dependent.len() != m {
+        if h.dependent.len() > m {
             c.at(
                 "hamel.dependent",
                 format!("expected one dependent coordinate per constraint ({m}), found {}", h.dependent.len()),

@@ -104,6 +104,8 @@ fn as_written(holonomic: bool, velocity: f64, position: f64) -> f64 {
 /// constraint: the state's dependent velocities are not used).
 #[derive(Clone, Debug)]
 pub struct HamelTerms {
+    /// Whether the split is built on `A₁ᵀA` (`HamelSplit::combined`).
+    pub combined: bool,
     /// Dependent coordinates' indices.
     pub dependent: Vec<usize>,
     /// Independent coordinates' indices.
@@ -204,7 +206,7 @@ pub struct NumericModel {
 
 /// Hamel's outputs at a sample (`det A₁`, `Ψ`, `G`, `H`, `E`) and the split's
 /// dependent coordinates.
-type HamelValues<'a> = (&'a [f64], &'a [usize]);
+type HamelValues<'a> = (&'a [f64], &'a [usize], bool);
 
 /// The programs' inputs `[t, q, v, parameters]` into `inputs`.
 fn load_inputs(inputs: &mut [f64], parameters: &[f64], t: f64, q: &[f64], v: &[f64]) {
@@ -311,7 +313,13 @@ fn lagrange_program(
         tail,
         |block, tail| {
             if diagnostics {
-                sample_block(block, tail, n, &holonomic, split.map(|s| (s.dependent.len(), s.independent.len())))
+                sample_block(
+                    block,
+                    tail,
+                    n,
+                    &holonomic,
+                    split.map(|s| (&s.dependent[..], s.combined, s.independent.len())),
+                )
             } else {
                 Vec::new()
             }
@@ -346,7 +354,7 @@ fn sample_block(
     tail: &[crate::expr::Value],
     n: usize,
     holonomic: &[bool],
-    split: Option<(usize, usize)>,
+    split: Option<(&[usize], bool, usize)>,
 ) -> Vec<crate::expr::Value> {
     use crate::expr::Arithmetic;
     let m = holonomic.len();
@@ -366,11 +374,12 @@ fn sample_block(
     };
     let finite = poison(block, &mut velocity.iter().chain(position).chain([&energy]).copied());
     let (e_finite, shortcut) = match split {
-        Some((r, k)) => {
+        Some((dependent, combined, k)) => {
             let (determinant, e) = (hamel[0], &hamel[1 + k * k + 2 * k..][..k]);
             columns.extend(e);
             let e_finite = poison(block, &mut core::iter::once(determinant).chain(e.iter().copied()));
-            (e_finite, crate::formulations::split_shortcut(block, rows, n, r, determinant))
+            let rows = crate::formulations::split_rows(block, rows, n, dependent, combined);
+            (e_finite, crate::formulations::split_shortcut(block, &rows, n, dependent.len(), determinant))
         }
         None => (block.constant(0.0), block.constant(0.0)),
     };
@@ -423,6 +432,7 @@ impl NumericModel {
                 first: outputs.len(),
                 outputs: alloc::vec![0.0; program_outputs.len() - outputs.len()],
                 terms: HamelTerms {
+                    combined: split.combined,
                     dependent: split.dependent.clone(),
                     independent: split.independent.clone(),
                     determinant: 0.0,
@@ -675,7 +685,7 @@ impl NumericModel {
         self.all.read_outputs(from, &mut self.outputs[from..count]);
         let hamel: Option<HamelValues<'_>> = hamel.map(|h| {
             self.all.read_outputs(h.first, &mut h.outputs);
-            (&h.outputs[..], &h.terms.dependent[..])
+            (&h.outputs[..], &h.terms.dependent[..], h.terms.combined)
         });
         let main = &self.outputs[from..count];
         // Velocity residuals, position residuals, `T + V`, after `A` and `b`.
@@ -694,13 +704,18 @@ impl NumericModel {
             }
         }
         let energy = energy[0];
-        let Some((values, dependent)) = hamel else { return Ok((energy, false)) };
+        let Some((values, dependent, combined)) = hamel else { return Ok((energy, false)) };
         // Hamel's outputs: `det A₁`, then `Ψ` (k×k), `G`, `H`, `E` (k each).
         let k = e.len();
         let (determinant, found) = (values[0], &values[1 + k * k + 2 * k..][..k]);
         let defined = determinant.is_finite()
             && found.iter().all(|x| x.is_finite())
-            && crate::formulations::split_is_regular_rows(&main[..m * n], n, dependent, determinant);
+            && crate::formulations::split_is_regular_rows(
+                &crate::formulations::split_rows_of_numbers(&main[..m * n], n, dependent, combined),
+                n,
+                dependent,
+                determinant,
+            );
         if defined {
             e.copy_from_slice(found);
         }
@@ -741,7 +756,12 @@ impl NumericModel {
         };
         let rows = main.get(..m * n)?;
         let defined = e_finite == 0.0
-            && (shortcut == 1.0 || crate::formulations::split_is_regular_by_elimination(rows, n, &h.terms.dependent));
+            && (shortcut == 1.0
+                || crate::formulations::split_is_regular_by_elimination(
+                    &crate::formulations::split_rows_of_numbers(rows, n, &h.terms.dependent, h.terms.combined),
+                    n,
+                    &h.terms.dependent,
+                ));
         Some(Ok((energy, defined)))
     }
 
@@ -855,7 +875,12 @@ impl NumericModel {
             at += k;
         }
         h.terms.split_regular = crate::formulations::split_is_regular_rows(
-            &self.jacobian_outputs,
+            &crate::formulations::split_rows_of_numbers(
+                &self.jacobian_outputs,
+                self.n,
+                &h.terms.dependent,
+                h.terms.combined,
+            ),
             self.n,
             &h.terms.dependent,
             h.terms.determinant,

@@ -52,12 +52,17 @@ pub fn regularity(a: &DMatrix<f64>, dependent: &[usize]) -> f64 {
 }
 
 /// The worst regularity of split `dependent` along `jacobians` (0 where its
-/// determinant changes sign between two states), and the time of it.
-fn worst_along(jacobians: &[(f64, DMatrix<f64>)], dependent: &[usize], t0: f64) -> (f64, f64) {
+/// determinant changes sign between two states), and the time of it; with
+/// `combined`, of its rows `A₁ᵀA` (`HamelSplit::combined`).
+fn worst_along(jacobians: &[(f64, DMatrix<f64>)], dependent: &[usize], combined: bool, t0: f64) -> (f64, f64) {
     let mut worst = (f64::INFINITY, t0);
     let mut previous: Option<f64> = None;
     for (t, a) in jacobians {
-        let r = regularity(a, dependent);
+        let r = if combined {
+            regularity(&(a.select_columns(dependent).transpose() * a), dependent)
+        } else {
+            regularity(a, dependent)
+        };
         let size = if previous.is_some_and(|p| p * r < 0.0) { 0.0 } else { r.abs() };
         if size < worst.0 {
             worst = (size, *t);
@@ -81,7 +86,7 @@ pub fn choose_along_motion(model: &Model, numeric: &NumericModel, initial: &Stat
     let g = model.graph_for(Method::Hamel);
     let constant =
         g.free_symbols(split.determinant).iter().all(|&x| matches!(g.symbol(x).kind, SymbolKind::Parameter(_)));
-    choose_from(model, numeric, initial, t_end, split.dependent.clone(), constant)
+    choose_from(model, numeric, initial, t_end, (split.combined, split.dependent.clone()), constant)
 }
 
 /// [`choose_along_motion`] for a split whose terms were not derived (`nhlab check`):
@@ -98,22 +103,23 @@ pub fn choose_along_motion_without_terms(
         return None;
     }
     let g = &model.graph;
+    let combined = model.independent_constraints(&model.initial_reference()).len() < model.constraints.len();
     let constant = model.constraints.iter().all(|c| {
         first.iter().all(|&i| {
             g.free_symbols(c.jacobian[i]).iter().all(|&x| matches!(g.symbol(x).kind, SymbolKind::Parameter(_)))
         })
     });
-    choose_from(model, numeric, initial, t_end, first, constant)
+    choose_from(model, numeric, initial, t_end, (combined, first), constant)
 }
 
-/// The choice from the initial state's split `first` (`constant`: its `det A₁`
-/// never changes, so there is no motion to follow).
+/// The choice from the initial state's split `first`, on `A₁ᵀA` with `combined`
+/// (`constant`: its `det A₁` never changes, so there is no motion to follow).
 fn choose_from(
     model: &Model,
     numeric: &NumericModel,
     initial: &State,
     t_end: f64,
-    first: Vec<usize>,
+    (combined, first): (bool, Vec<usize>),
     constant: bool,
 ) -> Option<SplitChoice> {
     let s = &model.scenario;
@@ -133,7 +139,7 @@ fn choose_from(
     } else {
         "t_end".into()
     };
-    let worst = |d: &[usize]| worst_along(&jacobians, d, initial.t);
+    let worst = |d: &[usize]| worst_along(&jacobians, d, combined, initial.t);
     let (kept, kept_at) = worst(&first);
     if kept >= REGULAR || jacobians.is_empty() {
         let note =

@@ -333,8 +333,16 @@ fn hamel_first_order(
     let d = derivatives.at(t, q, v, &parameters).ok_or(StabilityError::NonFinite)?;
     let n = q.len();
     let psi = h.psi.clone().lu();
-    let a1 = terms.jacobian.select_columns(&h.dependent).lu();
-    let a2 = terms.jacobian.select_columns(&h.independent);
+    // The split's rows: `A`, or `A₁ᵀA` where some constraints are redundant (the
+    // derivative of `A₁ᵀ` meets `A q̈ − b = 0`, so only `A₁ᵀ` multiplies below).
+    let weights = if h.combined {
+        terms.jacobian.select_columns(&h.dependent).transpose()
+    } else {
+        DMatrix::identity(terms.jacobian.nrows(), terms.jacobian.nrows())
+    };
+    let split_jacobian = &weights * &terms.jacobian;
+    let a1 = split_jacobian.select_columns(&h.dependent).lu();
+    let a2 = split_jacobian.select_columns(&h.independent);
     let qdd2 = DVector::from_iterator(h.independent.len(), h.independent.iter().map(|&i| qdd[i]));
     let mut full = DMatrix::zeros(2 * n, 2 * n);
     for i in 0..n {
@@ -342,7 +350,7 @@ fn hamel_first_order(
     }
     for (k, dk) in d.iter().enumerate() {
         let dqdd2 = psi.solve(&(&dk.g - &dk.psi * &qdd2)).ok_or(StabilityError::Singular("Ψ of Hamel's split"))?;
-        let rest = &dk.bias - &dk.jacobian * &qdd - &a2 * &dqdd2;
+        let rest = &weights * (&dk.bias - &dk.jacobian * &qdd) - &a2 * &dqdd2;
         let dqdd1 = a1.solve(&rest).ok_or(StabilityError::Singular("A₁ of Hamel's split"))?;
         for (j, &i) in h.independent.iter().enumerate() {
             full[(n + i, k)] = dqdd2[j];
