@@ -590,3 +590,77 @@ fn a_norm_that_is_a_cosine_in_disguise_prints_as_one() {
         }
     }
 }
+
+/// Suslov's problem with the constraint along a principal axis: a body about a
+/// fixed point, `ω₃ = 0` in its own axes (`ψ' cos θ + φ' = 0` in z-x-z angles).
+/// Euler's equations with the reaction along `e₃` alone give `A ω̇₁ = (B − C) ω₂ω₃ =
+/// 0` and `B ω̇₂ = (C − A) ω₃ω₁ = 0`: `ω₁`, `ω₂` stay constant. The printed equations
+/// have no `ψ`, which drops out of the physics (they kept it, through `Rᵀω` with
+/// `sin²ψ + cos²ψ` never collapsed in the factored forces).
+#[test]
+fn suslovs_body_keeps_its_rates_and_its_equations_have_no_precession_angle() {
+    let text = r#"format = "nhlab/1"
+title = "Suslov's problem"
+coordinates = ["psi", "theta", "phi"]
+
+[parameters]
+A = 1.0
+B = 2.0
+C = 3.0
+
+[frames.body]
+rotations = [{ z = "psi" }, { x = "theta" }, { z = "phi" }]
+
+[points.P]
+position = "[0, 0, 0]"
+
+[[bodies]]
+name = "body"
+frame = "body"
+mass = "1"
+centre = "P"
+inertia = { xx = "A", yy = "B", zz = "C" }
+
+[[constraints]]
+name = "suslov"
+expr = "psi'*cos(theta) + phi'"
+
+[initial]
+q = { psi = 0.4, theta = 1, phi = 0.3 }
+v = { psi = 0.5, theta = 0.2 }
+
+[run]
+t_end = 5
+rtol = 1e-11
+atol = 1e-13
+"#;
+    let (model, mut numeric) = nhlab_tests::scenarios::compiled(text);
+    for method in [Method::Lagrange, Method::Voronets] {
+        let d = nhlab::derivation::derive(&model, method).unwrap();
+        for e in &d.equations {
+            let printed = d.text(e);
+            assert!(!printed.contains("(psi)"), "{}: {printed}", method.id());
+        }
+    }
+    let state = nhlab::simulation::initial_state(&model, &mut numeric, &nhlab::scenario::SourceMap::none()).unwrap();
+    let settings = nhlab::simulation::Settings::from_scenario(&model.scenario.run, Method::Lagrange);
+    let mut sim = nhlab::simulation::Simulation::new(numeric, settings, &state).unwrap();
+    sim.advance_to(5.0).unwrap();
+    let rates = |q: &[f64], v: &[f64]| {
+        let (theta, phi) = (q[1], q[2]);
+        (
+            v[1] * phi.cos() + v[0] * theta.sin() * phi.sin(),
+            v[0] * theta.sin() * phi.cos() - v[1] * phi.sin(),
+            v[0] * theta.cos() + v[2],
+        )
+    };
+    let first = sim.samples().at(0);
+    let (w1, w2, _) = rates(first.q, first.v);
+    let mut samples = 0;
+    for s in sim.samples().iter() {
+        let (a, b, c) = rates(s.q, s.v);
+        assert!((a - w1).abs() < 1e-8 && (b - w2).abs() < 1e-8 && c.abs() < 1e-9, "t = {}: {a}, {b}, {c}", s.t);
+        samples += 1;
+    }
+    assert!(samples > 20 && sim.samples().last().unwrap().t == 5.0);
+}

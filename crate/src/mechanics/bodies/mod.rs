@@ -49,6 +49,13 @@ struct Frame {
     rotation: Option<Matrix>,
     /// The angular velocity relative to `N`, along `N`'s axes.
     omega: Vector,
+    /// The same along the frame's own axes, built rotation by rotation
+    /// (`ω' = Eᵀω + θ̇ eₐ`) for a frame with an orientation: for Euler angles this is
+    /// `[θ̇ cos φ + ψ̇ sin θ sin φ, …]`, free of the first angle, where `Rᵀω` holds it
+    /// until `sin²ψ + cos²ψ` is collapsed — which an expression kept factored (a
+    /// body's forces) never is, so the printed equations kept an angle that drops
+    /// out of the physics (Suslov's problem's `ψ`).
+    own: Vector,
 }
 
 /// A body as the rest of the model needs it.
@@ -203,7 +210,7 @@ pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Con
         drawings: Vec::new(),
         forces: Vec::new(),
     };
-    b.space.frames.insert(INERTIAL_FRAME.into(), Frame { rotation, omega: [zero; 3] });
+    b.space.frames.insert(INERTIAL_FRAME.into(), Frame { rotation, omega: [zero; 3], own: [zero; 3] });
     b.space.points.insert(ORIGIN.into(), [zero; 3]);
     for (what, count) in [
         ("frames", s.frames.len()),
@@ -320,7 +327,8 @@ impl Builder<'_> {
             };
             let along_n = rotate(self.g, &r, &w);
             let omega = add(self.g, &parent_frame.omega, &along_n);
-            self.space.frames.insert(name.into(), Frame { rotation: None, omega });
+            // No orientation: no own axes (`own` is never read for such a frame).
+            self.space.frames.insert(name.into(), Frame { rotation: None, omega, own: omega });
             return;
         }
         let Some(mut rotation) = parent_frame.rotation else {
@@ -331,6 +339,7 @@ impl Builder<'_> {
             return;
         };
         let mut omega = parent_frame.omega;
+        let mut own = parent_frame.own;
         for (k, turn) in spec.rotations.iter().enumerate() {
             let at = format!("{field}.rotations[{k}]");
             let mut entries = turn.iter();
@@ -351,8 +360,10 @@ impl Builder<'_> {
             omega = add(self.g, &omega, &turning);
             let turn = elementary(self.g, a, theta);
             rotation = multiply(self.g, &rotation, &turn);
+            own = transpose_rotate(self.g, &turn, &own);
+            own[a] = self.g.add2(own[a], rate);
         }
-        self.space.frames.insert(name.into(), Frame { rotation: Some(rotation), omega });
+        self.space.frames.insert(name.into(), Frame { rotation: Some(rotation), omega, own });
     }
 
     /// Points and `[vectors]` entries in an order where what each refers to comes
@@ -658,7 +669,7 @@ impl Builder<'_> {
             return None;
         }
         let omega = match frame.rotation {
-            Some(r) => transpose_rotate(self.g, &r, &frame.omega),
+            Some(_) => frame.own,
             None => {
                 let isotropic = tensor[0][0] == tensor[1][1]
                     && tensor[1][1] == tensor[2][2]
