@@ -69,6 +69,15 @@ fn opacity(k: usize) -> f64 {
     }
 }
 
+/// Painter's order of two marks `(depth, method)`: the farther first; depths equal
+/// to 1e-9 count as equal, and then the first method's mark comes last (on top).
+/// Formulations that agree put their marks at depths that differ in the last bits
+/// only, and a ghost painted over the solid mark greyed it out.
+fn painted_before(a: (f64, usize), b: (f64, usize)) -> core::cmp::Ordering {
+    let level = |depth: f64| if depth.is_finite() { (depth * 1e9).round() as i64 } else { i64::MAX };
+    level(a.0).cmp(&level(b.0)).then(b.1.cmp(&a.1))
+}
+
 /// Draws `ghosts` (first method first) onto `area` with `camera` and `fit`.
 /// `dpr` scales line widths and dots (device pixels per CSS pixel).
 pub fn draw_scene<B: DrawingBackend>(
@@ -121,7 +130,7 @@ pub fn draw_scene<B: DrawingBackend>(
             marks.push((depth, k, mark));
         }
     }
-    marks.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+    marks.sort_by(|a, b| painted_before((a.0, a.1), (b.0, b.1)));
     for (_, k, mark) in marks {
         let c = colour(ghosts[k].series);
         let alpha = opacity(k);
@@ -348,6 +357,17 @@ mod tests {
         assert_eq!(thinned.first(), long.first());
         assert_eq!(thinned.last(), long.last(), "it ends where the point is");
         assert_eq!(thin(&long[..10], 600), long[..10].to_vec());
+    }
+
+    /// Marks of agreeing methods at depths a rounding apart: the solid one (method
+    /// 0) is painted last whichever is nearer by those bits; marks truly apart keep
+    /// the painter's order.
+    #[test]
+    fn the_solid_mark_is_painted_over_a_ghost_at_the_same_depth() {
+        let mut marks = vec![(0.5 - 1e-16, 0), (0.5 + 1e-16, 1), (0.5, 2), (0.2, 0), (0.9, 1)];
+        marks.sort_by(|a, b| painted_before(*a, *b));
+        assert_eq!(marks.iter().map(|m| m.1).collect::<Vec<_>>(), [0, 2, 1, 0, 1]);
+        assert_eq!(marks[3].0, 0.5 - 1e-16);
     }
 
     #[test]

@@ -1119,3 +1119,14 @@ test("help opens from the header: the guided example loads into the editor, the 
   assert.deepEqual(problems, []);
   await ctx.close();
 });
+
+test("the differential-drive robot's redundant rows: the legend says how Hamel's split is built, and E is plotted", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=differential-drive`);
+  await waitClockPast(page, 0.5);
+  assert.match(await page.textContent("#legend-note"), /Hamel's split: dependent x, y, psi; built on A₁ᵀA, the dependent columns' combinations of every row \(rank 3 of 4 constraints; `right wheel rolls on ground: y` is a combination of the others\)/);
+  const canvases = await drawnInk(page);
+  assert.ok(canvases.some((c) => c.id === "plot-e"), JSON.stringify(canvases.map((c) => c.id)));
+  assertPlotsDrawn(canvases);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
