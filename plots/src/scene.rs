@@ -364,7 +364,7 @@ mod tests {
     /// the painter's order.
     #[test]
     fn the_solid_mark_is_painted_over_a_ghost_at_the_same_depth() {
-        let mut marks = vec![(0.5 - 1e-16, 0), (0.5 + 1e-16, 1), (0.5, 2), (0.2, 0), (0.9, 1)];
+        let mut marks = [(0.5 - 1e-16, 0), (0.5 + 1e-16, 1), (0.5, 2), (0.2, 0), (0.9, 1)];
         marks.sort_by(|a, b| painted_before(*a, *b));
         assert_eq!(marks.iter().map(|m| m.1).collect::<Vec<_>>(), [0, 2, 1, 0, 1]);
         assert_eq!(marks[3].0, 0.5 - 1e-16);
