@@ -5,7 +5,12 @@
 #   2. formatting and lints (native and for wasm32 without std);
 #   3. the core builds for wasm32-unknown-unknown without std;
 #   4. every Rust test of the workspace (unit, integration, doc tests), then the fuzz
-#      suite in release mode (tests/fuzz: a million generated inputs, about six minutes);
+#      suite (tests/fuzz: a million generated inputs, about eight minutes on one core);
+#      both in release mode with debug assertions and overflow checks on (`checked`
+#      below), so that the workspace is built once for the tests, the fuzz suite and
+#      the command line the browser tests compare with, and the tests run several
+#      times faster than in debug mode. The web tools install meanwhile, on the core
+#      the single-threaded fuzz suite leaves idle;
 #   5. the benchmarks in their quick variants (print figures; never assert on time);
 #   6. the web lab: installs the pinned web tools (trunk, wasm-bindgen-cli, binaryen and
 #      playwright-core from npm, Debian's chromium), builds dist/ as the README's serve
@@ -16,6 +21,11 @@
 # Ends with one summary line: `nhlab: N passed, M failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+
+# Release builds with the checks of a debug build: `cargo test --release` alone would
+# drop the assertions and overflow checks the tests rely on. (The benchmarks' own
+# profile and the page's `web` profile are not touched.)
+checked() { CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS=true CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=true "$@"; }
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 failures=()
@@ -43,7 +53,7 @@ run "core builds for wasm32 without std" \
 
 step "tests"
 log=$(mktemp)
-cargo test --workspace --locked 2>&1 | tee "$log"
+checked cargo test --release --workspace --locked 2>&1 | tee "$log"
 test_status=${PIPESTATUS[0]}
 passed=$(grep -Eo '^test result: .* ([0-9]+) passed' "$log" | grep -Eo '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')
 failed=$(grep -Eo '[0-9]+ failed;' "$log" | awk '{s+=$1} END {print s+0}')
@@ -53,9 +63,15 @@ if [ "$test_status" -ne 0 ]; then
     [ "$failed" -eq 0 ] && failed=1 # a build failure or crash counts as a failure
 fi
 
-step "fuzz suite (release, 1,000,000 generated inputs)"
+# The web tools install in the background while the fuzz suite runs (one core).
+tools_log=$(mktemp)
+bash scripts/tools.sh browser >"$tools_log" 2>&1 &
+tools_pid=$!
+
+step "fuzz suite (release with checks, 1,000,000 generated inputs)"
 log=$(mktemp)
-cargo test --release -p nhlab-tests --test fuzz --locked -- --nocapture 2>&1 | tee "$log"
+# `--workspace`: the same features as the tests' build, so nothing is built again.
+checked cargo test --release --workspace --test fuzz --locked -- --nocapture 2>&1 | tee "$log"
 fuzz_status=${PIPESTATUS[0]}
 passed=$((passed + $(grep -Eo '^test result: .* ([0-9]+) passed' "$log" | grep -Eo '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')))
 fuzz_failed=$(grep -Eo '[0-9]+ failed;' "$log" | awk '{s+=$1} END {print s+0}')
@@ -66,13 +82,17 @@ if [ "$fuzz_status" -ne 0 ]; then
     [ "$fuzz_failed" -eq 0 ] && failed=$((failed + 1))
 fi
 
-step "web toolchain"
+step "web toolchain (installed during the fuzz suite)"
 web_ok=1
-bash scripts/tools.sh browser || { failures+=("web toolchain"); web_ok=0; }
+wait "$tools_pid" || { failures+=("web toolchain"); web_ok=0; }
+cat "$tools_log"
+rm -f "$tools_log"
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 if [ "$web_ok" -eq 1 ]; then
     run "web build (trunk, release)" trunk build --release --offline
-    run "command line, release (the browser tests compare CSVs with it)" cargo build --release -p nhlab-cli --locked
+    # Built by the tests already (with checks; the same build, so this is quick).
+    run "command line, release (the browser tests compare CSVs with it)" \
+        checked cargo build --release --workspace --bins --locked
     step "browser tests (headless Chromium) and the LaTeX check (KaTeX)"
     log=$(mktemp)
     node --test --test-reporter=spec tests/browser/ tests/typeset/ 2>&1 | tee "$log"

@@ -1125,7 +1125,7 @@ function openShare() {
 
 // ---------- help: the project's own documents, rendered at build time ----------
 
-/** Opens the Help dialog on `page` (`first-system` or `reference`), scrolled to
+/** Opens the Help dialog on `page` (`first-system`, `reference` or `lab`), scrolled to
  *  heading `anchor` if given. */
 function openHelp(page = "first-system", anchor = null) {
   const body = $("help-body");
@@ -1147,9 +1147,16 @@ function openHelp(page = "first-system", anchor = null) {
 function decorateHelp(body) {
   for (const a of body.querySelectorAll("a[href]")) {
     const href = a.getAttribute("href");
-    const inner = /^(?:(?:\.\.?\/)?(?:docs\/)?(reference|first-system)\.md)?#(.+)$/.exec(href);
-    if (inner) {
-      a.addEventListener("click", (e) => { e.preventDefault(); openHelp(inner[1] ?? body.dataset.page, inner[2]); });
+    const inner = /^(?:(?:\.\.?\/)?(?:docs\/)?(reference|first-system|lab)\.md(?=#|$))?(?:#(.+))?$/.exec(href);
+    const elsewhere = /^(?:\.\.?\/)?(?:docs\/)?[\w-]+\.md(?:#.*)?$/.test(href);
+    if (inner && href !== "") {
+      a.addEventListener("click", (e) => { e.preventDefault(); openHelp(inner[1] ?? body.dataset.page, inner[2] ?? null); });
+    } else if (elsewhere) {
+      // Another of the repository's documents (architecture, benchmarks…): not part
+      // of the page, so named rather than linked to an address that does not exist.
+      const name = el("span", { class: "doc-name", text: a.textContent });
+      name.title = `docs/${href.replace(/^(?:\.\.?\/)?(?:docs\/)?/, "").replace(/#.*$/, "")} in the repository`;
+      a.replaceWith(name);
     } else {
       a.target = "_blank";
       a.rel = "noopener";

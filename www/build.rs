@@ -29,7 +29,7 @@ fn main() {
     out.push_str("];\n");
     let out_dir = std::env::var("OUT_DIR").unwrap();
     std::fs::write(Path::new(&out_dir).join("gallery.rs"), out).unwrap();
-    for name in ["reference", "first-system"] {
+    for name in ["reference", "first-system", "lab"] {
         let path = Path::new(&manifest).join(format!("../docs/{name}.md"));
         println!("cargo:rerun-if-changed={}", path.display());
         let markdown = std::fs::read_to_string(&path).expect("the docs folder");

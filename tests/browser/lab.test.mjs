@@ -1115,6 +1115,22 @@ test("help opens from the header: the guided example loads into the editor, the 
   });
   assert.equal(page.url(), address);
   assert.equal(await page.title(), "My knife edge — nhlab");
+  // The lab's guide: its links to the reference open the reference there; the
+  // repository's other documents are named, not linked to addresses the page lacks.
+  await page.click("#help-tab-lab");
+  await page.waitForFunction(() => document.getElementById("help-body").dataset.page === "lab");
+  assert.equal(await page.textContent("#help-body h1"), "The lab: the page and the command line");
+  assert.equal(await page.locator("#help-body a[href*='benchmarks.md'], #help-body a[href*='architecture.md']").count(), 0);
+  assert.ok(await page.locator("#help-body .doc-name").count() >= 2);
+  await page.click("#help-body a[href='reference.md#limits']");
+  await page.waitForFunction(() => document.getElementById("help-body").dataset.page === "reference");
+  await page.waitForFunction(() => {
+    const h = document.getElementById("limits");
+    const box = document.getElementById("help-body").getBoundingClientRect();
+    const r = h.getBoundingClientRect();
+    return r.top >= box.top - 2 && r.top < box.top + 80;
+  });
+  assert.equal(page.url(), address);
   await page.click("#close-help");
   assert.deepEqual(problems, []);
   await ctx.close();

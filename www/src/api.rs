@@ -38,13 +38,15 @@ pub fn gallery_text(name: &str) -> Result<String, JsError> {
 }
 
 /// The page's Help as HTML, rendered at build time from the project's own documents:
-/// `reference` (docs/reference.md, the format and the command line) or
-/// `first-system` (docs/first-system.md, the guided example).
+/// `reference` (docs/reference.md, the format and the command line),
+/// `first-system` (docs/first-system.md, the guided example) or `lab`
+/// (docs/lab.md, the page and the command line feature by feature).
 #[wasm_bindgen]
 pub fn help_html(name: &str) -> Result<String, JsError> {
     match name {
         "reference" => Ok(include_str!(concat!(env!("OUT_DIR"), "/reference.html")).into()),
         "first-system" => Ok(include_str!(concat!(env!("OUT_DIR"), "/first-system.html")).into()),
+        "lab" => Ok(include_str!(concat!(env!("OUT_DIR"), "/lab.html")).into()),
         _ => Err(JsError::new(&format!("no help page `{name}`"))),
     }
 }
