@@ -1087,6 +1087,14 @@ test("the guided example's last step overlays a compared incline, named in the l
   await ctx.close();
 });
 
+/** Waits until the Help's heading `id` is at the top of the Help's box. */
+const scrolledTo = (page, id) => page.waitForFunction((id) => {
+  const h = document.getElementById(id);
+  const box = document.getElementById("help-body").getBoundingClientRect();
+  const r = h?.getBoundingClientRect();
+  return r && r.top >= box.top - 2 && r.top < box.top + 80;
+}, id);
+
 test("help opens from the header: the guided example loads into the editor, the reference's links stay inside", async () => {
   const { page, problems, ctx } = await open(browser, server.url);
   await page.click("#help-open");
@@ -1107,12 +1115,7 @@ test("help opens from the header: the guided example loads into the editor, the 
   await page.waitForFunction(() => document.getElementById("help-body").dataset.page === "reference");
   const address = page.url();
   await page.click("#help-body a[href='#parameter-ranges-and-units-nhlab-addition']");
-  await page.waitForFunction(() => {
-    const h = document.getElementById("parameter-ranges-and-units-nhlab-addition");
-    const box = document.getElementById("help-body").getBoundingClientRect();
-    const r = h.getBoundingClientRect();
-    return r.top >= box.top - 2 && r.top < box.top + 80;
-  });
+  await scrolledTo(page, "parameter-ranges-and-units-nhlab-addition");
   assert.equal(page.url(), address);
   assert.equal(await page.title(), "My knife edge — nhlab");
   // The lab's guide: its links to the reference open the reference there; the
@@ -1124,12 +1127,7 @@ test("help opens from the header: the guided example loads into the editor, the 
   assert.ok(await page.locator("#help-body .doc-name").count() >= 2);
   await page.click("#help-body a[href='reference.md#limits']");
   await page.waitForFunction(() => document.getElementById("help-body").dataset.page === "reference");
-  await page.waitForFunction(() => {
-    const h = document.getElementById("limits");
-    const box = document.getElementById("help-body").getBoundingClientRect();
-    const r = h.getBoundingClientRect();
-    return r.top >= box.top - 2 && r.top < box.top + 80;
-  });
+  await scrolledTo(page, "limits");
   assert.equal(page.url(), address);
   await page.click("#close-help");
   assert.deepEqual(problems, []);
