@@ -5,12 +5,11 @@
 #   2. formatting and lints (native and for wasm32 without std);
 #   3. the core builds for wasm32-unknown-unknown without std;
 #   4. every Rust test of the workspace (unit, integration, doc tests), then the fuzz
-#      suite (tests/fuzz: a million generated inputs, about eight minutes on one core);
+#      suite (tests/fuzz: a million generated inputs over every core, about four minutes);
 #      both in release mode with debug assertions and overflow checks on (`checked`
 #      below), so that the workspace is built once for the tests, the fuzz suite and
 #      the command line the browser tests compare with, and the tests run several
-#      times faster than in debug mode. The web tools install meanwhile, on the core
-#      the single-threaded fuzz suite leaves idle;
+#      times faster than in debug mode. The web tools install meanwhile;
 #   5. the benchmarks in their quick variants (print figures; never assert on time);
 #   6. the web lab: installs the pinned web tools (trunk, wasm-bindgen-cli, binaryen and
 #      playwright-core from npm, Debian's chromium), builds dist/ as the README's serve
@@ -63,7 +62,7 @@ if [ "$test_status" -ne 0 ]; then
     [ "$failed" -eq 0 ] && failed=1 # a build failure or crash counts as a failure
 fi
 
-# The web tools install in the background while the fuzz suite runs (one core).
+# The web tools install in the background while the fuzz suite runs.
 tools_log=$(mktemp)
 bash scripts/tools.sh browser >"$tools_log" 2>&1 &
 tools_pid=$!

@@ -11,10 +11,12 @@
 //! - **byte mutation**: random insertions, deletions, replacements and duplicated
 //!   spans in the gallery's scenario texts, their JSON and their share payloads.
 //!
-//! Every case is made from `(seed, case)` alone. Run it:
+//! Every case is made from `(seed, case)` alone, and the cases are shared out over
+//! the machine's cores. Run it:
 //!
 //! ```text
-//! cargo test --release -p nhlab-tests --test fuzz            # the CI run
+//! cargo test --release -p nhlab-tests --test fuzz            # as CI does (which adds
+//!                                                            # debug assertions: scripts/test.sh)
 //! NHLAB_FUZZ_SEED=7 cargo test --release -p nhlab-tests --test fuzz   # another seed
 //! NHLAB_FUZZ_SCALE=0.1 …                                     # a tenth of the cases
 //! ```
@@ -75,10 +77,56 @@ impl Fuzz {
 
     /// Runs `body` on each case's input; a panic or a case over the bound fails the
     /// test with everything needed to replay it. Returns the number of cases run.
-    fn cases(&mut self, stage: &str, n: u64, make: &dyn Fn(&mut Rng, &Fuzz) -> String, body: &dyn Fn(&str)) -> u64 {
+    /// The cases are shared out over the machine's cores (case `c` to worker
+    /// `c mod workers`): each is made from `(seed, case)` alone, so the inputs, and
+    /// which case fails, do not depend on how many workers there are.
+    fn cases(
+        &mut self,
+        stage: &str,
+        n: u64,
+        make: &(dyn Fn(&mut Rng, &Fuzz) -> String + Sync),
+        body: &(dyn Fn(&str) + Sync),
+    ) -> u64 {
         let n = self.count(n);
+        let workers = std::thread::available_parallelism().map_or(1, |w| w.get()).clamp(1, 4) as u64;
+        let this = &*self;
+        let outcomes: Vec<Result<(u64, Duration, u64), String>> = std::thread::scope(|scope| {
+            let handles: Vec<_> =
+                (0..workers).map(|w| scope.spawn(move || this.worker(stage, n, w, workers, make, body))).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a fuzz worker panicked".into()))).collect()
+        });
         let mut run = 0;
-        for case in 0..n {
+        let mut failures = Vec::new();
+        for outcome in outcomes {
+            match outcome {
+                Ok((count, took, case)) => {
+                    run += count;
+                    if took > self.slowest.0 {
+                        self.slowest = (took, format!("{stage} case {case}"));
+                    }
+                }
+                Err(e) => failures.push(e),
+            }
+        }
+        if let Some(first) = failures.first() {
+            panic!("{first}");
+        }
+        run
+    }
+
+    /// One worker's share of [`Fuzz::cases`]: the cases run, and its slowest case
+    /// (time and number); or the first failure, described for replaying.
+    fn worker(
+        &self,
+        stage: &str,
+        n: u64,
+        worker: u64,
+        workers: u64,
+        make: &(dyn Fn(&mut Rng, &Fuzz) -> String + Sync),
+        body: &(dyn Fn(&str) + Sync),
+    ) -> Result<(u64, Duration, u64), String> {
+        let (mut run, mut slowest) = (0, (Duration::ZERO, 0));
+        for case in (worker..n).step_by(workers as usize) {
             if self.only.is_some_and(|c| c != case) {
                 continue;
             }
@@ -93,17 +141,17 @@ impl Fuzz {
                 let path = format!("{dir}/{stage}-{}-{case}.txt", self.seed);
                 std::fs::write(&path, &input).ok();
                 let what = if outcome.is_err() { "panicked".to_string() } else { format!("took {took:?}") };
-                panic!(
+                return Err(format!(
                     "fuzz stage `{stage}` case {case} {what}; input in {path}; replay with NHLAB_FUZZ_SEED={} NHLAB_FUZZ_CASE={case}",
                     self.seed
-                );
+                ));
             }
-            if took > self.slowest.0 {
-                self.slowest = (took, format!("{stage} case {case}"));
+            if took > slowest.0 {
+                slowest = (took, case);
             }
             run += 1;
         }
-        run
+        Ok((run, slowest.0, slowest.1))
     }
 }
 
