@@ -335,12 +335,11 @@ fn hamel_first_order(
     let psi = h.psi.clone().lu();
     // The split's rows: `A`, or `A₁ᵀA` where some constraints are redundant (the
     // derivative of `A₁ᵀ` meets `A q̈ − b = 0`, so only `A₁ᵀ` multiplies below).
-    let weights = if h.combined {
-        terms.jacobian.select_columns(&h.dependent).transpose()
-    } else {
-        DMatrix::identity(terms.jacobian.nrows(), terms.jacobian.nrows())
+    let weights = h.combined.then(|| terms.jacobian.select_columns(&h.dependent).transpose());
+    let split_jacobian = match &weights {
+        Some(w) => w * &terms.jacobian,
+        None => terms.jacobian.clone(),
     };
-    let split_jacobian = &weights * &terms.jacobian;
     let a1 = split_jacobian.select_columns(&h.dependent).lu();
     let a2 = split_jacobian.select_columns(&h.independent);
     let qdd2 = DVector::from_iterator(h.independent.len(), h.independent.iter().map(|&i| qdd[i]));
@@ -350,7 +349,11 @@ fn hamel_first_order(
     }
     for (k, dk) in d.iter().enumerate() {
         let dqdd2 = psi.solve(&(&dk.g - &dk.psi * &qdd2)).ok_or(StabilityError::Singular("Ψ of Hamel's split"))?;
-        let rest = &weights * (&dk.bias - &dk.jacobian * &qdd) - &a2 * &dqdd2;
+        let missed = &dk.bias - &dk.jacobian * &qdd;
+        let rest = match &weights {
+            Some(w) => w * missed,
+            None => missed,
+        } - &a2 * &dqdd2;
         let dqdd1 = a1.solve(&rest).ok_or(StabilityError::Singular("A₁ of Hamel's split"))?;
         for (j, &i) in h.independent.iter().enumerate() {
             full[(n + i, k)] = dqdd2[j];
