@@ -17,10 +17,10 @@
 //! its safe [`CompiledCode`] trait.
 //!
 //! Lagrange's right-hand side is where it pays: [`use_for_lagrange`] compiles the
-//! model's [`NumericModel::lagrange_program`] (terms and the written-out solve) and
+//! model's [`nhlab::formulations::lagrange_program`] (terms and the written-out solve) and
 //! installs it; the model still falls back to its general route where the native
 //! solve's pivots are small. With the diagnostics a sample records as the code's
-//! tail ([`NumericModel::lagrange_program_with_diagnostics`]), a sample runs only
+//! tail ([`nhlab::simulation::lagrange_program_with_diagnostics`]), a sample runs only
 //! them, from the values the step's last stage stored, instead of interpreting the
 //! whole program.
 
@@ -84,22 +84,22 @@ pub fn compile_with_tail(
 
 /// Compiles `model`'s Lagrange right-hand side to machine code and makes `numeric`
 /// use it, with the diagnostics a sample records as the code's tail
-/// ([`NumericModel::lagrange_program_with_diagnostics`]) unless `diagnostics` is
+/// ([`nhlab::simulation::lagrange_program_with_diagnostics`]) unless `diagnostics` is
 /// false or they would make the program too long
-/// ([`nhlab::mechanics::MAX_COMPILED_DIAGNOSTICS`]; the samples are then
+/// ([`nhlab::simulation::MAX_COMPILED_DIAGNOSTICS`]; the samples are then
 /// interpreted). False (and `numeric` unchanged)
 /// when the written-out solve would be too large for the model
-/// ([`NumericModel::lagrange_program`]).
+/// ([`nhlab::formulations::lagrange_program`]).
 pub fn use_for_lagrange(model: &Model, numeric: &mut NumericModel, diagnostics: bool) -> Result<bool, NativeError> {
-    let (inputs, outputs) = numeric.lagrange_parts();
-    if diagnostics && numeric.diagnostics_instructions() <= nhlab::mechanics::MAX_COMPILED_DIAGNOSTICS {
-        if let Some(program) = NumericModel::lagrange_program_with_diagnostics(model)? {
-            let tail = numeric.lagrange_tail_parts();
+    let (inputs, outputs) = nhlab::formulations::lagrange_parts(numeric);
+    if diagnostics && numeric.diagnostics_instructions() <= nhlab::simulation::MAX_COMPILED_DIAGNOSTICS {
+        if let Some(program) = nhlab::simulation::lagrange_program_with_diagnostics(model)? {
+            let tail = numeric.tail_layout().parts();
             numeric.set_native_lagrange(Some(compile_with_tail(&program, &inputs, &outputs, &tail)?));
             return Ok(true);
         }
     }
-    let Some(program) = NumericModel::lagrange_program(model)? else { return Ok(false) };
+    let Some(program) = nhlab::formulations::lagrange_program(model)? else { return Ok(false) };
     numeric.set_native_lagrange(Some(compile(&program, &inputs, &outputs)?));
     Ok(true)
 }

@@ -1,4 +1,4 @@
-//! Lagrange's fast route (the range-space method, `formulations/range_space.rs`)
+//! Lagrange's fast route (the range-space method, `crate/src/math/range_space.rs`)
 //! against an independent solve of the saddle-point system by nalgebra's LU, on
 //! every gallery scenario; its kept factors follow parameter changes; and systems
 //! it declines (a massless coordinate) still solve by the pivoted LU.

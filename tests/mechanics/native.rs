@@ -9,8 +9,9 @@
 
 use nhlab::expr::{Evaluator, NativeEvaluator, Op, Program, SymbolId};
 use nhlab::formulations::{lagrange_into, Method};
-use nhlab::mechanics::{Model, NumericModel, MAX_COMPILED_DIAGNOSTICS};
+use nhlab::mechanics::{Model, NumericModel};
 use nhlab::scenario::load_toml;
+use nhlab::simulation::MAX_COMPILED_DIAGNOSTICS;
 use nhlab::simulation::{initial_state, Settings, Simulation};
 use nhlab_tests::assert_close;
 use nhlab_tests::random::{Rng, Tree, NAMES};
@@ -396,7 +397,7 @@ fn a_split_the_shortcut_cannot_judge_is_judged_by_elimination() {
 #[test]
 fn the_sample_block_flags_what_is_not_finite() {
     let (model, mut numeric) = compiled(&text("chaplygin-sleigh"));
-    let program = NumericModel::lagrange_program_with_diagnostics(&model).expect("compiles").expect("small");
+    let program = nhlab::simulation::lagrange_program_with_diagnostics(&model).expect("compiles").expect("small");
     let mut evaluator = program.evaluator();
     let parameters = numeric.parameters.clone();
     let mut sample = |q: [f64; 3], v: [f64; 3]| {
@@ -552,10 +553,10 @@ fn native_samples_match(name: &str, text: &str) -> Option<NativeRuns> {
 #[test]
 fn a_program_over_the_bound_is_not_compiled() {
     let (model, _) = compiled(&text("chaplygin-sleigh"));
-    let whole = NumericModel::lagrange_program(&model).expect("compiles").expect("small enough");
+    let whole = nhlab::formulations::lagrange_program(&model).expect("compiles").expect("small enough");
     let length = whole.code().len();
-    assert!(length < nhlab::mechanics::MAX_COMPILED_INSTRUCTIONS);
-    let within = |max| NumericModel::lagrange_program_within(&model, max).expect("compiles");
+    assert!(length < nhlab::formulations::MAX_COMPILED_INSTRUCTIONS);
+    let within = |max| nhlab::formulations::lagrange_program_within(&model, max).expect("compiles");
     assert!(within(length).is_some(), "exactly at the bound");
     assert!(within(length - 1).is_none(), "one over the bound");
 }

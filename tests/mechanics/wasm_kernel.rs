@@ -187,8 +187,10 @@ pub fn compile(program: &Program, input_parts: &[usize], output_parts: &[usize])
 /// As `nhlab_native::use_for_lagrange`, with the page's kernel: false when the
 /// written-out solve is too large.
 pub fn use_for_lagrange(model: &Model, numeric: &mut NumericModel) -> Result<bool, String> {
-    let Some(program) = NumericModel::lagrange_program(model).map_err(|e| e.to_string())? else { return Ok(false) };
-    let (inputs, outputs) = numeric.lagrange_parts();
+    let Some(program) = nhlab::formulations::lagrange_program(model).map_err(|e| e.to_string())? else {
+        return Ok(false);
+    };
+    let (inputs, outputs) = nhlab::formulations::lagrange_parts(numeric);
     numeric.set_native_lagrange(Some(compile(&program, &inputs, &outputs)?));
     Ok(true)
 }

@@ -1,6 +1,6 @@
-//! The range-space solve of `range_space.rs`, written out as straight-line code for
+//! The range-space solve of [`crate::math::RangeSpace`], written out as straight-line code for
 //! one model's sizes and sparsity and compiled after `M`, `F`, `A` and `b` into a
-//! program of its own ([`crate::mechanics::NumericModel::lagrange_program`]), for a
+//! program of its own ([`super::lagrange_program`]), for a
 //! native back end to compile to machine code (`nhlab-native`).
 //!
 //! Why: for a small system the loops over dense matrices cost more than the terms
@@ -126,7 +126,7 @@ pub fn eliminate<A: Arithmetic>(a: &mut A, n: usize, m: usize, terms: &[A::V]) -
 }
 
 /// 1 where `pivot > tolerance·|diagonal|` and `pivot` is finite, as `factor_ldl` of
-/// `range_space.rs` decides; 0 or ½ where not, NaN where a value is NaN:
+/// [`crate::math::RangeSpace`] decides; 0 or ½ where not, NaN where a value is NaN:
 /// `(1 + sign(pivot − tolerance·|diagonal|))/2 + (pivot − pivot)`.
 fn accepted<A: Arithmetic>(a: &mut A, pivot: A::V, diagonal: A::V, tolerance: f64) -> A::V {
     let size = a.unary(Op::Abs, diagonal);

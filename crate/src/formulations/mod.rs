@@ -14,18 +14,12 @@
 //! The routes differ on purpose: their agreement on ideal linear constraints is
 //! one of the lab's own checks (mechanics.md, "What must agree").
 
-mod dense;
 pub(crate) mod elimination;
-mod range_space;
 
-pub use dense::Workspace;
-pub use range_space::{RangeSpace, MASS_PIVOT, SCHUR_PIVOT};
+pub use crate::math::{RangeSpace, Workspace, MASS_PIVOT, SCHUR_PIVOT};
 mod euler;
 mod gauss;
 mod hamel;
-pub(crate) use hamel::{
-    split_is_regular_by_elimination, split_is_regular_rows, split_rows, split_rows_of_numbers, split_shortcut,
-};
 mod jacobi;
 mod lagrange;
 mod udwadia_kalaba;
@@ -173,6 +167,8 @@ pub fn accelerations_with_multipliers(
 /// Lagrange's `q̈` into a slice, returning `λ`, with no allocation: what a
 /// simulation under `lagrange` calls at every stage.
 pub use lagrange::solve_into as lagrange_into;
+pub(crate) use lagrange::{hoist as hoist_lagrange, with_tail as lagrange_with_tail};
+pub use lagrange::{lagrange_parts, lagrange_program, lagrange_program_within, MAX_COMPILED_INSTRUCTIONS};
 
 /// Hamel's E-vector at a state: one component per independent coordinate.
 #[derive(Clone, Debug, PartialEq)]
@@ -262,7 +258,7 @@ pub(crate) fn unconstrained(terms: &Terms, t: f64) -> Result<DVector<f64>, Dynam
 pub(crate) fn saddle_point(
     terms: &Terms,
     reaction: &DMatrix<f64>,
-    workspace: &mut dense::Workspace,
+    workspace: &mut Workspace,
     t: f64,
     what: &'static str,
 ) -> Result<Solution, DynamicsError> {

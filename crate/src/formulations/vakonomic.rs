@@ -34,7 +34,7 @@ pub(super) fn solve(
     let solution = super::saddle_point(
         &saddle,
         &reaction,
-        &mut super::dense::Workspace::default(),
+        &mut crate::math::Workspace::default(),
         t,
         "the matrix [[M_v, C], [A, 0]] of the vakonomic equations",
     )?;

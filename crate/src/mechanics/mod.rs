@@ -18,10 +18,14 @@ pub use constraint::{Constraint, ConstraintKind};
 pub use energy::energy_changes;
 pub use equations::{EquationsOfMotion, ParticleTerms};
 pub use euler::{reaction_row, ReactionRow};
+pub(crate) use hamel::regularity::{
+    split_is_regular_by_elimination, split_is_regular_rows, split_rows, split_rows_of_numbers, split_shortcut,
+};
 pub use hamel::{best_split, choose_dependent, independent_rows, HamelSplit, SplitError};
 pub(crate) use model::Checker;
 pub use model::{fill_state_inputs, Model, Needs, Parameter};
+pub(crate) use numeric::{as_written, dynamics_outputs, main_outputs};
 pub use numeric::{
-    DynamicsError, HamelTerms, NumericModel, Terms, VakonomicTerms, MAX_COMPILED_DIAGNOSTICS, MAX_COMPILED_INSTRUCTIONS,
+    DynamicsError, HamelLayout, HamelTerms, InputLayout, NumericModel, OutputLayout, TailLayout, Terms, VakonomicTerms,
 };
 pub use vakonomic::{VakonomicEquations, VakonomicError};

@@ -4,6 +4,7 @@
 
 mod blame;
 mod initial;
+mod sample_block;
 mod samples;
 pub mod split_choice;
 
@@ -18,6 +19,7 @@ use nalgebra::DVector;
 use crate::formulations::{self, Method};
 use crate::integrators::{Dopri5, IntegrationError, IntegratorKind, Rk4, System};
 use crate::mechanics::{DynamicsError, NumericModel};
+pub use sample_block::{lagrange_program_with_diagnostics, MAX_COMPILED_DIAGNOSTICS};
 pub use samples::{Iter, SampleRef, Samples, Widths, NO_SAMPLES};
 use samples::{Measures, Scalars};
 
@@ -566,7 +568,7 @@ fn measure(
     if wanted.energy || wanted.residuals || wanted.e_vector {
         // One pass of the program gives them all (the E-vector's terms follow
         // them); the columns not recorded are left out.
-        let (value, defined) = numeric.diagnostics(t, q, v, row.columns, row.residuals > 0)?;
+        let (value, defined) = sample_block::diagnostics(numeric, t, q, v, row.columns, row.residuals > 0)?;
         e_defined = defined;
         if wanted.energy {
             energy = value;

@@ -1,6 +1,6 @@
 //! Compiled right-hand sides for the page: Lagrange's equations of a loaded
 //! scenario (the terms and the written-out range-space solve of
-//! [`NumericModel::lagrange_program`]) as a WebAssembly module made at load time
+//! [`nhlab::formulations::lagrange_program`]) as a WebAssembly module made at load time
 //! ([`encode`]) and instantiated in the worker next to the page's own module
 //! ([`instance`]), so that stepping runs it without the interpreter's dispatch.
 //!
@@ -19,8 +19,10 @@ use nhlab::mechanics::{Model, NumericModel};
 /// `numeric` run it. `Ok(false)` (and `numeric` unchanged) when the written-out
 /// solve would be too large for the model, or off the web (native tests interpret).
 pub fn use_for_lagrange(model: &Model, numeric: &mut NumericModel) -> Result<bool, String> {
-    let Some(program) = NumericModel::lagrange_program(model).map_err(|e| e.to_string())? else { return Ok(false) };
-    let (inputs, outputs) = numeric.lagrange_parts();
+    let Some(program) = nhlab::formulations::lagrange_program(model).map_err(|e| e.to_string())? else {
+        return Ok(false);
+    };
+    let (inputs, outputs) = nhlab::formulations::lagrange_parts(numeric);
     let bytes = encode::module(&program, &inputs, &outputs).map_err(|e| e.to_string())?;
     #[cfg(target_arch = "wasm32")]
     {

@@ -14,6 +14,8 @@
 //!
 //! Everything is symbolic and evaluated on the constraint (`v₁` replaced by `v₁*`).
 
+pub(crate) mod regularity;
+
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;

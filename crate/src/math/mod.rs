@@ -11,6 +11,16 @@
 //! Why not `num-traits` or nalgebra's `RealField`: the evaluator only needs these
 //! scalar functions, and a thin module keeps the choice of implementation in one
 //! visible place.
+//!
+//! Beside them, the two linear solvers the methods run at every right-hand side,
+//! on plain slices and without allocation: a dense LU ([`Workspace`]) and the
+//! range-space factors of a saddle-point system ([`RangeSpace`]).
+
+mod dense;
+mod range_space;
+
+pub use dense::Workspace;
+pub use range_space::{RangeSpace, MASS_PIVOT, SCHUR_PIVOT};
 
 macro_rules! portable {
     ($($(#[$doc:meta])* $name:ident => $libm:ident;)*) => {$(

@@ -1,0 +1,142 @@
+//! What the compiled model gives at a state: the terms of the equations, the
+//! Hamel split's and the vakonomic equations', and why they could not be given.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use nalgebra::{DMatrix, DVector};
+
+/// Why the dynamics could not be evaluated at a state.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum DynamicsError {
+    /// A value came out NaN or infinite.
+    #[error("{what} is not finite at t = {}", crate::math::Short(*t))]
+    NonFinite {
+        /// Which quantity.
+        what: String,
+        /// When.
+        t: f64,
+    },
+    /// A matrix that must be invertible is not.
+    #[error("{what} is singular at t = {}{hint}", crate::math::Short(*t))]
+    Singular {
+        /// Which matrix.
+        what: &'static str,
+        /// When.
+        t: f64,
+        /// What may cause it, starting with "; " (or empty).
+        hint: &'static str,
+    },
+    /// Redundant constraints that cannot all be met: no accelerations satisfy them.
+    #[error("the constraints {} cannot all be met at t = {} (they are redundant and inconsistent: no accelerations satisfy them)", constraint_numbers(rows), crate::math::Short(*t))]
+    Inconsistent {
+        /// The rows (0-based constraint indices) left unmet by the nearest solution.
+        rows: Vec<usize>,
+        /// When.
+        t: f64,
+    },
+    /// The mass matrix is not positive definite.
+    #[error("the mass matrix is not positive definite at t = {}: check the kinetic energy and the parameters", crate::math::Short(*t))]
+    NotPositiveDefinite {
+        /// When.
+        t: f64,
+    },
+    /// The method cannot be used for this model.
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+/// `#1, #3`: constraints by their place in the model (1-based).
+fn constraint_numbers(rows: &[usize]) -> String {
+    rows.iter().map(|j| format!("#{}", j + 1)).collect::<Vec<_>>().join(", ")
+}
+
+/// Numeric values of the model's terms at one state.
+#[derive(Clone, Debug)]
+pub struct Terms {
+    /// `M` (n×n).
+    pub mass: DMatrix<f64>,
+    /// `F` (n).
+    pub forcing: DVector<f64>,
+    /// `A = ∂f/∂v` (m×n).
+    pub jacobian: DMatrix<f64>,
+    /// `b` (m).
+    pub bias: DVector<f64>,
+    /// `f` (m): velocity-level residuals.
+    pub residuals: DVector<f64>,
+    /// `φ` (m): position-level residuals of holonomic constraints, 0 for others.
+    pub position_residuals: DVector<f64>,
+    /// `T + V`.
+    pub energy: f64,
+    /// Which constraints are holonomic (their residual as written is `φ`).
+    pub holonomic: Vec<bool>,
+}
+
+impl Terms {
+    /// The residual of constraint `j` as written in the scenario: `φ(q, t)` for a
+    /// holonomic constraint, `f(q, v, t)` for the others.
+    pub fn constraint_residual(&self, j: usize) -> f64 {
+        as_written(self.holonomic[j], self.residuals[j], self.position_residuals[j])
+    }
+
+    /// Every constraint's residual as written, in scenario order.
+    pub fn constraint_residuals(&self) -> Vec<f64> {
+        (0..self.residuals.len()).map(|j| self.constraint_residual(j)).collect()
+    }
+}
+
+/// A constraint's residual as the scenario writes it: `φ` for a holonomic
+/// constraint, its velocity-level `f` for the others.
+pub(crate) fn as_written(holonomic: bool, velocity: f64, position: f64) -> f64 {
+    if holonomic {
+        position
+    } else {
+        velocity
+    }
+}
+
+/// Numeric values of a Hamel split's terms at one state (evaluated on the
+/// constraint: the state's dependent velocities are not used).
+#[derive(Clone, Debug)]
+pub struct HamelTerms {
+    /// Whether the split is built on `A₁ᵀA` (`HamelSplit::combined`).
+    pub combined: bool,
+    /// Dependent coordinates' indices.
+    pub dependent: Vec<usize>,
+    /// Independent coordinates' indices.
+    pub independent: Vec<usize>,
+    /// `det A₁`.
+    pub determinant: f64,
+    /// `Ψ` (k×k).
+    pub psi: DMatrix<f64>,
+    /// `G` (k).
+    pub g: DVector<f64>,
+    /// `H` (k).
+    pub h: DVector<f64>,
+    /// `E = G − H` (k).
+    pub e: DVector<f64>,
+    /// Whether `A₁` is far enough from singular here for these terms to mean
+    /// anything (`formulations::hamel::split_margin` above its tolerance).
+    pub split_regular: bool,
+}
+
+/// Numeric values of the vakonomic equations at `(t, q, v, μ)`.
+#[derive(Clone, Debug)]
+pub struct VakonomicTerms {
+    /// `M_v` (n×n).
+    pub mass: DMatrix<f64>,
+    /// `C = ∂R/∂μ̇` (n×m).
+    pub rates: DMatrix<f64>,
+    /// `F_v` (n).
+    pub forcing: DVector<f64>,
+}
+
+/// Fills a matrix from row-major values (nalgebra stores columns).
+pub(crate) fn fill_row_major(matrix: &mut DMatrix<f64>, row_major: &[f64]) {
+    let cols = matrix.ncols();
+    for (r, row) in row_major.chunks_exact(cols.max(1)).enumerate() {
+        for (c, &x) in row.iter().enumerate() {
+            matrix[(r, c)] = x;
+        }
+    }
+}
