@@ -353,10 +353,7 @@ impl Lab {
     /// Derives what the runs and the plots need: the E-vector's Hamel split (a
     /// default panel) and the vakonomic equations only when that method runs.
     pub fn new(text: &str) -> Result<Lab, Vec<TextProblem>> {
-        let needs = |s: &Scenario| {
-            let methods: Vec<Method> = s.run.method_ids().iter().filter_map(|id| Method::from_id(id)).collect();
-            Needs::for_methods(&methods, true)
-        };
+        let needs = |s: &Scenario| Needs::for_methods(&s.run.chosen_methods(), true);
         Lab::new_for(text, needs)
     }
 
@@ -369,7 +366,7 @@ impl Lab {
     fn new_for(text: &str, needs: impl Fn(&Scenario) -> Needs) -> Result<Lab, Vec<TextProblem>> {
         let format = if text.trim_start().starts_with('{') { Format::Json } else { Format::Toml };
         let mut prepared = Prepared::from_text_for(text, format, needs).map_err(problems)?;
-        let lagrange = prepared.model.scenario.run.method_ids().iter().any(|id| id == Method::Lagrange.id());
+        let lagrange = prepared.model.scenario.run.chosen_methods().contains(&Method::Lagrange);
         let compiled =
             if lagrange { crate::kernel::use_for_lagrange(&prepared.model, &mut prepared.numeric) } else { Ok(false) };
         let mut lab = Lab::from_prepared(prepared)?;
@@ -419,9 +416,7 @@ impl Lab {
             core::iter::once((p.numeric.parameters.as_slice(), &p.initial))
                 .chain(p.sets.iter().map(|s| (s.parameters.as_slice(), &s.initial)))
                 .collect();
-        for id in p.model.scenario.run.method_ids() {
-            // Ids were validated with the model.
-            let Some(method) = Method::from_id(&id) else { continue };
+        for method in p.model.scenario.run.chosen_methods() {
             for (set, &(parameters, initial)) in starts.iter().enumerate() {
                 // The page draws no compulsion: samples skip it.
                 let settings = Settings { compulsion: false, ..Settings::from_scenario(&p.model.scenario.run, method) };

@@ -51,7 +51,7 @@ pub fn sweep_of(text: &str) -> Result<Option<StabilityData>, String> {
     // beside it when the run compares Hamel's embedding with the true motion.
     let needs = |s: &nhlab::scenario::Scenario| {
         let hamel = s.stability.as_ref().and_then(|t| t.method.as_deref()) == Some("hamel")
-            || s.run.method_ids().iter().any(|m| m == "hamel");
+            || s.run.chosen_methods().contains(&Method::Hamel);
         Needs::for_methods(&[if hamel { Method::Hamel } else { Method::Lagrange }], false)
     };
     let mut p = Prepared::from_text_for(text, format, needs).map_err(|e| e.to_string())?;
@@ -77,7 +77,7 @@ pub fn sweep_of(text: &str) -> Result<Option<StabilityData>, String> {
         return Err("an eigenvalue is not finite".into());
     }
     let (mut hamel, mut hamel_note) = (Vec::new(), String::new());
-    let compare = study.method != Method::Hamel && p.model.scenario.run.method_ids().iter().any(|m| m == "hamel");
+    let compare = study.method != Method::Hamel && p.model.scenario.run.chosen_methods().contains(&Method::Hamel);
     if compare && p.model.hamel.is_ok() {
         let hamel_spec = nhlab::scenario::StabilitySpec { method: Some("hamel".into()), ..spec.clone() };
         let swept = Study::new(&p.model, &hamel_spec).and_then(|mut h| {

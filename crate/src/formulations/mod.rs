@@ -34,60 +34,7 @@ use crate::mechanics::{DynamicsError, NumericModel, Terms};
 /// page tells that stop (information: the embedding is undefined there) from failures.
 pub const HAMEL_SPLIT: &str = "A₁ of Hamel's split";
 
-/// The formulations of `docs/mechanics.md`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Method {
-    /// Routh's equations with Lagrange multipliers (Chetaev for nonlinear constraints).
-    Lagrange,
-    /// The Udwadia–Kalaba explicit equation.
-    UdwadiaKalaba,
-    /// Gauss's principle of least constraint.
-    Gauss,
-    /// Voronets / Chaplygin equations in the independent velocities.
-    Voronets,
-    /// Hamel's multiplier-free embedding.
-    Hamel,
-    /// Routh's equations with Shen's Euler-condition reaction.
-    Euler,
-    /// Vakonomic dynamics.
-    Vakonomic,
-}
-
-impl Method {
-    /// Every method, in the spec's order.
-    pub const ALL: [Method; 7] = [
-        Method::Lagrange,
-        Method::UdwadiaKalaba,
-        Method::Gauss,
-        Method::Voronets,
-        Method::Hamel,
-        Method::Euler,
-        Method::Vakonomic,
-    ];
-
-    /// The id used in scenarios and on the command line.
-    pub fn id(self) -> &'static str {
-        match self {
-            Method::Lagrange => "lagrange",
-            Method::UdwadiaKalaba => "udwadia-kalaba",
-            Method::Gauss => "gauss",
-            Method::Voronets => "voronets",
-            Method::Hamel => "hamel",
-            Method::Euler => "euler",
-            Method::Vakonomic => "vakonomic",
-        }
-    }
-
-    /// The method with this id.
-    pub fn from_id(id: &str) -> Option<Method> {
-        Method::ALL.into_iter().find(|m| m.id() == id)
-    }
-
-    /// Whether the method reports multipliers.
-    pub fn has_multipliers(self) -> bool {
-        matches!(self, Method::Lagrange | Method::Euler | Method::Vakonomic)
-    }
-}
+pub use crate::scenario::Method;
 
 /// Whether `method` applies to `model`: `Err` says why not, in the words that
 /// `nhlab check`, `derive`, `run`, `eval` and the page all use.

@@ -10,29 +10,7 @@ pub use dopri5::{Dopri5, StepReport};
 pub use rk4::Rk4;
 pub use tableau::{Tableau, DORMAND_PRINCE_54};
 
-/// Which integrator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IntegratorKind {
-    /// Classical Runge–Kutta, fixed step.
-    Rk4,
-    /// Dormand–Prince 5(4), adaptive, with dense output.
-    Dopri5,
-}
-
-impl IntegratorKind {
-    /// The id used in scenarios.
-    pub fn id(self) -> &'static str {
-        match self {
-            IntegratorKind::Rk4 => "rk4",
-            IntegratorKind::Dopri5 => "dopri5",
-        }
-    }
-
-    /// The integrator with this id.
-    pub fn from_id(id: &str) -> Option<Self> {
-        [IntegratorKind::Rk4, IntegratorKind::Dopri5].into_iter().find(|k| k.id() == id)
-    }
-}
+pub use crate::scenario::IntegratorKind;
 
 /// A first-order system `y' = f(t, y)`.
 pub trait System {

@@ -10,6 +10,7 @@ mod euler;
 mod hamel;
 mod model;
 mod numeric;
+pub(crate) mod scene;
 mod vakonomic;
 
 pub(crate) use bodies::suggestion;

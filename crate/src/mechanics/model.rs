@@ -53,7 +53,7 @@ pub struct Model {
     /// View expressions: trajectory then series.
     pub view: Vec<ExprId>,
     /// What the scene draws: the bodies' shapes and `[[scene.shapes]]`.
-    pub scene: crate::scene::SceneModel,
+    pub scene: super::scene::SceneModel,
     /// Hamel's embedding and the E-vector for the scenario's (or the chosen) split,
     /// or why there is none.
     pub hamel: Result<HamelSplit, SplitError>,
@@ -171,8 +171,8 @@ impl Needs {
     pub const BASE: Needs = Needs { hamel: false, vakonomic: false };
 
     /// What running or printing `methods` needs, with the E-vector when `e_vector`.
-    pub fn for_methods(methods: &[crate::formulations::Method], e_vector: bool) -> Needs {
-        use crate::formulations::Method;
+    pub fn for_methods(methods: &[crate::scenario::Method], e_vector: bool) -> Needs {
+        use crate::scenario::Method;
         Needs {
             hamel: e_vector || methods.iter().any(|m| matches!(m, Method::Hamel | Method::Voronets)),
             vakonomic: methods.contains(&Method::Vakonomic),
@@ -366,7 +366,7 @@ impl Model {
                 }
             }
         }
-        let scene = crate::scene::build(&mut c, &mut g, s, additions.drawings, &additions.frames);
+        let scene = super::scene::build(&mut c, &mut g, s, additions.drawings, &additions.frames);
         if !s.view.trajectory.is_empty() && s.view.trajectory.len() != 2 {
             c.at("view.trajectory", format!("expected two expressions, found {}", s.view.trajectory.len()));
         }
@@ -556,8 +556,8 @@ impl Model {
 
     /// The graph in which `method`'s expressions live: Hamel's split's for `hamel`
     /// and `voronets`, the vakonomic equations' for `vakonomic`, else `graph`.
-    pub fn graph_for(&self, method: crate::formulations::Method) -> &ExprGraph {
-        use crate::formulations::Method;
+    pub fn graph_for(&self, method: crate::scenario::Method) -> &ExprGraph {
+        use crate::scenario::Method;
         let own = match method {
             Method::Hamel | Method::Voronets => self.hamel_graph.as_ref(),
             Method::Vakonomic => self.vakonomic_graph.as_ref(),
@@ -634,7 +634,7 @@ fn check_initial(c: &mut Checker<'_>, s: &Scenario, g: &ExprGraph, constraints: 
 fn check_stability(c: &mut Checker<'_>, s: &Scenario) {
     let Some(st) = &s.stability else { return };
     if let Some(m) = &st.method {
-        use crate::formulations::Method;
+        use crate::scenario::Method;
         let supported = [Method::Lagrange, Method::UdwadiaKalaba, Method::Gauss, Method::Euler, Method::Hamel];
         if !Method::from_id(m).is_some_and(|m| supported.contains(&m)) {
             c.at("stability.method", format!("`{m}`: linearisation supports lagrange, the ideal formulations that equal it (udwadia-kalaba, gauss, euler) and hamel"));
@@ -712,8 +712,8 @@ fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
     let r = &s.run;
     if let Some(methods) = &r.methods {
         for (i, m) in methods.iter().enumerate() {
-            if crate::formulations::Method::from_id(m).is_none() {
-                let ids = crate::formulations::Method::ALL.map(|m| m.id());
+            if crate::scenario::Method::from_id(m).is_none() {
+                let ids = crate::scenario::Method::ALL.map(|m| m.id());
                 let hint = nearest(m, ids);
                 let hint = if hint.is_empty() {
                     format!(" (one of {})", ids.join(", "))
@@ -725,12 +725,12 @@ fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
         }
     }
     if let Some(i) = &r.integrator {
-        if crate::integrators::IntegratorKind::from_id(i).is_none() {
+        if crate::scenario::IntegratorKind::from_id(i).is_none() {
             c.at("run.integrator", format!("unknown integrator `{i}`: use `rk4` or `dopri5`"));
         }
     }
     if let Some(st) = &r.stabilization {
-        if crate::simulation::Stabilization::from_id(st).is_none() {
+        if crate::scenario::Stabilization::from_id(st).is_none() {
             c.at("run.stabilization", format!("unknown stabilization `{st}`: use `none`, `baumgarte` or `projection`"));
         }
     }

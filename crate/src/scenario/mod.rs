@@ -7,6 +7,7 @@
 //! the spec's names; every one is optional at this level so that a missing field is
 //! reported together with every other problem instead of stopping the parse.
 
+mod choices;
 mod expression;
 mod fields;
 mod json_map;
@@ -15,6 +16,7 @@ mod parameters;
 mod problem;
 mod share;
 
+pub use choices::{IntegratorKind, Method, Projection, Stabilization};
 pub use load::{load, load_json, load_toml, Format, SourceMap};
 pub use parameters::{ParameterRange, Parameters};
 pub use problem::{Problem, Problems};
@@ -532,11 +534,6 @@ impl RunSpec {
     /// `t_end`, or [`DEFAULT_T_END`].
     pub fn t_end_or_default(&self) -> f64 {
         self.t_end.unwrap_or(DEFAULT_T_END)
-    }
-
-    /// The method ids to run, `["lagrange"]` when none are given.
-    pub fn method_ids(&self) -> Vec<String> {
-        self.methods.clone().unwrap_or_else(|| alloc::vec!["lagrange".into()])
     }
 }
 

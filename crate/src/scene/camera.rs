@@ -4,34 +4,7 @@
 
 use core::f64::consts::PI;
 
-/// How the scene is seen.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Projection {
-    /// The xy plane, x to the right and y up.
-    #[default]
-    Plane,
-    /// Space, seen along a direction that can be orbited.
-    Space,
-}
-
-impl Projection {
-    /// `plane` or `space`.
-    pub fn from_id(id: &str) -> Option<Projection> {
-        match id {
-            "plane" => Some(Projection::Plane),
-            "space" => Some(Projection::Space),
-            _ => None,
-        }
-    }
-
-    /// `plane` or `space`.
-    pub fn id(self) -> &'static str {
-        match self {
-            Projection::Plane => "plane",
-            Projection::Space => "space",
-        }
-    }
-}
+pub use crate::scenario::Projection;
 
 /// An orthographic camera. In space it looks from the direction at azimuth `yaw`
 /// (about z, from x) and `elevation` above the xy plane, with z up on the screen.

@@ -23,34 +23,7 @@ pub use sample_block::{lagrange_program_with_diagnostics, MAX_COMPILED_DIAGNOSTI
 pub use samples::{Iter, SampleRef, Samples, Widths, NO_SAMPLES};
 use samples::{Measures, Scalars};
 
-/// Drift control.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Stabilization {
-    /// None: drift is visible.
-    None,
-    /// Baumgarte: `b ← b − 2αḟ − β²φ` (holonomic), `b ← b − αf` (velocity level).
-    Baumgarte {
-        /// Damping rate α.
-        alpha: f64,
-        /// Stiffness rate β.
-        beta: f64,
-    },
-    /// Project velocities onto `A v + a₀ = 0` (M-metric) and positions onto `φ = 0`
-    /// (Gauss–Newton) after each step.
-    Projection,
-}
-
-impl Stabilization {
-    /// From the scenario's id, with default rates α = β = 5 for Baumgarte.
-    pub fn from_id(id: &str) -> Option<Self> {
-        match id {
-            "none" => Some(Stabilization::None),
-            "baumgarte" => Some(Stabilization::Baumgarte { alpha: 5.0, beta: 5.0 }),
-            "projection" => Some(Stabilization::Projection),
-            _ => None,
-        }
-    }
-}
+pub use crate::scenario::Stabilization;
 
 /// Where a run that stopped on `e` ended by design rather than failed: Hamel's
 /// embedding is undefined from the time its split turns singular, an event of the
@@ -152,11 +125,11 @@ impl Settings {
     pub fn from_scenario(run: &crate::scenario::RunSpec, method: Method) -> Self {
         Settings {
             method,
-            integrator: run.integrator.as_deref().and_then(IntegratorKind::from_id).unwrap_or(IntegratorKind::Dopri5),
+            integrator: run.integrator_kind(),
             rtol: run.rtol.unwrap_or(1e-9),
             atol: run.atol.unwrap_or(1e-12),
             dt: run.dt.unwrap_or(0.01),
-            stabilization: run.stabilization.as_deref().and_then(Stabilization::from_id).unwrap_or(Stabilization::None),
+            stabilization: run.stabilization_kind(),
             limits: Limits::default(),
             compulsion: true,
             diagnostics: Diagnostics::ALL,

@@ -33,9 +33,9 @@ mod algebra;
 mod vector_expr;
 
 use super::model::Checker;
+use super::scene::{Element, Form};
 use crate::expr::{is_identifier, nearest, ExprGraph, ExprId, SymbolKind};
 use crate::scenario::{BodySpec, LoadSpec, PositionSpec, Scenario, ShapeSpec};
-use crate::scene::{Element, Form};
 use algebra::{
     add, cross, dot, elementary, identity, multiply, norm, rotate, scale, sub, transpose_rotate, Matrix, Vector,
 };

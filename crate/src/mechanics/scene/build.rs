@@ -6,9 +6,10 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{Element, Form, Orientation, Projection, SceneModel};
+use super::{Element, Form, Orientation, SceneModel};
 use crate::expr::{ExprGraph, ExprId};
 use crate::mechanics::{suggestion, Checker};
+use crate::scenario::Projection;
 use crate::scenario::{PrimitiveSpec, Scenario};
 
 /// Most primitives in `[[scene.shapes]]`.
