@@ -27,9 +27,14 @@ fn read(file: &str) -> Result<(String, Format), Failure> {
         let f = std::fs::File::open(file).map_err(|e| Failure::bad(format!("{file}: {e}")))?;
         f.take(limit).read_to_string(&mut text).map_err(|e| Failure::bad(format!("{file}: {e}")))?;
     }
-    let json =
-        file.ends_with(".json") || (file == "-" && text.trim_start_matches('\u{feff}').trim_start().starts_with('{'));
-    Ok((text, if json { Format::Json } else { Format::Toml }))
+    let format = if file.ends_with(".json") {
+        Format::Json
+    } else if file == "-" {
+        nhlab::scenario::format_of(&text)
+    } else {
+        Format::Toml
+    };
+    Ok((text, format))
 }
 
 /// Loads and validates `file`, deriving what `needs` asks of the scenario read

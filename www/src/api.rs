@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use nhlab::formulations::Method;
-use nhlab::scenario::{encode_share_text, load, share_text, Format};
+use nhlab::scenario::{encode_share_text, load, share_text};
 
 use crate::display::{Display, Layout};
 use crate::edit::{self, Edit};
@@ -79,7 +79,7 @@ pub fn scenario_size(text: &str) -> Result<JsValue, JsError> {
         particles: usize,
         characters: usize,
     }
-    let format = if text.trim_start().starts_with('{') { Format::Json } else { Format::Toml };
+    let format = nhlab::scenario::format_of(text);
     let Ok((s, _)) = load(text, format) else { return Ok(JsValue::NULL) };
     to_js(&Size {
         title: &s.title,

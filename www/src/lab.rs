@@ -12,7 +12,7 @@ use nhlab::export::{samples_table_for, step_comment, RunSamples};
 use nhlab::formulations::Method;
 use nhlab::mechanics::Needs;
 use nhlab::prepare::Prepared;
-use nhlab::scenario::{Format, Problem, Problems, Scenario};
+use nhlab::scenario::{Problem, Problems, Scenario};
 use nhlab::scene::{Projection, ScenePlayer};
 use nhlab::simulation::{Diagnostics, Sample, SampleRef, Samples, Settings, Simulation, NO_SAMPLES};
 use nhlab::view::View;
@@ -364,7 +364,7 @@ impl Lab {
     }
 
     fn new_for(text: &str, needs: impl Fn(&Scenario) -> Needs) -> Result<Lab, Vec<TextProblem>> {
-        let format = if text.trim_start().starts_with('{') { Format::Json } else { Format::Toml };
+        let format = nhlab::scenario::format_of(text);
         let mut prepared = Prepared::from_text_for(text, format, needs).map_err(problems)?;
         let lagrange = prepared.model.scenario.run.chosen_methods().contains(&Method::Lagrange);
         let compiled =

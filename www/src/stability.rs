@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
 use nhlab::formulations::Method;
 use nhlab::mechanics::Needs;
 use nhlab::prepare::Prepared;
-use nhlab::scenario::Format;
 use nhlab::stability::{Study, Swept};
 use nhlab_plots::{sweep_ranges, Track};
 
@@ -46,7 +45,7 @@ pub struct StabilityData {
 /// The sweep the scenario `text` declares, or `None` when it declares none.
 /// Errors are messages for the panel's caption.
 pub fn sweep_of(text: &str) -> Result<Option<StabilityData>, String> {
-    let format = if text.trim_start().starts_with('{') { Format::Json } else { Format::Toml };
+    let format = nhlab::scenario::format_of(text);
     // Hamel's split is derived when it is linearised: as the table's method, or
     // beside it when the run compares Hamel's embedding with the true motion.
     let needs = |s: &nhlab::scenario::Scenario| {

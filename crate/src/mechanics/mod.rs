@@ -13,7 +13,6 @@ mod numeric;
 pub(crate) mod scene;
 mod vakonomic;
 
-pub(crate) use bodies::suggestion;
 pub use bodies::{INERTIAL_FRAME, MAX_FRAMES, MAX_ROTATIONS, MAX_ROTATIONS_TOTAL, ORIGIN};
 pub use constraint::{Constraint, ConstraintKind};
 pub use energy::energy_changes;

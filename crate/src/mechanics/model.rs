@@ -14,7 +14,7 @@ use crate::expr::{
     nearest, DefinitionError, ExprGraph, ExprId, NameError, ParseError, ParseErrorKind, ParseOptions, SymbolId,
     SymbolKind,
 };
-use crate::scenario::{Problem, Problems, Scenario, SourceMap, FORMAT};
+use crate::scenario::{did_you_mean, Problem, Problems, Scenario, SourceMap, FORMAT};
 
 /// A parameter with its value.
 #[derive(Clone, Debug)]
@@ -327,12 +327,7 @@ impl Model {
             match s.coordinates.iter().position(|q| q == name) {
                 Some(i) => forces[i] = c.expr(&mut g, &field, text).unwrap_or(forces[i]),
                 None => {
-                    let hint = nearest(name, s.coordinates.iter().map(String::as_str));
-                    let hint = if hint.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; did you mean `{}`?", hint.join("`, `"))
-                    };
+                    let hint = did_you_mean(name, s.coordinates.iter().map(String::as_str));
                     c.at_key(&field, format!("`{name}` is not a coordinate{hint}"));
                 }
             }
@@ -805,16 +800,6 @@ fn check_parameter_range(c: &mut Checker, field: &str, value: f64, range: &crate
     }
     if let Some(unit) = &range.unit {
         check_unit(c, &format!("{field}.unit"), unit);
-    }
-}
-
-/// `; did you mean `a`, `b`?` with the names nearest to `name`, or nothing.
-fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
-    let hint = nearest(name, candidates);
-    if hint.is_empty() {
-        String::new()
-    } else {
-        format!("; did you mean `{}`?", hint.join("`, `"))
     }
 }
 

@@ -114,6 +114,18 @@ pub fn load_toml(text: &str) -> Result<(Scenario, SourceMap), Problems> {
     Ok((scenario, map))
 }
 
+/// The format of a scenario's text: JSON when it starts with `{` (after a
+/// byte-order mark and white space), else TOML. The rule of the page for what is
+/// typed or pasted, of a share link's text and of the command line's standard
+/// input.
+pub fn format_of(text: &str) -> Format {
+    if text.trim_start_matches('\u{feff}').trim_start().starts_with('{') {
+        Format::Json
+    } else {
+        Format::Toml
+    }
+}
+
 /// Reads a JSON scenario (a leading byte-order mark is skipped, as in TOML).
 pub fn load_json(text: &str) -> Result<(Scenario, SourceMap), Problems> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);

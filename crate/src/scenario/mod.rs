@@ -17,12 +17,13 @@ mod problem;
 mod share;
 
 pub use choices::{IntegratorKind, Method, Projection, Stabilization};
-pub use load::{load, load_json, load_toml, Format, SourceMap};
+pub use load::{format_of, load, load_json, load_toml, Format, SourceMap};
 pub use parameters::{ParameterRange, Parameters};
+pub(crate) use problem::did_you_mean;
 pub use problem::{Problem, Problems};
 pub use share::{
-    decode_share, encode_share, encode_share_text, format_of, share_text, MAX_INFLATED_BYTES, MAX_PAYLOAD_CHARS,
-    SHARE_VERSION, SHARE_VERSION_JSON,
+    decode_share, encode_share, encode_share_text, share_text, MAX_INFLATED_BYTES, MAX_PAYLOAD_CHARS, SHARE_VERSION,
+    SHARE_VERSION_JSON,
 };
 
 use alloc::collections::BTreeMap;

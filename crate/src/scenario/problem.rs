@@ -42,3 +42,14 @@ impl fmt::Display for Problems {
 }
 
 impl core::error::Error for Problems {}
+
+/// `; did you mean `a`, `b`?` with the names nearest to `name` (empty names left
+/// out), or nothing: the hint every "unknown name" message ends with.
+pub(crate) fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    let hint = crate::expr::nearest(name, candidates.into_iter().filter(|k| !k.is_empty()));
+    if hint.is_empty() {
+        String::new()
+    } else {
+        alloc::format!("; did you mean `{}`?", hint.join("`, `"))
+    }
+}

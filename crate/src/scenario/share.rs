@@ -115,22 +115,12 @@ fn unpack(payload: &str) -> Result<Unpacked, Problems> {
     Ok(if version == SHARE_VERSION { Unpacked::Text(text) } else { Unpacked::Json(text) })
 }
 
-/// The format of a scenario's text: JSON when it starts with `{`, else TOML (the
-/// page's rule for what is typed or pasted).
-pub fn format_of(text: &str) -> Format {
-    if text.trim_start().starts_with('{') {
-        Format::Json
-    } else {
-        Format::Toml
-    }
-}
-
 /// The scenario in a share payload, or what is wrong with it. Problems inside the
 /// scenario are reported as for a file (a version-1 link's as for JSON: field paths,
 /// no line numbers).
 pub fn decode_share(payload: &str) -> Result<(Scenario, SourceMap), Problems> {
     match unpack(payload)? {
-        Unpacked::Text(text) => load(&text, format_of(&text)),
+        Unpacked::Text(text) => load(&text, super::format_of(&text)),
         Unpacked::Json(json) => load(&json, Format::Json),
     }
 }

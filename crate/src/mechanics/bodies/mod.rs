@@ -34,8 +34,8 @@ mod vector_expr;
 
 use super::model::Checker;
 use super::scene::{Element, Form};
-use crate::expr::{is_identifier, nearest, ExprGraph, ExprId, SymbolKind};
-use crate::scenario::{BodySpec, LoadSpec, PositionSpec, Scenario, ShapeSpec};
+use crate::expr::{is_identifier, ExprGraph, ExprId, SymbolKind};
+use crate::scenario::{did_you_mean, BodySpec, LoadSpec, PositionSpec, Scenario, ShapeSpec};
 use algebra::{
     add, cross, dot, elementary, identity, multiply, norm, rotate, scale, sub, transpose_rotate, Matrix, Vector,
 };
@@ -282,7 +282,7 @@ impl Builder<'_> {
         for name in &pending {
             let parent = s.frames[*name].parent.as_deref().unwrap_or(INERTIAL_FRAME);
             if parent != INERTIAL_FRAME && !s.frames.contains_key(parent) {
-                let hint = suggestion(parent, s.frames.keys().map(String::as_str).chain([INERTIAL_FRAME]));
+                let hint = did_you_mean(parent, s.frames.keys().map(String::as_str).chain([INERTIAL_FRAME]));
                 c.at(&format!("frames.{name}.parent"), format!("`{parent}` is not a frame{hint}"));
             }
         }
@@ -375,7 +375,7 @@ impl Builder<'_> {
             }
             let from = s.points[name].from.as_deref().unwrap_or(ORIGIN);
             if from != ORIGIN && !s.points.contains_key(from) {
-                let hint = suggestion(from, s.points.keys().map(String::as_str).chain([ORIGIN]));
+                let hint = did_you_mean(from, s.points.keys().map(String::as_str).chain([ORIGIN]));
                 c.at(&format!("points.{name}.from"), format!("`{from}` is not a point{hint}"));
             }
             if s.vectors.contains_key(name) {
@@ -516,7 +516,7 @@ impl Builder<'_> {
                     }
                     None => {
                         if !self.space.declared.contains(&format!("frame {frame_name}")) {
-                            let hint = suggestion(frame_name, self.space.frames.keys().map(String::as_str));
+                            let hint = did_you_mean(frame_name, self.space.frames.keys().map(String::as_str));
                             c.at(&format!("{field}.frame"), format!("`{frame_name}` is not a frame{hint}"));
                         }
                         return Built::Failed;
@@ -631,7 +631,7 @@ impl Builder<'_> {
             Some(f) => Some(f.clone()),
             None => {
                 if !self.space.declared.contains(&format!("frame {}", spec.frame)) {
-                    let hint = suggestion(&spec.frame, self.space.frames.keys().map(String::as_str));
+                    let hint = did_you_mean(&spec.frame, self.space.frames.keys().map(String::as_str));
                     c.at(&format!("{field}.frame"), format!("`{}` is not a frame{hint}", spec.frame));
                 }
                 None
@@ -639,7 +639,7 @@ impl Builder<'_> {
         };
         let centre = self.space.points.get(&spec.centre).copied();
         if centre.is_none() && !self.space.declared.contains(&format!("point {}", spec.centre)) {
-            let hint = suggestion(&spec.centre, self.space.points.keys().map(String::as_str));
+            let hint = did_you_mean(&spec.centre, self.space.points.keys().map(String::as_str));
             c.at(&format!("{field}.centre"), format!("`{}` is not a point{hint}", spec.centre));
         }
         let mass = c.position_expr(self.g, &format!("{field}.mass"), &spec.mass, "a mass");
@@ -784,7 +784,7 @@ impl Builder<'_> {
             "segments" => &["points"],
             other => {
                 const KINDS: [&str; 6] = ["disk", "cylinder", "sphere", "box", "ellipsoid", "segments"];
-                let hint = suggestion(other, KINDS);
+                let hint = did_you_mean(other, KINDS);
                 let hint = if hint.is_empty() { format!(" (one of {})", KINDS.join(", ")) } else { hint };
                 c.at(&format!("{field}.kind"), format!("`{other}` is not a shape{hint}"));
                 return None;
@@ -879,7 +879,7 @@ impl Builder<'_> {
             if self.space.declared.contains(&format!("body {name}")) {
                 continue;
             }
-            let hint = suggestion(
+            let hint = did_you_mean(
                 name,
                 self.bodies.keys().map(String::as_str).chain([if key == "on" { "ground" } else { "" }]),
             );
@@ -893,7 +893,7 @@ impl Builder<'_> {
             if self.space.declared.contains(&format!("point {}", spec.contact)) {
                 return;
             }
-            let hint = suggestion(&spec.contact, self.space.points.keys().map(String::as_str));
+            let hint = did_you_mean(&spec.contact, self.space.points.keys().map(String::as_str));
             c.at(&format!("{field}.contact"), format!("`{}` is not a point{hint}", spec.contact));
             return;
         };
@@ -954,7 +954,7 @@ impl Builder<'_> {
             Some(name) if self.bodies.contains_key(name) => Some(self.bodies[name].clone()),
             Some(name) => {
                 if !self.space.declared.contains(&format!("body {name}")) {
-                    let hint = suggestion(name, self.bodies.keys().map(String::as_str));
+                    let hint = did_you_mean(name, self.bodies.keys().map(String::as_str));
                     c.at(&format!("{field}.body"), format!("`{name}` is not a body{hint}"));
                 }
                 return;
@@ -969,7 +969,7 @@ impl Builder<'_> {
             };
             let Some(r) = self.space.points.get(point).copied() else {
                 if !self.space.declared.contains(&format!("point {point}")) {
-                    let hint = suggestion(point, self.space.points.keys().map(String::as_str));
+                    let hint = did_you_mean(point, self.space.points.keys().map(String::as_str));
                     c.at(&format!("{field}.point"), format!("`{point}` is not a point{hint}"));
                 }
                 return;
@@ -1015,16 +1015,6 @@ fn in_base_order<'a>(mut pending: Vec<&'a String>, mut build: impl FnMut(&'a str
         if pending.is_empty() || pending.len() == before {
             return pending;
         }
-    }
-}
-
-/// ` (did you mean `a`?)` or nothing.
-pub(crate) fn suggestion<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
-    let hint = nearest(name, known.into_iter().filter(|k| !k.is_empty()));
-    if hint.is_empty() {
-        String::new()
-    } else {
-        format!("; did you mean `{}`?", hint.join("`, `"))
     }
 }
 

@@ -8,7 +8,8 @@ use alloc::vec::Vec;
 
 use super::{Element, Form, Orientation, SceneModel};
 use crate::expr::{ExprGraph, ExprId};
-use crate::mechanics::{suggestion, Checker};
+use crate::mechanics::Checker;
+use crate::scenario::did_you_mean;
 use crate::scenario::Projection;
 use crate::scenario::{PrimitiveSpec, Scenario};
 
@@ -65,7 +66,7 @@ pub(crate) fn build(
         None if three_dimensional => Projection::Space,
         None => Projection::Plane,
         Some(id) => Projection::from_id(id).unwrap_or_else(|| {
-            let hint = suggestion(id, ["plane", "space"]);
+            let hint = did_you_mean(id, ["plane", "space"]);
             c.at("scene.projection", format!("`{id}` is not a projection (`plane` or `space`){hint}"));
             Projection::Plane
         }),
@@ -108,7 +109,7 @@ fn primitive(
             return None;
         }
         other => {
-            let hint = suggestion(other, KINDS);
+            let hint = did_you_mean(other, KINDS);
             c.at(&format!("{field}.kind"), format!("`{other}` is not a scene shape ({}){hint}", KINDS.join(", ")));
             return None;
         }
@@ -127,7 +128,7 @@ fn primitive(
         (None, Some(name)) => match frames.get(name) {
             Some(m) => Some(Orientation::Matrix(*m)),
             None => {
-                let hint = suggestion(name, frames.keys().map(String::as_str));
+                let hint = did_you_mean(name, frames.keys().map(String::as_str));
                 c.at(&format!("{field}.frame"), format!("`{name}` is not a frame with an orientation{hint}"));
                 None
             }
