@@ -1,4 +1,4 @@
-//! Layer 2: the mechanical model. A validated [`Model`] holds the scenario's
+//! Layer 3: the mechanical model. A validated [`Model`] holds the scenario's
 //! expressions in one graph, its classified [`Constraint`]s and the derived
 //! [`EquationsOfMotion`]; a [`NumericModel`] evaluates all of it at a state.
 
