@@ -4,8 +4,9 @@
 //! documented in `docs/reference.md`; beyond it a scenario is refused with a message
 //! at the field.
 //!
-//! Measured natively (release): a model at the coordinate limit with 50 constraints
-//! derives in about 1 s and 70 MB; twice the limit took 8.6 s and 420 MB.
+//! They are set where a model at the limit still derives in about a second natively
+//! (`docs/benchmarks.md` has the measurements), while the cost grows faster than the
+//! size past them.
 
 /// Most bytes of scenario text (TOML or JSON) read.
 pub const MAX_SCENARIO_BYTES: usize = 1024 * 1024;

@@ -164,8 +164,8 @@ impl CompiledCode for MachineCode {
     }
 
     /// The tail reads its inputs from `registers`, where the prologue and the body
-    /// stored them: building their addresses was half of the 98 instructions this
-    /// call cost a sample of the sleigh.
+    /// stored them: building their addresses again would be a large part of what
+    /// this call costs a small model's sample.
     fn tail(&self, registers: &mut [f64], outputs: &mut [&mut [f64]]) -> bool {
         let Some(tail) = self.tail else { return false };
         let mut output_addresses = [std::ptr::null(); MAX_PARTS];

@@ -93,8 +93,8 @@ pub fn draw_scene<B: DrawingBackend>(
     let width = |w: f64| ((w * dpr).round() as u32).max(1);
     grid(area, camera, fit, dpr)?;
     // Trails under everything, fading towards their start: at most TRAIL_POINTS
-    // points, drawn as TRAIL_BANDS polylines of one shade each (a trail of 30,000
-    // samples drawn segment by segment cost 40 ms a frame).
+    // points, drawn as TRAIL_BANDS polylines of one shade each (segment by segment,
+    // a long trail would cost more than the rest of the frame).
     for (k, ghost) in ghosts.iter().enumerate() {
         let c = colour(ghost.series);
         for trail in ghost.trails {

@@ -574,9 +574,9 @@ impl WebDisplay {
     ///
     /// While `playing`, the scene is drawn every frame, the plots in view every other
     /// frame (half of them in each), and a canvas marked `data-offscreen` (scrolled
-    /// out of view) only in its turn, one such panel per frame. The bicycle's seven
-    /// panels cost 4–8 ms a frame drawn together, the scene alone 0.4 ms; a canvas
-    /// not yet sized for its box is drawn at once. This way a
+    /// out of view) only in its turn, one such panel per frame: plots cost many times
+    /// what the scene does, and drawn all together a model with many panels would
+    /// miss frames. A canvas not yet sized for its box is drawn at once. This way a
     /// frame's work is about half of what can be seen, plots move at 30 fps, and a
     /// panel scrolled into view, or a screenshot of the whole page, is never more
     /// than a few frames old. Returns the ids of the panels drawn with values that
@@ -675,8 +675,8 @@ impl WebDisplay {
 /// A canvas' CSS size from `data-css-size`, kept by the page's ResizeObserver: read
 /// without a layout. A canvas not observed yet (just created) counts as empty and is
 /// drawn once the observer has measured it (it marks the page for drawing):
-/// measuring it here would force a layout of the whole page, 65 ms for a scenario
-/// with a long initial-state form.
+/// measuring it here would force a layout of the whole page, which a long
+/// initial-state form makes slow.
 fn css_size(canvas: &web_sys::HtmlCanvasElement) -> (f64, f64) {
     let observed = canvas.get_attribute("data-css-size").and_then(|s| {
         let mut it = s.split(' ').map(str::parse::<f64>);

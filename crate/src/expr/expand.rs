@@ -117,8 +117,8 @@ impl ExprGraph {
 
     /// [`expand`](Self::expand) when `e` has at most `budget` nodes and its expansion
     /// is no larger than `e`, else `e` as it is. Expansion makes cancellations
-    /// visible but can multiply the size of a product of sums (the bicycle's front
-    /// contact: 3.5× the instructions); past the budget, readability is lost anyway
+    /// visible but can multiply the size of a product of sums (a rolling contact's
+    /// terms); past the budget, readability is lost anyway
     /// and speed wins.
     pub fn expand_within(&mut self, e: ExprId, budget: usize) -> ExprId {
         let size = self.size(e);

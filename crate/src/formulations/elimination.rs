@@ -3,8 +3,8 @@
 //! program of its own ([`super::lagrange_program`]), for a
 //! native back end to compile to machine code (`nhlab-native`).
 //!
-//! Why: for a small system the loops over dense matrices cost more than the terms
-//! (the sleigh: 60 % of a right-hand side), and most of their work is on entries
+//! Why: for a small system the loops over dense matrices cost more than the terms,
+//! and most of their work is on entries
 //! that are zero for every state (`M`'s and `A`'s structural zeros, folded away
 //! here). What reads only the parameters (a constant `M`, as the turntable's) is
 //! hoisted with the rest and runs when a parameter changes. Under the interpreter
@@ -58,8 +58,8 @@ impl Arithmetic for Counter {
 /// tolerance times its diagonal entry) and every `q̈` and `λ` is finite; anything
 /// else (0, ½, NaN) means the caller must take the general route. It is computed in
 /// the program, two instructions an output, so that a caller tests one number
-/// instead of looping over the results (that loop and a frame around the call
-/// were 118 of a turntable call's 495 instructions).
+/// instead of looping over the results, which for a small model costs a good part
+/// of the call.
 pub fn eliminate<A: Arithmetic>(a: &mut A, n: usize, m: usize, terms: &[A::V]) -> Vec<A::V> {
     let (mass, rest) = terms.split_at(n * n);
     let (forcing, rest) = rest.split_at(n);

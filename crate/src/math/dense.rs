@@ -36,8 +36,8 @@ impl Workspace {
     /// Solves in place; false when the matrix is singular to working precision.
     ///
     /// Rows are taken as slices (`split_at_mut`, `chunks_exact_mut`) so that the
-    /// inner loops carry no bounds checks: this runs at every right-hand side, and
-    /// indexing element by element made it 30 % of a whole simulation of the sleigh.
+    /// inner loops carry no bounds checks: this runs at every right-hand side, where
+    /// a check per element would be a large part of a small model's run.
     pub fn solve(&mut self) -> bool {
         let n = self.size;
         let a = &mut self.matrix[..n * n];

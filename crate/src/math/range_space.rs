@@ -154,7 +154,7 @@ impl RangeSpace {
     /// Turns the factors into the linear map `[F; b] ↦ [q̈; λ]` itself, for a model
     /// whose `M` and `A` are fixed: then a solve is one matrix-vector product, whose
     /// rows are independent, where the substitutions are chains of dependent
-    /// operations (the turntable's solve: 3× faster). Kept for `n + m ≤ 64`.
+    /// operations that a processor cannot overlap. Kept for `n + m ≤ 64`.
     ///
     /// `inputs` is `[F; b]` now and `varies` says which of its entries change from
     /// call to call: the others (a zero force, constant gravity) are folded into a

@@ -7,8 +7,8 @@ use alloc::vec::Vec;
 use crate::expr::{ExprGraph, ExprId, SymbolKind};
 
 /// Largest `ḟ` and `b` (in nodes) expanded for printing: past it expansion costs
-/// more than it shows (the bicycle's front contact, 1,782 nodes with its `unit(…)`,
-/// took 100 ms to expand; the gallery's others have at most 111).
+/// more than it shows: the large ones are a rolling contact's `unit(…)`, which no
+/// reader follows term by term.
 pub(crate) const EXPAND_BUDGET: usize = 500;
 
 /// How a constraint restricts the motion.

@@ -120,8 +120,7 @@ fn generic_value(index: usize, point: u64) -> f64 {
 /// `∫₀¹ e ds` when `e` is a polynomial in `s` of degree at most [`MAX_DEGREE`]:
 /// with `c_j = (dʲe/dsʲ)(0)/j!`, the integral is `Σ c_j/(j + 1)`. Whether `e` is
 /// such a polynomial, and its degree, is read from its structure first: repeated
-/// differentiation of a transcendental expression would grow without bound (the
-/// fuzz suite found a constraint that took 41 s and 3 GB that way).
+/// differentiation of a transcendental expression would grow without bound.
 fn polynomial_integral(g: &mut ExprGraph, e: ExprId, s: SymbolId) -> Option<ExprId> {
     let degree = polynomial_degree(g, e, s, &mut HashMap::new())?;
     if degree > MAX_DEGREE {

@@ -154,7 +154,7 @@ impl Checker<'_> {
 
 /// What to derive beyond `M q̈ = F` and the constraints: Hamel's split (for `hamel`,
 /// `voronets`' printed equations and the E-vector) and the vakonomic equations. For
-/// large models they are most of the work (the trailer family: 81–89 %), so each
+/// large models they are most of the work, so each
 /// command and the page ask only for what they show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Needs {

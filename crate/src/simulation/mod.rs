@@ -75,8 +75,7 @@ pub struct Settings {
 
 /// The per-sample quantities beyond the state. They are the main program's outputs
 /// after `M`, `F`, `A`, `b` (Hamel's terms last): at a sample where the integrator's
-/// last stage left the program, only those instructions run (for the sleigh about
-/// half a right-hand side with the E-vector); a run asked for the state alone skips
+/// last stage left the program, only those instructions run; a run asked for the state alone skips
 /// them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Diagnostics {
@@ -183,8 +182,8 @@ struct Dynamics<'a> {
 impl System for Dynamics<'_> {
     type Error = DynamicsError;
 
-    // Inlined into the integrator's step, as a bare loop's is: a call per stage
-    // cost the sleigh's step about 110 of its 7,300 instructions.
+    // Inlined into the integrator's step, as a bare loop's is: for a small model
+    // a call per stage is a visible part of the step.
     #[inline(always)]
     fn rhs(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), DynamicsError> {
         let n = self.numeric.n();

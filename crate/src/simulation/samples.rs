@@ -1,7 +1,7 @@
 //! A run's samples, kept row after row in chunks of flat buffers: recording one
 //! allocates nothing but a new chunk every [`CHUNK_ROWS`] rows (a `Vec` per sample
-//! and field did: with the state alone that was 5 % of a small model's run, and a
-//! page holds 100,000 samples a run), and reading one gives slices into its row
+//! and field would: a page holds many thousands of samples a run, and a small
+//! model's step costs little more than the allocations), and reading one gives slices into its row
 //! ([`SampleRef`]).
 
 use alloc::vec::Vec;
@@ -31,8 +31,7 @@ impl Widths {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Samples {
     widths: Widths,
-    /// Numbers per row: [`HEAD`], then the widths' (kept: computed at each
-    /// sample it cost about 10 instructions).
+    /// Numbers per row: [`HEAD`], then the widths' (kept, not summed at each sample).
     stride: usize,
     len: usize,
     /// Rows of `t`, `T + V`, the compulsion, whether E is defined (1 or 0), `q`,
@@ -119,10 +118,8 @@ const HEAD: usize = 4;
 
 /// Rows a chunk holds. Rows are stored in chunks of this many, each allocated
 /// once at its full size, so that recording a sample never moves the ones before
-/// it: grown as one buffer, the sleigh's run to t = 100 (262 samples) spent about
-/// 8 % of its time (against 1.5 % of its instructions) reallocating past 256
-/// samples and touching the new memory (`perf stat` over a loop of runs like the
-/// benchmark's: 26,000 page faults, 8,000 with chunks).
+/// it: grown as one buffer, a run would copy its samples at each doubling and
+/// touch new memory (page faults) out of proportion to its work.
 const CHUNK_ROWS: usize = 256;
 
 impl Samples {
@@ -235,8 +232,8 @@ impl Samples {
     /// integrator holds them) whose other columns `fill` writes in place (NaN
     /// until written; this store's widths), returning its scalars. Nothing is
     /// appended when `fill` fails. (A run writes each sample's numbers here once:
-    /// measured into buffers of its own and copied field by field, a sample of
-    /// the sleigh's run with the state alone cost about 100 instructions more.)
+    /// measured into buffers of its own and copied field by field, a small model's
+    /// sample would cost more than its measuring.)
     pub(crate) fn push_with<E>(
         &mut self,
         t: f64,
@@ -248,8 +245,7 @@ impl Samples {
     }
 
     /// Appends the sample at `t` of `state` with nothing measured: what a run with
-    /// the state alone records (through [`Samples::push_with`], a sample cost the
-    /// sleigh's run about 40 instructions more).
+    /// the state alone records, without [`Samples::push_with`]'s measuring closure.
     pub(crate) fn push_state(&mut self, t: f64, state: &[f64]) {
         let recorded: Result<(), core::convert::Infallible> = self.push_parts(t, &[state], |_| Ok(Scalars::NONE));
         let Ok(()) = recorded;
@@ -274,8 +270,8 @@ impl Samples {
         for part in parts {
             chunk.extend_from_slice(part);
         }
-        // NaN until written, copied from a constant row: a `resize` filled it in a
-        // loop of about 55 instructions a sample of four values.
+        // NaN until written, copied from a constant row (a `resize` fills it one
+        // value at a time).
         let mut missing = (start + stride).saturating_sub(chunk.len());
         while missing > 0 {
             let k = missing.min(NAN_ROW.len());
