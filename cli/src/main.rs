@@ -10,6 +10,7 @@ mod input;
 mod output;
 mod plot;
 mod scene;
+mod times;
 
 use std::process::ExitCode;
 

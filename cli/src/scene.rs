@@ -26,9 +26,7 @@ const SIDE: u32 = 360;
 /// The frame times: `--frames` as given, or five from the start to the end.
 pub fn frame_times(text: Option<&str>, t0: f64, t_end: f64) -> Result<Vec<f64>, Failure> {
     let times = match text {
-        Some(text) => {
-            crate::commands::run::parse_sample_times(text).map_err(|e| Failure::bad(format!("--frames: {e}")))?
-        }
+        Some(text) => crate::times::parse_sample_times(text).map_err(|e| Failure::bad(format!("--frames: {e}")))?,
         None => (0..5).map(|k| t0 + (t_end - t0) * k as f64 / 4.0).collect(),
     };
     if times.len() > MAX_FRAMES {

@@ -10,7 +10,7 @@
 use alloc::format;
 use alloc::string::String;
 
-use super::load::{Places, ValueKind};
+use super::places::{Places, ValueKind};
 
 /// Deepest nesting followed (serde_json's own recursion limit is 128).
 const MAX_DEPTH: usize = 128;

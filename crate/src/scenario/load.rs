@@ -5,6 +5,7 @@ use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec;
 
+use super::places::{Places, ValueKind};
 use super::{Problem, Problems, Scenario};
 use crate::expr::line_col;
 
@@ -26,17 +27,6 @@ pub struct SourceMap {
     text: String,
     /// Field path → (byte offset of the key, byte range of the value, its kind).
     places: Places,
-}
-
-/// What kind of value a field holds, as written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ValueKind {
-    /// A table (TOML) or object (JSON).
-    Table,
-    /// An array.
-    Array,
-    /// A string, number or boolean.
-    Scalar,
 }
 
 impl SourceMap {
@@ -339,9 +329,6 @@ fn unknown_field_warnings<'a>(map: &SourceMap, paths: impl IntoIterator<Item = &
         })
         .collect()
 }
-
-/// Field path → (byte offset of the key, byte range of the value, its kind).
-pub(crate) type Places = BTreeMap<String, (Option<usize>, core::ops::Range<usize>, ValueKind)>;
 
 fn index_table(table: &toml::de::DeTable<'_>, prefix: &str, places: &mut Places) {
     for (key, value) in table.iter() {

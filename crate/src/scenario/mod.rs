@@ -13,6 +13,7 @@ mod fields;
 mod json_map;
 mod load;
 mod parameters;
+mod places;
 mod problem;
 mod share;
 
