@@ -3,25 +3,26 @@
 use alloc::string::String;
 
 use super::names::{escape_latex, latex_stem, split_dots, split_subscript};
-use super::{sign_before, Layout};
+use super::{sign_before, Layout, Spelling};
 use crate::expr::graph::ExprGraph;
 use crate::expr::number::Number;
 use crate::expr::symbols::SymbolKind;
 
-pub(super) fn render(g: &ExprGraph, l: &Layout) -> String {
-    let mut out = String::new();
-    write(g, l, &mut out);
-    out
+/// The spelling of this format.
+pub(super) struct Latex;
+
+impl Spelling for Latex {
+    const OPEN: &'static str = "\\left(";
+    const CLOSE: &'static str = "\\right)";
+    const SEPARATOR: &'static str = ", ";
+
+    fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
+        write(g, l, out);
+    }
 }
 
 fn write_at(g: &ExprGraph, l: &Layout, min: u8, out: &mut String) {
-    if l.precedence() < min {
-        out.push_str("\\left(");
-        write(g, l, out);
-        out.push_str("\\right)");
-    } else {
-        write(g, l, out);
-    }
+    Latex::write_at(g, l, min, out);
 }
 
 /// A name as it prints with no dots of its own (see [`name`]).
@@ -145,14 +146,7 @@ fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
         }
         Layout::Call(f, args) => {
             out.push_str(function(f));
-            out.push_str("\\left(");
-            for (i, a) in args.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write(g, a, out);
-            }
-            out.push_str("\\right)");
+            Latex::arguments(g, args, out);
         }
         Layout::Abs(x) => {
             out.push_str("\\left|");

@@ -4,33 +4,30 @@
 use alloc::string::String;
 
 use super::names::{escape_xml, is_multi_letter, split_dots, split_subscript, unicode_stem};
-use super::Layout;
+use super::{Layout, Spelling};
 use crate::expr::graph::ExprGraph;
 use crate::expr::number::Number;
 use crate::expr::symbols::SymbolKind;
 
-pub(super) fn render(g: &ExprGraph, l: &Layout) -> String {
-    let mut out = String::new();
-    write(g, l, &mut out);
-    out
+/// The spelling of this format.
+pub(super) struct MathMl;
+
+impl Spelling for MathMl {
+    const OPEN: &'static str = "<mrow><mo>(</mo>";
+    const CLOSE: &'static str = "<mo>)</mo></mrow>";
+    const SEPARATOR: &'static str = "<mo>,</mo>";
+
+    fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
+        write(g, l, out);
+    }
+}
+
+fn write_at(g: &ExprGraph, l: &Layout, min: u8, out: &mut String) {
+    MathMl::write_at(g, l, min, out);
 }
 
 fn tag(out: &mut String, tag: &str, text: &str) {
     out.push_str(&alloc::format!("<{tag}>{}</{tag}>", escape_xml(text)));
-}
-
-fn fenced(g: &ExprGraph, l: &Layout, out: &mut String) {
-    out.push_str("<mrow><mo>(</mo>");
-    write(g, l, out);
-    out.push_str("<mo>)</mo></mrow>");
-}
-
-fn write_at(g: &ExprGraph, l: &Layout, min: u8, out: &mut String) {
-    if l.precedence() < min {
-        fenced(g, l, out);
-    } else {
-        write(g, l, out);
-    }
 }
 
 /// `<mi>` with a subscript and an accent dot for velocities (˙) and accelerations (¨).
@@ -158,14 +155,9 @@ fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
                 f => f,
             };
             tag(out, "mi", shown);
-            out.push_str("<mo>\u{2061}</mo><mrow><mo>(</mo>");
-            for (i, a) in args.iter().enumerate() {
-                if i > 0 {
-                    out.push_str("<mo>,</mo>");
-                }
-                write(g, a, out);
-            }
-            out.push_str("<mo>)</mo></mrow></mrow>");
+            out.push_str("<mo>\u{2061}</mo>");
+            MathMl::arguments(g, args, out);
+            out.push_str("</mrow>");
         }
         Layout::Abs(x) => {
             out.push_str("<mrow><mo>|</mo>");

@@ -77,18 +77,18 @@ impl ExprGraph {
     /// The expression as plain text in the input grammar; it parses back to the same
     /// expression (with accelerations allowed, if it has any).
     pub fn to_text(&self, e: ExprId) -> String {
-        text::render(self, &self.layout(e))
+        <text::Text as Spelling>::render(self, &self.layout(e))
     }
 
     /// The expression as LaTeX (math mode, without delimiters).
     pub fn to_latex(&self, e: ExprId) -> String {
-        latex::render(self, &self.layout(e))
+        <latex::Latex as Spelling>::render(self, &self.layout(e))
     }
 
     /// The expression as a MathML Core `<math>` element; every name is escaped.
     pub fn to_mathml(&self, e: ExprId) -> String {
         let mut out = String::from("<math xmlns=\"http://www.w3.org/1998/Math/MathML\">");
-        out.push_str(&mathml::render(self, &self.layout(e)));
+        out.push_str(&<mathml::MathMl as Spelling>::render(self, &self.layout(e)));
         out.push_str("</math>");
         out
     }
@@ -97,11 +97,11 @@ impl ExprGraph {
     /// integration variable).
     pub fn integral_equation_to_mathml(&self, lhs: ExprId, integrand: ExprId, s: SymbolId) -> String {
         let mut out = String::from("<math xmlns=\"http://www.w3.org/1998/Math/MathML\" display=\"block\"><mrow>");
-        out.push_str(&mathml::render(self, &self.layout(lhs)));
+        out.push_str(&<mathml::MathMl as Spelling>::render(self, &self.layout(lhs)));
         out.push_str("<mo>=</mo><msubsup><mo>∫</mo><mn>0</mn><mn>1</mn></msubsup><mrow>");
-        out.push_str(&mathml::render(self, &self.layout(integrand)));
+        out.push_str(&<mathml::MathMl as Spelling>::render(self, &self.layout(integrand)));
         out.push_str("</mrow><mo lspace=\"0.2em\" rspace=\"0\">&#x2009;</mo><mi mathvariant=\"normal\">d</mi>");
-        out.push_str(&mathml::render(self, &self.layout(self.symbol_expr(s))));
+        out.push_str(&<mathml::MathMl as Spelling>::render(self, &self.layout(self.symbol_expr(s))));
         out.push_str("</mrow></math>");
         out
     }
@@ -109,9 +109,9 @@ impl ExprGraph {
     /// An equation `lhs = rhs` as a MathML Core `<math display="block">` element.
     pub fn equation_to_mathml(&self, lhs: ExprId, rhs: ExprId) -> String {
         let mut out = String::from("<math xmlns=\"http://www.w3.org/1998/Math/MathML\" display=\"block\"><mrow>");
-        out.push_str(&mathml::render(self, &self.layout(lhs)));
+        out.push_str(&<mathml::MathMl as Spelling>::render(self, &self.layout(lhs)));
         out.push_str("<mo>=</mo>");
-        out.push_str(&mathml::render(self, &self.layout(rhs)));
+        out.push_str(&<mathml::MathMl as Spelling>::render(self, &self.layout(rhs)));
         out.push_str("</mrow></math>");
         out
     }
@@ -125,7 +125,7 @@ impl ExprGraph {
             out.push_str("<mtr>");
             for c in 0..cols {
                 out.push_str("<mtd>");
-                out.push_str(&mathml::render(self, &self.layout(entries[r * cols + c])));
+                out.push_str(&<mathml::MathMl as Spelling>::render(self, &self.layout(entries[r * cols + c])));
                 out.push_str("</mtd>");
             }
             out.push_str("</mtr>");
@@ -290,6 +290,56 @@ impl ExprGraph {
         } else {
             Layout::Power(Box::new(base), Box::new(number_layout(e)))
         }
+    }
+}
+
+/// The frame of the walk the three printers share: a rendering into a fresh string,
+/// a part fenced in parentheses where it binds less tightly than its place asks, and
+/// a list of arguments. Each printer spells the pieces ([`Spelling::write`]).
+pub(super) trait Spelling {
+    /// An opening parenthesis.
+    const OPEN: &'static str;
+    /// A closing parenthesis.
+    const CLOSE: &'static str;
+    /// Between two arguments of a function.
+    const SEPARATOR: &'static str;
+
+    /// Writes `l`.
+    fn write(g: &ExprGraph, l: &Layout, out: &mut String);
+
+    /// `l` as a string.
+    fn render(g: &ExprGraph, l: &Layout) -> String {
+        let mut out = String::new();
+        Self::write(g, l, &mut out);
+        out
+    }
+
+    /// Writes `l`, in parentheses when it binds less tightly than `min`.
+    fn write_at(g: &ExprGraph, l: &Layout, min: u8, out: &mut String) {
+        if l.precedence() < min {
+            Self::fenced(g, l, out);
+        } else {
+            Self::write(g, l, out);
+        }
+    }
+
+    /// Writes `l` in parentheses.
+    fn fenced(g: &ExprGraph, l: &Layout, out: &mut String) {
+        out.push_str(Self::OPEN);
+        Self::write(g, l, out);
+        out.push_str(Self::CLOSE);
+    }
+
+    /// Writes `args` in parentheses, separated.
+    fn arguments(g: &ExprGraph, args: &[Layout], out: &mut String) {
+        out.push_str(Self::OPEN);
+        for (i, a) in args.iter().enumerate() {
+            if i > 0 {
+                out.push_str(Self::SEPARATOR);
+            }
+            Self::write(g, a, out);
+        }
+        out.push_str(Self::CLOSE);
     }
 }
 

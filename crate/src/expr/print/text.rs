@@ -2,25 +2,25 @@
 
 use alloc::string::String;
 
-use super::{float_text, sign_before, Layout};
+use super::{float_text, sign_before, Layout, Spelling};
 use crate::expr::graph::ExprGraph;
 use crate::expr::number::Number;
 
-pub(super) fn render(g: &ExprGraph, l: &Layout) -> String {
-    let mut out = String::new();
-    write(g, l, &mut out);
-    out
-}
+/// The spelling of this format.
+pub(super) struct Text;
 
-/// Writes `l`, in parentheses when it binds less tightly than `min`.
-fn write_at(g: &ExprGraph, l: &Layout, min: u8, out: &mut String) {
-    if l.precedence() < min {
-        out.push('(');
-        write(g, l, out);
-        out.push(')');
-    } else {
+impl Spelling for Text {
+    const OPEN: &'static str = "(";
+    const CLOSE: &'static str = ")";
+    const SEPARATOR: &'static str = ", ";
+
+    fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
         write(g, l, out);
     }
+}
+
+fn write_at(g: &ExprGraph, l: &Layout, min: u8, out: &mut String) {
+    Text::write_at(g, l, min, out);
 }
 
 fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
@@ -77,12 +77,5 @@ fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
 
 fn call(g: &ExprGraph, name: &str, args: &[Layout], out: &mut String) {
     out.push_str(name);
-    out.push('(');
-    for (i, a) in args.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        write(g, a, out);
-    }
-    out.push(')');
+    Text::arguments(g, args, out);
 }
