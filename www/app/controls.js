@@ -1,0 +1,166 @@
+import { $, el } from "./dom.js";
+import { applyEdit, editorStatus } from "./editing.js";
+import { appendInFrames, renderEquationsChoice } from "./equations.js";
+import { frame } from "./playback.js";
+import { renderLegend, renderLegendNote, renderPlots } from "./plots.js";
+import { renderStability } from "./stability.js";
+
+export function renderInfo(lab) {
+  const info = lab.info;
+  $("title").textContent = info.title;
+  $("description").textContent = info.description;
+  $("source").textContent = info.source ? `Source: ${info.source}` : "";
+  document.title = `${info.title} — nhlab`;
+  renderParameters(lab, info);
+  renderInitial(lab, info);
+  renderSettings(lab, info);
+  renderPlots(lab, info);
+  renderLegendNote(info);
+  renderEquationsChoice(lab, info);
+  renderStability(lab);
+  renderLegend(lab);
+}
+
+export function numberField(label, value, onChange, attrs = {}) {
+  const input = el("input", { type: "number", step: "any", inputmode: "decimal", ...attrs });
+  input.value = value === null || value === undefined ? "" : String(value);
+  input.addEventListener("change", () => onChange(input.value.trim()));
+  return el("label", {}, label, input);
+}
+
+export function renderParameters(lab, info) {
+  const box = $("parameters");
+  box.replaceChildren();
+  if (!info.parameters.length) box.append(el("p", { class: "hint", text: "This scenario has no parameters." }));
+  const ranges = sliderRanges(lab, info);
+  for (const p of info.parameters) {
+    const { lo, hi, step } = ranges.get(p.name);
+    const slider = el("input", { type: "range", min: String(lo), max: String(hi), step: String(step), "aria-label": `${p.name} slider` });
+    slider.value = String(p.value);
+    const bounds = {};
+    if (p.min !== null && p.min !== undefined) bounds.min = String(p.min);
+    if (p.max !== null && p.max !== undefined) bounds.max = String(p.max);
+    const number = el("input", { type: "number", step: "any", inputmode: "decimal", "aria-label": p.name, ...bounds });
+    number.value = String(p.value);
+    const set = (v) => {
+      const x = Number(v);
+      if (v === "" || !Number.isFinite(x)) { editorStatus(lab, `parameters.${p.name}: enter a finite number`, "error"); return; }
+      const outside = (p.min !== null && p.min !== undefined && x < p.min) || (p.max !== null && p.max !== undefined && x > p.max);
+      if (outside) {
+        editorStatus(lab, `parameters.${p.name}: ${x} is outside the range the scenario gives (${p.min ?? "−∞"} … ${p.max ?? "∞"}); change min or max in the text to go further`, "error");
+        number.value = String(p.value);
+        return;
+      }
+      applyEdit(lab, (t) => lab.api.edit_number(t, `parameters.${p.name}`, x));
+    };
+    slider.addEventListener("input", () => { number.value = slider.value; });
+    slider.addEventListener("change", () => set(slider.value));
+    number.addEventListener("change", () => set(number.value));
+    const label = el("span", { class: "label" }, el("span", { class: "name", text: p.name }));
+    if (p.unit) label.append(el("span", { class: "unit", text: p.unit, title: `unit of ${p.name}` }));
+    box.append(el("div", { class: "param" }, label, slider, number));
+  }
+  if (info.parameters.length) box.append(compareControls(lab, info));
+}
+
+/** "Keep for comparison": the current values become a parameter set of [compare],
+ *  whose runs stay overlaid (in a colour of their own) while the sliders move on. */
+export function compareControls(lab, info) {
+  const sets = info.layout.set_labels ?? [];
+  const keep = el("button", { type: "button", id: "keep-parameters", text: "Keep for comparison", title: "Overlay a run with these parameter values while you change them ([compare] in the text)" });
+  keep.disabled = sets.length >= 3;
+  keep.addEventListener("click", () => {
+    applyEdit(lab, (t) => lab.api.keep_parameters(t).text);
+  });
+  const row = el("div", { class: "compare" }, keep);
+  if (sets.length) {
+    const clear = el("button", { type: "button", id: "clear-comparisons", text: "Clear comparisons", title: "Remove [compare] from the text" });
+    clear.addEventListener("click", () => applyEdit(lab, (t) => lab.api.edit_remove(t, "compare")));
+    row.append(clear, el("span", { class: "hint", text: `compared: ${sets.join("; ")}` }));
+  }
+  return row;
+}
+
+/** Each slider's range, fixed for as long as the same scenario is open (a slider
+ *  whose ends moved after each release could not sweep a range): the scenario's
+ *  `min`, `max` and `step` where it gives them, else chosen once around the first
+ *  value (0 … 2×value for a positive one), and chosen again only when a value typed
+ *  in the number field falls outside. */
+export function sliderRanges(lab, info) {
+  const key = JSON.stringify([info.title, info.parameters.map((p) => p.name)]);
+  if (lab.sliderKey !== key) { lab.sliderKey = key; lab.sliderRanges = new Map(); }
+  const ranges = lab.sliderRanges;
+  for (const p of info.parameters) {
+    const given = (x) => x !== null && x !== undefined;
+    const kept = ranges.get(p.name);
+    if (kept && p.value >= kept.lo && p.value <= kept.hi && kept.min === p.min && kept.max === p.max && kept.given === p.step) continue;
+    const span = p.value === 0 ? 1 : Math.abs(p.value);
+    const lo = given(p.min) ? p.min : p.value > 0 ? 0 : p.value - span;
+    const hi = given(p.max) ? p.max : p.value + span;
+    const step = given(p.step) ? p.step : (hi - lo) / 200;
+    ranges.set(p.name, { lo, hi, step, min: p.min, max: p.max, given: p.step });
+  }
+  return ranges;
+}
+
+/** The initial-state form, a few rows per frame: 120 coordinates are 240 fields, and
+ *  building and laying them out at once held the page for 100+ ms. */
+export function renderInitial(lab, info) {
+  const box = $("initial");
+  box.replaceChildren();
+  appendInFrames(lab, box, info.coordinates.map((c) => () => initialRow(lab, c)), info, () => {}, () => lab.info === info);
+}
+
+export function initialRow(lab, c) {
+  {
+    const q = numberField(c.unit ? `${c.name} [${c.unit}]` : c.name, c.q, (v) => {
+      const x = Number(v);
+      if (v === "" || !Number.isFinite(x)) { editorStatus(lab, `initial.q.${c.name}: enter a finite number`, "error"); return; }
+      applyEdit(lab, (t) => lab.api.edit_number(t, `initial.q.${c.name}`, x));
+    });
+    const v = numberField(c.velocity_unit ? `${c.name}′ [${c.velocity_unit}]` : `${c.name}′`, c.v_given ? c.v : "", (value) => {
+      if (value === "") { applyEdit(lab, (t) => lab.api.edit_remove(t, `initial.v.${c.name}`)); return; }
+      const x = Number(value);
+      if (!Number.isFinite(x)) { editorStatus(lab, `initial.v.${c.name}: enter a finite number`, "error"); return; }
+      applyEdit(lab, (t) => lab.api.edit_number(t, `initial.v.${c.name}`, x));
+    }, { placeholder: c.v_given ? "" : `solved: ${c.v.toPrecision(4)}` });
+    return el("div", { class: "pair" }, q, v);
+  }
+}
+
+export function renderSettings(lab, info) {
+  const box = $("methods");
+  box.querySelectorAll("label").forEach((l) => l.remove());
+  for (const m of lab.api.methods()) {
+    const check = el("input", { type: "checkbox", value: m.id });
+    check.checked = info.methods.includes(m.id);
+    check.addEventListener("change", () => {
+      const chosen = [...box.querySelectorAll("input:checked")].map((i) => i.value);
+      if (!chosen.length) { check.checked = true; editorStatus(lab, "keep at least one method", "error"); return; }
+      applyEdit(lab, (t) => lab.api.edit_list(t, "run.methods", chosen));
+    });
+    const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
+    swatch.style.background = m.colour;
+    const mark = el("span", { class: "mark", text: m.mark, "aria-hidden": "true" });
+    mark.style.color = m.colour;
+    box.append(el("label", { class: "method" }, check, swatch, mark, m.id));
+  }
+  const set = (id, value) => { $(id).value = String(value); };
+  set("integrator", info.integrator); set("rtol", info.rtol); set("atol", info.atol);
+  set("dt", info.dt); set("t_end", info.t_end); set("stabilization", info.stabilization);
+  const rk4 = info.integrator === "rk4";
+  $("dt").disabled = !rk4; $("rtol").disabled = rk4; $("atol").disabled = rk4;
+}
+
+export function wireSettings(lab) {
+  for (const id of ["integrator", "stabilization"]) {
+    $(id).addEventListener("change", () => applyEdit(lab, (t) => lab.api.edit_text(t, `run.${id}`, $(id).value)));
+  }
+  for (const id of ["rtol", "atol", "dt", "t_end"]) {
+    $(id).addEventListener("change", () => {
+      const x = Number($(id).value);
+      if ($(id).value.trim() === "" || !Number.isFinite(x)) { editorStatus(lab, `run.${id}: enter a finite number`, "error"); return; }
+      applyEdit(lab, (t) => lab.api.edit_number(t, `run.${id}`, x));
+    });
+  }
+}

@@ -1,0 +1,98 @@
+import { frame } from "./playback.js";
+import { load } from "./runner.js";
+
+export const MATHML = "http://www.w3.org/1998/Math/MathML";
+
+export const MATHML_TAGS = new Set(["math", "mrow", "mi", "mn", "mo", "msub", "msup", "msubsup", "mfrac", "msqrt",
+  "mroot", "mover", "munder", "munderover", "mtable", "mtr", "mtd", "mtext", "mspace", "mstyle", "mpadded"]);
+
+export const MATHML_ATTRS = new Set(["display", "mathvariant", "stretchy", "accent", "form", "lspace", "rspace", "width"]);
+
+export const WORKER_SLICE_MS = 10;          // stepping per request to the runner: the plots follow within a frame or two
+
+export const EDIT_DEBOUNCE_MS = 250;
+
+export const MAX_TYPESET_ENTRIES = 400;     // a larger matrix is named, not typeset (layout would block the page)
+
+// A longer equation waits for a click to be typeset: building and laying out MathML
+// costs about 20 ms per 1,000 elements, and a link may hold a 50,000-element sum.
+// The gallery's longest (ball in a cone, vakonomic) has about 6,700.
+export const MAX_TYPESET_NODES = 12000;
+
+export const EQUATIONS_AT_ONCE = 60;        // expanded equations shown per "show more"
+
+export const TYPESET_MS_PER_FRAME = 4;      // building equation rows per animation frame (their layout costs a few times more)
+
+// Time budgets of the workers, in ms.
+// load: a new scenario; derive: the equations panel; step: one request to the runner
+// (a slice of stepping, overrun only by a single step slower than this).
+// The browser tests lower them with NHLAB_BUDGET_MS: a number for all, or {what: ms}.
+export const budget = (what) => {
+  const test = window.NHLAB_BUDGET_MS;
+  return (typeof test === "object" ? test?.[what] : test) ?? { load: 1500, derive: 6000, step: 2000 }[what];
+};
+
+export const $ = (id) => document.getElementById(id);
+
+export const el = (tag, props = {}, ...children) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === "text") e.textContent = v;
+    else if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+};
+
+export function notice(message, kind = "error") {
+  const n = $("notice");
+  if (!message) { n.hidden = true; n.textContent = ""; return; }
+  n.hidden = false;
+  n.className = `notice ${kind}`;
+  n.textContent = message;
+}
+
+export function errorText(e) {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Whether an exception is a trap of the wasm instance (which then cannot be used). */
+export function isTrap(e) {
+  return e instanceof WebAssembly.RuntimeError
+    || /recursive use of an object|null pointer passed to rust|unreachable/.test(errorText(e));
+}
+
+export const nearestIndex = (xs, x) => xs.reduce((best, v, i) => (Math.abs(v - x) < Math.abs(xs[best] - x) ? i : best), 0);
+
+export const inRanges = (ranges, x) => ranges.some(([a, b]) => x >= a && x <= b);
+
+export function download(name, blob) {
+  const a = el("a", { href: URL.createObjectURL(blob), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+export async function copyText(text, button) {
+  let ok = false;
+  try { await navigator.clipboard.writeText(text); ok = true; } catch { ok = false; }
+  if (!ok) {
+    // The Clipboard API needs a secure context (https or localhost); a page served
+    // over plain http from a course server falls back to a selected textarea.
+    const area = el("textarea", { readonly: "", "aria-hidden": "true", class: "offscreen" });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    try { ok = document.execCommand("copy"); } catch { ok = false; }
+    area.remove();
+  }
+  if (button) {
+    const label = button.textContent;
+    button.textContent = ok ? "Copied" : "Copy failed";
+    setTimeout(() => { button.textContent = label; }, 1200);
+  }
+  return ok;
+}

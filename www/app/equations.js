@@ -1,0 +1,138 @@
+import { $, EQUATIONS_AT_ONCE, MATHML, MATHML_ATTRS, MATHML_TAGS, MAX_TYPESET_ENTRIES, MAX_TYPESET_NODES, TYPESET_MS_PER_FRAME, budget, copyText, el } from "./dom.js";
+import { frame } from "./playback.js";
+import { MAX_FITTED_NODES, fitEquation } from "./typeset.js";
+
+export function renderEquationsChoice(lab, info) {
+  const select = $("eq-method");
+  const previous = select.value;
+  select.replaceChildren(...lab.api.methods().map((m) => el("option", { value: m.id, text: m.id })));
+  select.value = info.methods.includes(previous) ? previous : info.methods.includes("hamel") ? "hamel" : info.methods[0];
+  renderEquations(lab);
+}
+
+/** A MathML string from the core, rebuilt from the allow-list: nothing else can get in. */
+export function safeMath(markup) {
+  const doc = new DOMParser().parseFromString(markup, "application/xml");
+  if (doc.getElementsByTagName("parsererror").length) return document.createTextNode("(equation could not be shown)");
+  const copy = (node) => {
+    if (node.nodeType === Node.TEXT_NODE) return document.createTextNode(node.nodeValue);
+    if (node.nodeType !== Node.ELEMENT_NODE || node.namespaceURI !== MATHML || !MATHML_TAGS.has(node.localName)) return null;
+    const out = document.createElementNS(MATHML, node.localName);
+    for (const a of node.attributes) if (MATHML_ATTRS.has(a.name)) out.setAttribute(a.name, a.value);
+    for (const c of node.childNodes) { const k = copy(c); if (k) out.append(k); }
+    return out;
+  };
+  return copy(doc.documentElement) ?? document.createTextNode("");
+}
+
+/** MathML elements in `markup` (its start tags), counted without parsing it. */
+export const mathmlElements = (markup) => markup.match(/<m[a-z]/g)?.length ?? 0;
+
+export function equationRow(lab, eq) {
+  const copy = el("button", { type: "button", class: "small", text: "Copy LaTeX", title: `Copy the LaTeX of ${eq.label}` });
+  copy.addEventListener("click", () => copyText(eq.latex, copy));
+  const box = el("div", { class: "eq-math" });
+  const typeset = () => {
+    box.replaceChildren(safeMath(eq.mathml));
+    lab.equationMarkup.set(box, eq.mathml);
+  };
+  const size = mathmlElements(eq.mathml);
+  if (size <= MAX_TYPESET_NODES) {
+    typeset();
+  } else {
+    const seconds = Math.max(1, Math.round(size / 50000));
+    const show = el("button", { type: "button", class: "small", text: "Typeset it",
+      title: `About ${seconds} s of layout, during which the page does not answer` });
+    // Not broken into lines afterwards: it is longer than MAX_FITTED_NODES.
+    show.addEventListener("click", typeset);
+    box.classList.add("eq-long");
+    box.append(el("span", { class: "hint", text: `Too long to typeset at once (${size.toLocaleString("en")} symbols). ` }), show);
+  }
+  return el("div", { class: "eq" }, el("div", { class: "eq-label", text: eq.label }), box, copy);
+}
+
+/** Lays every shown equation out again when the box's width changed: a few
+ *  milliseconds' worth per frame (a large equation's fit is a long task of its
+ *  own), the latest change winning. */
+export function refitEquations(lab) {
+  const boxes = [...document.querySelectorAll("#eq-body .eq-math")];
+  const token = lab.refitToken = (lab.refitToken ?? 0) + 1;
+  const next = (from) => {
+    if (token !== lab.refitToken) return;
+    const started = performance.now();
+    let k = from;
+    while (k < boxes.length && (k === from || performance.now() - started < TYPESET_MS_PER_FRAME)) fitEquation(lab, boxes[k++]);
+    if (k < boxes.length) requestAnimationFrame(() => next(k));
+  };
+  next(0);
+}
+
+/** The same at once: printing lays the page out before any frame comes. */
+export function refitEquationsNow(lab) {
+  lab.refitToken = (lab.refitToken ?? 0) + 1;
+  for (const box of document.querySelectorAll("#eq-body .eq-math")) fitEquation(lab, box);
+}
+
+export async function renderEquations(lab) {
+  const body = $("eq-body");
+  const method = $("eq-method").value, text = lab.text;
+  body.replaceChildren(el("p", { class: "hint", text: "Deriving…" }));
+  const answer = await lab.helper.ask("derive", { text, method }, { budgetMs: budget("derive") });
+  if (text !== lab.text || method !== $("eq-method").value) return; // superseded
+  const d = answer.ok ? answer.result
+    : { error: answer.timeout ? `deriving them took more than ${budget("derive") / 1000} s and was stopped` : answer.error };
+  if (d.error !== undefined) {
+    $("eq-form").textContent = "";
+    body.replaceChildren(el("p", { class: "hint", text: `No equations: ${d.error}` }));
+    return;
+  }
+  $("eq-form").textContent = d.form;
+  // Typesetting is the page's own work: a 150×150 matrix is 22,500 MathML cells and
+  // half a second of layout. Large matrices are named, not typeset; long lists of
+  // equations come 60 at a time, and rows are added a few per frame, so that
+  // laying them out never holds the page (60 large equations take 50 ms at once).
+  const token = lab.equationsToken = (lab.equationsToken ?? 0) + 1;
+  const matrices = el("div", { class: "eq-list" });
+  const list = el("div", { class: "eq-list" });
+  const rows = d.matrices.map((m) => () => (m.rows * m.cols > MAX_TYPESET_ENTRIES
+    ? el("div", { class: "eq" }, el("div", { class: "eq-label", text: m.label }),
+      el("p", { class: "hint", text: `${m.rows}×${m.cols}: too large to typeset here; its entries are in the expanded equations below (and in \`nhlab derive\`).` }))
+    : equationRow(lab, m)));
+  const showFrom = (start) => {
+    list.querySelector(".more")?.remove();
+    const batch = d.equations.slice(start, start + EQUATIONS_AT_ONCE).map((e) => () => equationRow(lab, e));
+    const rest = d.equations.length - start - EQUATIONS_AT_ONCE;
+    appendInFrames(lab, list, batch, token, () => {
+      if (rest <= 0) return;
+      const more = el("button", { type: "button", class: "small more", text: `Show ${Math.min(rest, EQUATIONS_AT_ONCE)} more of ${rest}` });
+      more.addEventListener("click", () => showFrom(start + EQUATIONS_AT_ONCE));
+      list.append(more);
+    });
+  };
+  body.replaceChildren(el("h3", { text: "Matrix form" }), matrices, el("h3", { text: "Expanded" }), list);
+  appendInFrames(lab, matrices, rows, token, () => showFrom(0));
+}
+
+/** Appends the rows `makers` build to `parent`, as many per animation frame as fit
+ *  in TYPESET_MS_PER_FRAME (at least one), then calls `done`; stops when a newer
+ *  rendering (token) has begun. */
+/** Appends the elements `makers` make to `parent`, a few milliseconds' worth per
+ *  frame, while `current()` (default: the equations' render is the latest) holds. */
+export function appendInFrames(lab, parent, makers, token, done, current = () => token === lab.equationsToken) {
+  const next = (from) => {
+    if (!current()) return;
+    const started = performance.now();
+    let k = from;
+    while (k < makers.length && (k === from || performance.now() - started < TYPESET_MS_PER_FRAME)) {
+      const node = makers[k++]();
+      parent.append(node);
+      const math = node.querySelector?.(".eq-math");
+      if (math) fitEquation(lab, math);
+    }
+    if (k < makers.length) requestAnimationFrame(() => next(k));
+    else done();
+  };
+  next(0);
+}
+
+// ---------- files, links, clipboard ----------

@@ -1,0 +1,57 @@
+import { $, el, errorText, notice } from "./dom.js";
+import { keepDraft } from "./drafts.js";
+import { renderGutter } from "./editing.js";
+import { load } from "./runner.js";
+
+/** Opens the Help dialog on `page` (`first-system`, `reference` or `lab`), scrolled to
+ *  heading `anchor` if given. */
+export function openHelp(lab, page = "first-system", anchor = null) {
+  const body = $("help-body");
+  if (body.dataset.page !== page) {
+    let html;
+    try { html = lab.api.help_html(page); } catch (e) { notice(errorText(e)); return; }
+    body.innerHTML = html; // the project's own documents, rendered when the page was built
+    body.dataset.page = page;
+    decorateHelp(lab, body);
+  }
+  for (const tab of document.querySelectorAll(".help-tabs [role=tab]")) tab.setAttribute("aria-selected", String(tab.dataset.page === page));
+  if (!$("help-dialog").open) $("help-dialog").showModal();
+  const target = anchor ? body.querySelector(`[id="${CSS.escape(anchor)}"]`) : null;
+  if (target) target.scrollIntoView(); else body.scrollTop = 0;
+}
+
+/** Links inside the help stay inside it; every whole scenario gets a button that
+ *  opens it in the editor. */
+export function decorateHelp(lab, body) {
+  for (const a of body.querySelectorAll("a[href]")) {
+    const href = a.getAttribute("href");
+    const inner = /^(?:(?:\.\.?\/)?(?:docs\/)?(reference|first-system|lab)\.md(?=#|$))?(?:#(.+))?$/.exec(href);
+    const elsewhere = /^(?:\.\.?\/)?(?:docs\/)?[\w-]+\.md(?:#.*)?$/.test(href);
+    if (inner && href !== "") {
+      a.addEventListener("click", (e) => { e.preventDefault(); openHelp(lab, inner[1] ?? body.dataset.page, inner[2] ?? null); });
+    } else if (elsewhere) {
+      // Another of the repository's documents (architecture, benchmarks…): not part
+      // of the page, so named rather than linked to an address that does not exist.
+      const name = el("span", { class: "doc-name", text: a.textContent });
+      name.title = `docs/${href.replace(/^(?:\.\.?\/)?(?:docs\/)?/, "").replace(/#.*$/, "")} in the repository`;
+      a.replaceWith(name);
+    } else {
+      a.target = "_blank";
+      a.rel = "noopener";
+    }
+  }
+  for (const code of body.querySelectorAll("pre > code.language-toml")) {
+    const text = code.textContent;
+    if (!/^format = "nhlab\/1"/m.test(text)) continue;
+    const button = el("button", { type: "button", class: "small open-example", text: "Open in the editor" });
+    button.addEventListener("click", () => {
+      $("help-dialog").close();
+      lab.galleryName = null;
+      $("editor").value = text;
+      renderGutter(lab);
+      keepDraft(lab);
+      load(lab, text, { fromEditor: true });
+    });
+    code.parentElement.after(button);
+  }
+}

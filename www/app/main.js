@@ -1,0 +1,195 @@
+// nhlab web lab: DOM wiring only. Every computation (loading, stepping, plotting,
+// deriving, editing the TOML, share payloads, CSV) happens in the wasm module
+// (www/src/api.rs); this file turns events into calls and results into text.
+//
+// Safety: user text (titles, descriptions, names, messages, anything from a shared
+// URL) only ever reaches the page through textContent or input values. MathML from
+// the core is rebuilt element by element from an allow-list, never assigned as HTML.
+//
+// Responsiveness: nothing a scenario holds may block the page, because the page
+// never derives or steps. The playing scenario lives in a Web Worker (the runner,
+// www/worker.js, talked to through www/channel.js), which loads it under a time
+// budget, steps it towards the page's clock in short slices and sends back the rows
+// it recorded; the page keeps them in a WebDisplay and draws them. A new scenario
+// is loaded in a new runner that replaces the old one only once it has loaded; one
+// that fails or takes too long is terminated and the old run plays on. Derivations
+// and CSV exports run in a second worker (the helper). A trap in a worker replaces
+// it; a trap on the page replaces the module instance, and the runner resends.
+//
+// The modules, by concern: runner.js (the workers and the running scenario),
+// controls.js (parameters, initial state, settings), plots.js (the panels, the
+// scene's canvas, the legend), stability.js, equations.js and typeset.js (MathML and
+// its line breaking), editing.js (the text's status and edits), share.js (links,
+// embeds, the gallery, CSV), drafts.js, help.js, playback.js (the clock and the
+// frame), dom.js (small helpers); this one makes the page's state and starts it.
+// The state is one object made here and handed to every function that needs it:
+// no module keeps state of its own.
+
+
+import { wireSettings } from "./controls.js";
+import { $, EDIT_DEBOUNCE_MS, copyText, download, el, errorText, notice } from "./dom.js";
+import { forgetDraft, keepDraft, offerDraft, restoreDraft } from "./drafts.js";
+import { renderGutter } from "./editing.js";
+import { refitEquations, refitEquationsNow, renderEquations } from "./equations.js";
+import { openHelp } from "./help.js";
+import { frame, reached, safely, wirePlayback } from "./playback.js";
+import { slug, watchCanvases } from "./plots.js";
+import { load } from "./runner.js";
+import { embedSuffix, exportCsv, openFromFragment, openGallery, openShare, parseFragment, renderEmbedSnippet } from "./share.js";
+import { wireStability } from "./stability.js";
+
+// channel.js and worker.js are copied as they are (trunk hashes only the page's own
+// files): the glue's hashed name versions them, so a cached copy never meets a newer
+// module.
+const VERSION = new URL(document.querySelector('link[rel="modulepreload"]')?.href ?? "x:/none").pathname.split("/").pop();
+// (An address in a variable: the bundler leaves the import to the browser.)
+const channel = `./channel.js?v=${encodeURIComponent(VERSION)}`;
+const { LabWorker, moduleFiles } = await import(channel);
+
+/** The page's state: one object, handed to whatever reads or changes it. */
+const lab = {
+  api: null,        // the wasm bindings
+  runner: null,     // the LabWorker that holds and steps the running scenario
+  spare: null,      // a started LabWorker for the next scenario
+  display: null,    // the page's WebDisplay: what the runner sent, drawn on the canvases
+  text: "",         // the scenario text the running lab was built from
+  info: null,       // the runner's WebLab.info()
+  runs: [],         // each run's status in the runner's last update
+  finished: false,  // every run has reached t_end or stopped
+  caughtUp: false,  // the runs have reached the clock (or stopped)
+  target: null,     // the clock of the runner's last answer
+  advancing: false, // a request to step is out
+  stalled: null,    // why playback stopped (one step too slow), if it did
+  jumping: false,   // To end: the clock jumped and the runs are catching up (Play reads Stop)
+  playing: true,
+  speed: 1,
+  clock: 0,
+  lastFrame: null,
+  dirty: true,
+  drewPlaying: false, // the last drawing refreshed only some panels (see frame)
+  embed: false,
+  /** In embed mode, the controls the embedder chose to show (`&controls=`). */
+  embedControls: [],
+  galleryName: null,
+  galleryOrigin: null, // the gallery item the text came from (marked "edited" once changed)
+  unshared: false, // edits since the last Share or export: leaving asks first
+  draft: null, // the text offered by "Restore it"
+  loadToken: 0,     // the newest load; an older one that finishes late is dropped
+  instances: 0,     // wasm instances made after a trap
+  perf: { work: [], step: [], draw: [], intervals: [], loads: [] }, // timings (ms), read by the browser benchmark
+  LabWorker,        // channel.js: a worker with budgets and replacement
+  moduleFiles,      // channel.js: the wasm glue's and module's addresses
+  helper: null,     // a LabWorker({ respawn: true }) for derivations and exports, made at boot
+  editor: null,     // the CodeMirror editor, once loaded
+  canvasSizes: null, canvasViews: null, // plots.js watchCanvases
+  stability: null,  // the stability panel's sweep and where it is drawn
+  sliderKey: null, sliderRanges: null, // each slider's range, for as long as the scenario is open
+  equationMarkup: new WeakMap(), // each equation row's MathML as the core gave it (laid out again at another width)
+  fitted: new WeakSet(), // equation boxes whose nodes a fit may have moved
+  equationsToken: 0, refitToken: 0, // the latest equations' rendering and refit (older ones stop)
+  sceneTextAt: 0,   // when the scene's text alternative was last written
+};
+window.nhlabPerf = lab.perf;
+
+function wire(lab) {
+  // Long equations are broken to the width of their box: again when it changes, and
+  // for the printed page's width.
+  let equationsWidth = 0, refit = 0;
+  new ResizeObserver(([entry]) => {
+    const w = Math.round(entry.contentRect.width);
+    if (w === equationsWidth) return;
+    equationsWidth = w;
+    cancelAnimationFrame(refit);
+    refit = requestAnimationFrame((...a) => refitEquations(lab, ...a));
+  }).observe($("eq-body"));
+  for (const e of ["beforeprint", "afterprint"]) addEventListener(e, (...a) => refitEquationsNow(lab, ...a));
+  matchMedia("print").addEventListener("change", (...a) => refitEquationsNow(lab, ...a));
+  const gallery = $("gallery");
+  const groups = new Map();
+  for (const g of lab.api.gallery_entries()) {
+    if (!groups.has(g.group)) groups.set(g.group, el("optgroup", { label: g.group }));
+    groups.get(g.group).append(el("option", { value: g.name, text: g.title, "data-title": g.title }));
+  }
+  const classics = [...groups.keys()].sort((a, b) => (a.startsWith("Classic") ? -1 : b.startsWith("Classic") ? 1 : a.localeCompare(b)));
+  gallery.replaceChildren(el("option", { value: "", text: "(your own scenario)", disabled: "" }), ...classics.map((k) => groups.get(k)));
+  gallery.addEventListener("change", () => {
+    if (!gallery.value) return;
+    history.replaceState(null, "", `#gallery=${encodeURIComponent(gallery.value)}${embedSuffix(lab)}`);
+    openGallery(lab, gallery.value);
+  });
+  let timer = null;
+  $("editor").addEventListener("scroll", () => { $("gutter").scrollTop = $("editor").scrollTop; });
+  $("editor").addEventListener("input", () => {
+    renderGutter(lab);
+    keepDraft(lab);
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      lab.galleryName = null;
+      load(lab, $("editor").value, { fromEditor: true });
+    }, EDIT_DEBOUNCE_MS);
+  });
+  $("eq-method").addEventListener("change", (...a) => renderEquations(lab, ...a));
+  $("share").addEventListener("click", (...a) => openShare(lab, ...a));
+  $("embed-open").addEventListener("click", (...a) => openShare(lab, ...a));
+  $("close-share").addEventListener("click", () => $("share-dialog").close());
+  $("copy-snippet").addEventListener("click", (e) => copyText($("embed-snippet").value, e.currentTarget));
+  $("embed-controls").addEventListener("change", (...a) => renderEmbedSnippet(lab, ...a));
+  $("help-open").addEventListener("click", () => openHelp(lab, $("help-body").dataset.page ?? "first-system"));
+  $("close-help").addEventListener("click", () => $("help-dialog").close());
+  for (const tab of document.querySelectorAll(".help-tabs [role=tab]")) tab.addEventListener("click", () => openHelp(lab, tab.dataset.page));
+  $("export-toml").addEventListener("click", () => { lab.unshared = false; });
+  $("export-toml").addEventListener("click", () => download(`${slug(lab)}.toml`, new Blob([$("editor").value], { type: "application/toml" })));
+  $("export-csv").addEventListener("click", (...a) => exportCsv(lab, ...a));
+  window.addEventListener("hashchange", () => {
+    const f = parseFragment();
+    // Our own replaceState never fires this; a pasted link does.
+    if (f.share !== null || f.gallery !== null) openFromFragment(lab);
+  });
+  window.addEventListener("resize", () => { lab.dirty = true; });
+  window.addEventListener("beforeunload", (e) => {
+    // Edits not shared or exported since: the browser asks before leaving.
+    if (lab.unshared && !lab.embed) { e.preventDefault(); e.returnValue = ""; }
+  });
+  $("restore-draft").addEventListener("click", (...a) => restoreDraft(lab, ...a));
+  $("discard-draft").addEventListener("click", () => { $("restore").hidden = true; forgetDraft(); });
+  wireSettings(lab);
+  wirePlayback(lab);
+  wireStability(lab);
+}
+
+function boot(lab, api) {
+  if (lab.api) return;
+  lab.api = api;
+  lab.helper = new lab.LabWorker({ respawn: true });
+  watchCanvases(lab);
+  // For the browser tests: a deliberate trap on the page or in the runner.
+  window.nhlabTest = {
+    trapPage: () => safely(lab, "self-test", () => lab.api.self_test_trap()),
+    stabilitySpan: () => lab.stability?.span ?? null,
+    trapWorker: () => lab.runner.ask("trap"),
+    load: (text) => load(lab, text, { fromEditor: true }),   // the benchmark times an edit's whole path
+    info: () => lab.info,                              // what the runner's WebLab.info() said
+    benchRhs: (text, count) => lab.helper.ask("benchRhs", { text, count }), // compiled against interpreted, in a worker
+  };
+  try {
+    wire(lab);
+    const fragment = location.hash;
+    openFromFragment(lab);
+    offerDraft(lab, fragment);
+  } catch (e) {
+    notice(`The lab could not start: ${errorText(e)}`);
+  }
+  requestAnimationFrame((...a) => frame(lab, ...a));
+}
+
+// The editor (CodeMirror, bundled at build time) takes the textarea's place as soon
+// as it has loaded; without it the plain textarea works as before.
+import("./editor.js")
+  .then(({ createEditor }) => {
+    lab.editor = createEditor($("editor"));
+    lab.perf.editorReadyMs = performance.now(); // the benchmark's "editor ready"
+  })
+  .catch((e) => console.warn(`the editor did not load; the plain text box stays: ${errorText(e)}`));
+
+if (window.wasmBindings) boot(lab, window.wasmBindings);
+else addEventListener("TrunkApplicationStarted", () => boot(lab, window.wasmBindings));

@@ -1,0 +1,183 @@
+import { $, download, el } from "./dom.js";
+import { safely } from "./playback.js";
+import { drawStability } from "./stability.js";
+
+/** Watches the page's canvases for `lab`: each one's CSS size is kept in
+ *  `data-css-size`, so that drawing never asks the browser for a layout (reading
+ *  `clientWidth` every frame forces a reflow of the whole page, newly typeset
+ *  equations included), and the plots scrolled out of view are marked
+ *  `data-offscreen`: while playing, drawing refreshes those one per frame, not all
+ *  of them every frame. Printing shows every panel as it is now, and the running
+ *  scenario's whole text. */
+export function watchCanvases(lab) {
+  lab.canvasSizes = new ResizeObserver((entries) => {
+    for (const e of entries) {
+      const box = e.contentBoxSize?.[0];
+      const [w, h] = box ? [box.inlineSize, box.blockSize] : [e.contentRect.width, e.contentRect.height];
+      e.target.dataset.cssSize = `${w} ${h}`;
+      if (e.target.id === "stability-canvas") drawStability(lab);
+    }
+    lab.dirty = true;
+  });
+  lab.canvasViews = new IntersectionObserver((entries) => {
+    for (const e of entries) e.target.toggleAttribute("data-offscreen", !e.isIntersecting);
+    lab.dirty = true;
+  }, { rootMargin: "64px" });
+  window.addEventListener("beforeprint", () => {
+    if (lab.display) safely(lab, "drawing", () => lab.display.draw(window.devicePixelRatio || 1, false));
+    $("print-text").textContent = lab.text ?? "";
+  });
+}
+
+export function renderPlots(lab, info) {
+  const box = $("plots");
+  const panels = info.layout.panels;
+  const ids = panels.map((p) => p.id).join(" ");
+  if (box.dataset.ids === ids) {
+    panels.forEach((p) => {
+      const fig = $(`${p.id}-fig`);
+      fig.querySelector("h3").textContent = p.title;
+      fig.querySelector(".note").textContent = p.note;
+    });
+    return;
+  }
+  box.dataset.ids = ids;
+  box.replaceChildren(...panels.map((p) => {
+    const canvas = el("canvas", { id: p.id, role: "img", "aria-label": p.title });
+    lab.canvasSizes.observe(canvas);
+    lab.canvasViews.observe(canvas);
+    const png = el("button", { type: "button", class: "small", text: "PNG", title: `Download “${p.title}” as PNG` });
+    png.addEventListener("click", () => downloadCanvas(lab, canvas, p.id));
+    const head = el("div", { class: "fig-head" }, el("h3", { text: p.title }), png);
+    const gaps = el("p", { class: "gaps", text: "Some values here are not finite (undefined or overflowing): they are left out as gaps." });
+    gaps.hidden = true;
+    const fig = el("figure", { id: `${p.id}-fig`, class: p.kind === "Scene" ? "fig scene" : "fig" }, head, canvas, el("figcaption", { class: "note", text: p.note }), gaps);
+    if (p.kind === "Scene") {
+      wireScene(lab, canvas);
+      // The text alternative, kept current a few times a second (not every frame).
+      fig.append(el("p", { id: "scene-text", class: "visually-hidden", "aria-live": "off" }));
+      const hidden = el("p", { id: "scene-hidden", class: "gaps" });
+      hidden.hidden = true;
+      fig.append(hidden);
+    }
+    return fig;
+  }));
+}
+
+/** The scene: drag turns the view (space) or moves it (plane), the wheel zooms, a
+ *  double-click fits again; arrow keys turn or move it for keyboard users. */
+export function wireScene(lab, canvas) {
+  canvas.tabIndex = 0;
+  let last = null;
+  const dpr = () => window.devicePixelRatio || 1;
+  canvas.addEventListener("pointerdown", (e) => { last = [e.clientX, e.clientY]; canvas.setPointerCapture(e.pointerId); });
+  canvas.addEventListener("pointermove", (e) => {
+    if (!last || !lab.display) return;
+    lab.display.scene_drag(e.clientX - last[0], e.clientY - last[1], dpr());
+    last = [e.clientX, e.clientY];
+    lab.dirty = true;
+  });
+  const end = () => { last = null; };
+  canvas.addEventListener("pointerup", end);
+  canvas.addEventListener("pointercancel", end);
+  canvas.addEventListener("wheel", (e) => {
+    if (!lab.display) return;
+    e.preventDefault();
+    const box = canvas.getBoundingClientRect();
+    lab.display.scene_zoom(Math.exp(-e.deltaY * 0.0015), e.clientX - box.left, e.clientY - box.top, dpr());
+    lab.dirty = true;
+  }, { passive: false });
+  canvas.addEventListener("dblclick", () => { lab.display?.scene_reset(); lab.dirty = true; });
+  canvas.addEventListener("keydown", (e) => {
+    const step = { ArrowLeft: [-20, 0], ArrowRight: [20, 0], ArrowUp: [0, -20], ArrowDown: [0, 20] }[e.key];
+    if (!step || !lab.display) return;
+    e.preventDefault();
+    e.stopPropagation();
+    lab.display.scene_drag(step[0], step[1], 1);
+    lab.dirty = true;
+  });
+}
+
+/** The scene's caption for screen readers and its note on elements it could not draw. */
+export function renderSceneText(lab, now) {
+  const text = $("scene-text");
+  if (!text || !lab.display || now - (lab.sceneTextAt ?? 0) < 500) return;
+  lab.sceneTextAt = now;
+  text.textContent = lab.display.scene_caption();
+  const hidden = [...new Set(lab.runs.flatMap((r) => r.hidden ?? []))];
+  const note = $("scene-hidden");
+  note.hidden = hidden.length === 0;
+  note.textContent = hidden.length ? `Not drawn at this time (a value is not finite there): ${hidden.join(", ")}.` : "";
+}
+
+/** The line under the legend: what its `E = (…)` is (set once per scenario, not per frame). */
+export function renderLegendNote(info) {
+  const comps = info.layout.e_components;
+  const colours = info.layout.set_labels?.length
+    ? "Each method in its colour with the scenario's parameters; each parameter set of [compare] in a colour of its own (the set's name and changed values follow the method); every method with its mark along its lines."
+    : "Each method in its colour and with its mark (● ■ ▲ …) along its lines.";
+  $("legend-note").textContent = comps.length
+    ? `${colours} E = (…) is Hamel's E-vector, G − H, at the clock's state of that run, by independent coordinate (${comps.join(", ")}): zero exactly where Hamel's embedding, which has no multipliers, gives the true motion.${info.hamel_split ? ` Hamel's split: ${info.hamel_split}.` : ""}`
+    : colours;
+  $("legend-note").hidden = false;
+}
+
+export function renderLegend(lab) {
+  const box = $("legend");
+  const runs = lab.runs;
+  const comps = lab.info.layout.e_components;
+  box.replaceChildren(...runs.map((r) => {
+    const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
+    swatch.style.background = r.colour;
+    // An expected end (Hamel's split singular, the sample limit) is information, not a failure.
+    // The mark drawn along its lines: methods apart without colour.
+    const mark = el("span", { class: "mark", text: r.mark, "aria-hidden": "true" });
+    mark.style.color = r.colour;
+    const item = el("li", { class: r.error ? (r.ended ? "ended" : "failed") : "" }, swatch, mark, el("strong", { text: r.method }));
+    // A run of a parameter set of [compare]: its name and the values that differ.
+    if (r.set) item.append(el("span", { class: "set", text: ` · ${r.set}` }));
+    if (r.e && comps.length) {
+      // As the E-vector panel: every component when there are few, else |E| and the
+      // largest six.
+      const entries = r.e.map((x, i) => [comps[i], x]);
+      const shown = entries.length <= 6 ? entries : [...entries].sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 6);
+      const e = shown.map(([name, x]) => `${name} ${x.toExponential(2)}`).join(", ");
+      const norm = Math.hypot(...r.e);
+      item.append(el("span", { class: "e", text: entries.length <= 6 ? ` E = (${e})` : ` |E| = ${norm.toExponential(2)}; largest of ${entries.length}: ${e}` }));
+    }
+    if (r.error) item.append(el("span", { class: "why", text: ` — ${r.error}`, title: r.error }));
+    return item;
+  }));
+}
+
+// ---------- stability ----------
+
+export function slug(lab) {
+  return (lab.galleryName || lab.info.title).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "scenario";
+}
+
+/** PNG scale of exported panels: print quality whatever the screen's pixel ratio. */
+export const EXPORT_SCALE = 2;
+
+export function downloadCanvas(lab, canvas, id) {
+  const name = `${slug(lab)}-${id.replace("plot-", "")}.png`;
+  const save = (c) => c.toBlob((blob) => blob && download(name, blob), "image/png");
+  if (id === "stability") {
+    // The sweep drawn afresh at twice the size, with its title (the page shows the
+    // title above the canvas).
+    const s = lab.stability, box = canvas.getBoundingClientRect(), out = document.createElement("canvas");
+    const drawn = s && safely(lab, "exporting", () => {
+      lab.api.draw_stability_export(out, s.data, s.data.current, $("stability-title").textContent, box.width, box.height + 40, EXPORT_SCALE);
+      return true;
+    });
+    save(drawn ? out : canvas);
+    return;
+  }
+  if (!lab.display) { save(canvas); return; }
+  // Drawn afresh at twice the size on a canvas of its own, with its title and a
+  // legend (the page's panels name the methods in the legend above them instead).
+  const box = canvas.getBoundingClientRect();
+  const out = document.createElement("canvas");
+  const drawn = safely(lab, "exporting", () => { lab.display.draw_export(id, out, box.width, box.height + 40, EXPORT_SCALE); return true; });
+  save(drawn ? out : canvas);
+}

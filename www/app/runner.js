@@ -1,0 +1,196 @@
+import { renderInfo } from "./controls.js";
+import { $, WORKER_SLICE_MS, budget, errorText, isTrap, notice } from "./dom.js";
+import { editorStatus, highlightProblem, renderGutter } from "./editing.js";
+import { updatePlayButton } from "./playback.js";
+import { syncAddress } from "./share.js";
+
+/** Builds a lab from `text` in a fresh runner, under the load budget (none for the
+ *  gallery's own files, `trusted`). On success the runner replaces the running one
+ *  (true); on failure (problems, or too slow) the running lab keeps playing and the
+ *  reason shows under the editor (false); undefined when a newer load overtook this. */
+export async function load(lab, text, { trusted = false, fromEditor = false, keepClock = false } = {}) {
+  const token = ++lab.loadToken;
+  const candidate = takeSpare(lab);
+  const started = performance.now();
+  let size = null;
+  const answer = await candidate.ask("open", { text }, {
+    budgetMs: trusted ? null : budget("load"),
+    onProgress: (p) => { size = p.size; },
+  });
+  if (token !== lab.loadToken) { candidate.kill("superseded"); return undefined; }
+  if (!answer.ok) {
+    candidate.kill("refused");
+    const message = answer.timeout
+      ? `This scenario${describeSize(size)} took more than ${budget("load") / 1000} s to load (checking it, deriving its equations of motion and compiling them) and was stopped. Models of this size are for the command line (\`nhlab run\` has no time limit).${lab.display ? " The previous run goes on." : ""}`
+      : answer.error;
+    editorStatus(lab, message, "error");
+    highlightProblem(lab, message);
+    if (answer.timeout) notice(message);
+    return false;
+  }
+  lab.perf.loads.push(performance.now() - started);
+  install(lab, candidate, text, answer.result, { fromEditor, keepClock });
+  return true;
+}
+
+/** " (120 coordinates, 30 constraints)": what a scenario that took too long holds. */
+export function describeSize(size) {
+  if (!size) return "";
+  const parts = [["coordinates", "coordinate"], ["constraints", "constraint"], ["definitions", "definition"], ["particles", "particle"]]
+    .filter(([k]) => size[k] > 0).map(([k, one]) => `${size[k]} ${size[k] === 1 ? one : k}`);
+  return parts.length ? ` (${parts.join(", ")})` : "";
+}
+
+/** A started runner for the next load: one is kept ready, so that an edit does not
+ *  wait for a worker to start (about 40 ms of the 75 ms an edit took without it). */
+export function takeSpare(lab) {
+  const spare = lab.spare ?? new lab.LabWorker();
+  lab.spare = null;
+  setTimeout(() => { if (!lab.spare) lab.spare = new lab.LabWorker(); }, 0);
+  return spare;
+}
+
+/** Makes `runner`, which has just opened `text`, the running lab. */
+export function install(lab, runner, text, opened, { fromEditor = false, keepClock = false } = {}) {
+  let display;
+  try {
+    display = new lab.api.WebDisplay(opened.info.layout);
+  } catch (e) {
+    runner.kill("refused");
+    if (isTrap(e)) recoverFromTrap(lab, errorText(e));
+    else editorStatus(lab, `the lab could not lay out this scenario's plots: ${errorText(e)}`, "error");
+    return;
+  }
+  retire(lab.runner);
+  lab.display?.free();
+  lab.runner = runner;
+  runner.onDeath = (why) => runnerDied(lab, runner, why);
+  lab.display = display;
+  lab.text = text;
+  lab.info = opened.info;
+  lab.stalled = null;
+  lab.target = null;
+  lab.jumping = false;
+  applyUpdate(lab, opened);
+  if (!fromEditor) $("editor").value = text;
+  syncAddress(lab);
+  renderGutter(lab, new Set());
+  lab.editor?.setNames({
+    coordinates: lab.info.coordinates.map((c) => c.name),
+    parameters: lab.info.parameters.map((p) => p.name),
+    definitions: lab.info.definitions ?? [],
+  });
+  const warnings = lab.info.warnings;
+  editorStatus(lab, warnings.length ? `loaded, with warnings:\n${warnings.join("\n")}` : "loaded", warnings.length ? "warning" : "ok");
+  renderInfo(lab);
+  lab.clock = lab.info.layout.t0;
+  lab.lastFrame = null;
+  if (!keepClock) lab.playing = true;
+  updatePlayButton(lab);
+  lab.dirty = true;
+  // Which load the page shows: a test (or an embedder) waits for the next one.
+  document.body.dataset.loaded = String(lab.loadToken);
+}
+
+export function retire(runner) {
+  if (!runner) return;
+  runner.onDeath = null;
+  runner.kill("replaced");
+}
+
+/** Puts a runner's answer (an update) on the display. */
+export function applyUpdate(lab, u) {
+  try {
+    u.runs.forEach((run, i) => {
+      lab.display.apply(i, run.from, u.rows[i], u.current[i]);
+      lab.display.apply_picture(i, u.pictures[i], run.hidden);
+      lab.display.set_failed(i, Boolean(run.error) && !run.ended);
+    });
+    lab.display.set_now(u.now);
+  } catch (e) {
+    if (isTrap(e)) { recoverFromTrap(lab, errorText(e)); return; }
+    throw e;
+  }
+  lab.runs = u.runs;
+  lab.finished = u.finished;
+  lab.caughtUp = u.caughtUp;
+  if (u.stepMs !== undefined && u.steps > 0) lab.perf.step.push(u.stepMs);
+  const finished = u.finished ? "1" : "0";
+  if (document.body.dataset.finished !== finished) document.body.dataset.finished = finished;
+  lab.dirty = true;
+}
+
+/** Asks the runner to step towards the clock, one request at a time; a request
+ *  that takes longer than the step budget means one step of the model is too slow
+ *  to play: the runner is stopped and playback with it. */
+export function requestAdvance(lab) {
+  const runner = lab.runner;
+  lab.advancing = true;
+  const target = lab.clock;
+  runner.ask("advance", { target, sliceMs: WORKER_SLICE_MS }, { budgetMs: budget("step") }).then((a) => {
+    lab.advancing = false;
+    if (a.timeout) { // the runner was killed, and a fresh one waits for Reset or Play
+      const at = lab.display.now().toPrecision(6);
+      lab.stalled = `One step of this scenario took more than ${budget("step") / 1000} s, so playback stopped at t = ${at}. Models of this size are for the command line (\`nhlab run\` has no time limit).`;
+      lab.playing = false;
+      updatePlayButton(lab);
+      notice(lab.stalled);
+      return;
+    }
+    if (runner !== lab.runner) return; // replaced meanwhile
+    if (a.ok) { lab.target = target; applyUpdate(lab, a.result); }
+  });
+}
+
+/** A runner that trapped or failed: a fresh one with the same scenario, caught up
+ *  to the clock again (the runs are deterministic, so the plots come back as they
+ *  were). After a step that took too long, the fresh runner waits for Reset or Play
+ *  and the plots keep what they show. A runner replaced on purpose does not come here. */
+export async function runnerDied(lab, runner, why) {
+  if (runner !== lab.runner) return;
+  const timedOut = why === "timed out";
+  if (!timedOut) notice(`The lab's worker hit an internal error (${why}) and was restarted with the same scenario.`);
+  await restartRunner(lab, { show: !timedOut });
+}
+
+export async function restartRunner(lab, { show }) {
+  const fresh = new lab.LabWorker();
+  lab.runner = fresh;
+  fresh.onDeath = (why) => runnerDied(lab, fresh, why);
+  const answer = await fresh.ask("open", { text: lab.text });
+  if (fresh !== lab.runner) return;
+  if (!answer.ok) notice(`The lab's worker could not be restarted (${answer.error}): reload the page.`);
+  else if (show) { lab.caughtUp = false; applyUpdate(lab, answer.result); }
+}
+
+/** Asks the runner to start every run again. */
+export async function restartRuns(lab) {
+  lab.clock = lab.info.layout.t0;
+  lab.stalled = null;
+  const runner = lab.runner;
+  const a = await runner.ask("restart");
+  if (a.ok && runner === lab.runner) applyUpdate(lab, a.result);
+}
+
+/** A trap on the page (drawing, editing): a fresh instance of the module, a new
+ *  display, and the runner sends everything again. */
+export async function recoverFromTrap(lab, reason) {
+  if (lab.recovering) return;
+  lab.recovering = true;
+  lab.display = null; // the old instance's objects are unusable; never freed
+  try {
+    const { js, wasm } = lab.moduleFiles();
+    const fresh = await import(`${js}?instance=${++lab.instances}`);
+    await fresh.default({ module_or_path: wasm });
+    lab.api = fresh;
+    lab.display = new fresh.WebDisplay(lab.info.layout);
+    const runner = lab.runner;
+    const a = await runner.ask("resend");
+    if (a.ok && runner === lab.runner) applyUpdate(lab, a.result);
+    notice(`The lab hit an internal error (${reason}) and was restarted with the last scenario that worked.`);
+  } catch (e) {
+    notice(`The lab hit an internal error (${reason}) and could not restart: reload the page.`);
+  } finally {
+    lab.recovering = false;
+  }
+}

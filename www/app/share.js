@@ -1,0 +1,152 @@
+import { $, copyText, download, errorText, notice } from "./dom.js";
+import { editorStatus, highlightProblem } from "./editing.js";
+import { slug } from "./plots.js";
+import { load } from "./runner.js";
+
+export function shareUrl(lab) {
+  const url = new URL(location.href);
+  url.search = "";
+  const share = lab.info.share;
+  if (share.Err !== undefined) throw new Error(share.Err);
+  url.hash = `s=${share.Ok}`;
+  return url.href;
+}
+
+export function openShare(lab) {
+  let link;
+  try { link = shareUrl(lab); } catch (e) { notice(errorText(e)); return; }
+  lab.unshared = false;
+  history.replaceState(null, "", link);
+  $("share-link").value = link;
+  lab.shareLink = link;
+  renderEmbedSnippet(lab);
+  copyText(link);
+  $("share-dialog").showModal();
+  $("share-link").select();
+}
+
+// ---------- help: the project's own documents, rendered at build time ----------
+
+/** The controls an embedder may show besides the plots, the scene and playback
+ *  (`#…&embed&controls=parameters,methods`). */
+export const EMBED_CONTROLS = ["parameters", "initial", "methods", "stability", "equations"];
+
+/** The iframe for course notes: as wide as the notes' column up to 720 px and in the
+ *  proportion of 720 × 560 (never shorter than 460 px, where the plots still fit),
+ *  showing the controls ticked in the dialog. */
+export function renderEmbedSnippet(lab) {
+  const chosen = [...$("embed-controls").querySelectorAll("input:checked")].map((i) => i.value);
+  const embed = new URL(lab.shareLink);
+  embed.hash += `&embed${chosen.length ? `&controls=${chosen.join(",")}` : ""}`;
+  const title = lab.info.title.replace(/[<>&"]/g, "");
+  $("embed-snippet").value = `<iframe src="${embed.href}" title="${title} — nhlab" loading="lazy" style="display:block;width:100%;max-width:720px;aspect-ratio:720/560;min-height:460px;border:1px solid #ccc;box-sizing:border-box"></iframe>`;
+}
+
+export async function exportCsv(lab) {
+  // The whole run, computed in the worker apart from the playing one, so the file is
+  // the command line's whatever the playback position; the button cancels it.
+  const button = $("export-csv");
+  if (lab.exporting) { lab.helper.replace("export cancelled"); return; }
+  const label = button.textContent;
+  lab.exporting = true;
+  button.textContent = "Cancel export";
+  const answer = await lab.helper.ask("csv", { text: lab.text }, {
+    onProgress: (x) => { button.textContent = `Cancel export (${Math.round(100 * x)} %)`; },
+  });
+  lab.exporting = false;
+  button.textContent = label;
+  if (answer.ok) download(`${slug(lab)}.csv`, new Blob([answer.result], { type: "text/csv" }));
+  else if (answer.cancelled) notice("CSV export cancelled.", "info");
+  else notice(`CSV export failed: ${answer.error}`);
+}
+
+// ---------- the fragment: #s=…, #gallery=…, &embed ----------
+
+/** Keeps the address bar a link to what plays: `#gallery=` while that item's text
+ *  is unchanged, else the running text's share link (its comments and layout
+ *  included), so that a reload or a copied address opens what is on the screen. */
+export function syncAddress(lab) {
+  let original = null;
+  if (lab.galleryOrigin) try { original = lab.api.gallery_text(lab.galleryOrigin); } catch { original = null; }
+  const edited = original !== null && lab.text !== original;
+  const embed = embedSuffix(lab);
+  let hash = null;
+  if (original !== null && !edited) hash = `#gallery=${encodeURIComponent(lab.galleryOrigin)}`;
+  else if (lab.info.share.Ok !== undefined) hash = `#s=${lab.info.share.Ok}`;
+  if (hash !== null) history.replaceState(null, "", hash + embed);
+  $("edited-mark").hidden = !edited;
+  const option = [...$("gallery").options].find((o) => o.value === lab.galleryOrigin);
+  if (option) option.textContent = option.dataset.title + (edited ? " (edited)" : "");
+}
+
+/** What the address keeps after the scenario in embed mode. */
+export function embedSuffix(lab) {
+  if (!lab.embed) return "";
+  return `&embed${lab.embedControls.length ? `&controls=${lab.embedControls.join(",")}` : ""}`;
+}
+
+export function parseFragment() {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const query = new URLSearchParams(location.search);
+  const controls = (params.get("controls") ?? query.get("controls") ?? "").split(",").filter((c) => EMBED_CONTROLS.includes(c));
+  return { share: params.get("s"), gallery: params.get("gallery"), embed: params.has("embed") || query.has("embed"), controls };
+}
+
+export function openGallery(lab, name, { message } = {}) {
+  let text;
+  try { text = lab.api.gallery_text(name); } catch (e) { notice(errorText(e)); return false; }
+  lab.galleryName = name;
+  lab.galleryOrigin = name;
+  $("gallery").value = name;
+  if (message) notice(message); else notice(null);
+  load(lab, text, { trusted: true });
+  return true;
+}
+
+export function openFromFragment(lab) {
+  const f = parseFragment();
+  lab.embed = f.embed;
+  lab.embedControls = f.embed ? f.controls : [];
+  document.body.classList.toggle("embed", f.embed);
+  for (const c of EMBED_CONTROLS) document.body.classList.toggle(`show-${c}`, lab.embedControls.includes(c));
+  document.body.classList.toggle("with-controls", lab.embedControls.some((c) => ["parameters", "initial", "methods"].includes(c)));
+  const full = new URL(location.href);
+  full.search = "";
+  full.hash = full.hash.replace(/&?embed\b/, "").replace(/&?controls=[^&]*/, "");
+  $("open-full").href = full.href;
+  if (f.share !== null) {
+    let text;
+    try {
+      text = lab.api.share_to_toml(f.share);
+    } catch (e) {
+      openGallery(lab, lab.api.gallery_default(), { message: `${errorText(e)} Showing the default system instead.` });
+      return;
+    }
+    lab.galleryName = null;
+    lab.galleryOrigin = null;
+    $("gallery").value = "";
+    notice(null);
+    load(lab, text).then(async (ok) => {
+      if (ok !== false) return;
+      // Show the link's scenario and its problems; the default system plays meanwhile.
+      const status = $("editor-status").textContent;
+      if (!lab.display) await load(lab, lab.api.gallery_text(lab.api.gallery_default()), { fromEditor: true, trusted: true });
+      $("editor").value = text;
+      editorStatus(lab, status, "error");
+      highlightProblem(lab, status);
+      notice(/took more than/.test(status)
+        ? "This share link's scenario took too long to load and was stopped (see under the editor). The default system plays meanwhile."
+        : "This share link's scenario has problems: they are shown under the editor, where you can fix them. The default system plays meanwhile.");
+    });
+    return;
+  }
+  if (f.gallery !== null) {
+    if (!openGallery(lab, f.gallery)) {
+      openGallery(lab, lab.api.gallery_default(), { message: `There is no gallery item “${f.gallery}”. Showing the default system instead.` });
+    }
+    return;
+  }
+  openGallery(lab, lab.api.gallery_default());
+}
+
+// ---------- playback ----------
