@@ -1,3 +1,6 @@
+// The panels around the plots: title, parameters (sliders, Keep for comparison),
+// the initial state and the run's settings; each change is an edit of the text.
+
 import { $, el } from "./dom.js";
 import { applyEdit, editorStatus } from "./editing.js";
 import { appendInFrames, renderEquationsChoice } from "./equations.js";

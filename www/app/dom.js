@@ -1,3 +1,6 @@
+// Small helpers every module uses: elements by id and made from a description,
+// the page's notice, errors as text, the time budgets, downloads and the clipboard.
+
 import { frame } from "./playback.js";
 import { load } from "./runner.js";
 

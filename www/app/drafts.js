@@ -1,3 +1,6 @@
+// Drafts: the text being edited kept in the tab and the browser, offered back
+// after a reload or on the bare address.
+
 import { $ } from "./dom.js";
 import { renderGutter } from "./editing.js";
 import { load } from "./runner.js";

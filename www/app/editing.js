@@ -1,3 +1,6 @@
+// The scenario text's status line and gutter, and edits made by the controls
+// (applied to the text by the core, then loaded like typing).
+
 import { renderInfo } from "./controls.js";
 import { $, el, errorText } from "./dom.js";
 import { keepDraft } from "./drafts.js";

@@ -1,3 +1,6 @@
+// The equations panel: a method's equations derived by the helper worker, shown
+// as MathML (a few rows per frame), each with its LaTeX to copy.
+
 import { $, EQUATIONS_AT_ONCE, MATHML, MATHML_ATTRS, MATHML_TAGS, MAX_TYPESET_ENTRIES, MAX_TYPESET_NODES, TYPESET_MS_PER_FRAME, budget, copyText, el } from "./dom.js";
 import { frame } from "./playback.js";
 import { MAX_FITTED_NODES, fitEquation } from "./typeset.js";

@@ -1,3 +1,6 @@
+// The Help dialog: the project's documents rendered at build time, their links
+// kept inside it, and every whole scenario in them openable in the editor.
+
 import { $, el, errorText, notice } from "./dom.js";
 import { keepDraft } from "./drafts.js";
 import { renderGutter } from "./editing.js";

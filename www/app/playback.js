@@ -1,3 +1,6 @@
+// Playback: the display clock, the buttons and keys that move it, and the frame
+// that asks the runner to catch up and draws what it sent.
+
 import { $, errorText, isTrap, notice } from "./dom.js";
 import { openHelp } from "./help.js";
 import { renderLegend, renderSceneText } from "./plots.js";

@@ -1,3 +1,7 @@
+// The plot panels and the scene's canvas: their figures, the canvases' sizes and
+// visibility, the scene's pointer and keyboard controls and text alternative, the
+// legend, and PNG exports.
+
 import { $, download, el } from "./dom.js";
 import { safely } from "./playback.js";
 import { drawStability } from "./stability.js";

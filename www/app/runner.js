@@ -1,3 +1,8 @@
+// The workers: the runner holds and steps the playing scenario; a new scenario is
+// loaded in a new runner that replaces the old one only once it has loaded, so a
+// scenario that fails or takes too long changes nothing. A trap in a worker or on
+// the page is recovered from here.
+
 import { renderInfo } from "./controls.js";
 import { $, WORKER_SLICE_MS, budget, errorText, isTrap, notice } from "./dom.js";
 import { editorStatus, highlightProblem, renderGutter } from "./editing.js";

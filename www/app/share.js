@@ -1,3 +1,6 @@
+// Links: the share link and embed snippet, the address bar kept a link to what
+// plays, opening from `#s=…`, `#gallery=…` and `&embed`, and the CSV export.
+
 import { $, copyText, download, errorText, notice } from "./dom.js";
 import { editorStatus, highlightProblem } from "./editing.js";
 import { slug } from "./plots.js";

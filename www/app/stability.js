@@ -1,3 +1,6 @@
+// The stability panel: the sweep of `[stability]`, computed by the helper worker,
+// drawn by the core, clickable to run at a value.
+
 import { $, budget, inRanges, nearestIndex } from "./dom.js";
 import { applyEdit } from "./editing.js";
 import { safely } from "./playback.js";

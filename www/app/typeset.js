@@ -1,3 +1,6 @@
+// MathML from the core made safe (rebuilt from an allow-list) and fitted to its
+// box: long equations broken into lines before their `+`, `−` and `=`.
+
 import { MATHML, MAX_TYPESET_NODES } from "./dom.js";
 import { safeMath } from "./equations.js";
 
