@@ -1,113 +1,22 @@
 //! The page's side of the lab: what the plots read, and nothing that computes.
 //!
-//! The [`Lab`] lives in a Web Worker (`www/worker.js`), where deriving and stepping
-//! can take as long as they take without blocking the page. The page keeps a
-//! [`Display`]: the [`Layout`] the worker sent when it loaded the scenario, and for
-//! each run the rows of its plotted [`Columns`] the worker has sent so far (flat
-//! typed arrays, [`Lab::rows_since`]), plus its row at the display clock. Drawing
-//! reads only this, so a frame costs the same whatever the model.
+//! The [`crate::lab::Lab`] lives in a Web Worker (`www/worker.js`), where deriving
+//! and stepping can take as long as they take without blocking the page. The page
+//! keeps a [`Display`]: the [`Layout`] the worker sent when it loaded the scenario,
+//! and for each run the rows the worker has sent so far (flat typed arrays of
+//! [`crate::rows::RowFormat`]), turned into [`Columns`] once as they arrive, plus
+//! its row at the display clock. Drawing reads only this, so a frame costs the same
+//! whatever the model.
 
 use nhlab::formulations::Method;
 
 use nhlab::scene::{Picture, Projection};
 
-use crate::lab::{Columns, Lab};
-use crate::panels::{self, PanelInfo};
+#[cfg(test)]
+use crate::lab::Lab;
+pub use crate::layout::Layout;
+use crate::rows::Columns;
 use crate::scene::SceneView;
-
-/// What the page needs to know of a loaded scenario to lay out and label its plots.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct Layout {
-    /// Start of the runs.
-    pub t0: f64,
-    /// End of the runs.
-    pub t_end: f64,
-    /// The view's labels: trajectory x, trajectory y, then each series.
-    pub view_labels: Vec<String>,
-    /// The same with units where `[units]` gives them (`x [m]`), for the axes.
-    pub axis_labels: Vec<String>,
-    /// The time axis's label (`t`, or `t [s]` when the scenario has units).
-    pub time_label: String,
-    /// The coordinates' names.
-    pub coordinates: Vec<String>,
-    /// Names of the E-vector's components (empty without a Hamel split).
-    pub e_components: Vec<String>,
-    /// Whether there are constraints, and whether some are holonomic.
-    pub constraints: bool,
-    /// Whether some constraint is holonomic (its velocity residual is plotted).
-    pub any_holonomic: bool,
-    /// The runs' methods (ids), in order.
-    pub methods: Vec<String>,
-    /// The runs' parameter sets, in the same order: 0 the scenario's values, `k` the
-    /// `k`-th of `[compare]` (empty: all 0).
-    #[serde(default)]
-    pub sets: Vec<usize>,
-    /// The labels of `[compare]`'s sets (`heavy: m = 3`), in order.
-    #[serde(default)]
-    pub set_labels: Vec<String>,
-    /// Why `T + V` may change along the true motion (empty: it is conserved).
-    pub energy_changes: Vec<String>,
-    /// The panels, in page order.
-    pub panels: Vec<PanelInfo>,
-    /// The scene: its elements' labels, `plane` or `space`, and how many elements
-    /// leave a trail (their coordinates follow the view's in each row); `None`
-    /// when the scenario draws nothing.
-    pub scene: Option<SceneLayout>,
-}
-
-/// What the page knows of a scene before any picture arrives.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct SceneLayout {
-    /// Every element's label, in element order.
-    pub labels: Vec<String>,
-    /// `plane` or `space`.
-    pub projection: String,
-    /// How many elements leave a trail.
-    pub trails: usize,
-}
-
-impl Layout {
-    /// The layout of `lab`'s scenario.
-    pub fn of(lab: &Lab) -> Layout {
-        let constraints = &lab.prepared().model.constraints;
-        let mut layout = Layout {
-            t0: lab.t0,
-            t_end: lab.t_end,
-            view_labels: lab.view_labels().to_vec(),
-            axis_labels: lab.axis_labels(),
-            time_label: {
-                let units = &lab.scenario().units;
-                nhlab::view::axis_label("t", nhlab::view::unit_of(units, "t").as_deref())
-            },
-            coordinates: lab.prepared().model.coordinate_names().to_vec(),
-            e_components: lab.e_components(),
-            constraints: !constraints.is_empty(),
-            any_holonomic: constraints.iter().any(|c| c.is_holonomic()),
-            methods: lab.runs().iter().map(|r| r.method.id().to_string()).collect(),
-            sets: lab.runs().iter().map(|r| r.set).collect(),
-            set_labels: lab.set_labels(),
-            energy_changes: nhlab::mechanics::energy_changes(&lab.prepared().model),
-            panels: Vec::new(),
-            scene: lab.scene().map(|(labels, projection, trails)| SceneLayout {
-                labels,
-                projection: projection.id().into(),
-                trails,
-            }),
-        };
-        layout.panels = panels::panels(&layout);
-        layout
-    }
-
-    /// Numbers per flat row.
-    pub fn row_width(&self) -> usize {
-        Columns::row_width(self.outputs(), self.e_components.len())
-    }
-
-    /// Numbers per sample after the fixed ones: the view's outputs and the trails'.
-    pub fn outputs(&self) -> usize {
-        self.view_labels.len() + 3 * self.scene.as_ref().map_or(0, |s| s.trails)
-    }
-}
 
 /// Trail points handed to the scene's painter per trailed element at most.
 const MAX_TRAIL_POINTS: usize = 2000;
@@ -144,7 +53,6 @@ pub struct Display {
 impl Display {
     /// An empty display for `layout`.
     pub fn new(layout: Layout) -> Result<Display, String> {
-        let (outputs, e) = (layout.outputs(), layout.e_components.len());
         if layout.view_labels.len() < 2 {
             return Err("a layout needs the trajectory's two labels".into());
         }
@@ -164,7 +72,7 @@ impl Display {
                 Ok(DisplayRun {
                     method,
                     set,
-                    columns: Columns::empty(outputs, e),
+                    columns: Columns::empty(layout.row_format()),
                     current: None,
                     picture: Picture::default(),
                     failed: false,
@@ -193,13 +101,8 @@ impl Display {
         }
         run.columns.truncate(from);
         run.columns.extend_from_rows(rows)?;
-        run.current = if current.is_empty() {
-            None
-        } else {
-            let mut row = Columns::empty(self.layout.outputs(), self.layout.e_components.len());
-            row.extend_from_rows(current)?;
-            Some(row)
-        };
+        run.current =
+            if current.is_empty() { None } else { Some(Columns::from_rows(self.layout.row_format(), current)?) };
         Ok(())
     }
 
@@ -241,12 +144,7 @@ impl Display {
                         rows.iter().map(|&i| [x[i], y[i], z[i]]).collect()
                     })
                     .collect();
-                crate::scene::Shown {
-                    series: crate::panels::series(r),
-                    label: crate::panels::run_label(self, r),
-                    picture: &r.picture,
-                    trails,
-                }
+                crate::scene::Shown { series: series(r), label: run_label(self, r), picture: &r.picture, trails }
             })
             .collect()
     }
@@ -270,9 +168,22 @@ impl Display {
     /// A display that has followed `lab` (tests).
     #[cfg(test)]
     pub fn of(lab: &mut Lab) -> Display {
-        let mut display = Display::new(Layout::of(lab)).expect("a lab's own layout");
+        let mut display = Display::new(lab.layout()).expect("a lab's own layout");
         display.follow(lab);
         display
+    }
+}
+
+/// Whose a run's lines are: its method and parameter set.
+pub fn series(run: &DisplayRun) -> nhlab_plots::Series {
+    nhlab_plots::Series { method: run.method, set: run.set }
+}
+
+/// A run's legend entry: `lagrange`, or `lagrange · heavy: m = 3` for a parameter set.
+pub fn run_label(display: &Display, run: &DisplayRun) -> String {
+    match run.set.checked_sub(1).and_then(|k| display.layout.set_labels.get(k)) {
+        Some(set) => format!("{} · {set}", run.method.id()),
+        None => run.method.id().to_string(),
     }
 }
 
@@ -287,10 +198,10 @@ mod tests {
 
     /// The page's display, fed in small pieces as the worker sends them.
     fn fed_in_pieces(lab: &mut Lab, max_rows: usize) -> Display {
-        let mut display = Display::new(Layout::of(lab)).unwrap();
+        let mut display = Display::new(lab.layout()).unwrap();
         let mut sent = vec![0; display.runs.len()];
         let mut t = lab.t0;
-        while !lab.finished() || sent.iter().zip(lab.runs()).any(|(&s, r)| s < r.columns.len()) {
+        while !lab.finished() || sent.iter().zip(lab.runs()).any(|(&s, r)| s < r.row_count()) {
             t += 0.05;
             lab.advance(t, 1000);
             for (i, s) in sent.iter_mut().enumerate() {
@@ -309,8 +220,8 @@ mod tests {
         let display = fed_in_pieces(&mut lab, 3);
         let whole = Display::of(&mut lab);
         for (a, b) in display.runs.iter().zip(&whole.runs) {
-            assert_eq!(a.columns.rows(0, a.columns.len()), b.columns.rows(0, b.columns.len()));
-            assert_eq!(a.columns.len(), lab.runs().iter().find(|r| r.method == a.method).unwrap().columns.len());
+            assert_eq!(a.columns, b.columns);
+            assert_eq!(a.columns.len(), lab.runs().iter().find(|r| r.method == a.method).unwrap().row_count());
         }
         for p in &display.layout.panels {
             let (x, _, _) = content(&display, p.kind, 500);
@@ -331,8 +242,8 @@ mod tests {
         let (from, rows, current) = lab.rows_since(0, before, usize::MAX);
         assert_eq!(from, 0, "fewer rows than were sent: from the start");
         display.apply(0, from, &rows, &current).unwrap();
-        assert_eq!(display.runs[0].columns.len(), lab.runs()[0].columns.len());
-        assert!(display.runs[0].columns.t.iter().all(|&t| t <= lab.runs()[0].columns.t.last().copied().unwrap()));
+        assert_eq!(display.runs[0].columns.len(), lab.runs()[0].row_count());
+        assert!(display.runs[0].columns.t.iter().all(|&t| t <= lab.runs()[0].columns().t.last().copied().unwrap()));
     }
 
     /// A run that fails is drawn as a ghost: the first run that goes on is solid
@@ -366,7 +277,7 @@ mod tests {
         assert!(display.apply(0, 0, &rows, &current[1..]).is_err(), "a partial current row");
         assert!(display.apply(7, 0, &rows, &current).is_err(), "no such run");
         assert_eq!(display.runs[0].columns.len(), len);
-        let bad = Layout { methods: vec!["nonsense".into()], ..Layout::of(&lab) };
+        let bad = Layout { methods: vec!["nonsense".into()], ..lab.layout() };
         assert!(Display::new(bad).is_err());
     }
 }

@@ -17,142 +17,8 @@ use nhlab::scene::{Projection, ScenePlayer};
 use nhlab::simulation::{Diagnostics, Sample, SampleRef, Samples, Settings, Simulation, NO_SAMPLES};
 use nhlab::view::View;
 
-/// The scalars the plots read, one column each, one entry per sample: recorded once
-/// when a sample arrives, so a frame reads flat arrays instead of chasing every
-/// sample's vectors, which for a long run would take a good part of a frame.
-#[derive(Clone, Debug, Default)]
-pub struct Columns {
-    /// Time.
-    pub t: Vec<f64>,
-    /// The view outputs, one column per output.
-    pub view: Vec<Vec<f64>>,
-    /// The largest residual as written over the constraints (`|φ|` of a holonomic
-    /// one, `|f|` of the others).
-    pub residual: Vec<f64>,
-    /// The largest velocity-level residual `|φ_q v + φ_t|` over the holonomic
-    /// constraints (0 without any).
-    pub velocity_residual: Vec<f64>,
-    /// `T + V`.
-    pub energy: Vec<f64>,
-    /// |E| (NaN where the split is singular or absent).
-    pub e_norm: Vec<f64>,
-    /// E's components, one column each.
-    pub e: Vec<Vec<f64>>,
-    /// Whether the point is a recorded sample (not a display point of the dense
-    /// output, whose constraint residual and energy carry the interpolant's error).
-    pub is_sample: Vec<bool>,
-    /// Which constraints are holonomic (not a column: what `velocity_residual` reads).
-    holonomic: Vec<bool>,
-}
-
-impl Columns {
-    fn new(outputs: usize, e_components: usize, holonomic: &[bool]) -> Columns {
-        Columns {
-            view: vec![Vec::new(); outputs],
-            e: vec![Vec::new(); e_components],
-            holonomic: holonomic.to_vec(),
-            ..Columns::default()
-        }
-    }
-
-    /// The number of samples.
-    pub fn len(&self) -> usize {
-        self.t.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.t.is_empty()
-    }
-
-    /// Numbers per row in the flat form ([`Columns::rows`]): `t`, `is_sample` (1 or
-    /// 0), the residual, the velocity residual, the energy, |E|, then the view
-    /// outputs and E's components.
-    pub fn row_width(outputs: usize, e_components: usize) -> usize {
-        ROW_FIXED + outputs + e_components
-    }
-
-    /// Rows `from..to` flattened, one after another: what crosses from the worker
-    /// to the page in one typed array (structured cloning of one buffer, not of
-    /// thousands of objects).
-    pub fn rows(&self, from: usize, to: usize) -> Vec<f64> {
-        let width = Columns::row_width(self.view.len(), self.e.len());
-        let mut out = Vec::with_capacity((to - from) * width);
-        for k in from..to {
-            out.extend_from_slice(&[
-                self.t[k],
-                if self.is_sample[k] { 1.0 } else { 0.0 },
-                self.residual[k],
-                self.velocity_residual[k],
-                self.energy[k],
-                self.e_norm[k],
-            ]);
-            out.extend(self.view.iter().map(|c| c[k]));
-            out.extend(self.e.iter().map(|c| c[k]));
-        }
-        out
-    }
-
-    /// Keeps the first `len` rows.
-    pub fn truncate(&mut self, len: usize) {
-        for c in [&mut self.t, &mut self.residual, &mut self.velocity_residual, &mut self.energy, &mut self.e_norm] {
-            c.truncate(len);
-        }
-        self.is_sample.truncate(len);
-        self.view.iter_mut().chain(self.e.iter_mut()).for_each(|c| c.truncate(len));
-    }
-
-    /// Appends flat rows as [`Columns::rows`] writes them.
-    pub fn extend_from_rows(&mut self, rows: &[f64]) -> Result<(), String> {
-        let width = Columns::row_width(self.view.len(), self.e.len());
-        if rows.len() % width != 0 {
-            return Err(format!("{} numbers are not whole rows of {width}", rows.len()));
-        }
-        for row in rows.chunks_exact(width) {
-            self.t.push(row[0]);
-            self.is_sample.push(row[1] != 0.0);
-            self.residual.push(row[2]);
-            self.velocity_residual.push(row[3]);
-            self.energy.push(row[4]);
-            self.e_norm.push(row[5]);
-            let (view, e) = row[ROW_FIXED..].split_at(self.view.len());
-            self.view.iter_mut().zip(view).for_each(|(c, &x)| c.push(x));
-            self.e.iter_mut().zip(e).for_each(|(c, &x)| c.push(x));
-        }
-        Ok(())
-    }
-
-    /// Empty columns for `outputs` view outputs and `e_components` components of E.
-    pub fn empty(outputs: usize, e_components: usize) -> Columns {
-        Columns::new(outputs, e_components, &[])
-    }
-
-    fn push<'a>(&mut self, s: impl Into<SampleRef<'a>>, view: &[f64], is_sample: bool) {
-        let s = s.into();
-        self.t.push(s.t);
-        self.is_sample.push(is_sample);
-        for (column, &v) in self.view.iter_mut().zip(view) {
-            column.push(v);
-        }
-        let largest = |xs: &mut dyn Iterator<Item = f64>| xs.fold(0.0, |m: f64, r| m.max(r.abs()));
-        self.residual.push(largest(&mut s.residuals.iter().copied()));
-        let mut holonomic = s.velocity_residuals.iter().zip(&self.holonomic).filter(|(_, &h)| h).map(|(&r, _)| r);
-        self.velocity_residual.push(largest(&mut holonomic));
-        self.energy.push(s.energy);
-        match s.e_vector {
-            Some(e) => {
-                self.e_norm.push(e.iter().map(|x| x * x).sum::<f64>().sqrt());
-                for (column, &x) in self.e.iter_mut().zip(e) {
-                    column.push(x);
-                }
-            }
-            None => {
-                self.e_norm.push(f64::NAN);
-                self.e.iter_mut().for_each(|c| c.push(f64::NAN));
-            }
-        }
-    }
-}
+use crate::layout::{Layout, SceneLayout};
+use crate::rows::{Columns, RowFormat};
 
 /// What a row records besides the fixed scalars: the view's outputs, then the world
 /// position of each trailed scene element (three numbers each), so the page can draw
@@ -192,9 +58,6 @@ impl Outputs {
     }
 }
 
-/// The scalars of a row before the view outputs and E's components.
-const ROW_FIXED: usize = 6;
-
 /// One method's run.
 pub struct Run {
     /// The method.
@@ -212,17 +75,39 @@ pub struct Run {
     /// Hamel's dependent coordinates (`y`, or `x, y`), for the message where its split
     /// turns singular.
     hamel_dependent: Option<String>,
-    /// What the plots read: every recorded sample, with display points of the dense
-    /// output inside long steps.
-    pub columns: Columns,
-    /// How many of the simulation's samples are in `columns`.
+    /// What the plots read, as flat rows of [`RowFormat`] (what is sent to the
+    /// page): every recorded sample, with display points of the dense output inside
+    /// long steps.
+    rows: Vec<f64>,
+    format: RowFormat,
+    /// Which constraints are holonomic (what a row's velocity residual reads).
+    holonomic: Vec<bool>,
+    /// How many of the simulation's samples are in `rows`.
     recorded: usize,
     /// The state shown at the display clock (interpolated inside the last step), and
-    /// its plotted scalars as a one-row [`Columns`].
-    pub current: Option<(Sample, Columns)>,
+    /// its row.
+    pub current: Option<(Sample, Vec<f64>)>,
 }
 
 impl Run {
+    /// The number of rows recorded.
+    pub fn row_count(&self) -> usize {
+        self.rows.len() / self.format.width()
+    }
+
+    /// The rows recorded, as the page's columns (for tests and tools: the page
+    /// builds its own from what it receives).
+    pub fn columns(&self) -> Columns {
+        Columns::from_rows(self.format, &self.rows).expect("whole rows")
+    }
+
+    /// The row at the display clock, as columns of one row (empty before the first
+    /// sample).
+    pub fn current_columns(&self) -> Columns {
+        let row = self.current.as_ref().map_or(&[][..], |(_, row)| &row[..]);
+        Columns::from_rows(self.format, row).expect("a whole row")
+    }
+
     /// The recorded samples.
     pub fn samples(&self) -> &Samples {
         self.sim.as_ref().map_or(&NO_SAMPLES, |s| s.samples())
@@ -272,7 +157,13 @@ impl Run {
                         nhlab::math::ShortTime(last.t)
                     ));
                 }
-                _ => recorder.record_step(&mut self.columns, &mut self.recorded, sim, &self.parameters),
+                _ => recorder.record_step(
+                    &mut self.rows,
+                    (self.format, &self.holonomic),
+                    &mut self.recorded,
+                    sim,
+                    &self.parameters,
+                ),
             }
         }
         taken
@@ -421,7 +312,7 @@ impl Lab {
                 // The page draws no compulsion: samples skip it.
                 let settings = Settings { compulsion: false, ..Settings::from_scenario(&p.model.scenario.run, method) };
                 let holonomic: Vec<bool> = p.model.constraints.iter().map(|c| c.is_holonomic()).collect();
-                let columns = Columns::new(self.view.per_sample(), self.e_components().len(), &holonomic);
+                let format = RowFormat { outputs: self.view.per_sample(), e_components: self.e_components().len() };
                 let hamel_dependent = p.model.hamel_dependent_names();
                 let mut run = Run {
                     method,
@@ -431,7 +322,9 @@ impl Lab {
                     error: None,
                     ended: false,
                     hamel_dependent,
-                    columns,
+                    rows: Vec::new(),
+                    format,
+                    holonomic,
                     recorded: 0,
                     current: None,
                 };
@@ -514,6 +407,38 @@ impl Lab {
         (crate::scene::encode(&picture), picture.hidden)
     }
 
+    /// The layout of the scenario, for the page.
+    pub fn layout(&self) -> Layout {
+        let lab = self;
+        let constraints = &lab.prepared().model.constraints;
+        let mut layout = Layout {
+            t0: lab.t0,
+            t_end: lab.t_end,
+            view_labels: lab.view_labels().to_vec(),
+            axis_labels: lab.axis_labels(),
+            time_label: {
+                let units = &lab.scenario().units;
+                nhlab::view::axis_label("t", nhlab::view::unit_of(units, "t").as_deref())
+            },
+            coordinates: lab.prepared().model.coordinate_names().to_vec(),
+            e_components: lab.e_components(),
+            constraints: !constraints.is_empty(),
+            any_holonomic: constraints.iter().any(|c| c.is_holonomic()),
+            methods: lab.runs().iter().map(|r| r.method.id().to_string()).collect(),
+            sets: lab.runs().iter().map(|r| r.set).collect(),
+            set_labels: lab.set_labels(),
+            energy_changes: nhlab::mechanics::energy_changes(&lab.prepared().model),
+            panels: Vec::new(),
+            scene: lab.scene().map(|(labels, projection, trails)| SceneLayout {
+                labels,
+                projection: projection.id().into(),
+                trails,
+            }),
+        };
+        layout.panels = crate::layout::panels(&layout);
+        layout
+    }
+
     /// Whether every run has reached `t_end` or stopped.
     pub fn finished(&self) -> bool {
         self.runs.iter().all(|r| r.finished(self.t_end))
@@ -536,14 +461,13 @@ impl Lab {
     /// Records samples not yet in the columns (the first one, and a failed step's
     /// last), and every run's state at the clock.
     fn record_new_samples(&mut self) {
-        let e_components = self.e_components().len();
         let Lab { runs, view, now, .. } = self;
         for run in runs {
             let parameters = &run.parameters;
             let Some(sim) = run.sim.as_mut() else { continue };
             let samples = sim.samples();
             for s in samples.iter().skip(run.recorded) {
-                run.columns.push(s, view.at(parameters, s), true);
+                run.format.push(&mut run.rows, s, view.at(parameters, s), true, &run.holonomic);
             }
             run.recorded = samples.len();
             let Some(last) = samples.last().map(|s| s.to_sample()) else { continue };
@@ -552,23 +476,23 @@ impl Lab {
             } else {
                 last
             };
-            let mut row = Columns::new(view.per_sample(), e_components, &run.columns.holonomic);
-            row.push(&shown, view.at(parameters, &shown), false);
+            let mut row = Vec::with_capacity(run.format.width());
+            run.format.push(&mut row, &shown, view.at(parameters, &shown), false, &run.holonomic);
             run.current = Some((shown, row));
         }
     }
 
     /// What run `index` has recorded from row `from` on, at most `max_rows` rows,
-    /// flattened ([`Columns::rows`]), and its row at the clock (empty before the
+    /// flat ([`RowFormat`]), and its row at the clock (empty before the
     /// first sample). A `from` past its rows (the runs restarted) starts from 0.
     /// Returns `(from, rows, current)`.
     pub fn rows_since(&self, index: usize, from: usize, max_rows: usize) -> (usize, Vec<f64>, Vec<f64>) {
         let Some(run) = self.runs.get(index) else { return (0, Vec::new(), Vec::new()) };
-        let c = &run.columns;
-        let from = if from > c.len() { 0 } else { from };
-        let to = c.len().min(from.saturating_add(max_rows));
-        let current = run.current.as_ref().map_or_else(Vec::new, |(_, row)| row.rows(0, row.len()));
-        (from, c.rows(from, to), current)
+        let (count, width) = (run.row_count(), run.format.width());
+        let from = if from > count { 0 } else { from };
+        let to = count.min(from.saturating_add(max_rows));
+        let current = run.current.as_ref().map_or_else(Vec::new, |(_, row)| row.clone());
+        (from, run.rows[from * width..to * width].to_vec(), current)
     }
 
     /// The CSV of every run's recorded samples: the same text `nhlab run` writes for
@@ -630,7 +554,14 @@ const MAX_POINTS_PER_STEP: usize = 8;
 impl Recorder<'_> {
     /// Puts the step just taken into the columns: points of its dense output when it
     /// is long, then its sample.
-    fn record_step(&mut self, columns: &mut Columns, recorded: &mut usize, sim: &mut Simulation, parameters: &[f64]) {
+    fn record_step(
+        &mut self,
+        rows: &mut Vec<f64>,
+        (format, holonomic): (RowFormat, &[bool]),
+        recorded: &mut usize,
+        sim: &mut Simulation,
+        parameters: &[f64],
+    ) {
         let samples = sim.samples();
         let n = samples.len();
         if n < 2 || *recorded != n - 1 {
@@ -643,11 +574,11 @@ impl Recorder<'_> {
             let t = t0 + (t1 - t0) * j as f64 / (inside + 1) as f64;
             if let Ok(s) = sim.sample_in_last_step(t) {
                 if sample_is_finite(&s) {
-                    columns.push(&s, self.view.at(parameters, &s), false);
+                    format.push(rows, &s, self.view.at(parameters, &s), false, holonomic);
                 }
             }
         }
-        columns.push(&last, self.view.at(parameters, &last), true);
+        format.push(rows, &last, self.view.at(parameters, &last), true, holonomic);
         *recorded = n;
     }
 }
@@ -687,7 +618,8 @@ mod tests {
         let mut lab = Lab::new(&sleigh()).unwrap();
         lab.advance(lab.t0 + 0.05, 1000);
         for run in lab.runs() {
-            let (shown, row) = run.current.as_ref().unwrap();
+            let (shown, _) = run.current.as_ref().unwrap();
+            let row = run.current_columns();
             let view = &row.view;
             if run.error.is_none() {
                 assert!((shown.t - lab.now()).abs() < 1e-12);
@@ -704,7 +636,8 @@ mod tests {
         let mut lab = Lab::new(&sleigh()).unwrap();
         lab.advance(lab.t_end, 100_000);
         let run = &lab.runs()[0];
-        let (t, samples) = (&run.columns.t, run.samples());
+        let columns = run.columns();
+        let (t, samples) = (&columns.t, run.samples());
         assert!(t.len() > samples.len(), "display points were added: {} vs {}", t.len(), samples.len());
         assert!(t.windows(2).all(|w| w[0] < w[1]), "in time order");
         assert!(samples.iter().all(|s| t.contains(&s.t)), "every recorded sample is plotted");
@@ -719,7 +652,7 @@ mod tests {
         }
         // Display points are on the trajectory: the energy invariant holds there to the
         // interpolant's accuracy, at the samples to the integrator's.
-        let c = &run.columns;
+        let c = &columns;
         let e0 = c.energy[0];
         for k in 0..c.len() {
             let tolerance = if c.is_sample[k] { 1e-9 } else { 1e-6 };

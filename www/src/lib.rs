@@ -1,16 +1,20 @@
 //! # nhlab-www — the web lab
 //!
-//! The page (`index.html`, `www/app.js`) wires the DOM; this crate does everything
-//! else, over the core:
+//! The page (`index.html`, the modules of `www/app/`) wires the DOM; this crate does
+//! everything else, over the core:
 //!
 //! - [`lab`]: a scenario and one run per method, stepped towards a display clock
-//!   exactly as `nhlab run` steps (plain Rust, tested natively);
-//! - [`panels`]: which plots a scenario gets and their decimated lines;
+//!   exactly as `nhlab run` steps (plain Rust, tested natively); it lives in the
+//!   runner worker and records each sample as a flat row of [`rows::RowFormat`];
+//! - [`layout`]: what the worker tells the page of a scenario once (labels, panels,
+//!   the runs, the rows' shape); [`display`]: the page's copy of the rows, as
+//!   [`rows::Columns`], all that drawing reads;
+//! - [`panels`]: the plots' decimated lines and axes;
 //! - [`edit`]: in-place edits of the scenario's TOML (sliders, fields, menus);
 //! - [`gallery`]: every file of `scenarios/`, embedded at build time;
 //! - [`kernel`]: Lagrange's right-hand side compiled to a WebAssembly module;
 //! - [`stability`]: the stability panel's sweep (the scenario's `[stability]`);
-//! - [`api`]: the `#[wasm_bindgen]` surface the page calls.
+//! - [`api`]: the `#[wasm_bindgen]` surface: text, worker and page parts.
 
 pub mod api;
 pub mod display;
@@ -18,9 +22,11 @@ pub mod edit;
 pub mod gallery;
 pub mod kernel;
 pub mod lab;
+pub mod layout;
 pub mod panels;
 #[cfg(test)]
 mod robustness;
+pub mod rows;
 pub mod scene;
 pub mod stability;
 

@@ -9,128 +9,12 @@
 
 use nhlab_plots::{decimate, Line, Marker, Panel, Scale};
 
-use crate::display::{Display, DisplayRun, Layout};
-use crate::lab::Columns;
+use crate::display::{run_label, series, Display, DisplayRun};
+pub use crate::layout::{Kind, Layout, PanelInfo, MAX_E_COMPONENTS};
+use crate::rows::Columns;
 
 /// Points per line at most, after decimation, however wide the canvas.
 pub const MAX_POINTS: usize = 2400;
-
-/// What a panel shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Kind {
-    /// The system drawn at the clock, one copy per method (`crate::scene`).
-    Scene,
-    /// `view.trajectory`, the current positions marked.
-    Trajectory,
-    /// `view.series[i]` against t.
-    Series(usize),
-    /// The largest constraint residual as written (`φ` for holonomic constraints),
-    /// and dashed the largest velocity-level residual of the holonomic ones; log scale.
-    Residual,
-    /// `|T + V|` minus its initial value, log scale.
-    Energy,
-    /// Hamel's E-vector: its norm (solid) and components (dashed).
-    EVector,
-}
-
-/// A panel of the page: the canvas id the page creates, and what it shows.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct PanelInfo {
-    /// The canvas element's id.
-    pub id: String,
-    /// Its heading.
-    pub title: String,
-    /// One sentence under the heading: how to read it.
-    pub note: String,
-    /// What it shows.
-    pub kind: Kind,
-}
-
-/// The panels of a scenario, in page order (the layout's own `panels` aside).
-pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
-    let labels = &layout.view_labels;
-    let mut out = Vec::new();
-    if let Some(scene) = &layout.scene {
-        let how = if scene.projection == "space" {
-            "drag to turn the view, wheel to zoom"
-        } else {
-            "drag to move, wheel to zoom"
-        };
-        out.push(PanelInfo {
-            id: "plot-scene".into(),
-            title: "the system".into(),
-            note: format!(
-                "each method in its colour, the first solid and the others as ghosts; {how}, double-click to fit"
-            ),
-            kind: Kind::Scene,
-        });
-    }
-    out.push(PanelInfo {
-        id: "plot-trajectory".into(),
-        title: format!("trajectory: {} against {}", labels[1], labels[0]),
-        note: "dots mark each method's current state".into(),
-        kind: Kind::Trajectory,
-    });
-    for (i, label) in labels[2..].iter().enumerate() {
-        out.push(PanelInfo {
-            id: format!("plot-series-{i}"),
-            title: format!("{label} against t"),
-            note: String::new(),
-            kind: Kind::Series(i),
-        });
-    }
-    if layout.constraints {
-        let note = if layout.any_holonomic {
-            "solid: largest |residual| as written (|φ| for holonomic constraints, |f| for the others); dashed: largest |φ̇ = φ_q q̇ + φ_t| of the holonomic ones (log scale)"
-        } else {
-            "largest |f| over the constraints (log scale): drift from the constraint surface"
-        };
-        out.push(PanelInfo {
-            id: "plot-residual".into(),
-            title: "constraint residuals".into(),
-            note: note.into(),
-            kind: Kind::Residual,
-        });
-    }
-    let (title, note) = energy_caption(&layout.energy_changes);
-    out.push(PanelInfo { id: "plot-energy".into(), title, note, kind: Kind::Energy });
-    let components = layout.e_components.len();
-    if components > 0 {
-        let (names, dashed) = if components > MAX_E_COMPONENTS {
-            (format!("{components} components"), format!("dashed the {MAX_E_COMPONENTS} largest components"))
-        } else {
-            (layout.e_components.join(", "), "dashed its components".into())
-        };
-        out.push(PanelInfo {
-            id: "plot-e".into(),
-            title: format!("Hamel's E-vector ({names})"),
-            note: format!("solid |E|, {dashed} (a symmetric log axis once they exceed 100); E = 0 exactly where Hamel's embedding gives the true motion"),
-            kind: Kind::EVector,
-        });
-    }
-    out
-}
-
-/// The energy panel's title and note: what the curve is, and whether the true motion
-/// conserves `T + V` here (then the curve is a method's error) or not (then it is the
-/// energy's own change, and why).
-pub fn energy_caption(changes: &[String]) -> (String, String) {
-    if changes.is_empty() {
-        (
-            "energy drift".into(),
-            "|T + V − (T + V)(0)| (log scale): the true motion conserves T + V here, so this is each method's error"
-                .into(),
-        )
-    } else {
-        (
-            "energy change".into(),
-            format!(
-                "|T + V − (T + V)(0)| (log scale): T + V need not be conserved here ({}), so this is how it changes along each method's motion",
-                changes.join("; ")
-            ),
-        )
-    }
-}
 
 /// Picks the x and y columns of a line.
 type Pick<'a> = &'a dyn Fn(&Columns) -> (&[f64], &[f64]);
@@ -174,19 +58,6 @@ fn line(
         points: decimate(&points, max_points.min(MAX_POINTS)),
         label: label.then(|| run_label(display, run)),
         dashed,
-    }
-}
-
-/// Whose a run's lines are: its method and parameter set.
-pub fn series(run: &DisplayRun) -> nhlab_plots::Series {
-    nhlab_plots::Series { method: run.method, set: run.set }
-}
-
-/// A run's legend entry: `lagrange`, or `lagrange · heavy: m = 3` for a parameter set.
-pub fn run_label(display: &Display, run: &DisplayRun) -> String {
-    match run.set.checked_sub(1).and_then(|k| display.layout.set_labels.get(k)) {
-        Some(set) => format!("{} · {set}", run.method.id()),
-        None => run.method.id().to_string(),
     }
 }
 
@@ -240,10 +111,6 @@ pub fn content(display: &Display, kind: Kind, max_points: usize) -> (Vec<Line>, 
     (lines, markers, scale)
 }
 
-/// E's components drawn per run at most: dozens of dashed lines are unreadable and
-/// would make a frame of a large model cost tens of milliseconds.
-pub const MAX_E_COMPONENTS: usize = 6;
-
 /// The indices of the (at most) `n` components of E largest in magnitude so far, in
 /// index order.
 fn largest_components(c: &Columns, n: usize) -> Vec<usize> {
@@ -296,12 +163,13 @@ pub fn spec<'a>(layout: &'a Layout, info: &'a PanelInfo, y_scale: Scale, dpr: f6
 mod tests {
     use super::*;
     use crate::lab::Lab;
+    use crate::layout::panels;
 
     #[test]
     fn the_energy_panel_says_whether_the_true_motion_conserves_energy() {
         let energy = |name: &str| {
             let lab = Lab::new(crate::gallery::text(name).unwrap()).unwrap();
-            panels(&Layout::of(&lab)).into_iter().find(|p| p.kind == Kind::Energy).unwrap()
+            panels(&lab.layout()).into_iter().find(|p| p.kind == Kind::Energy).unwrap()
         };
         let sleigh = energy("chaplygin-sleigh");
         assert_eq!(sleigh.title, "energy drift");
@@ -314,7 +182,7 @@ mod tests {
     #[test]
     fn the_sleigh_gets_every_panel_and_lines_stop_at_the_clock() {
         let mut lab = Lab::new(crate::gallery::text("chaplygin-sleigh").unwrap()).unwrap();
-        let kinds: Vec<Kind> = panels(&Layout::of(&lab)).iter().map(|p| p.kind).collect();
+        let kinds: Vec<Kind> = panels(&lab.layout()).iter().map(|p| p.kind).collect();
         assert_eq!(
             kinds,
             [
@@ -340,7 +208,7 @@ mod tests {
                 nhlab::scene::Mark::Ball { centre: [now.q[0], now.q[1], 0.0], radius: 0.0 }
             );
             assert_eq!(s.trails.len(), 1);
-            assert_eq!(s.trails[0].len(), run.columns.len());
+            assert_eq!(s.trails[0].len(), run.row_count());
         }
         for kind in kinds.into_iter().filter(|&k| k != Kind::Scene) {
             let (lines, markers, _) = content(&display, kind, 1000);
@@ -398,8 +266,9 @@ mod tests {
 
     #[test]
     fn at_most_six_components_of_e_are_drawn_the_largest() {
-        let mut c = Columns::empty(2, 9);
-        let mut row = vec![0.0; Columns::row_width(2, 9)];
+        let format = crate::rows::RowFormat { outputs: 2, e_components: 9 };
+        let mut c = Columns::empty(format);
+        let mut row = vec![0.0; format.width()];
         row[1] = 1.0;
         for (k, x) in [0.1, -9.0, 3.0, f64::NAN, 0.0, 5.0, -0.5, 7.0, 1.0].iter().enumerate() {
             row[6 + 2 + k] = *x;

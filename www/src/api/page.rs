@@ -1,0 +1,284 @@
+//! What runs on the page: [`WebDisplay`], the page's copy of what the runner sent,
+//! drawn on its canvases, and the stability panel's drawing.
+
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::display::Display;
+use crate::layout::Layout;
+use crate::panels;
+use nhlab::formulations::Method;
+
+/// The page's copy of the plotted data ([`Display`]), drawn on its canvases.
+#[wasm_bindgen]
+pub struct WebDisplay {
+    display: Display,
+    /// Counts the frames drawn while playing: which off-screen panel is refreshed.
+    frames: usize,
+}
+
+#[wasm_bindgen]
+impl WebDisplay {
+    /// An empty display for the `layout` of a worker's `info()`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(layout: JsValue) -> Result<WebDisplay, JsError> {
+        let layout: Layout = serde_wasm_bindgen::from_value(layout).map_err(|e| JsError::new(&e.to_string()))?;
+        Ok(WebDisplay { display: Display::new(layout).map_err(|e| JsError::new(&e))?, frames: 0 })
+    }
+
+    /// Puts rows the worker sent for run `index` in place (from row `from` on), and
+    /// its row at the clock.
+    pub fn apply(&mut self, index: usize, from: usize, rows: &[f64], current: &[f64]) -> Result<(), JsError> {
+        self.display.apply(index, from, rows, current).map_err(|e| JsError::new(&e))
+    }
+
+    /// Puts run `index`'s scene at the clock in place (flat, from the worker), with
+    /// the labels of the elements it could not draw.
+    pub fn apply_picture(&mut self, index: usize, flat: &[f64], hidden: Vec<String>) -> Result<(), JsError> {
+        self.display.apply_picture(index, flat, hidden).map_err(|e| JsError::new(&e))
+    }
+
+    /// A drag of `(dx, dy)` CSS pixels on the scene: turns the view in space, moves
+    /// it in the plane.
+    pub fn scene_drag(&mut self, dx: f64, dy: f64, dpr: f64) {
+        let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
+        if dx.is_finite() && dy.is_finite() {
+            self.display.scene_view.drag(dx * dpr, dy * dpr);
+        }
+    }
+
+    /// Zooms the scene by `factor` about CSS pixel `(x, y)`.
+    pub fn scene_zoom(&mut self, factor: f64, x: f64, y: f64, dpr: f64) {
+        let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
+        if x.is_finite() && y.is_finite() {
+            self.display.scene_view.zoom(factor, x * dpr, y * dpr);
+        }
+    }
+
+    /// Fits the scene again and follows the motion.
+    pub fn scene_reset(&mut self) {
+        self.display.scene_view.reset();
+    }
+
+    /// Marks run `index` as failed (it could not run or stopped on an error) or not:
+    /// a failed run is drawn as a ghost behind the runs that go on.
+    pub fn set_failed(&mut self, index: usize, failed: bool) {
+        if let Some(run) = self.display.runs.get_mut(index) {
+            run.failed = failed;
+        }
+    }
+
+    /// The scene's text alternative: what is drawn, and where, for each method.
+    pub fn scene_caption(&self) -> String {
+        let labels = self.display.layout.scene.as_ref().map_or(&[][..], |s| s.labels.as_slice());
+        crate::scene::caption(labels, &self.display.shown(), self.display.now)
+    }
+
+    /// Sets the display clock (the time the worker's runs reached).
+    pub fn set_now(&mut self, t: f64) {
+        if t.is_finite() {
+            self.display.now = t.clamp(self.display.layout.t0, self.display.layout.t_end);
+        }
+    }
+
+    /// The display clock.
+    pub fn now(&self) -> f64 {
+        self.display.now
+    }
+
+    /// Draws the panels on their canvases (`id` from `info().panels`), with the
+    /// backing store sized to the canvas' CSS size times `dpr`. Missing canvases are
+    /// skipped.
+    ///
+    /// While `playing`, the scene is drawn every frame, the plots in view every other
+    /// frame (half of them in each), and a canvas marked `data-offscreen` (scrolled
+    /// out of view) only in its turn, one such panel per frame: plots cost many times
+    /// what the scene does, and drawn all together a model with many panels would
+    /// miss frames. A canvas not yet sized for its box is drawn at once. This way a
+    /// frame's work is about half of what can be seen, plots move at 30 fps, and a
+    /// panel scrolled into view, or a screenshot of the whole page, is never more
+    /// than a few frames old. Returns the ids of the panels drawn with values that
+    /// are not finite (left as gaps).
+    pub fn draw(&mut self, dpr: f64, playing: bool) -> Result<Vec<String>, JsError> {
+        let mut gaps = Vec::new();
+        let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| JsError::new("no document"))?;
+        let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
+        let panels = self.display.layout.panels.len().max(1);
+        let turn = self.frames % panels;
+        self.frames = if playing { self.frames.wrapping_add(1) } else { 0 };
+        for (k, info) in self.display.layout.panels.iter().enumerate() {
+            let Some(canvas) = document.get_element_by_id(&info.id) else { continue };
+            let canvas: web_sys::HtmlCanvasElement =
+                canvas.dyn_into().map_err(|_| JsError::new(&format!("#{} is not a canvas", info.id)))?;
+            let (css_w, css_h) = css_size(&canvas);
+            let (w, h) = ((css_w * dpr) as u32, (css_h * dpr) as u32);
+            if w < 40 || h < 40 {
+                continue; // hidden or collapsed
+            }
+            // A canvas not yet sized for its box (new, or resized) is drawn now.
+            let resized = canvas.width() != w || canvas.height() != h;
+            if playing && !resized && info.kind != panels::Kind::Scene {
+                let due = if canvas.has_attribute("data-offscreen") { k == turn } else { k % 2 == turn % 2 };
+                if !due {
+                    continue;
+                }
+            }
+            if resized {
+                canvas.set_width(w);
+                canvas.set_height(h);
+            }
+            let backend = CanvasBackend::with_canvas_object(canvas)
+                .ok_or_else(|| JsError::new(&format!("#{}: no 2D context", info.id)))?;
+            let area = backend.into_drawing_area();
+            area.fill(&WHITE).map_err(|e| JsError::new(&e.to_string()))?;
+            if info.kind == panels::Kind::Scene {
+                let mut view = self.display.scene_view.clone();
+                crate::scene::draw(&area, &mut view, &self.display.shown(), dpr)
+                    .map_err(|e| JsError::new(&format!("{}: {e}", info.id)))?;
+                self.display.scene_view = view;
+                area.present().map_err(|e| JsError::new(&e.to_string()))?;
+                continue;
+            }
+            let (lines, markers, scale) = panels::content(&self.display, info.kind, w as usize);
+            if panels::has_gaps(&lines) {
+                gaps.push(info.id.clone());
+            }
+            let spec = panels::spec(&self.display.layout, info, scale, dpr);
+            nhlab_plots::draw_panel(&area, &spec, &lines, &markers)
+                .map_err(|e| JsError::new(&format!("{}: {e}", info.id)))?;
+            area.present().map_err(|e| JsError::new(&e.to_string()))?;
+        }
+        Ok(gaps)
+    }
+}
+
+#[wasm_bindgen]
+impl WebDisplay {
+    /// Draws panel `id` for a PNG file on `canvas` (one not in the page): its box of
+    /// `css_w × css_h` at `scale` pixels per CSS pixel (2 for print-quality figures),
+    /// with the panel's title over it and, for plots, a legend naming each method,
+    /// so that the file explains itself away from the page.
+    pub fn draw_export(
+        &mut self,
+        id: &str,
+        canvas: web_sys::HtmlCanvasElement,
+        css_w: f64,
+        css_h: f64,
+        scale: f64,
+    ) -> Result<(), JsError> {
+        let info = self.display.layout.panels.iter().find(|p| p.id == id).cloned();
+        let info = info.ok_or_else(|| JsError::new(&format!("no panel {id}")))?;
+        let scale = if scale.is_finite() { scale.clamp(1.0, 4.0) } else { 2.0 };
+        let fit = |x: f64| if x.is_finite() { x.clamp(120.0, 2000.0) } else { 400.0 };
+        let (w, h) = ((fit(css_w) * scale) as u32, (fit(css_h) * scale) as u32);
+        canvas.set_width(w);
+        canvas.set_height(h);
+        let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| JsError::new("no 2D context"))?;
+        let area = backend.into_drawing_area();
+        area.fill(&WHITE).map_err(|e| JsError::new(&e.to_string()))?;
+        if info.kind == panels::Kind::Scene {
+            let mut view = self.display.scene_view.clone();
+            crate::scene::draw(&area, &mut view, &self.display.shown(), scale)
+                .map_err(|e| JsError::new(&format!("{id}: {e}")))?;
+        } else {
+            let (lines, markers, y_scale) = panels::content(&self.display, info.kind, w as usize);
+            let spec = panels::spec(&self.display.layout, &info, y_scale, scale);
+            let spec = nhlab_plots::Panel { title: &info.title, legend: true, ..spec };
+            nhlab_plots::draw_panel(&area, &spec, &lines, &markers).map_err(|e| JsError::new(&format!("{id}: {e}")))?;
+        }
+        area.present().map_err(|e| JsError::new(&e.to_string()))
+    }
+}
+
+/// A canvas' CSS size from `data-css-size`, kept by the page's ResizeObserver: read
+/// without a layout. A canvas not observed yet (just created) counts as empty and is
+/// drawn once the observer has measured it (it marks the page for drawing):
+/// measuring it here would force a layout of the whole page, which a long
+/// initial-state form makes slow.
+fn css_size(canvas: &web_sys::HtmlCanvasElement) -> (f64, f64) {
+    let observed = canvas.get_attribute("data-css-size").and_then(|s| {
+        let mut it = s.split(' ').map(str::parse::<f64>);
+        match (it.next(), it.next()) {
+            (Some(Ok(w)), Some(Ok(h))) if w.is_finite() && h.is_finite() => Some((w, h)),
+            _ => None,
+        }
+    });
+    observed.unwrap_or((0.0, 0.0))
+}
+
+/// Draws a sweep (from [`stability`]) on canvas `id`, the backing store sized to its
+/// CSS size times `dpr`, with the value the run uses at `current`. Returns the
+/// horizontal positions of the first and last swept values in CSS pixels `[left, right]`, so that a click
+/// can be turned into a value.
+#[wasm_bindgen]
+pub fn draw_stability(id: &str, data: JsValue, current: f64, dpr: f64) -> Result<Vec<f64>, JsError> {
+    let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| JsError::new("no document"))?;
+    let canvas: web_sys::HtmlCanvasElement = document
+        .get_element_by_id(id)
+        .ok_or_else(|| JsError::new(&format!("no #{id}")))?
+        .dyn_into()
+        .map_err(|_| JsError::new(&format!("#{id} is not a canvas")))?;
+    let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
+    let (css_w, css_h) = css_size(&canvas);
+    if css_w * dpr < 40.0 || css_h * dpr < 40.0 {
+        return Ok(vec![0.0, 0.0]);
+    }
+    paint_stability(canvas, data, current, "", css_w, css_h, dpr)
+}
+
+/// Draws a sweep for a PNG file on `canvas` (one not in the page): a box of
+/// `css_w × css_h` at `scale` pixels per CSS pixel (2 for print-quality figures),
+/// with `title` over it, like the plots' exports.
+#[wasm_bindgen]
+pub fn draw_stability_export(
+    canvas: web_sys::HtmlCanvasElement,
+    data: JsValue,
+    current: f64,
+    title: &str,
+    css_w: f64,
+    css_h: f64,
+    scale: f64,
+) -> Result<(), JsError> {
+    let scale = if scale.is_finite() { scale.clamp(1.0, 4.0) } else { 2.0 };
+    let fit = |x: f64| if x.is_finite() { x.clamp(120.0, 2000.0) } else { 400.0 };
+    paint_stability(canvas, data, current, title, fit(css_w), fit(css_h), scale).map(|_| ())
+}
+
+/// The stability chart on `canvas`, its backing store `css_w × css_h` times `scale`;
+/// returns the swept values' horizontal span in CSS pixels.
+fn paint_stability(
+    canvas: web_sys::HtmlCanvasElement,
+    data: JsValue,
+    current: f64,
+    title: &str,
+    css_w: f64,
+    css_h: f64,
+    scale: f64,
+) -> Result<Vec<f64>, JsError> {
+    let data: crate::stability::StabilityData =
+        serde_wasm_bindgen::from_value(data).map_err(|e| JsError::new(&e.to_string()))?;
+    let (w, h) = ((css_w * scale) as u32, (css_h * scale) as u32);
+    if canvas.width() != w || canvas.height() != h {
+        canvas.set_width(w);
+        canvas.set_height(h);
+    }
+    let chart = nhlab_plots::StabilityChart {
+        title,
+        x_label: &data.over,
+        values: &data.values,
+        tracks: &data.tracks,
+        stable: &data.stable,
+        current: Some(current),
+        companion: (!data.hamel.is_empty()).then_some((Method::Hamel, &data.hamel[..])),
+        scale,
+    };
+    let backend =
+        CanvasBackend::with_canvas_object(canvas).ok_or_else(|| JsError::new("the stability canvas: no 2D context"))?;
+    let area = backend.into_drawing_area();
+    area.fill(&WHITE).map_err(|e| JsError::new(&e.to_string()))?;
+    let (left, right) = nhlab_plots::draw_stability(&area, &chart).map_err(|e| JsError::new(&e.to_string()))?;
+    area.present().map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(vec![left as f64 / scale, right as f64 / scale])
+}

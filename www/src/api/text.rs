@@ -1,0 +1,128 @@
+//! What works on text alone, on the page or in a worker: the gallery, the Help,
+//! share links, a scenario's size, and edits of its TOML that keep the rest.
+
+use wasm_bindgen::prelude::*;
+
+use nhlab::formulations::Method;
+use nhlab::scenario::{load, share_text};
+
+use super::to_js;
+use crate::edit::{self, Edit};
+use crate::gallery;
+
+/// The gallery's cards: `[{name, title, description, source}]`.
+#[wasm_bindgen]
+pub fn gallery_entries() -> Result<JsValue, JsError> {
+    to_js(&gallery::entries())
+}
+
+/// The TOML text of gallery item `name`.
+#[wasm_bindgen]
+pub fn gallery_text(name: &str) -> Result<String, JsError> {
+    gallery::text(name).map(str::to_string).ok_or_else(|| JsError::new(&format!("no gallery item `{name}`")))
+}
+
+/// The page's Help as HTML, rendered at build time from the project's own documents:
+/// `reference` (docs/reference.md, the format and the command line),
+/// `first-system` (docs/first-system.md, the guided example) or `lab`
+/// (docs/lab.md, the page and the command line feature by feature).
+#[wasm_bindgen]
+pub fn help_html(name: &str) -> Result<String, JsError> {
+    match name {
+        "reference" => Ok(include_str!(concat!(env!("OUT_DIR"), "/reference.html")).into()),
+        "first-system" => Ok(include_str!(concat!(env!("OUT_DIR"), "/first-system.html")).into()),
+        "lab" => Ok(include_str!(concat!(env!("OUT_DIR"), "/lab.html")).into()),
+        _ => Err(JsError::new(&format!("no help page `{name}`"))),
+    }
+}
+
+/// The gallery item the page opens on.
+#[wasm_bindgen]
+pub fn gallery_default() -> String {
+    gallery::DEFAULT.to_string()
+}
+
+/// The scenario of a share payload (`#s=<payload>`) as text for the editor: the
+/// author's text as written, or (a link of the first version) the scenario as TOML.
+#[wasm_bindgen]
+pub fn share_to_toml(payload: &str) -> Result<String, JsError> {
+    share_text(payload).map_err(|p| JsError::new(&format!("this share link is not valid: {p}")))
+}
+
+/// The size of the scenario in `text` as read, before anything is derived: `{title,
+/// coordinates, constraints, definitions, particles, characters}`, or `null` when it
+/// cannot be read. The runner posts it before deriving, so that a load stopped for
+/// taking too long can say how large the model was.
+#[wasm_bindgen]
+pub fn scenario_size(text: &str) -> Result<JsValue, JsError> {
+    #[derive(serde::Serialize)]
+    struct Size<'a> {
+        title: &'a str,
+        coordinates: usize,
+        constraints: usize,
+        definitions: usize,
+        particles: usize,
+        characters: usize,
+    }
+    let format = nhlab::scenario::format_of(text);
+    let Ok((s, _)) = load(text, format) else { return Ok(JsValue::NULL) };
+    to_js(&Size {
+        title: &s.title,
+        coordinates: s.coordinates.len(),
+        constraints: s.constraint_count(),
+        definitions: s.definitions.len(),
+        particles: s.particles.len(),
+        characters: text.chars().count(),
+    })
+}
+
+/// Sets a number at a dotted path of the TOML text (`parameters.m`), keeping the rest.
+#[wasm_bindgen]
+pub fn edit_number(text: &str, path: &str, value: f64) -> Result<String, JsError> {
+    edit::apply(text, path, Edit::Number(value)).map_err(|e| JsError::new(&e))
+}
+
+/// Sets a string at a dotted path (`run.integrator`).
+#[wasm_bindgen]
+pub fn edit_text(text: &str, path: &str, value: &str) -> Result<String, JsError> {
+    edit::apply(text, path, Edit::Text(value)).map_err(|e| JsError::new(&e))
+}
+
+/// Sets a list of strings at a dotted path (`run.methods`).
+#[wasm_bindgen]
+pub fn edit_list(text: &str, path: &str, values: Vec<String>) -> Result<String, JsError> {
+    edit::apply(text, path, Edit::List(&values)).map_err(|e| JsError::new(&e))
+}
+
+/// Adds a parameter set to `[compare]` with the text's parameter values now:
+/// `{text, name}`.
+#[wasm_bindgen]
+pub fn keep_parameters(text: &str) -> Result<JsValue, JsError> {
+    let (text, name) = edit::keep_parameters(text).map_err(|e| JsError::new(&e))?;
+    #[derive(serde::Serialize)]
+    struct Kept {
+        text: String,
+        name: String,
+    }
+    to_js(&Kept { text, name })
+}
+
+/// Removes the key at a dotted path (`initial.v.x`: solved from the constraints).
+#[wasm_bindgen]
+pub fn edit_remove(text: &str, path: &str) -> Result<String, JsError> {
+    edit::apply(text, path, Edit::Remove).map_err(|e| JsError::new(&e))
+}
+
+/// Every method: `[{id, colour, mark}]`, in the order of `Method::ALL`.
+#[wasm_bindgen]
+pub fn methods() -> Result<JsValue, JsError> {
+    #[derive(serde::Serialize)]
+    struct M {
+        id: &'static str,
+        colour: String,
+        mark: char,
+    }
+    let all =
+        Method::ALL.iter().map(|&m| M { id: m.id(), colour: nhlab_plots::css_colour(m), mark: nhlab_plots::mark(m) });
+    to_js(&all.collect::<Vec<_>>())
+}

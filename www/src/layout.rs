@@ -1,0 +1,194 @@
+//! What the worker tells the page of a loaded scenario, once, before any row: the
+//! plots' labels and panels, the runs, the scene's elements, and so the shape of
+//! the rows that follow ([`Layout::row_format`]).
+
+use crate::rows::RowFormat;
+
+/// What the page needs to know of a loaded scenario to lay out and label its plots.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Layout {
+    /// Start of the runs.
+    pub t0: f64,
+    /// End of the runs.
+    pub t_end: f64,
+    /// The view's labels: trajectory x, trajectory y, then each series.
+    pub view_labels: Vec<String>,
+    /// The same with units where `[units]` gives them (`x [m]`), for the axes.
+    pub axis_labels: Vec<String>,
+    /// The time axis's label (`t`, or `t [s]` when the scenario has units).
+    pub time_label: String,
+    /// The coordinates' names.
+    pub coordinates: Vec<String>,
+    /// Names of the E-vector's components (empty without a Hamel split).
+    pub e_components: Vec<String>,
+    /// Whether there are constraints, and whether some are holonomic.
+    pub constraints: bool,
+    /// Whether some constraint is holonomic (its velocity residual is plotted).
+    pub any_holonomic: bool,
+    /// The runs' methods (ids), in order.
+    pub methods: Vec<String>,
+    /// The runs' parameter sets, in the same order: 0 the scenario's values, `k` the
+    /// `k`-th of `[compare]` (empty: all 0).
+    #[serde(default)]
+    pub sets: Vec<usize>,
+    /// The labels of `[compare]`'s sets (`heavy: m = 3`), in order.
+    #[serde(default)]
+    pub set_labels: Vec<String>,
+    /// Why `T + V` may change along the true motion (empty: it is conserved).
+    pub energy_changes: Vec<String>,
+    /// The panels, in page order.
+    pub panels: Vec<PanelInfo>,
+    /// The scene: its elements' labels, `plane` or `space`, and how many elements
+    /// leave a trail (their coordinates follow the view's in each row); `None`
+    /// when the scenario draws nothing.
+    pub scene: Option<SceneLayout>,
+}
+
+/// What the page knows of a scene before any picture arrives.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct SceneLayout {
+    /// Every element's label, in element order.
+    pub labels: Vec<String>,
+    /// `plane` or `space`.
+    pub projection: String,
+    /// How many elements leave a trail.
+    pub trails: usize,
+}
+
+/// What a panel shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Kind {
+    /// The system drawn at the clock, one copy per method (`crate::scene`).
+    Scene,
+    /// `view.trajectory`, the current positions marked.
+    Trajectory,
+    /// `view.series[i]` against t.
+    Series(usize),
+    /// The largest constraint residual as written (`φ` for holonomic constraints),
+    /// and dashed the largest velocity-level residual of the holonomic ones; log scale.
+    Residual,
+    /// `|T + V|` minus its initial value, log scale.
+    Energy,
+    /// Hamel's E-vector: its norm (solid) and components (dashed).
+    EVector,
+}
+
+/// A panel of the page: the canvas id the page creates, and what it shows.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct PanelInfo {
+    /// The canvas element's id.
+    pub id: String,
+    /// Its heading.
+    pub title: String,
+    /// One sentence under the heading: how to read it.
+    pub note: String,
+    /// What it shows.
+    pub kind: Kind,
+}
+
+impl Layout {
+    /// The rows the worker sends for this layout.
+    pub fn row_format(&self) -> RowFormat {
+        RowFormat { outputs: self.outputs(), e_components: self.e_components.len() }
+    }
+
+    /// Numbers per flat row.
+    pub fn row_width(&self) -> usize {
+        self.row_format().width()
+    }
+
+    /// Numbers per sample after the fixed ones: the view's outputs and the trails'.
+    pub fn outputs(&self) -> usize {
+        self.view_labels.len() + 3 * self.scene.as_ref().map_or(0, |s| s.trails)
+    }
+}
+
+/// The panels of a scenario, in page order (the layout's own `panels` aside).
+pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
+    let labels = &layout.view_labels;
+    let mut out = Vec::new();
+    if let Some(scene) = &layout.scene {
+        let how = if scene.projection == "space" {
+            "drag to turn the view, wheel to zoom"
+        } else {
+            "drag to move, wheel to zoom"
+        };
+        out.push(PanelInfo {
+            id: "plot-scene".into(),
+            title: "the system".into(),
+            note: format!(
+                "each method in its colour, the first solid and the others as ghosts; {how}, double-click to fit"
+            ),
+            kind: Kind::Scene,
+        });
+    }
+    out.push(PanelInfo {
+        id: "plot-trajectory".into(),
+        title: format!("trajectory: {} against {}", labels[1], labels[0]),
+        note: "dots mark each method's current state".into(),
+        kind: Kind::Trajectory,
+    });
+    for (i, label) in labels[2..].iter().enumerate() {
+        out.push(PanelInfo {
+            id: format!("plot-series-{i}"),
+            title: format!("{label} against t"),
+            note: String::new(),
+            kind: Kind::Series(i),
+        });
+    }
+    if layout.constraints {
+        let note = if layout.any_holonomic {
+            "solid: largest |residual| as written (|φ| for holonomic constraints, |f| for the others); dashed: largest |φ̇ = φ_q q̇ + φ_t| of the holonomic ones (log scale)"
+        } else {
+            "largest |f| over the constraints (log scale): drift from the constraint surface"
+        };
+        out.push(PanelInfo {
+            id: "plot-residual".into(),
+            title: "constraint residuals".into(),
+            note: note.into(),
+            kind: Kind::Residual,
+        });
+    }
+    let (title, note) = energy_caption(&layout.energy_changes);
+    out.push(PanelInfo { id: "plot-energy".into(), title, note, kind: Kind::Energy });
+    let components = layout.e_components.len();
+    if components > 0 {
+        let (names, dashed) = if components > MAX_E_COMPONENTS {
+            (format!("{components} components"), format!("dashed the {MAX_E_COMPONENTS} largest components"))
+        } else {
+            (layout.e_components.join(", "), "dashed its components".into())
+        };
+        out.push(PanelInfo {
+            id: "plot-e".into(),
+            title: format!("Hamel's E-vector ({names})"),
+            note: format!("solid |E|, {dashed} (a symmetric log axis once they exceed 100); E = 0 exactly where Hamel's embedding gives the true motion"),
+            kind: Kind::EVector,
+        });
+    }
+    out
+}
+
+/// The energy panel's title and note: what the curve is, and whether the true motion
+/// conserves `T + V` here (then the curve is a method's error) or not (then it is the
+/// energy's own change, and why).
+pub fn energy_caption(changes: &[String]) -> (String, String) {
+    if changes.is_empty() {
+        (
+            "energy drift".into(),
+            "|T + V − (T + V)(0)| (log scale): the true motion conserves T + V here, so this is each method's error"
+                .into(),
+        )
+    } else {
+        (
+            "energy change".into(),
+            format!(
+                "|T + V − (T + V)(0)| (log scale): T + V need not be conserved here ({}), so this is how it changes along each method's motion",
+                changes.join("; ")
+            ),
+        )
+    }
+}
+
+/// E's components drawn per run at most: dozens of dashed lines are unreadable and
+/// would make a frame of a large model cost tens of milliseconds.
+pub const MAX_E_COMPONENTS: usize = 6;

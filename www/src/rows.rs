@@ -1,0 +1,166 @@
+//! The row format between the worker and the page, defined once. The runner writes
+//! each recorded sample (and each display point of the dense output) as one flat row
+//! of numbers ([`RowFormat::push`]) and sends new rows in one typed array
+//! (structured cloning of one buffer, not of thousands of objects); the page turns
+//! them into [`Columns`] once, as they arrive, so that a frame reads flat arrays.
+
+/// The numbers of a row: `t`, `is_sample` (1 or 0), the largest residual, the largest
+/// velocity residual, the energy, |E|, then the view's outputs and E's components.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowFormat {
+    /// The view's outputs per row (its plotted values, then three numbers per
+    /// trailed scene element).
+    pub outputs: usize,
+    /// E's components per row (0 without a Hamel split).
+    pub e_components: usize,
+}
+
+/// Where the fixed scalars sit in a row.
+const T: usize = 0;
+const IS_SAMPLE: usize = 1;
+const RESIDUAL: usize = 2;
+const VELOCITY_RESIDUAL: usize = 3;
+const ENERGY: usize = 4;
+const E_NORM: usize = 5;
+/// The fixed scalars before the view's outputs.
+const FIXED: usize = 6;
+
+impl RowFormat {
+    /// Numbers per row.
+    pub fn width(self) -> usize {
+        FIXED + self.outputs + self.e_components
+    }
+
+    /// Appends the row of sample `s` with the view's outputs `view` there: the
+    /// largest residual as written over the constraints (`|φ|` of a holonomic one,
+    /// `|f|` of the others), the largest velocity-level residual over the holonomic
+    /// ones (`holonomic` says which; 0 without any), `T + V`, and E with its norm
+    /// (NaN where the split is singular or absent). `is_sample` is false for a
+    /// display point of the dense output, whose residual and energy carry the
+    /// interpolant's error.
+    pub fn push<'a>(
+        self,
+        out: &mut Vec<f64>,
+        s: impl Into<nhlab::simulation::SampleRef<'a>>,
+        view: &[f64],
+        is_sample: bool,
+        holonomic: &[bool],
+    ) {
+        let s = s.into();
+        let largest = |xs: &mut dyn Iterator<Item = f64>| xs.fold(0.0, |m: f64, r| m.max(r.abs()));
+        let residual = largest(&mut s.residuals.iter().copied());
+        let velocity = largest(&mut s.velocity_residuals.iter().zip(holonomic).filter(|(_, &h)| h).map(|(&r, _)| r));
+        let e_norm = s.e_vector.map_or(f64::NAN, |e| e.iter().map(|x| x * x).sum::<f64>().sqrt());
+        out.extend_from_slice(&[s.t, if is_sample { 1.0 } else { 0.0 }, residual, velocity, s.energy, e_norm]);
+        out.extend((0..self.outputs).map(|k| view.get(k).copied().unwrap_or(f64::NAN)));
+        match s.e_vector {
+            Some(e) => out.extend((0..self.e_components).map(|k| e.get(k).copied().unwrap_or(f64::NAN))),
+            None => out.extend(core::iter::repeat_n(f64::NAN, self.e_components)),
+        }
+    }
+}
+
+/// The scalars the plots read, one column each, one entry per row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Columns {
+    format: RowFormat,
+    /// Time.
+    pub t: Vec<f64>,
+    /// The view outputs, one column per output.
+    pub view: Vec<Vec<f64>>,
+    /// The largest residual as written over the constraints.
+    pub residual: Vec<f64>,
+    /// The largest velocity-level residual over the holonomic constraints.
+    pub velocity_residual: Vec<f64>,
+    /// `T + V`.
+    pub energy: Vec<f64>,
+    /// |E| (NaN where the split is singular or absent).
+    pub e_norm: Vec<f64>,
+    /// E's components, one column each.
+    pub e: Vec<Vec<f64>>,
+    /// Whether the point is a recorded sample (not a display point).
+    pub is_sample: Vec<bool>,
+}
+
+impl Columns {
+    /// Empty columns for rows of `format`.
+    pub fn empty(format: RowFormat) -> Columns {
+        Columns {
+            format,
+            t: Vec::new(),
+            view: vec![Vec::new(); format.outputs],
+            residual: Vec::new(),
+            velocity_residual: Vec::new(),
+            energy: Vec::new(),
+            e_norm: Vec::new(),
+            e: vec![Vec::new(); format.e_components],
+            is_sample: Vec::new(),
+        }
+    }
+
+    /// The columns of flat `rows`.
+    pub fn from_rows(format: RowFormat, rows: &[f64]) -> Result<Columns, String> {
+        let mut c = Columns::empty(format);
+        c.extend_from_rows(rows)?;
+        Ok(c)
+    }
+
+    /// The number of rows.
+    pub fn len(&self) -> usize {
+        self.t.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.t.is_empty()
+    }
+
+    /// Keeps the first `len` rows.
+    pub fn truncate(&mut self, len: usize) {
+        for c in [&mut self.t, &mut self.residual, &mut self.velocity_residual, &mut self.energy, &mut self.e_norm] {
+            c.truncate(len);
+        }
+        self.is_sample.truncate(len);
+        self.view.iter_mut().chain(self.e.iter_mut()).for_each(|c| c.truncate(len));
+    }
+
+    /// Appends flat rows as [`RowFormat::push`] writes them.
+    pub fn extend_from_rows(&mut self, rows: &[f64]) -> Result<(), String> {
+        let width = self.format.width();
+        if rows.len() % width != 0 {
+            return Err(format!("{} numbers are not whole rows of {width}", rows.len()));
+        }
+        for row in rows.chunks_exact(width) {
+            self.t.push(row[T]);
+            self.is_sample.push(row[IS_SAMPLE] != 0.0);
+            self.residual.push(row[RESIDUAL]);
+            self.velocity_residual.push(row[VELOCITY_RESIDUAL]);
+            self.energy.push(row[ENERGY]);
+            self.e_norm.push(row[E_NORM]);
+            let (view, e) = row[FIXED..].split_at(self.format.outputs);
+            self.view.iter_mut().zip(view).for_each(|(c, &x)| c.push(x));
+            self.e.iter_mut().zip(e).for_each(|(c, &x)| c.push(x));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_goes_into_columns_and_back_out_as_it_was_written() {
+        let format = RowFormat { outputs: 2, e_components: 3 };
+        let mut row = vec![0.5, 1.0, 1e-9, 0.0, 2.5, 5.0, 10.0, 20.0, 3.0, 4.0, 0.0];
+        let mut c = Columns::from_rows(format, &row).unwrap();
+        assert_eq!((c.len(), c.t[0], c.is_sample[0], c.energy[0], c.e_norm[0]), (1, 0.5, true, 2.5, 5.0));
+        assert_eq!((c.view[1][0], c.e[2][0]), (20.0, 0.0));
+        row[IS_SAMPLE] = 0.0;
+        c.extend_from_rows(&row).unwrap();
+        assert_eq!(c.is_sample, [true, false]);
+        assert!(c.extend_from_rows(&row[1..]).is_err(), "not whole rows");
+        c.truncate(1);
+        assert_eq!(c.len(), 1);
+    }
+}
