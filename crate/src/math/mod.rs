@@ -18,9 +18,11 @@
 
 mod dense;
 mod range_space;
+mod rank;
 
 pub use dense::Workspace;
 pub use range_space::{RangeSpace, MASS_PIVOT, SCHUR_PIVOT};
+pub use rank::{best_split, independent_rows};
 
 macro_rules! portable {
     ($($(#[$doc:meta])* $name:ident => $libm:ident;)*) => {$(

@@ -2,7 +2,10 @@
 //! expressions in one graph, its classified [`Constraint`]s and the derived
 //! [`EquationsOfMotion`]; a [`NumericModel`] evaluates all of it at a state.
 
+mod base;
 mod bodies;
+mod checker;
+mod checks;
 mod constraint;
 mod energy;
 mod equations;
@@ -13,7 +16,10 @@ mod numeric;
 pub(crate) mod scene;
 mod vakonomic;
 
+pub use crate::math::{best_split, independent_rows};
+pub use base::{Base, Parameter};
 pub use bodies::{INERTIAL_FRAME, MAX_FRAMES, MAX_ROTATIONS, MAX_ROTATIONS_TOTAL, ORIGIN};
+pub(crate) use checker::Checker;
 pub use constraint::{Constraint, ConstraintKind};
 pub use energy::energy_changes;
 pub use equations::{EquationsOfMotion, ParticleTerms};
@@ -21,9 +27,8 @@ pub use euler::{reaction_row, ReactionRow};
 pub(crate) use hamel::regularity::{
     split_is_regular_by_elimination, split_is_regular_rows, split_rows, split_rows_of_numbers, split_shortcut,
 };
-pub use hamel::{best_split, choose_dependent, independent_rows, HamelSplit, SplitError};
-pub(crate) use model::Checker;
-pub use model::{fill_state_inputs, Model, Needs, Parameter};
+pub use hamel::{choose_dependent, HamelSplit, SplitError};
+pub use model::{fill_state_inputs, Model, Needs};
 pub(crate) use numeric::{as_written, dynamics_outputs, main_outputs};
 pub use numeric::{
     DynamicsError, HamelLayout, HamelTerms, InputLayout, NumericModel, OutputLayout, TailLayout, Terms, VakonomicTerms,

@@ -9,8 +9,8 @@
 use alloc::format;
 use alloc::vec::Vec;
 
+use super::base::Base;
 use super::constraint::EXPAND_BUDGET;
-use super::model::Model;
 use crate::expr::{DiffError, ExprGraph, ExprId, SymbolId};
 
 /// Why the vakonomic equations are not available.
@@ -43,7 +43,7 @@ pub struct VakonomicEquations {
 
 impl VakonomicEquations {
     /// Derives the equations in `g` (a clone of the model's graph).
-    pub fn derive(model: &Model, g: &mut ExprGraph) -> Result<Self, VakonomicError> {
+    pub fn derive(model: &Base, g: &mut ExprGraph) -> Result<Self, VakonomicError> {
         let n = model.coordinate_count();
         let m = model.constraints.len();
         let multipliers: Vec<SymbolId> = (1..=m).map(|j| g.declare_fresh_auxiliary(&format!("mu{j}"))).collect();

@@ -32,7 +32,7 @@ use alloc::vec::Vec;
 mod algebra;
 mod vector_expr;
 
-use super::model::Checker;
+use super::checker::Checker;
 use super::scene::{Element, Form};
 use crate::expr::{is_identifier, ExprGraph, ExprId, SymbolKind};
 use crate::scenario::{did_you_mean, BodySpec, LoadSpec, PositionSpec, Scenario, ShapeSpec};
@@ -183,6 +183,16 @@ struct Builder<'g> {
     /// `Q_i` of the loads and of the pseudo-coordinates' terms, by coordinate
     /// (empty while there are none).
     forces: Vec<ExprId>,
+}
+
+/// What the scenario's points, `[vectors]` and frames are called (the origin and the
+/// inertial frame too), with what each is: `point`, `vector` or `frame`.
+pub(crate) fn vector_names(s: &Scenario) -> BTreeMap<String, &'static str> {
+    (s.points.keys().map(|p| (p.clone(), "point")))
+        .chain([(String::from(ORIGIN), "point"), (String::from(INERTIAL_FRAME), "frame")])
+        .chain(s.vectors.keys().map(|v| (v.clone(), "vector")))
+        .chain(s.frames.keys().map(|f| (f.clone(), "frame")))
+        .collect()
 }
 
 /// Builds the additions of `s` into `g`, reporting every problem to `c`. Named

@@ -20,8 +20,9 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::model::Model;
+use super::base::Base;
 use crate::expr::{DiffError, ExprGraph, ExprId, SymbolId};
+use crate::math::best_split;
 
 /// Largest expression (in nodes) that the derivation expands; larger ones stay
 /// factored (same values, just less tidy) so that big models derive in
@@ -163,7 +164,7 @@ struct SplitRows {
 impl SplitRows {
     /// The constraints' own rows, or with `combined` the rows of `A₁ᵀ` times them
     /// ([`HamelSplit::combined`]).
-    fn of(model: &Model, g: &mut ExprGraph, dependent: &[usize], a0: &[ExprId], combined: bool) -> Self {
+    fn of(model: &Base, g: &mut ExprGraph, dependent: &[usize], a0: &[ExprId], combined: bool) -> Self {
         let constraints = &model.constraints;
         if !combined {
             return SplitRows {
@@ -193,7 +194,7 @@ impl HamelSplit {
     /// Derives the split with the given dependent coordinates; `reference` gives the
     /// value of each symbol at a state where `A₁` must be invertible.
     pub fn derive(
-        model: &Model,
+        model: &Base,
         g: &mut ExprGraph,
         dependent: &[usize],
         reference: &dyn Fn(SymbolId) -> f64,
@@ -213,7 +214,7 @@ impl HamelSplit {
         let combined = rank < m;
         let r = rank;
         let independent: Vec<usize> = (0..n).filter(|i| !dependent.contains(i)).collect();
-        let names = || dependent.iter().map(|&i| model.scenario.coordinates[i].clone()).collect::<Vec<_>>().join(", ");
+        let names = || dependent.iter().map(|&i| model.coordinates[i].clone()).collect::<Vec<_>>().join(", ");
         if dependent.len() != r {
             let of = if combined { format!(" of {m}") } else { String::new() };
             return Err(SplitError::Count(format!(
@@ -348,15 +349,13 @@ impl HamelSplit {
     }
 }
 
-/// The dependent coordinates: the scenario's `[hamel] dependent`, else the `r`
+/// The dependent coordinates: `given` (the scenario's `[hamel] dependent`) when it
+/// names some, else the `r`
 /// coordinates that column pivoting of `A` (its independent rows) at the initial
 /// state picks ([`best_split`]), provided `A₁` is regular there.
-pub fn choose_dependent(model: &Model, reference: &dyn Fn(SymbolId) -> f64) -> Option<Vec<usize>> {
-    let s = &model.scenario;
-    if let Some(h) = &s.hamel {
-        if !h.dependent.is_empty() {
-            return h.dependent.iter().map(|q| s.coordinates.iter().position(|c| c == q)).collect();
-        }
+pub fn choose_dependent(model: &Base, given: &[String], reference: &dyn Fn(SymbolId) -> f64) -> Option<Vec<usize>> {
+    if !given.is_empty() {
+        return given.iter().map(|q| model.coordinates.iter().position(|c| c == q)).collect();
     }
     let n = model.coordinate_count();
     let rows = model.independent_constraints(reference);
@@ -371,72 +370,4 @@ pub fn choose_dependent(model: &Model, reference: &dyn Fn(SymbolId) -> f64) -> O
     dependent.sort_unstable();
     let det = a.select_columns(&dependent).determinant().abs();
     (dependent.len() == r && det > 1e-12).then_some(dependent)
-}
-
-/// A largest set of linearly independent rows of `A` (m×n), in order: greedy
-/// Gram–Schmidt over the rows, a row counting as dependent where less than `1e-10`
-/// of its own norm is left of it once the rows taken are removed (so a row's scale
-/// does not matter; a zero row is dependent). Every row where the constraints are
-/// independent; fewer where some are redundant (two wheels on one axle give four
-/// rows of rank three).
-pub fn independent_rows(a: &nalgebra::DMatrix<f64>) -> alloc::vec::Vec<usize> {
-    let mut basis: alloc::vec::Vec<nalgebra::RowDVector<f64>> = alloc::vec::Vec::new();
-    let mut rows = alloc::vec::Vec::new();
-    for (j, row) in a.row_iter().enumerate() {
-        let mut rest = row.into_owned();
-        // Twice: one pass of Gram–Schmidt loses orthogonality on near-dependent rows.
-        for _ in 0..2 {
-            for b in &basis {
-                let proj = rest.dot(b);
-                rest -= b * proj;
-            }
-        }
-        let left = rest.norm();
-        if left.is_finite() && left > 1e-10 * row.norm() {
-            basis.push(rest / left);
-            rows.push(j);
-        }
-    }
-    rows
-}
-
-/// The `r` best-conditioned dependent columns of `A` (m×n) and the others, by greedy
-/// column pivoting (the pivots of a column-pivoted QR): `O(m²n)`, where trying every
-/// `r`-subset would be combinatorial (C(28, 14) = 40 million). Ties go to the later
-/// coordinate.
-pub fn best_split(a: &nalgebra::DMatrix<f64>) -> (alloc::vec::Vec<usize>, alloc::vec::Vec<usize>) {
-    let (m, n) = a.shape();
-    let mut work = a.clone();
-    let mut dependent = alloc::vec::Vec::with_capacity(m);
-    // How many constraints each coordinate's velocity enters: among columns nearly
-    // as good, the sparsest is taken, so that A₁ keeps the structure A has (a chain of
-    // trailers stays triangular) and its symbolic inverse stays small.
-    let nonzeros: alloc::vec::Vec<usize> = (0..n).map(|c| a.column(c).iter().filter(|x| **x != 0.0).count()).collect();
-    for _ in 0..m.min(n) {
-        // The columns with the most left once the chosen ones' directions are
-        // removed, within 10 % of the most; of those the sparsest, then the
-        // one with the most left.
-        let norms: alloc::vec::Vec<(usize, f64)> =
-            (0..n).filter(|c| !dependent.contains(c)).map(|c| (c, work.column(c).norm())).collect();
-        let most = norms.iter().map(|x| x.1).fold(0.0, f64::max);
-        let Some(&(best, _)) = norms
-            .iter()
-            .filter(|x| x.1 >= 0.9 * most)
-            .min_by(|x, y| nonzeros[x.0].cmp(&nonzeros[y.0]).then(y.1.total_cmp(&x.1)))
-        else {
-            break;
-        };
-        dependent.push(best);
-        // Modified Gram–Schmidt: remove the chosen column's direction from the rest.
-        let col = work.column(best).into_owned();
-        let norm2 = col.norm_squared();
-        if norm2 > 0.0 {
-            for c in 0..n {
-                let proj = col.dot(&work.column(c)) / norm2;
-                work.column_mut(c).axpy(-proj, &col, 1.0);
-            }
-        }
-    }
-    let independent = (0..n).filter(|c| !dependent.contains(c)).collect();
-    (dependent, independent)
 }

@@ -1,0 +1,96 @@
+//! Collecting the problems of a scenario while its model is built: each at its field
+//! (and line and column when the scenario came from text), every one reported at
+//! once.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::expr::{ExprGraph, ExprId, ParseError, ParseErrorKind, ParseOptions, SymbolKind};
+use crate::scenario::{Problem, SourceMap};
+
+/// Collects problems while building, with positions from the source map.
+pub(crate) struct Checker<'a> {
+    map: &'a SourceMap,
+    pub(crate) problems: Vec<Problem>,
+    /// Names of the components of points and vectors that failed to build (their
+    /// own problem says why): an expression naming one reports nothing more.
+    pub(crate) unavailable: alloc::collections::BTreeSet<String>,
+    /// What the scenario's points, `[vectors]` and frames are called, with what each
+    /// is (`point`, `vector`, `frame`): a scalar expression naming one is told so.
+    pub(crate) vectors: alloc::collections::BTreeMap<String, &'static str>,
+}
+
+impl<'a> Checker<'a> {
+    /// A checker with no problems yet, placing them by `map`; `vectors` names the
+    /// scenario's points, vectors and frames with what each is.
+    pub(crate) fn new(map: &'a SourceMap, vectors: alloc::collections::BTreeMap<String, &'static str>) -> Checker<'a> {
+        Checker { map, problems: Vec::new(), unavailable: Default::default(), vectors }
+    }
+
+    /// A problem at `field`'s value.
+    pub(crate) fn at(&mut self, field: &str, message: impl Into<String>) {
+        self.problems.push(self.map.problem(field, message));
+    }
+
+    pub(crate) fn at_key(&mut self, field: &str, message: impl Into<String>) {
+        self.problems.push(self.map.key_problem(field, message));
+    }
+
+    pub(crate) fn parse_error(&mut self, field: &str, e: &ParseError) {
+        if matches!(&e.kind, ParseErrorKind::UnknownName { name, .. } if self.unavailable.contains(name)) {
+            return;
+        }
+        let message = match &e.kind {
+            ParseErrorKind::UnknownName { name, .. } if self.vectors.contains_key(name) => {
+                let what = self.vectors[name];
+                let parts = if what == "frame" {
+                    format!("its axes are `{name}.x`, `{name}.y`, `{name}.z` in vector expressions")
+                } else {
+                    format!(
+                        "use a component (`{name}_x`, `{name}_y`, `{name}_z`), or name a scalar of it in `[vectors]` \
+                         (`h = \"norm({name})\"`)"
+                    )
+                };
+                format!("`{name}` is a {what}, and a number (a scalar) is expected here: {parts}")
+            }
+            _ => e.to_string(),
+        };
+        self.problems.push(Problem {
+            field: field.to_string(),
+            position: self.map.inside(field, e.span.start).or_else(|| self.map.value(field)),
+            message,
+        });
+    }
+
+    /// Parses an expression; a problem and `None` on error.
+    pub(crate) fn expr(&mut self, g: &mut ExprGraph, field: &str, text: &str) -> Option<ExprId> {
+        match g.parse_with(text, ParseOptions::default()) {
+            Ok(e) => Some(e),
+            Err(e) => {
+                self.parse_error(field, &e);
+                None
+            }
+        }
+    }
+
+    /// Parses an expression that may not contain velocities (potential, positions).
+    pub(crate) fn position_expr(&mut self, g: &mut ExprGraph, field: &str, text: &str, what: &str) -> Option<ExprId> {
+        let e = self.expr(g, field, text)?;
+        let velocities: Vec<String> = g
+            .free_symbols(e)
+            .into_iter()
+            .filter(|&s| matches!(g.symbol(s).kind, SymbolKind::Velocity(_)))
+            .map(|s| g.display_symbol(s))
+            .collect();
+        if velocities.is_empty() {
+            Some(e)
+        } else {
+            self.at(
+                field,
+                format!("{what} may depend on coordinates and t only, not on `{}`", velocities.join("`, `")),
+            );
+            None
+        }
+    }
+}

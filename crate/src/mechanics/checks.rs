@@ -1,0 +1,248 @@
+//! The checks of a scenario's fields that need no derivation: the initial state,
+//! `[stability]`, `[run]`, the parameters' ranges, `[compare]` and `[units]`.
+
+use alloc::format;
+use alloc::string::String;
+
+use super::checker::Checker;
+use super::constraint::Constraint;
+use crate::expr::{nearest, ExprGraph};
+use crate::scenario::{did_you_mean, Scenario};
+
+/// The initial values: every coordinate is given, except those a holonomic
+/// constraint involves, which may be omitted to be solved from it
+/// (`simulation::initial_state`).
+pub(super) fn check_initial(c: &mut Checker<'_>, s: &Scenario, g: &ExprGraph, constraints: &[Constraint]) {
+    for (i, q) in s.coordinates.iter().enumerate() {
+        let fixed = constraints.iter().any(|k| k.is_holonomic() && k.jacobian.get(i).is_some_and(|&a| !g.is_zero(a)));
+        if !s.initial.q.contains_key(q) && !fixed {
+            c.at("initial.q", format!("the initial value of coordinate `{q}` is missing"));
+        }
+    }
+    for (which, values) in [("q", &s.initial.q), ("v", &s.initial.v)] {
+        for (name, value) in values {
+            let field = format!("initial.{which}.{name}");
+            if !s.coordinates.contains(name) {
+                let hint = did_you_mean(name, s.coordinates.iter().map(String::as_str));
+                c.at_key(&field, format!("`{name}` is not a coordinate{hint}"));
+            } else if !value.is_finite() {
+                c.at(&field, "the value must be a finite number");
+            }
+        }
+    }
+    if !s.initial.t.is_finite() {
+        c.at("initial.t", "the value must be a finite number");
+    }
+}
+
+/// `[stability]`: names that exist, a linearisable method, a finite sweep.
+pub(super) fn check_stability(c: &mut Checker<'_>, s: &Scenario) {
+    let Some(st) = &s.stability else { return };
+    if let Some(m) = &st.method {
+        use crate::scenario::Method;
+        let supported = [Method::Lagrange, Method::UdwadiaKalaba, Method::Gauss, Method::Euler, Method::Hamel];
+        if !Method::from_id(m).is_some_and(|m| supported.contains(&m)) {
+            c.at("stability.method", format!("`{m}`: linearisation supports lagrange, the ideal formulations that equal it (udwadia-kalaba, gauss, euler) and hamel"));
+        }
+    }
+    let velocity = |name: &str| name.strip_suffix('\'').is_some_and(|q| s.coordinates.iter().any(|c| c == q));
+    for (name, x) in &st.at {
+        let field = format!("stability.at.{name}");
+        if !(name == "t" || s.coordinates.contains(name) || velocity(name)) {
+            c.at_key(&field, format!("`{name}` is not t, a coordinate or a velocity like x'"));
+        } else if !x.is_finite() {
+            c.at(&field, "the value must be a finite number");
+        }
+    }
+    for (i, q) in st.ignorable.iter().enumerate() {
+        if !s.coordinates.contains(q) {
+            c.at(&format!("stability.ignorable[{i}]"), format!("`{q}` is not a coordinate"));
+        }
+    }
+    for (i, q) in st.dependent.iter().flatten().enumerate() {
+        if !s.coordinates.contains(q) {
+            c.at(&format!("stability.dependent[{i}]"), format!("`{q}` is not a coordinate"));
+        }
+    }
+    if let Some(d) = &st.dependent {
+        let m = s.constraint_count();
+        if d.len() != m {
+            c.at(
+                "stability.dependent",
+                format!("expected one dependent coordinate per constraint ({m}), found {}", d.len()),
+            );
+        }
+    }
+    if let Some(sw) = &st.sweep {
+        if !(s.parameters.contains_key(&sw.over) || velocity(&sw.over)) {
+            c.at("stability.sweep.over", format!("`{}` is neither a parameter nor a velocity like x'", sw.over));
+        }
+        if let Err(e) = sw.values() {
+            c.at("stability.sweep", e);
+        }
+    }
+}
+
+/// The smallest `run.rtol` accepted: a few hundred units of double-precision round-off.
+pub const MIN_RTOL: f64 = 1e-14;
+
+pub(super) fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
+    if let Some(h) = &s.hamel {
+        for (i, q) in h.dependent.iter().enumerate() {
+            if !s.coordinates.contains(q) {
+                c.at(&format!("hamel.dependent[{i}]"), format!("`{q}` is not a coordinate"));
+            }
+        }
+        // One per independent constraint: as many as there are constraints unless
+        // some are redundant, which the split checks once the rows are known.
+        let m = s.constraint_count();
+        if h.dependent.len() > m {
+            c.at(
+                "hamel.dependent",
+                format!("expected one dependent coordinate per constraint ({m}), found {}", h.dependent.len()),
+            );
+        }
+    }
+    if let Some(v) = &s.vakonomic {
+        let m = s.constraint_count();
+        if v.mu0.len() != m {
+            c.at("vakonomic.mu0", format!("expected one multiplier per constraint ({m}), found {}", v.mu0.len()));
+        }
+        for (j, x) in v.mu0.iter().enumerate() {
+            if !x.is_finite() {
+                c.at(&format!("vakonomic.mu0[{j}]"), format!("expected a finite number, found {x}"));
+            }
+        }
+    }
+    let r = &s.run;
+    if let Some(methods) = &r.methods {
+        for (i, m) in methods.iter().enumerate() {
+            if crate::scenario::Method::from_id(m).is_none() {
+                let ids = crate::scenario::Method::ALL.map(|m| m.id());
+                let hint = nearest(m, ids);
+                let hint = if hint.is_empty() {
+                    format!(" (one of {})", ids.join(", "))
+                } else {
+                    format!("; did you mean `{}`?", hint[0])
+                };
+                c.at(&format!("run.methods[{i}]"), format!("unknown method `{m}`{hint}"));
+            }
+        }
+    }
+    if let Some(i) = &r.integrator {
+        if crate::scenario::IntegratorKind::from_id(i).is_none() {
+            c.at("run.integrator", format!("unknown integrator `{i}`: use `rk4` or `dopri5`"));
+        }
+    }
+    if let Some(st) = &r.stabilization {
+        if crate::scenario::Stabilization::from_id(st).is_none() {
+            c.at("run.stabilization", format!("unknown stabilization `{st}`: use `none`, `baumgarte` or `projection`"));
+        }
+    }
+    for (field, value) in [("run.t_end", r.t_end), ("run.rtol", r.rtol), ("run.atol", r.atol), ("run.dt", r.dt)] {
+        if let Some(x) = value {
+            if !(x.is_finite() && x > 0.0) {
+                c.at(field, format!("expected a positive number, found {x}"));
+            }
+        }
+    }
+    if let Some(rtol) = r.rtol.filter(|x| x.is_finite() && *x > 0.0) {
+        if rtol < MIN_RTOL {
+            c.at(
+                "run.rtol",
+                format!("expected at least {MIN_RTOL:e}, found {rtol:e}: no double-precision step can meet a smaller relative tolerance"),
+            );
+        }
+    }
+}
+
+/// Longest unit text accepted: units are labels, not prose.
+const MAX_UNIT_CHARS: usize = 24;
+
+/// A parameter's slider range: finite bounds in order, the value inside them, a
+/// positive step no longer than the range, a short unit.
+pub(super) fn check_parameter_range(c: &mut Checker, field: &str, value: f64, range: &crate::scenario::ParameterRange) {
+    for (key, x) in [("min", range.min), ("max", range.max), ("step", range.step)] {
+        if x.is_some_and(|x| !x.is_finite()) {
+            c.at(&format!("{field}.{key}"), "must be a finite number");
+            return;
+        }
+    }
+    if let (Some(lo), Some(hi)) = (range.min, range.max) {
+        if lo >= hi {
+            c.at(&format!("{field}.max"), format!("max = {hi} must be greater than min = {lo}"));
+            return;
+        }
+        if let Some(step) = range.step.filter(|&h| h > hi - lo) {
+            c.at(&format!("{field}.step"), format!("step = {step} is longer than the range {lo} … {hi}"));
+        }
+    }
+    if range.step.is_some_and(|h| h <= 0.0) {
+        c.at(&format!("{field}.step"), "the step must be positive");
+    }
+    if let Some(bounds) = range.excludes(value) {
+        c.at(&format!("{field}.value"), format!("the value {value} is outside its range {bounds}"));
+    }
+    if let Some(unit) = &range.unit {
+        check_unit(c, &format!("{field}.unit"), unit);
+    }
+}
+
+/// Longest name of a parameter set: it labels a legend entry and a CSV cell.
+const MAX_SET_NAME_CHARS: usize = 24;
+
+/// `[compare]`: at most [`crate::scenario::MAX_COMPARE_SETS`] short-named sets of
+/// parameters that exist, each value finite and inside its parameter's range.
+pub(super) fn check_compare(c: &mut Checker, s: &Scenario) {
+    let limit = crate::scenario::MAX_COMPARE_SETS;
+    if s.compare.len() > limit {
+        c.at(
+            "compare",
+            format!("at most {limit} parameter sets (each is drawn in a colour of its own), found {}", s.compare.len()),
+        );
+    }
+    for (name, values) in &s.compare {
+        let field = format!("compare.{name}");
+        if name.trim().is_empty()
+            || name.chars().count() > MAX_SET_NAME_CHARS
+            || name.chars().any(|ch| ch.is_control() || ch == '.')
+        {
+            c.at_key(&field, format!("a set's name is 1 to {MAX_SET_NAME_CHARS} characters of one line, without `.`"));
+        }
+        if values.is_empty() {
+            c.at(&field, "give at least one parameter's value (`m = 2`)");
+        }
+        for (parameter, &value) in values {
+            let at = format!("{field}.{parameter}");
+            if !s.parameters.contains_key(parameter) {
+                let hint = did_you_mean(parameter, s.parameters.keys().map(String::as_str));
+                c.at_key(&at, format!("`{parameter}` is not a parameter{hint}"));
+            } else if !value.is_finite() {
+                c.at(&at, "the value must be a finite number");
+            } else if let Some(range) = s.parameters.range(parameter) {
+                if let Some(bounds) = range.excludes(value) {
+                    c.at(&at, format!("{value} is outside the range of `{parameter}`, {bounds}"));
+                }
+            }
+        }
+    }
+}
+
+/// `[units]`: keys are coordinates or `t`, values short plain text.
+pub(super) fn check_units(c: &mut Checker, s: &Scenario) {
+    for (name, unit) in &s.units {
+        let field = format!("units.{name}");
+        if name != "t" && !s.coordinates.contains(name) {
+            let candidates = s.coordinates.iter().map(String::as_str).chain(["t"]);
+            let hint = did_you_mean(name, candidates);
+            c.at_key(&field, format!("`{name}` is not a coordinate or `t`{hint}"));
+        }
+        check_unit(c, &field, unit);
+    }
+}
+
+pub(super) fn check_unit(c: &mut Checker, field: &str, unit: &str) {
+    if unit.chars().count() > MAX_UNIT_CHARS || unit.chars().any(char::is_control) {
+        c.at(field, format!("a unit is at most {MAX_UNIT_CHARS} characters of one line"));
+    }
+}
