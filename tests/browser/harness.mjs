@@ -1,6 +1,7 @@
 // Shared set-up of the browser tests and the browser benchmark: a static server for
 // dist/ on 127.0.0.1 (in this process, so it stops with it) and Debian's Chromium
 // driven by playwright-core (never a downloaded browser).
+import { before, after } from "node:test";
 import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
@@ -31,6 +32,21 @@ export function serve() {
       const url = `http://127.0.0.1:${server.address().port}/`;
       resolve({ url, close: () => new Promise((r) => server.close(r)) });
     });
+  });
+}
+
+/** Serves dist/ and launches Chromium before a file's tests, closes both after them;
+ *  `ready(server, browser)` hands them to the file. */
+export function servedBrowser(ready) {
+  let server, browser;
+  before(async () => {
+    server = await serve();
+    browser = await launch();
+    ready(server, browser);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
   });
 }
 

@@ -1,24 +1,20 @@
 // End-to-end tests of the web lab in headless Chromium against the built dist/.
 // Run: node --test tests/browser/   (scripts/test.sh builds dist/ and the CLI first)
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import zlib from "node:zlib";
-import { ROOT, serve, launch, open, inkPerCanvas, canvasDigest, downloadText, colourPixels } from "./harness.mjs";
+import { ROOT, open, servedBrowser, inkPerCanvas, canvasDigest, downloadText, colourPixels } from "./harness.mjs";
 
 let server, browser;
 const SHOTS = process.env.NHLAB_SCREENSHOTS ?? path.join(ROOT, "target", "screenshots");
 
-before(async () => {
+servedBrowser((s, b) => {
+  server = s;
+  browser = b;
   fs.mkdirSync(SHOTS, { recursive: true });
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 /** Clicks "To end" and waits until every run has caught up (a few frames at most). */

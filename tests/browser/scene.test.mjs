@@ -2,23 +2,15 @@
 // moves; formulations that disagree are drawn apart in their colours; the 3D view
 // turns with a drag; a broken or undefined scene is reported, never fatal.
 // Run: node --test tests/browser/   (scripts/test.sh builds dist/ first)
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT, serve, launch, open, colourPixels } from "./harness.mjs";
+import { ROOT, open, colourPixels, servedBrowser } from "./harness.mjs";
 
 let server, browser;
 const SHOTS = process.env.NHLAB_SCREENSHOTS ?? path.join(ROOT, "target", "screenshots");
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+servedBrowser((s, b) => { server = s; browser = b; });
 
 const clock = (page) => page.evaluate(() => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]));
 const waitClockPast = (page, t) => page.waitForFunction((t) => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) > t, t, { timeout: 20000 });

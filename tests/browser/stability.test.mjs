@@ -1,23 +1,15 @@
 // The stability panel in headless Chromium: it draws the scenario's `[stability]`
 // sweep, a click sets the swept value and restarts the run, a share link carries it.
 // Run: node --test tests/browser/   (scripts/test.sh builds dist/ first)
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT, serve, launch, open, colourPixels } from "./harness.mjs";
+import { ROOT, open, colourPixels, servedBrowser } from "./harness.mjs";
 
 let server, browser;
 const SHOTS = process.env.NHLAB_SCREENSHOTS ?? path.join(ROOT, "target", "screenshots");
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+servedBrowser((s, b) => { server = s; browser = b; });
 
 const note = (page) => page.textContent("#stability-note");
 const panelReady = (page, what) => page.waitForFunction((what) => {

@@ -7,7 +7,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::expr::{ExprGraph, ExprId, ParseError, ParseErrorKind, ParseOptions, SymbolKind};
-use crate::scenario::{Problem, SourceMap};
+use crate::scenario::{did_you_mean, Problem, SourceMap};
 
 /// Collects problems while building, with positions from the source map.
 pub(crate) struct Checker<'a> {
@@ -26,6 +26,29 @@ impl<'a> Checker<'a> {
     /// scenario's points, vectors and frames with what each is.
     pub(crate) fn new(map: &'a SourceMap, vectors: alloc::collections::BTreeMap<String, &'static str>) -> Checker<'a> {
         Checker { map, problems: Vec::new(), unavailable: Default::default(), vectors }
+    }
+
+    /// "`name` is not `what`; did you mean …?" at `field`'s value, with the
+    /// names nearest to it among `known`.
+    pub(crate) fn unknown<'k>(
+        &mut self,
+        field: &str,
+        name: &str,
+        what: &str,
+        known: impl IntoIterator<Item = &'k str>,
+    ) {
+        self.at(field, unknown_name(name, what, known));
+    }
+
+    /// As [`Checker::unknown`], at `field`'s key (the name is the key).
+    pub(crate) fn unknown_key<'k>(
+        &mut self,
+        field: &str,
+        name: &str,
+        what: &str,
+        known: impl IntoIterator<Item = &'k str>,
+    ) {
+        self.at_key(field, unknown_name(name, what, known));
     }
 
     /// A problem at `field`'s value.
@@ -93,4 +116,9 @@ impl<'a> Checker<'a> {
             None
         }
     }
+}
+
+/// "`name` is not `what`; did you mean …?", with the names nearest to it among `known`.
+fn unknown_name<'k>(name: &str, what: &str, known: impl IntoIterator<Item = &'k str>) -> String {
+    format!("`{name}` is not {what}{}", did_you_mean(name, known))
 }

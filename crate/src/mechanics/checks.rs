@@ -7,7 +7,7 @@ use alloc::string::String;
 use super::checker::Checker;
 use super::constraint::Constraint;
 use crate::expr::{nearest, ExprGraph};
-use crate::scenario::{did_you_mean, Scenario};
+use crate::scenario::Scenario;
 
 /// The initial values: every coordinate is given, except those a holonomic
 /// constraint involves, which may be omitted to be solved from it
@@ -23,8 +23,7 @@ pub(super) fn check_initial(c: &mut Checker<'_>, s: &Scenario, g: &ExprGraph, co
         for (name, value) in values {
             let field = format!("initial.{which}.{name}");
             if !s.coordinates.contains(name) {
-                let hint = did_you_mean(name, s.coordinates.iter().map(String::as_str));
-                c.at_key(&field, format!("`{name}` is not a coordinate{hint}"));
+                c.unknown_key(&field, name, "a coordinate", s.coordinates.iter().map(String::as_str));
             } else if !value.is_finite() {
                 c.at(&field, "the value must be a finite number");
             }
@@ -215,8 +214,7 @@ pub(super) fn check_compare(c: &mut Checker, s: &Scenario) {
         for (parameter, &value) in values {
             let at = format!("{field}.{parameter}");
             if !s.parameters.contains_key(parameter) {
-                let hint = did_you_mean(parameter, s.parameters.keys().map(String::as_str));
-                c.at_key(&at, format!("`{parameter}` is not a parameter{hint}"));
+                c.unknown_key(&at, parameter, "a parameter", s.parameters.keys().map(String::as_str));
             } else if !value.is_finite() {
                 c.at(&at, "the value must be a finite number");
             } else if let Some(range) = s.parameters.range(parameter) {
@@ -234,8 +232,7 @@ pub(super) fn check_units(c: &mut Checker, s: &Scenario) {
         let field = format!("units.{name}");
         if name != "t" && !s.coordinates.contains(name) {
             let candidates = s.coordinates.iter().map(String::as_str).chain(["t"]);
-            let hint = did_you_mean(name, candidates);
-            c.at_key(&field, format!("`{name}` is not a coordinate or `t`{hint}"));
+            c.unknown_key(&field, name, "a coordinate or `t`", candidates);
         }
         check_unit(c, &field, unit);
     }

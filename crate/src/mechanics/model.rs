@@ -14,7 +14,7 @@ use super::equations::{EquationsOfMotion, ParticleTerms};
 use super::hamel::{choose_dependent, HamelSplit, SplitError};
 use super::vakonomic::{VakonomicEquations, VakonomicError};
 use crate::expr::{DefinitionError, ExprGraph, ExprId, NameError, SymbolId, SymbolKind};
-use crate::scenario::{did_you_mean, Problems, Scenario, SourceMap, FORMAT};
+use crate::scenario::{Problems, Scenario, SourceMap, FORMAT};
 
 /// A validated mechanical system: its [`Base`] (the graph, `T`, `V`, the forces, the
 /// constraints, `M q̈ = F`; reached through `Deref`, as `model.constraints`) and what
@@ -460,8 +460,7 @@ fn given_forces(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario, loads: &[E
         match s.coordinates.iter().position(|q| q == name) {
             Some(i) => forces[i] = c.expr(g, &field, text).unwrap_or(forces[i]),
             None => {
-                let hint = did_you_mean(name, s.coordinates.iter().map(String::as_str));
-                c.at_key(&field, format!("`{name}` is not a coordinate{hint}"));
+                c.unknown_key(&field, name, "a coordinate", s.coordinates.iter().map(String::as_str));
             }
         }
     }

@@ -225,7 +225,7 @@ pub fn draw_stability(id: &str, data: JsValue, current: f64, dpr: f64) -> Result
     if css_w * dpr < 40.0 || css_h * dpr < 40.0 {
         return Ok(vec![0.0, 0.0]);
     }
-    paint_stability(canvas, data, current, "", css_w, css_h, dpr)
+    paint_stability(canvas, data, current, "", CanvasBox { css_w, css_h, scale: dpr })
 }
 
 /// Draws a sweep for a PNG file on `canvas` (one not in the page): a box of
@@ -243,7 +243,14 @@ pub fn draw_stability_export(
 ) -> Result<(), JsError> {
     let scale = if scale.is_finite() { scale.clamp(1.0, 4.0) } else { 2.0 };
     let fit = |x: f64| if x.is_finite() { x.clamp(120.0, 2000.0) } else { 400.0 };
-    paint_stability(canvas, data, current, title, fit(css_w), fit(css_h), scale).map(|_| ())
+    paint_stability(canvas, data, current, title, CanvasBox { css_w: fit(css_w), css_h: fit(css_h), scale }).map(|_| ())
+}
+
+/// A canvas' box in CSS pixels and its backing store's pixels per CSS pixel.
+struct CanvasBox {
+    css_w: f64,
+    css_h: f64,
+    scale: f64,
 }
 
 /// The stability chart on `canvas`, its backing store `css_w × css_h` times `scale`;
@@ -253,9 +260,7 @@ fn paint_stability(
     data: JsValue,
     current: f64,
     title: &str,
-    css_w: f64,
-    css_h: f64,
-    scale: f64,
+    CanvasBox { css_w, css_h, scale }: CanvasBox,
 ) -> Result<Vec<f64>, JsError> {
     let data: crate::stability::StabilityData =
         serde_wasm_bindgen::from_value(data).map_err(|e| JsError::new(&e.to_string()))?;

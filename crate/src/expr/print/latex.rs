@@ -8,22 +8,7 @@ use crate::expr::graph::ExprGraph;
 use crate::expr::number::Number;
 use crate::expr::symbols::SymbolKind;
 
-/// The spelling of this format.
-pub(super) struct Latex;
-
-impl Spelling for Latex {
-    const OPEN: &'static str = "\\left(";
-    const CLOSE: &'static str = "\\right)";
-    const SEPARATOR: &'static str = ", ";
-
-    fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
-        write(g, l, out);
-    }
-}
-
-fn write_at(g: &ExprGraph, l: &Layout, min: u8, out: &mut String) {
-    Latex::write_at(g, l, min, out);
-}
+spelling!(Latex, "\\left(", "\\right)", ", ");
 
 /// A name as it prints with no dots of its own (see [`name`]).
 pub(super) fn name_string(n: &str) -> String {

@@ -9,22 +9,7 @@ use crate::expr::graph::ExprGraph;
 use crate::expr::number::Number;
 use crate::expr::symbols::SymbolKind;
 
-/// The spelling of this format.
-pub(super) struct MathMl;
-
-impl Spelling for MathMl {
-    const OPEN: &'static str = "<mrow><mo>(</mo>";
-    const CLOSE: &'static str = "<mo>)</mo></mrow>";
-    const SEPARATOR: &'static str = "<mo>,</mo>";
-
-    fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
-        write(g, l, out);
-    }
-}
-
-fn write_at(g: &ExprGraph, l: &Layout, min: u8, out: &mut String) {
-    MathMl::write_at(g, l, min, out);
-}
+spelling!(MathMl, "<mrow><mo>(</mo>", "<mo>)</mo></mrow>", "<mo>,</mo>");
 
 fn tag(out: &mut String, tag: &str, text: &str) {
     out.push_str(&alloc::format!("<{tag}>{}</{tag}>", escape_xml(text)));

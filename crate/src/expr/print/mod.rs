@@ -5,6 +5,29 @@
 //! a square root — and the three renderers only decide spelling and parentheses, so
 //! the readable arrangement is decided once.
 
+/// A printer's [`Spelling`]: its type, parentheses and argument separator, with its
+/// own `write` as the pieces and the `write_at` that writes call.
+macro_rules! spelling {
+    ($name:ident, $open:expr, $close:expr, $separator:expr) => {
+        /// The spelling of this format.
+        pub(super) struct $name;
+
+        impl super::Spelling for $name {
+            const OPEN: &'static str = $open;
+            const CLOSE: &'static str = $close;
+            const SEPARATOR: &'static str = $separator;
+
+            fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
+                write(g, l, out);
+            }
+        }
+
+        fn write_at(g: &ExprGraph, l: &Layout, min: u8, out: &mut String) {
+            <$name as super::Spelling>::write_at(g, l, min, out);
+        }
+    };
+}
+
 mod latex;
 mod mathml;
 mod names;

@@ -6,22 +6,7 @@ use super::{float_text, sign_before, Layout, Spelling};
 use crate::expr::graph::ExprGraph;
 use crate::expr::number::Number;
 
-/// The spelling of this format.
-pub(super) struct Text;
-
-impl Spelling for Text {
-    const OPEN: &'static str = "(";
-    const CLOSE: &'static str = ")";
-    const SEPARATOR: &'static str = ", ";
-
-    fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
-        write(g, l, out);
-    }
-}
-
-fn write_at(g: &ExprGraph, l: &Layout, min: u8, out: &mut String) {
-    Text::write_at(g, l, min, out);
-}
+spelling!(Text, "(", ")", ", ");
 
 fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
     match l {

@@ -292,8 +292,12 @@ impl Builder<'_> {
         for name in &pending {
             let parent = s.frames[*name].parent.as_deref().unwrap_or(INERTIAL_FRAME);
             if parent != INERTIAL_FRAME && !s.frames.contains_key(parent) {
-                let hint = did_you_mean(parent, s.frames.keys().map(String::as_str).chain([INERTIAL_FRAME]));
-                c.at(&format!("frames.{name}.parent"), format!("`{parent}` is not a frame{hint}"));
+                c.unknown(
+                    &format!("frames.{name}.parent"),
+                    parent,
+                    "a frame",
+                    s.frames.keys().map(String::as_str).chain([INERTIAL_FRAME]),
+                );
             }
         }
         let pending = in_base_order(pending, |name| {
@@ -385,8 +389,12 @@ impl Builder<'_> {
             }
             let from = s.points[name].from.as_deref().unwrap_or(ORIGIN);
             if from != ORIGIN && !s.points.contains_key(from) {
-                let hint = did_you_mean(from, s.points.keys().map(String::as_str).chain([ORIGIN]));
-                c.at(&format!("points.{name}.from"), format!("`{from}` is not a point{hint}"));
+                c.unknown(
+                    &format!("points.{name}.from"),
+                    from,
+                    "a point",
+                    s.points.keys().map(String::as_str).chain([ORIGIN]),
+                );
             }
             if s.vectors.contains_key(name) {
                 c.at_key(&format!("vectors.{name}"), format!("`{name}` is a point already: choose another name"));
@@ -526,8 +534,12 @@ impl Builder<'_> {
                     }
                     None => {
                         if !self.space.declared.contains(&format!("frame {frame_name}")) {
-                            let hint = did_you_mean(frame_name, self.space.frames.keys().map(String::as_str));
-                            c.at(&format!("{field}.frame"), format!("`{frame_name}` is not a frame{hint}"));
+                            c.unknown(
+                                &format!("{field}.frame"),
+                                frame_name,
+                                "a frame",
+                                self.space.frames.keys().map(String::as_str),
+                            );
                         }
                         return Built::Failed;
                     }
@@ -964,8 +976,7 @@ impl Builder<'_> {
             Some(name) if self.bodies.contains_key(name) => Some(self.bodies[name].clone()),
             Some(name) => {
                 if !self.space.declared.contains(&format!("body {name}")) {
-                    let hint = did_you_mean(name, self.bodies.keys().map(String::as_str));
-                    c.at(&format!("{field}.body"), format!("`{name}` is not a body{hint}"));
+                    c.unknown(&format!("{field}.body"), name, "a body", self.bodies.keys().map(String::as_str));
                 }
                 return;
             }
@@ -979,8 +990,12 @@ impl Builder<'_> {
             };
             let Some(r) = self.space.points.get(point).copied() else {
                 if !self.space.declared.contains(&format!("point {point}")) {
-                    let hint = did_you_mean(point, self.space.points.keys().map(String::as_str));
-                    c.at(&format!("{field}.point"), format!("`{point}` is not a point{hint}"));
+                    c.unknown(
+                        &format!("{field}.point"),
+                        point,
+                        "a point",
+                        self.space.points.keys().map(String::as_str),
+                    );
                 }
                 return;
             };

@@ -66,8 +66,7 @@ pub(crate) fn build(
         None if three_dimensional => Projection::Space,
         None => Projection::Plane,
         Some(id) => Projection::from_id(id).unwrap_or_else(|| {
-            let hint = did_you_mean(id, ["plane", "space"]);
-            c.at("scene.projection", format!("`{id}` is not a projection (`plane` or `space`){hint}"));
+            c.unknown("scene.projection", id, "a projection (`plane` or `space`)", ["plane", "space"]);
             Projection::Plane
         }),
     };
@@ -128,8 +127,12 @@ fn primitive(
         (None, Some(name)) => match frames.get(name) {
             Some(m) => Some(Orientation::Matrix(*m)),
             None => {
-                let hint = did_you_mean(name, frames.keys().map(String::as_str));
-                c.at(&format!("{field}.frame"), format!("`{name}` is not a frame with an orientation{hint}"));
+                c.unknown(
+                    &format!("{field}.frame"),
+                    name,
+                    "a frame with an orientation",
+                    frames.keys().map(String::as_str),
+                );
                 None
             }
         },
