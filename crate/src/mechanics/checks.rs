@@ -37,12 +37,8 @@ pub(super) fn check_initial(c: &mut Checker<'_>, s: &Scenario, g: &ExprGraph, co
 /// `[stability]`: names that exist, a linearisable method, a finite sweep.
 pub(super) fn check_stability(c: &mut Checker<'_>, s: &Scenario) {
     let Some(st) = &s.stability else { return };
-    if let Some(m) = &st.method {
-        use crate::scenario::Method;
-        let supported = [Method::Lagrange, Method::UdwadiaKalaba, Method::Gauss, Method::Euler, Method::Hamel];
-        if !Method::from_id(m).is_some_and(|m| supported.contains(&m)) {
-            c.at("stability.method", format!("`{m}`: linearisation supports lagrange, the ideal formulations that equal it (udwadia-kalaba, gauss, euler) and hamel"));
-        }
+    if let Err(e) = st.linearised_method() {
+        c.at("stability.method", e);
     }
     let velocity = |name: &str| name.strip_suffix('\'').is_some_and(|q| s.coordinates.iter().any(|c| c == q));
     for (name, x) in &st.at {

@@ -5,7 +5,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::RunSpec;
+use super::{RunSpec, StabilitySpec};
 
 /// The formulations of `docs/mechanics.md`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -164,5 +164,19 @@ impl RunSpec {
     /// The drift control, none when none (or an unknown one) is given.
     pub fn stabilization_kind(&self) -> Stabilization {
         self.stabilization.as_deref().and_then(Stabilization::from_id).unwrap_or(Stabilization::None)
+    }
+}
+
+impl StabilitySpec {
+    /// The method linearised: `lagrange` when none is given; an error in the words
+    /// of the check for one that linearisation does not support.
+    pub fn linearised_method(&self) -> Result<Method, String> {
+        let Some(id) = &self.method else { return Ok(Method::Lagrange) };
+        match Method::from_id(id) {
+            Some(m @ (Method::Lagrange | Method::UdwadiaKalaba | Method::Gauss | Method::Euler | Method::Hamel)) => Ok(m),
+            _ => Err(alloc::format!(
+                "`{id}`: linearisation supports lagrange, the ideal formulations that equal it (udwadia-kalaba, gauss, euler) and hamel"
+            )),
+        }
     }
 }

@@ -62,13 +62,7 @@ impl Study {
     /// Resolves `spec` against `model`: messages name the spec's keys
     /// (`ignorable`, `sweep.over`, …); the caller says where they came from.
     pub fn new(model: &Model, spec: &StabilitySpec) -> Result<Self, String> {
-        let method = match &spec.method {
-            None => Method::Lagrange,
-            Some(id) => match Method::from_id(id) {
-                Some(m @ (Method::Lagrange | Method::UdwadiaKalaba | Method::Gauss | Method::Euler | Method::Hamel)) => m,
-                _ => return Err(format!("method: `{id}`: linearisation supports lagrange, the ideal formulations that equal it (udwadia-kalaba, gauss, euler) and hamel")),
-            },
-        };
+        let method = spec.linearised_method().map_err(|e| format!("method: {e}"))?;
         if method == Method::Hamel {
             if let Err(e) = &model.hamel {
                 return Err(format!("method: hamel: {e}"));
