@@ -25,61 +25,72 @@ pub struct OutputLayout {
 
 impl OutputLayout {
     /// `M` (n×n).
+    #[inline]
     pub fn mass(self) -> Range<usize> {
         0..self.n * self.n
     }
 
     /// `F` (n).
+    #[inline]
     pub fn forcing(self) -> Range<usize> {
         let at = self.mass().end;
         at..at + self.n
     }
 
     /// `A = ∂f/∂v` (m×n).
+    #[inline]
     pub fn jacobian(self) -> Range<usize> {
         let at = self.forcing().end;
         at..at + self.m * self.n
     }
 
     /// `b` (m).
+    #[inline]
     pub fn bias(self) -> Range<usize> {
         let at = self.jacobian().end;
         at..at + self.m
     }
 
     /// `f` (m): the velocity-level residuals.
+    #[inline]
     pub fn velocity_residuals(self) -> Range<usize> {
         let at = self.bias().end;
         at..at + self.m
     }
 
     /// `φ` (m): the position-level residuals, 0 for a constraint that is not holonomic.
+    #[inline]
     pub fn position_residuals(self) -> Range<usize> {
         let at = self.velocity_residuals().end;
         at..at + self.m
     }
 
     /// `T + V`.
+    #[inline]
     pub fn energy(self) -> usize {
         self.position_residuals().end
     }
 
     /// `M`, `F`, `A`, `b`: what a method's right-hand side reads.
+    #[inline]
     pub fn dynamics(self) -> Range<usize> {
         0..self.bias().end
     }
 
     /// `f`, `φ`, `T + V`: what a sample checks is finite.
+    #[inline]
     pub fn checked(self) -> Range<usize> {
         self.velocity_residuals().start..self.energy() + 1
     }
 
     /// How many outputs come before Hamel's (the split's `det A₁` comes next).
+    #[inline]
     pub fn len(self) -> usize {
         self.energy() + 1
     }
 
     /// Whether there are no outputs (never: the energy is always one).
+    #[inline]
     pub fn is_empty(self) -> bool {
         false
     }
@@ -123,28 +134,33 @@ pub struct InputLayout {
 
 impl InputLayout {
     /// How many inputs.
+    #[inline]
     pub fn len(self) -> usize {
         1 + 2 * self.n + self.parameters
     }
 
     /// Whether there are none (never: time is one).
+    #[inline]
     pub fn is_empty(self) -> bool {
         false
     }
 
     /// Where the parameters start: what reads only inputs from here on is hoisted
     /// out of the per-call code.
+    #[inline]
     pub fn parameters_from(self) -> usize {
         1 + 2 * self.n
     }
 
     /// The parts in which a native back end passes them: `[t, q, v, parameters]`.
+    #[inline]
     pub fn parts(self) -> [usize; 4] {
         [1, self.n, self.n, self.parameters]
     }
 }
 
 /// `[t, q, v, parameters]` into `inputs` (whose length says how many parameters).
+#[inline]
 pub(crate) fn load_inputs(inputs: &mut [f64], parameters: &[f64], t: f64, q: &[f64], v: &[f64]) {
     let n = (inputs.len() - 1 - parameters.len()) / 2;
     inputs[0] = t;
@@ -201,34 +217,40 @@ impl HamelLayout {
     pub const DETERMINANT: usize = 0;
 
     /// `Ψ` (k×k).
+    #[inline]
     pub fn psi(self) -> Range<usize> {
         1..1 + self.k * self.k
     }
 
     /// `G` (k).
+    #[inline]
     pub fn g(self) -> Range<usize> {
         let at = self.psi().end;
         at..at + self.k
     }
 
     /// `H` (k).
+    #[inline]
     pub fn h(self) -> Range<usize> {
         let at = self.g().end;
         at..at + self.k
     }
 
     /// `E = G − H` (k).
+    #[inline]
     pub fn e(self) -> Range<usize> {
         let at = self.h().end;
         at..at + self.k
     }
 
     /// How many outputs.
+    #[inline]
     pub fn len(self) -> usize {
         self.e().end
     }
 
     /// Whether there are none (never: the determinant is one).
+    #[inline]
     pub fn is_empty(self) -> bool {
         false
     }
@@ -257,12 +279,14 @@ impl TailLayout {
     pub const SCALARS: usize = 4;
 
     /// The two parts' lengths.
+    #[inline]
     pub fn parts(self) -> [usize; 2] {
         [self.main_outputs - self.before_jacobian + Self::SCALARS, self.columns()]
     }
 
     /// A sample's columns with every column asked for: residuals as written,
     /// velocity residuals, `E`.
+    #[inline]
     pub fn columns(self) -> usize {
         2 * self.m + self.k
     }
