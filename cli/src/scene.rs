@@ -106,6 +106,9 @@ pub fn write(
         ));
     }
     let frames = frames_of(numeric, initial, settings, player, times);
+    for line in hidden_notes(&frames, times) {
+        eprintln!("warning: --scene: {line}");
+    }
     let camera = Camera::new(player.projection());
     let columns = times.len().min(PER_ROW);
     let rows = times.len().div_ceil(PER_ROW);
@@ -176,5 +179,33 @@ where
         x += 40 + 9 * text.len() as i32;
     }
     let _ = width;
+    // Written here, so that a file that cannot be written is an error (dropping the
+    // backend would write it and ignore the failure).
+    root.present()?;
     Ok(())
+}
+
+/// What each frame leaves out, as the page says it: `not drawn at t = 1 (a value is
+/// not finite there): bob (lagrange), rod (lagrange, gauss)`; one line per frame that
+/// leaves something out.
+fn hidden_notes(frames: &[Frames], times: &[f64]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (k, &t) in times.iter().enumerate() {
+        let mut by_label: Vec<(String, Vec<&str>)> = Vec::new();
+        for f in frames {
+            let Some(picture) = &f.pictures[k] else { continue };
+            for label in &picture.hidden {
+                match by_label.iter_mut().find(|(l, _)| l == label) {
+                    Some((_, methods)) => methods.push(f.method.id()),
+                    None => by_label.push((label.clone(), vec![f.method.id()])),
+                }
+            }
+        }
+        if !by_label.is_empty() {
+            let named: Vec<String> =
+                by_label.iter().map(|(label, methods)| format!("{label} ({})", methods.join(", "))).collect();
+            lines.push(format!("not drawn at t = {t} (a value is not finite there): {}", named.join(", ")));
+        }
+    }
+    lines
 }

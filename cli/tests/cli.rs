@@ -949,6 +949,62 @@ fn run_draws_the_scene_at_the_frame_times() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// A strip that cannot be written is an error at `--scene`, as for `--plot` (it
+/// exited 0, writing nothing); a shape left out of a frame (a value not finite there)
+/// is named on standard error, as the page names it.
+#[test]
+fn run_scene_checks_its_write_and_names_what_it_leaves_out() {
+    let dir = std::env::temp_dir().join(format!("nhlab-cli-scene-write-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("no-such-dir").join("strip.svg");
+    let folder = dir.join("a-folder.svg");
+    std::fs::create_dir_all(&folder).unwrap();
+    // A device that is always full, under a name the flags accept.
+    let full = dir.join("full.png");
+    std::os::unix::fs::symlink("/dev/full", &full).unwrap();
+    for target in [missing.to_str().unwrap(), folder.to_str().unwrap(), full.to_str().unwrap()] {
+        let file = scenario("pendulum-cartesian");
+        let (code, _, err) = nhlab(&["run", &file, "--out", "/dev/null", "--scene", target]);
+        assert_eq!(code, 1, "{target}: {err}");
+        assert!(err.contains("--scene") && err.contains(target), "{target}: {err}");
+        let (plot_code, _, _) = nhlab(&["run", &file, "--out", "/dev/null", "--plot", target]);
+        assert_eq!(plot_code, code, "{target}: --plot and --scene fail alike");
+    }
+    // `x` runs from -1 at speed 1: the point at (sqrt(x), 0) exists from t = 1 on.
+    let text = "format = \"nhlab/1\"\ntitle = \"root\"\ncoordinates = [\"x\"]\nkinetic = \"x'^2/2\"\n\
+                [initial]\nq = { x = -1 }\nv = { x = 1 }\n\
+                [[scene.shapes]]\nname = \"root\"\nkind = \"point\"\nat = [\"sqrt(x)\", \"0\"]\n\
+                [[scene.shapes]]\nname = \"always\"\nkind = \"point\"\nat = [\"x\", \"1\"]\n";
+    let strip = dir.join("root.svg");
+    let (code, _, err) = nhlab_with_input(
+        &[
+            "run",
+            "-",
+            "--t-end",
+            "2",
+            "--out",
+            "/dev/null",
+            "--scene",
+            strip.to_str().unwrap(),
+            "--frames",
+            "0,0.5,1.5,2",
+        ],
+        Some(text),
+    );
+    assert_eq!(code, 0, "{err}");
+    let notes: Vec<&str> = err.lines().filter(|l| l.starts_with("warning: --scene:")).collect();
+    assert_eq!(
+        notes,
+        [
+            "warning: --scene: not drawn at t = 0 (a value is not finite there): root (lagrange)",
+            "warning: --scene: not drawn at t = 0.5 (a value is not finite there): root (lagrange)",
+        ],
+        "{err}"
+    );
+    assert!(std::fs::read_to_string(&strip).unwrap().contains("t = 1.5"));
+    std::fs::remove_dir_all(dir).ok();
+}
+
 /// `run` (machine code, the default; `--native` says the same) writes the same
 /// table as `run --interpret`, to the integrator's tolerance: the same rows and
 /// columns at fixed sample times, every number within 1e-8 (relative above 1).
