@@ -569,3 +569,29 @@ fn parsing_problems_are_told_in_the_labs_words() {
         ("initial.q.x", "`x` is given twice: a key may appear once in an object")
     );
 }
+
+/// JSON nested past the bound is refused at its place (it let a later misspelt key go
+/// unreported: `potentail` was dropped and the system ran without its potential).
+#[test]
+fn json_nested_past_the_bound_is_refused_where_it_goes_too_deep() {
+    let deep = |levels: usize| "[".repeat(levels) + &"]".repeat(levels);
+    for levels in [100, 127, 128, 129, 200, 5000] {
+        let json = format!(
+            "{{\"format\": \"nhlab/1\", \"title\": \"t\", \"coordinates\": [\"x\"], \"kinetic\": \"x'^2/2\",\n\
+             \"notes\": {},\n\"potentail\": \"x^2\", \"initial\": {{\"q\": {{\"x\": 0}}, \"v\": {{\"x\": 1}}}}}}",
+            deep(levels)
+        );
+        match load_json(&json) {
+            Ok((_, map)) => {
+                let warned: Vec<&str> = map.warnings.iter().map(|w| w.field.as_str()).collect();
+                assert!(warned.contains(&"potentail"), "{levels}: {warned:?}");
+                assert!(warned.contains(&"notes"), "{levels}: {warned:?}");
+            }
+            Err(p) => {
+                let first = &p.0[0];
+                assert!(first.message.contains("nested"), "{levels}: {first:?}");
+                assert_eq!(first.position.map(|(line, _)| line), Some(2), "{levels}: {first:?}");
+            }
+        }
+    }
+}

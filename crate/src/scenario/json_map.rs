@@ -4,8 +4,9 @@
 //! scenarios the field positions TOML's parser gives (`toml::de::DeTable`).
 //!
 //! It reads as far as the text is well-formed and stops at the first thing it does
-//! not understand, so a broken text still maps its beginning; nesting deeper than
-//! [`MAX_DEPTH`] stops it (serde_json refuses such texts anyway).
+//! not understand, so a broken text still maps its beginning. Nesting deeper than
+//! [`MAX_DEPTH`] stops it and is reported: what follows would go unmapped, its
+//! unknown keys unreported.
 
 use alloc::format;
 use alloc::string::String;
@@ -13,16 +14,26 @@ use alloc::string::String;
 use super::places::{Places, ValueKind};
 
 /// Deepest nesting followed (serde_json's own recursion limit is 128).
-const MAX_DEPTH: usize = 128;
+pub(crate) const MAX_DEPTH: usize = 128;
+
+/// What the scan found: every field's place, the keys given twice in one object
+/// (path, byte offset of the second key), and where the nesting went past
+/// [`MAX_DEPTH`] (the path above it, the byte offset), if it did.
+pub(crate) struct Scan {
+    pub(crate) places: Places,
+    pub(crate) twice: alloc::vec::Vec<(String, usize)>,
+    pub(crate) too_deep: Option<(String, usize)>,
+}
 
 /// Every field's place in `text`, as far as it is well-formed JSON, and the keys
-/// given twice in one object (path, byte offset of the second key): serde_json keeps
-/// the last silently, where TOML refuses them.
-pub(crate) fn places(text: &str) -> (Places, alloc::vec::Vec<(String, usize)>) {
-    let mut scanner = Scanner { bytes: text.as_bytes(), at: 0, places: Places::new(), twice: alloc::vec::Vec::new() };
+/// given twice in one object (serde_json keeps the last silently, where TOML refuses
+/// them).
+pub(crate) fn places(text: &str) -> Scan {
+    let mut scanner =
+        Scanner { bytes: text.as_bytes(), at: 0, places: Places::new(), twice: alloc::vec::Vec::new(), too_deep: None };
     scanner.skip_space();
     let _ = scanner.value(String::new(), None, 0);
-    (scanner.places, scanner.twice)
+    Scan { places: scanner.places, twice: scanner.twice, too_deep: scanner.too_deep }
 }
 
 struct Scanner<'a> {
@@ -30,6 +41,7 @@ struct Scanner<'a> {
     at: usize,
     places: Places,
     twice: alloc::vec::Vec<(String, usize)>,
+    too_deep: Option<(String, usize)>,
 }
 
 impl Scanner<'_> {
@@ -71,6 +83,7 @@ impl Scanner<'_> {
     /// and is not recorded).
     fn value(&mut self, path: String, key: Option<usize>, depth: usize) -> Option<()> {
         if depth > MAX_DEPTH {
+            self.too_deep = Some((path, self.at));
             return None;
         }
         self.skip_space();
@@ -156,8 +169,8 @@ mod tests {
     #[test]
     fn fields_are_located_with_their_kind() {
         let text = "{\"title\": \"x\",\n \"run\": {\"methods\": [\"lagrange\", \"gauss\"]}, \"initial\": [1, 2]}";
-        let (p, twice) = places(text);
-        assert!(twice.is_empty());
+        let Scan { places: p, twice, too_deep } = places(text);
+        assert!(twice.is_empty() && too_deep.is_none());
         assert_eq!(p["title"], (Some(1), 10..13, ValueKind::Scalar));
         assert_eq!(&text[p["run.methods[1]"].1.clone()], "\"gauss\"");
         assert_eq!(p["run"].2, ValueKind::Table);
@@ -167,10 +180,12 @@ mod tests {
 
     #[test]
     fn broken_or_deep_texts_map_what_comes_first() {
-        let (p, _) = places("{\"title\": \"x\", \"coordinates\": [\"x\", ");
+        let p = places("{\"title\": \"x\", \"coordinates\": [\"x\", ").places;
         assert!(p.contains_key("title") && p.contains_key("coordinates[0]"));
         let deep = format!("{{\"a\": {}1{}}}", "[".repeat(10_000), "]".repeat(10_000));
-        let (p, _) = places(&deep);
-        assert!(p.len() < 200, "stops at the depth limit");
+        let scan = places(&deep);
+        assert!(scan.places.len() < 200, "stops at the depth limit");
+        let (path, at) = scan.too_deep.expect("says where");
+        assert!(path.starts_with("a[0][0]") && at == 6 + MAX_DEPTH, "{at}");
     }
 }

@@ -119,7 +119,16 @@ pub fn format_of(text: &str) -> Format {
 /// Reads a JSON scenario (a leading byte-order mark is skipped, as in TOML).
 pub fn load_json(text: &str) -> Result<(Scenario, SourceMap), Problems> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let (places, twice) = super::json_map::places(text);
+    let super::json_map::Scan { places, twice, too_deep } = super::json_map::places(text);
+    if let Some((path, at)) = too_deep {
+        // Named by its top-level field: the path inside is hundreds of `[0]`.
+        let field = path.split(['.', '[']).next().unwrap_or("").to_string();
+        let field = if field.is_empty() { "(file)".into() } else { field };
+        let limit = super::json_map::MAX_DEPTH;
+        let message =
+            alloc::format!("values nested more than {limit} levels deep: a scenario's values are a few levels at most");
+        return Err(Problems(vec![Problem { field, position: Some(line_col(text, at)), message }]));
+    }
     let map = SourceMap { warnings: alloc::vec::Vec::new(), text: text.to_string(), places };
     if !twice.is_empty() {
         let problems = twice
