@@ -595,3 +595,48 @@ fn json_nested_past_the_bound_is_refused_where_it_goes_too_deep() {
         }
     }
 }
+
+/// Division by a constant 0 has no value anywhere: it is refused at its field (it
+/// folded to 0, `0/0` too, and the run failed later as "too stiff"); so are the
+/// zero vector's `unit` and a zero gravity direction, which have no direction.
+#[test]
+fn division_by_zero_and_directionless_vectors_are_refused_at_their_field() {
+    let base = "format = \"nhlab/1\"\ntitle = \"t\"\ncoordinates = [\"x\", \"y\"]\nkinetic = \"x'^2/2 + y'^2/2\"\n\n[parameters]\na = 2\n\n[initial]\nq = { x = 0, y = 0 }\n";
+    for (kinetic, place) in [
+        ("x'^2/0", "x'^2/0"),
+        ("x'^2/(a - a) + y'^2", "(a - a)"),
+        ("0/0 + x'^2", "0/0"),
+        ("0^-1 * x'^2 + y'^2", "0^-1"),
+        ("x'^2/2 + y'^2/(2*(a - 2)^2 - (a - 2)^2 - (a - 2)^2)", "(2*(a - 2)^2 - (a - 2)^2 - (a - 2)^2)"),
+    ] {
+        let text = base.replace("x'^2/2 + y'^2/2", kinetic);
+        let p = problems(&text);
+        assert_eq!(p.len(), 1, "{kinetic}: {p:?}");
+        assert_eq!(
+            (p[0].field.as_str(), p[0].message.as_str()),
+            ("kinetic", "division by zero: the divisor is the constant 0"),
+            "{kinetic}"
+        );
+        // The position points at the divisor as written.
+        let (line, column) = p[0].position.expect("positioned");
+        let at = text.lines().nth(line - 1).unwrap();
+        assert!(at[column - 1..].starts_with(place) || at[..].contains(place), "{kinetic}: {at} at {column}");
+    }
+    // A divisor that is zero only somewhere is no error: `1/x` at x = 0 is the run's to report.
+    assert!(problems(&base.replace("x'^2/2 + y'^2/2", "x'^2/2 + y'^2/2 + 0*(1/(a + 1))")).is_empty());
+    let bodies = base.to_string()
+        + "\n[frames.B]\nrotations = [{ z = \"x\" }]\n\n[points.G]\nposition = [\"x\", \"y\", 0]\n\n[[bodies]]\nname = \"b\"\nframe = \"B\"\nmass = 1\ncentre = \"G\"\ninertia = { xx = 1, yy = 1, zz = \"INERTIA\" }\n";
+    let p = problems(&bodies.replace("INERTIA", "0/0"));
+    assert_eq!(
+        (p[0].field.as_str(), p[0].message.as_str()),
+        ("bodies[0].inertia.zz", "division by zero: the divisor is the constant 0")
+    );
+    let gravity = bodies.replace("\"INERTIA\"", "1") + "\n[gravity]\nmagnitude = 9.81\ndirection = [0, 0, \"0*a\"]\n";
+    let p = problems(&gravity);
+    assert_eq!(p[0].field, "gravity.direction", "{p:?}");
+    assert!(p[0].message.contains("no direction"), "{p:?}");
+    let unit = bodies.replace("\"INERTIA\"", "1") + "\n[vectors]\nu = \"unit(0*N.x)\"\n";
+    let p = problems(&unit);
+    assert_eq!(p[0].field, "vectors.u", "{p:?}");
+    assert!(p[0].message.contains("`unit` of the zero vector"), "{p:?}");
+}

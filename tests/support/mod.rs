@@ -26,6 +26,16 @@ pub fn parse(g: &mut ExprGraph, s: &str) -> ExprId {
     g.parse_with(s, ParseOptions { allow_accelerations: true }).unwrap_or_else(|e| panic!("`{s}` does not parse: {e}"))
 }
 
+/// As [`parse`], `None` for a text that divides by a constant 0 (refused: it has no
+/// value), as a random tree may.
+pub fn parse_valued(g: &mut ExprGraph, s: &str) -> Option<ExprId> {
+    match g.parse_with(s, ParseOptions { allow_accelerations: true }) {
+        Ok(e) => Some(e),
+        Err(e) if e.kind == nhlab::expr::ParseErrorKind::DivisionByZero => None,
+        Err(e) => panic!("`{s}` does not parse: {e}"),
+    }
+}
+
 /// The symbol written `name` (`x`, `x'`, `x''`, `m`, `t`).
 pub fn sym(g: &ExprGraph, name: &str) -> SymbolId {
     let primes = name.len() - name.trim_end_matches('\'').len();

@@ -82,6 +82,13 @@ impl ExprGraph {
         self.mul(&[a, inv])
     }
 
+    /// Whether `base ^ exponent` divides by zero: a base that is the constant 0 to
+    /// a negative constant power (`1/0` is `0^-1`). The parsers refuse it where the
+    /// product would fold it away (`0 * 0^-1` is 0).
+    pub fn divides_by_zero(&self, base: ExprId, exponent: ExprId) -> bool {
+        self.as_number(base).is_some_and(|b| b.is_zero()) && self.as_number(exponent).is_some_and(|e| e.to_f64() < 0.0)
+    }
+
     /// `base ^ n` for an integer `n`.
     pub fn powi(&mut self, base: ExprId, n: i64) -> ExprId {
         let e = self.integer(n);

@@ -129,6 +129,9 @@ pub enum ParseErrorKind {
     /// A vector expression's own problem (a vector where a scalar belongs, an
     /// unknown frame), as a sentence.
     Vector(String),
+    /// A division by something that is the constant 0 (`1/0`, `x/(a - a)`,
+    /// `0^-1`): it has no value anywhere, where folding it would hide it.
+    DivisionByZero,
 }
 
 fn list(names: &[String]) -> String {
@@ -186,6 +189,7 @@ impl fmt::Display for ParseErrorKind {
             ),
             InvalidPrime { name, reason } => write!(f, "`{name}`: {reason}"),
             Vector(message) => f.write_str(message),
+            DivisionByZero => f.write_str("division by zero: the divisor is the constant 0"),
         }
     }
 }

@@ -152,7 +152,11 @@ impl<'s> Parser<'_, 's> {
                 _ => break,
             };
             self.tokens.bump();
+            let at = self.tokens.peek().span;
             let f = self.unary()?;
+            if divide && self.graph.as_number(f).is_some_and(|x| x.is_zero()) {
+                return Err(self.error(Span::new(at.start, self.tokens.last_end()), ParseErrorKind::DivisionByZero));
+            }
             factors.push(if divide { self.graph.powi(f, -1) } else { f });
         }
         Ok(if factors.len() == 1 { factors[0] } else { self.graph.mul(&factors) })
@@ -170,6 +174,7 @@ impl<'s> Parser<'_, 's> {
     }
 
     fn power(&mut self) -> Result<ExprId, ParseError> {
+        let at = self.tokens.peek().span;
         let base = self.primary()?;
         if self.tokens.peek().kind != TokenKind::Caret {
             return Ok(base);
@@ -178,6 +183,9 @@ impl<'s> Parser<'_, 's> {
         self.enter()?;
         let exponent = self.unary()?;
         self.depth -= 1;
+        if self.graph.divides_by_zero(base, exponent) {
+            return Err(self.error(Span::new(at.start, self.tokens.last_end()), ParseErrorKind::DivisionByZero));
+        }
         Ok(self.graph.pow(base, exponent))
     }
 

@@ -635,6 +635,10 @@ impl Builder<'_> {
         let magnitude = c.position_expr(self.g, "gravity.magnitude", &spec.magnitude, "the gravity")?;
         let default = ["0", "0", "-1"].map(String::from).to_vec();
         let d = self.three_now(c, "gravity.direction", spec.direction.as_ref().unwrap_or(&default), true)?;
+        if d.iter().all(|&x| self.g.as_number(x).is_some_and(|x| x.is_zero())) {
+            c.at("gravity.direction", "the zero vector has no direction: give the way gravity pulls, as `[0, 0, -1]`");
+            return None;
+        }
         let space = &self.space;
         let length = norm(self.g, &d, &|g, e| vector_expr::Scope::sign_at_start(space, g, e));
         let factor = self.g.div(magnitude, length);

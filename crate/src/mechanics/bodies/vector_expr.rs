@@ -205,7 +205,11 @@ impl<'s> Parser<'_, 's> {
                 _ => break,
             };
             self.tokens.bump();
+            let at = self.tokens.peek().span;
             let factor = self.unary()?;
+            if divide && matches!(factor, Value::Scalar(k) if self.g.as_number(k).is_some_and(|x| x.is_zero())) {
+                return Err(Stop::Failed(ParseError { span: self.since(at), kind: ParseErrorKind::DivisionByZero }));
+            }
             total = match (total, factor, divide) {
                 (Value::Scalar(a), Value::Scalar(b), false) => Value::Scalar(self.g.mul2(a, b)),
                 (Value::Scalar(a), Value::Scalar(b), true) => Value::Scalar(self.g.div(a, b)),
@@ -243,6 +247,9 @@ impl<'s> Parser<'_, 's> {
         let exponent = self.unary()?;
         self.depth -= 1;
         match (base, exponent) {
+            (Value::Scalar(b), Value::Scalar(e)) if self.g.divides_by_zero(b, e) => {
+                Err(Stop::Failed(ParseError { span: self.since(start), kind: ParseErrorKind::DivisionByZero }))
+            }
             (Value::Scalar(b), Value::Scalar(e)) => Ok(Value::Scalar(self.g.pow(b, e))),
             _ => fail(self.since(start), "only scalars have powers: write `dot(v, v)` for a vector's square"),
         }
@@ -420,6 +427,9 @@ impl<'s> Parser<'_, 's> {
                 "dot" => Value::Scalar(dot(self.g, &v[0], &v[1])),
                 "cross" => Value::Vector(cross(self.g, &v[0], &v[1])),
                 "norm" => Value::Scalar(norm(self.g, &v[0], &|g, e| self.scope.sign_at_start(g, e))),
+                "unit" if v[0].iter().all(|&x| self.g.as_number(x).is_some_and(|x| x.is_zero())) => {
+                    return fail(full, "`unit` of the zero vector: it has no direction");
+                }
                 "unit" => Value::Vector(unit(self.g, &v[0], &|g, e| self.scope.sign_at_start(g, e))),
                 _ => Value::Vector(self.velocity(&v[0], full)?),
             });
