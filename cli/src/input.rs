@@ -18,14 +18,27 @@ fn read(file: &str) -> Result<(String, Format), Failure> {
     // long, and a huge file or an endless pipe never fills memory.
     let limit = nhlab::limits::MAX_SCENARIO_BYTES as u64 + 1;
     let mut text = String::new();
+    let most = nhlab::limits::MAX_SCENARIO_BYTES;
     if file == "-" {
         std::io::stdin()
             .take(limit)
             .read_to_string(&mut text)
             .map_err(|e| Failure::bad(format!("standard input: {e}")))?;
+        if text.len() > most {
+            // Only the first bytes were read: their count is not the input's size.
+            return Err(Failure::bad(format!("standard input: more than {most} bytes; the lab reads at most {most}")));
+        }
     } else {
         let f = std::fs::File::open(file).map_err(|e| Failure::bad(format!("{file}: {e}")))?;
+        // The file's own size, where it has one (not a pipe), for the message.
+        let size = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+        if let Some(size) = size.filter(|&n| n > most as u64) {
+            return Err(Failure::bad(format!("{file}: the scenario is {size} bytes; the lab reads at most {most}")));
+        }
         f.take(limit).read_to_string(&mut text).map_err(|e| Failure::bad(format!("{file}: {e}")))?;
+        if text.len() > most {
+            return Err(Failure::bad(format!("{file}: more than {most} bytes; the lab reads at most {most}")));
+        }
     }
     let format = if file.ends_with(".json") {
         Format::Json

@@ -1167,3 +1167,26 @@ fn parameter_sets_run_as_the_scenario_with_their_values() {
     assert_eq!(code, 2);
     assert!(err.contains("compare: at most 3 parameter sets"), "{err}");
 }
+
+/// A scenario over the size limit is refused with its true size (it was said to be
+/// one byte over the limit, the most that was read): a file's from its length, and
+/// standard input, whose size is unknown, as "more than" the limit.
+#[test]
+fn a_file_over_the_size_limit_is_refused_with_its_true_size() {
+    let path = std::env::temp_dir().join(format!("nhlab-cli-large-{}.json", std::process::id()));
+    let size = 1_127_873usize;
+    std::fs::write(&path, " ".repeat(size)).unwrap();
+    let (code, _, err) = nhlab(&["check", path.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&format!("the scenario is {size} bytes; the lab reads at most 1048576")), "{err}");
+    // Standard input from the same file (a pipe would break when nhlab stops reading).
+    let out = Command::new(env!("CARGO_BIN_EXE_nhlab"))
+        .args(["check", "-"])
+        .stdin(Stdio::from(std::fs::File::open(&path).unwrap()))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("standard input: more than 1048576 bytes"), "{err}");
+    std::fs::remove_file(path).ok();
+}
