@@ -225,6 +225,29 @@ fn a_run_that_stalls_stops_with_the_cause_and_the_time() {
     assert!(sim.samples().len() < 100_000, "{} samples", sim.samples().len());
 }
 
+/// A plain oscillator asked to run to t = 1e300 goes at a steady pace: it is not
+/// "stiff or singular" (it was called so), it cannot reach its end, and the message
+/// says so with short numbers.
+#[test]
+fn a_run_too_long_for_its_pace_is_not_called_stiff() {
+    let text = "format = \"nhlab/1\"\ntitle = \"oscillator\"\ncoordinates = [\"x\"]\nkinetic = \"x'^2/2\"\npotential = \"x^2/2\"\n\
+                [initial]\nq = { x = 1 }\nv = { x = 0 }\n";
+    let (scenario, map) = nhlab::scenario::load_toml(text).unwrap();
+    let (model, numeric, state) = nhlab_tests::scenarios::build(&scenario, &map);
+    let settings = Settings::from_scenario(&model.scenario.run, Method::Lagrange);
+    let mut sim = Simulation::new(numeric, settings, &state).unwrap();
+    let error = sim.advance_to(1e300).unwrap_err();
+    match &error {
+        IntegrationError::TooLong { t, t_end, steps, needed, .. } => {
+            assert!(*t > 10.0 && *t_end == 1e300 && *steps == 10_000 && *needed > 1e299, "{error:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let message = error.to_string();
+    assert!(message.starts_with("the run cannot reach t = 1e300:"), "{message}");
+    assert!(!message.contains("stiff") && message.len() < 200, "{message}");
+}
+
 /// A sample after a dopri5 step takes its accelerations from the step's last stage
 /// (first same as last) instead of solving again: its compulsion is the one a fresh
 /// solve at the sample gives, bit for bit, for every gallery scenario and method

@@ -56,6 +56,29 @@ pub enum IntegrationError<E> {
         /// How far they advanced the time.
         advanced: f64,
     },
+    /// The run goes at a steady pace but too slowly to reach its end: a window of
+    /// steps advanced the time by a negligible part of the run, with steps that are
+    /// not small for the time they are at (a plain oscillator asked to run to
+    /// `t = 1e300`).
+    #[error(
+        "the run cannot reach t = {}: its last {steps} steps advanced the time by {} (to t = {}), so it would need about {} steps; choose a shorter end time",
+        crate::math::ShortTime(*t_end),
+        crate::math::ShortTime(*advanced),
+        crate::math::ShortTime(*t),
+        crate::math::ShortTime(*needed)
+    )]
+    TooLong {
+        /// When.
+        t: f64,
+        /// The end asked for.
+        t_end: f64,
+        /// Steps in the window.
+        steps: u64,
+        /// How far they advanced the time.
+        advanced: f64,
+        /// Steps the rest of the run would take at that pace.
+        needed: f64,
+    },
     /// A bound on the run was reached (steps or samples).
     #[error("the run stopped at t = {}: it reached its limit of {limit} {what}", crate::math::Short(*t))]
     Limit {

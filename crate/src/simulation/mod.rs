@@ -236,6 +236,10 @@ const STALL_WINDOW: u64 = 10_000;
 /// stalls it: at that rate the run would need more than 10¹⁰ steps.
 const STALL_FRACTION: f64 = 1e-6;
 
+/// A mean step below this part of the time it is at (or of 1) is a stall: the steps
+/// have shrunk to where the system is stiff or singular.
+const STALLED_STEP: f64 = 1e-9;
+
 /// The fixed-step grid `tₖ = origin + k·dt`.
 #[derive(Clone, Copy, Debug)]
 struct Grid {
@@ -435,7 +439,14 @@ impl Simulation {
         if self.steps > 0 && self.steps % STALL_WINDOW == 0 {
             let advanced = t0 - self.window_t;
             if advanced < STALL_FRACTION * (t_end - self.grid.origin) {
-                return Err(IntegrationError::Stalled { t: t0, steps: STALL_WINDOW, advanced });
+                // Steps small for the time they are at are a stall (stiff or singular
+                // there); steps of an ordinary size, an end too far away.
+                let step = advanced / STALL_WINDOW as f64;
+                if step < STALLED_STEP * t0.abs().max(1.0) {
+                    return Err(IntegrationError::Stalled { t: t0, steps: STALL_WINDOW, advanced });
+                }
+                let needed = (t_end - t0) / step;
+                return Err(IntegrationError::TooLong { t: t0, t_end, steps: STALL_WINDOW, advanced, needed });
             }
             self.window_t = t0;
         }
