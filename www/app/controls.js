@@ -4,7 +4,6 @@
 import { $, el } from "./dom.js";
 import { applyEdit, editorStatus } from "./editing.js";
 import { appendInFrames, renderEquationsChoice } from "./equations.js";
-import { frame } from "./playback.js";
 import { renderLegend, renderLegendNote, renderPlots } from "./plots.js";
 import { renderStability } from "./stability.js";
 

@@ -1,9 +1,6 @@
 // Small helpers every module uses: elements by id and made from a description,
 // the page's notice, errors as text, the time budgets, downloads and the clipboard.
 
-import { frame } from "./playback.js";
-import { load } from "./runner.js";
-
 export const MATHML = "http://www.w3.org/1998/Math/MathML";
 
 export const MATHML_TAGS = new Set(["math", "mrow", "mi", "mn", "mo", "msub", "msup", "msubsup", "mfrac", "msqrt",

@@ -2,8 +2,7 @@
 // as MathML (a few rows per frame), each with its LaTeX to copy.
 
 import { $, EQUATIONS_AT_ONCE, MATHML, MATHML_ATTRS, MATHML_TAGS, MAX_TYPESET_ENTRIES, MAX_TYPESET_NODES, TYPESET_MS_PER_FRAME, budget, copyText, el } from "./dom.js";
-import { frame } from "./playback.js";
-import { MAX_FITTED_NODES, fitEquation } from "./typeset.js";
+import { fitEquation } from "./typeset.js";
 
 export function renderEquationsChoice(lab, info) {
   const select = $("eq-method");

@@ -25,14 +25,13 @@
 // The state is one object made here and handed to every function that needs it:
 // no module keeps state of its own.
 
-
 import { wireSettings } from "./controls.js";
 import { $, EDIT_DEBOUNCE_MS, copyText, download, el, errorText, notice } from "./dom.js";
 import { forgetDraft, keepDraft, offerDraft, restoreDraft } from "./drafts.js";
 import { renderGutter } from "./editing.js";
 import { refitEquations, refitEquationsNow, renderEquations } from "./equations.js";
 import { openHelp } from "./help.js";
-import { frame, reached, safely, wirePlayback } from "./playback.js";
+import { frame, safely, wirePlayback } from "./playback.js";
 import { slug, watchCanvases } from "./plots.js";
 import { load } from "./runner.js";
 import { embedSuffix, exportCsv, openFromFragment, openGallery, openShare, parseFragment, renderEmbedSnippet } from "./share.js";
