@@ -486,3 +486,124 @@ v = { x = 0 }
     let e = linearised("y", -2.0, 0.0).unwrap_err();
     assert!(e.contains("the dependent coordinates given: the constraints cannot be solved for them here"), "{e}");
 }
+
+/// The eigenvalues `±i ωⱼ` of `n` identical pendula (`g/l = g`) coupled by springs `k`
+/// between neighbours, in a chain (`ωⱼ² = g + 4k sin²(jπ/2n)`) or a ring
+/// (`ωⱼ² = g + 4k sin²(jπ/n)`, twice each but one or two): the closed form of
+/// `[[0, I], [−K, 0]]` with `K = g I + k L`, `L` the graph Laplacian.
+fn pendula_frequencies(n: usize, g: f64, k: f64, ring: bool) -> Vec<(f64, f64)> {
+    let mut want = Vec::new();
+    for j in 0..n {
+        let angle = if ring {
+            j as f64 * std::f64::consts::PI / n as f64
+        } else {
+            j as f64 * std::f64::consts::PI / (2 * n) as f64
+        };
+        let w = (g + 4.0 * k * angle.sin().powi(2)).sqrt();
+        want.extend([(0.0, w), (0.0, -w)]);
+    }
+    want
+}
+
+/// `[[0, I], [−K, 0]]` for the pendula of [`pendula_frequencies`].
+fn pendula_matrix(n: usize, g: f64, k: f64, ring: bool) -> nalgebra::DMatrix<f64> {
+    let mut a = nalgebra::DMatrix::zeros(2 * n, 2 * n);
+    let mut springs: Vec<(usize, usize)> = (1..n).map(|i| (i - 1, i)).collect();
+    if ring {
+        springs.push((n - 1, 0));
+    }
+    for i in 0..n {
+        a[(i, n + i)] = 1.0;
+        a[(n + i, i)] = -g;
+    }
+    for (i, j) in springs {
+        for (p, q, s) in [(i, i, -k), (j, j, -k), (i, j, k), (j, i, k)] {
+            a[(n + p, q)] += s;
+        }
+    }
+    a
+}
+
+/// Chains and rings of 2–50 pendula, uncoupled too (every frequency repeated `n`
+/// times): repeated pairs are ordinary in symmetric systems, and the eigen-solver
+/// finds them all, to round-off. (nalgebra's `complex_eigenvalues` gave NaN for
+/// nearly equal real pairs and looped for ever on some repeated eigenvalues.)
+#[test]
+fn chains_and_rings_of_2_to_50_pendula_have_their_closed_form_frequencies() {
+    for n in 2..=50 {
+        for (k, ring) in [(2.0, false), (2.0, true), (0.0, false), (0.3, true)] {
+            let ring = ring && n > 2; // two pendula in a ring are a chain
+            let got = nhlab::math::eigenvalues(&pendula_matrix(n, 9.81, k, ring)).unwrap();
+            let what = format!("{n} pendula, k = {k}, ring: {ring}");
+            same_eigenvalues(&got, &pendula_frequencies(n, 9.81, k, ring), 1e-6, &what);
+        }
+    }
+}
+
+/// Repeated real and complex eigenvalues, and Jordan blocks, in random bases
+/// (`S D S⁻¹`): every eigenvalue finite and where it belongs. A 12×12 identity in a
+/// random basis never returned from nalgebra's Schur iteration.
+#[test]
+fn repeated_eigenvalues_in_random_bases_are_found() {
+    let mut rng = Rng::new(17);
+    for trial in 0..600 {
+        let n = 2 + trial % 14;
+        let mut d = nalgebra::DMatrix::zeros(n, n);
+        let mut want = Vec::new();
+        let kind = trial % 4;
+        for i in 0..n {
+            let value = match kind {
+                0 => 1.0,
+                1 => (i / 2) as f64,
+                2 => (i % 3) as f64,
+                _ => 0.0,
+            };
+            d[(i, i)] = value;
+            want.push((value, 0.0));
+        }
+        if kind == 3 {
+            // Rotation blocks ±2i, repeated.
+            for i in (0..n - 1).step_by(2) {
+                (d[(i, i + 1)], d[(i + 1, i)]) = (-2.0, 2.0);
+                (want[i], want[i + 1]) = ((0.0, 2.0), (0.0, -2.0));
+            }
+        }
+        let s = nalgebra::DMatrix::from_fn(n, n, |_, _| rng.range(-1.0, 1.0));
+        let Some(inverse) = s.clone().try_inverse() else { continue };
+        let condition = s.norm() * inverse.norm();
+        if condition > 1e4 {
+            continue;
+        }
+        let got = nhlab::math::eigenvalues(&(&s * &d * &inverse)).unwrap();
+        same_eigenvalues(&got, &want, 1e-12 * condition * condition + 1e-9, &format!("trial {trial}, n = {n}"));
+    }
+}
+
+/// The pendula again as a scenario, through the whole route (`θᵢ`, `V = g(1 − cos θᵢ)
+/// + k/2 (θᵢ₊₁ − θᵢ)²`): ten coupled pendula and the 45 at the linearisation's limit.
+#[test]
+fn coupled_pendula_scenarios_linearise_to_their_frequencies() {
+    for (n, ring) in [(10, false), (10, true), (45, true)] {
+        let names: Vec<String> = (0..n).map(|i| format!("a{i}")).collect();
+        let list = |f: &dyn Fn(&str) -> String, sep: &str| names.iter().map(|x| f(x)).collect::<Vec<_>>().join(sep);
+        let mut potential = list(&|x| format!("g*(1 - cos({x}))"), " + ");
+        for i in 1..n {
+            potential += &format!(" + k/2*(a{i} - a{})^2", i - 1);
+        }
+        if ring {
+            potential += &format!(" + k/2*(a0 - a{})^2", n - 1);
+        }
+        let text = format!(
+            "format = \"nhlab/1\"\ntitle = \"pendula\"\ncoordinates = [{}]\nkinetic = \"({})/2\"\npotential = \"{potential}\"\n\
+             [parameters]\ng = 9.81\nk = 2\n[initial]\nq = {{ {} }}\nv = {{ {} }}\n",
+            list(&|x| format!("\"{x}\""), ", "),
+            list(&|x| format!("{x}'^2"), " + "),
+            list(&|x| format!("{x} = 0"), ", "),
+            list(&|x| format!("{x} = 0"), ", "),
+        );
+        let (mut model, mut numeric, mut derivatives, map) = from_text(&text);
+        let mut study = Study::new(&model, &StabilitySpec::default()).unwrap();
+        let lin = study.at(&mut model, &mut numeric, &mut derivatives, &map, None).unwrap();
+        same_eigenvalues(&lin.eigenvalues, &pendula_frequencies(n, 9.81, 2.0, ring), 1e-8, &format!("{n} pendula"));
+    }
+}

@@ -17,10 +17,12 @@
 //! range-space factors of a saddle-point system ([`RangeSpace`]).
 
 mod dense;
+mod eigen;
 mod range_space;
 mod rank;
 
 pub use dense::Workspace;
+pub use eigen::{eigenvalues, NoConvergence};
 pub use range_space::{RangeSpace, MASS_PIVOT, SCHUR_PIVOT};
 pub use rank::{best_split, independent_rows};
 

@@ -99,6 +99,9 @@ pub enum StabilityError {
     /// A matrix that must be invertible is not.
     #[error("the constraints are singular at the reference state: {0}")]
     Singular(&'static str),
+    /// The QR iteration for the eigenvalues did not converge within its bound.
+    #[error("the eigenvalues of the {0}×{0} linear system did not converge (LAPACK's QR iteration gave up)")]
+    Eigenvalues(usize),
 }
 
 /// Relative size below which a column or row counts as zero.
@@ -198,9 +201,11 @@ pub fn linearize_with(
         reduced = reduced.remove_row(r).remove_column(r);
         state.remove(r);
     }
-    // nalgebra's eigenvalue routine overflows on an empty matrix (every state removed).
-    let mut eigenvalues: Vec<Complex<f64>> =
-        if reduced.is_empty() { Vec::new() } else { reduced.complex_eigenvalues().iter().copied().collect() };
+    if reduced.iter().any(|x| !x.is_finite()) {
+        return Err(StabilityError::NonFinite);
+    }
+    let mut eigenvalues =
+        crate::math::eigenvalues(&reduced).map_err(|_| StabilityError::Eigenvalues(reduced.nrows()))?;
     eigenvalues.sort_by(|a, b| a.re.total_cmp(&b.re).then(a.im.total_cmp(&b.im)));
     let residual = (0..n).filter(|i| !reference.ignorable.contains(i)).map(|i| qdd[i].abs()).fold(0.0, f64::max);
     Ok(Linearization {
