@@ -1190,3 +1190,28 @@ fn a_file_over_the_size_limit_is_refused_with_its_true_size() {
     assert!(err.contains("standard input: more than 1048576 bytes"), "{err}");
     std::fs::remove_file(path).ok();
 }
+
+/// Issue 35.2: 64 chained `cross` vectors (the `[vectors]` limit), each term's printed
+/// tree twice the last: every method derives and prints in every format, the shared
+/// parts named, in a few hundred kilobytes. The printed size saturated as `1 + MAX`,
+/// wrapped to 0 at 58 vectors, and the equations were printed unnamed (13 GB).
+#[test]
+fn chained_cross_products_print_within_bounds_for_every_method() {
+    let mut text = String::from(
+        "format = \"nhlab/1\"\ntitle = \"chained cross products\"\ncoordinates = [\"x\", \"y\", \"z\"]\n\
+         kinetic = \"(x'^2 + y'^2 + z'^2)/2\"\npotential = \"v63_x\"\n[vectors]\nv0 = \"[x, y, z]\"\n",
+    );
+    for i in 1..64 {
+        text += &format!("v{i} = \"cross(v{}, [y, z, x])\"\n", i - 1);
+    }
+    text += "[[constraints]]\nexpr = \"x' - 1e-40*v63_y*y'\"\n[initial]\nq = { x = 1, y = 2, z = 3 }\n";
+    for method in ["lagrange", "udwadia-kalaba", "gauss", "euler", "hamel", "voronets", "vakonomic"] {
+        for format in ["text", "mathml"] {
+            let (code, out, err) =
+                nhlab_with_input(&["derive", "-", "--method", method, "--format", format], Some(&text));
+            assert_eq!(code, 0, "{method} {format}: {err}");
+            assert!(out.len() < 2_000_000, "{method} {format}: {} bytes", out.len());
+            assert!(format != "text" || out.contains("w1 = "), "{method}: the shared parts are named");
+        }
+    }
+}

@@ -59,7 +59,7 @@ pub(super) fn name_shared_subexpressions(
     let mut named: Vec<ExprId> = Vec::new();
     let mut named_size: HashMap<ExprId, usize> = HashMap::new();
     for &e in &order {
-        let own = 1 + g.children(e).into_iter().map(|c| named_size[&c]).fold(0usize, usize::saturating_add);
+        let own = g.children(e).into_iter().map(|c| named_size[&c]).fold(1usize, usize::saturating_add);
         let shared = uses.get(&e).copied().unwrap_or(0) >= 2;
         if shared && own >= MIN_NAMED_SIZE {
             named.push(e);
@@ -70,7 +70,7 @@ pub(super) fn name_shared_subexpressions(
     }
     let printed: usize = named
         .iter()
-        .map(|e| 1 + g.children(*e).into_iter().map(|c| named_size[&c]).fold(0usize, usize::saturating_add))
+        .map(|e| g.children(*e).into_iter().map(|c| named_size[&c]).fold(1usize, usize::saturating_add))
         .chain(roots.iter().map(|r| named_size[r]))
         .fold(0, usize::saturating_add);
     if printed > MAX_PRINTED_NODES {
@@ -117,11 +117,13 @@ fn reachable_children_first(g: &ExprGraph, roots: &[ExprId]) -> Vec<ExprId> {
     all
 }
 
-/// How many nodes each expression prints as a tree (saturating).
+/// How many nodes each expression prints as a tree, saturating (the count doubles
+/// with each chained `cross`: `1 + usize::MAX` wrapped to 0 at 58 of them, and the
+/// equations printed unnamed, 13 GB).
 fn printed_sizes(g: &ExprGraph, order: &[ExprId]) -> HashMap<ExprId, usize> {
     let mut size: HashMap<ExprId, usize> = HashMap::with_capacity(order.len());
     for &e in order {
-        let s = 1 + g.children(e).into_iter().map(|c| size[&c]).fold(0usize, usize::saturating_add);
+        let s = g.children(e).into_iter().map(|c| size[&c]).fold(1usize, usize::saturating_add);
         size.insert(e, s);
     }
     size

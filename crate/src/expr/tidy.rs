@@ -328,15 +328,17 @@ impl ExprGraph {
             }
             Node::Mul(factors) => factors.iter().fold(factors.len() - 1, |n, &f| {
                 let parens = if matches!(self.node(f), Node::Add(_)) { 2 } else { 0 };
-                n.saturating_add(self.estimated_length(f, lengths) + parens)
+                n.saturating_add(self.estimated_length(f, lengths)).saturating_add(parens)
             }),
             Node::Pow(b, x) => {
                 let parens = if compound(self, b) { 2 } else { 0 } + if compound(self, x) { 2 } else { 0 };
-                self.estimated_length(b, lengths).saturating_add(self.estimated_length(x, lengths)) + 1 + parens
+                self.estimated_length(b, lengths)
+                    .saturating_add(self.estimated_length(x, lengths))
+                    .saturating_add(1 + parens)
             }
             Node::Call(f, u) => self.estimated_length(u, lengths).saturating_add(f.name().len() + 2),
             Node::Atan2(y, x) => {
-                self.estimated_length(y, lengths).saturating_add(self.estimated_length(x, lengths)) + 9
+                self.estimated_length(y, lengths).saturating_add(self.estimated_length(x, lengths)).saturating_add(9)
             }
         };
         lengths.insert(e, n);
