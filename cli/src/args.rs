@@ -94,6 +94,10 @@ pub struct RunArgs {
     /// Most samples per method (the first included); as for --max-steps.
     #[arg(long, default_value_t = nhlab::simulation::Limits::DEFAULT_SAMPLES)]
     pub max_samples: usize,
+    /// Wall-clock seconds for all the command's runs together; the run in progress
+    /// stops with a message, every sample so far written.
+    #[arg(long, default_value_t = 600.0)]
+    pub max_seconds: f64,
     /// Figure: `FILE.svg` or `FILE.png`.
     #[arg(long)]
     pub plot: Option<String>,

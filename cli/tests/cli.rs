@@ -1215,3 +1215,40 @@ fn chained_cross_products_print_within_bounds_for_every_method() {
         }
     }
 }
+
+/// Issue 35.4: every `run` has a wall-clock bound for the whole command
+/// (`--max-seconds`, 600 by default) that no scenario escapes; the run in progress
+/// stops at it with a message, its samples written, and the methods after it stop
+/// at once.
+#[test]
+fn a_run_stops_at_the_commands_wall_clock_bound_with_its_samples_written() {
+    let out = std::env::temp_dir().join(format!("nhlab-bound-{}.csv", std::process::id()));
+    let (code, _, err) = nhlab(&[
+        "run",
+        &scenario("pendulum-cartesian"),
+        "--t-end",
+        "1e7",
+        "--max-steps",
+        "100000000",
+        "--max-samples",
+        "100000000",
+        "--max-seconds",
+        "0.3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("lagrange: the run stopped at t = ")
+            && err.contains(
+                ": it was interrupted after 0.3 s, the command's wall-clock bound (raise it with --max-seconds)"
+            ),
+        "{err}"
+    );
+    assert!(err.contains("udwadia-kalaba: the run stopped at t = 0: it was interrupted"), "{err}");
+    let rows = std::fs::read_to_string(&out).unwrap().lines().filter(|l| !l.starts_with('#')).count();
+    assert!(rows > 100, "the samples reached are written: {rows} rows");
+    std::fs::remove_file(&out).ok();
+    let (code, _, err) = nhlab(&["run", &scenario("pendulum-cartesian"), "--max-seconds", "0"]);
+    assert_eq!((code, err.trim()), (2, "error: --max-seconds: must be above 0 and at most 1e9"));
+}

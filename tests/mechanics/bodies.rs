@@ -664,3 +664,30 @@ atol = 1e-13
     }
     assert!(samples > 20 && sim.samples().last().unwrap().t == 5.0);
 }
+
+/// Issue 35.4 and 35.13: a contact declared twice is refused at the copy, once (64
+/// copies made every step a 128-row least-squares solve, and each copy's errors
+/// were reported for both); more than 64 contacts are refused alone, without a
+/// spurious "unknown name `G_z`" from bodies left unbuilt.
+#[test]
+fn a_repeated_contact_and_too_many_contacts_are_refused_at_their_place() {
+    let contact = "[[rolling]]\nbody = \"disk\"\ncontact = \"C\"\n";
+    assert!(DISK.contains(contact), "the disk's contact");
+    let twice = DISK.replacen(contact, &format!("{contact}\n{contact}"), 1);
+    let found = problems(&twice);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let (field, line, message) = &found[0];
+    assert_eq!(field, "rolling[1]");
+    let second = twice.match_indices("[[rolling]]").nth(1).unwrap().0;
+    assert_eq!(*line, Some(twice[..second].lines().count() + 1));
+    assert_eq!(message, "the same contact as rolling[0] (`disk` on `ground` at `C`): declare each contact once");
+    let many: String = (0..65)
+        .map(|k| format!("[[rolling]]\nname = \"c{k}\"\nbody = \"disk\"\ncontact = \"C\"\ntangents = [\"[1, 0, 0]\", \"[0, {k}, 1]\"]\n"))
+        .collect();
+    let found = problems(&DISK.replacen(contact, &many, 1));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        (found[0].0.as_str(), found[0].2.as_str()),
+        ("rolling", "65 rolling contacts; the lab supports at most 64")
+    );
+}

@@ -31,6 +31,9 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if args.max_steps == 0 || args.max_samples == 0 {
         return Err(Failure::bad("--max-steps and --max-samples: must be at least 1"));
     }
+    if !(args.max_seconds > 0.0 && args.max_seconds <= 1e9) {
+        return Err(Failure::bad("--max-seconds: must be above 0 and at most 1e9"));
+    }
     if !(t_end.is_finite() && t_end > l.initial.t) {
         return Err(Failure::bad(format!("--t-end: must be after the initial time {}, found {t_end}", l.initial.t)));
     }
@@ -102,6 +105,12 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
                     .map(|(k, set)| (k + 1, Some(set.name.as_str()), set.parameters.as_slice(), &set.initial)),
             )
             .collect();
+    // One wall-clock bound for the whole command, whatever the scenario asks.
+    let (started, bound) = (std::time::Instant::now(), std::time::Duration::from_secs_f64(args.max_seconds));
+    let bound_hint = format!(
+        " after {} s, the command's wall-clock bound (raise it with --max-seconds)",
+        nhlab::math::Short(args.max_seconds)
+    );
     for &method in &methods {
         let mut settings = Settings::from_scenario(&s.run, method);
         settings.limits = Limits { max_steps: args.max_steps, max_samples: args.max_samples };
@@ -127,15 +136,15 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
                     continue;
                 }
             };
-            let result = match &sample_at {
-                Some(times) => sim.advance_sampling(times),
-                None => sim.advance_to(t_end),
-            };
+            let mut within_bound = || started.elapsed() < bound;
+            let times = sample_at.as_deref().unwrap_or(&[]);
+            let result = sim.advance_while(t_end, times, &mut within_bound);
             // A method that stops keeps the samples it reached.
             if let Err(e) = result {
                 let hint = match e {
                     IntegrationError::Limit { what: "steps", .. } => " (raise it with --max-steps)",
                     IntegrationError::Limit { .. } => " (raise it with --max-samples)",
+                    IntegrationError::Interrupted { .. } => &bound_hint,
                     _ => "",
                 };
                 match nhlab::simulation::ended_by_design(&e) {

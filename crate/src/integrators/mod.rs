@@ -89,6 +89,12 @@ pub enum IntegrationError<E> {
         /// The limit.
         limit: u64,
     },
+    /// The caller's own bound (the command line's wall clock) stopped the run.
+    #[error("the run stopped at t = {}: it was interrupted", crate::math::Short(*t))]
+    Interrupted {
+        /// When.
+        t: f64,
+    },
     /// The state became NaN or infinite.
     #[error("the state is not finite at t = {}", crate::math::Short(*t))]
     NonFinite {

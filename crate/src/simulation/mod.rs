@@ -421,8 +421,25 @@ impl Simulation {
     }
 
     fn advance(&mut self, t_end: f64, sample_times: &[f64]) -> Result<(), SimulationError> {
+        self.advance_while(t_end, sample_times, &mut || true)
+    }
+
+    /// [`advance_to`](Self::advance_to) (no `sample_times`) or
+    /// [`advance_sampling`](Self::advance_sampling), asking `keep_going` before every
+    /// step: the bound of a caller with a clock (the core has none), which stops the
+    /// run with [`IntegrationError::Interrupted`], its samples kept.
+    pub fn advance_while(
+        &mut self,
+        t_end: f64,
+        sample_times: &[f64],
+        keep_going: &mut dyn FnMut() -> bool,
+    ) -> Result<(), SimulationError> {
+        let t_end = if sample_times.is_empty() { t_end } else { sample_times.last().copied().unwrap_or(self.t) };
         let mut next_sample = sample_times.iter().position(|&s| s > self.t).unwrap_or(sample_times.len());
         while self.t < t_end {
+            if !keep_going() {
+                return Err(IntegrationError::Interrupted { t: self.t });
+            }
             self.step_once(t_end, sample_times, &mut next_sample)?;
         }
         Ok(())

@@ -227,14 +227,23 @@ pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Con
         ("points", s.points.len()),
         ("vectors", s.vectors.len()),
         ("bodies", s.bodies.len()),
-        ("loads", s.loads.len()),
-        ("rolling", s.rolling.len()),
     ] {
         if count > MAX_FRAMES {
             c.at(what, format!("{count} {what}; the lab supports at most {MAX_FRAMES}"));
             return Contributions::default();
         }
     }
+    // Too many loads or contacts: those are refused, and the bodies still built, so
+    // their names (`G_z`) are not reported unknown as well.
+    let too_many = |c: &mut Checker<'_>, what: &str, noun: &str, count: usize| {
+        let over = count > MAX_FRAMES;
+        if over {
+            c.at(what, format!("{count} {noun}; the lab supports at most {MAX_FRAMES}"));
+        }
+        over
+    };
+    let too_many_loads = too_many(c, "loads", "loads", s.loads.len());
+    let too_many_contacts = too_many(c, "rolling", "rolling contacts", s.rolling.len());
     let rotations: usize = s.frames.values().map(|f| f.rotations.len()).sum();
     if rotations > MAX_ROTATIONS_TOTAL {
         c.at("frames", format!("{rotations} rotations in all; the lab supports at most {MAX_ROTATIONS_TOTAL}"));
@@ -266,10 +275,25 @@ pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Con
     if !potential.is_empty() {
         out.potential = Some(b.g.add(&potential));
     }
-    for (j, r) in s.rolling.iter().enumerate() {
+    for (j, r) in s.rolling.iter().enumerate().filter(|_| !too_many_contacts) {
+        // A contact declared twice adds only redundant rows (64 copies made every step
+        // a 128-row least-squares solve): refused at the copy.
+        let surface = |r: &crate::scenario::RollingSpec| {
+            (r.body.clone(), r.on.clone().unwrap_or_else(|| "ground".into()), r.contact.clone(), r.tangents.clone())
+        };
+        if let Some(k) = s.rolling[..j].iter().position(|earlier| surface(earlier) == surface(r)) {
+            let (body, on, contact, _) = surface(r);
+            c.at(
+                &format!("rolling[{j}]"),
+                format!(
+                    "the same contact as rolling[{k}] (`{body}` on `{on}` at `{contact}`): declare each contact once"
+                ),
+            );
+            continue;
+        }
         b.rolling(c, j, r, &mut out.constraints);
     }
-    for (k, load) in s.loads.iter().enumerate() {
+    for (k, load) in s.loads.iter().enumerate().filter(|_| !too_many_loads) {
         b.load(c, k, load);
     }
     out.forces = core::mem::take(&mut b.forces);
