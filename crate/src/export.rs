@@ -122,73 +122,154 @@ pub fn samples_table(model: &Model, runs: &[(Method, &[Sample])], comment: Strin
 /// When a run has a parameter set, a last column `set` names it (empty for the
 /// scenario's own values).
 pub fn samples_table_for(model: &Model, runs: &[RunSamples], comment: String, columns: Diagnostics) -> Table {
-    let names = model.coordinate_names();
-    let m = model.constraints.len();
-    let mut header: Vec<String> = alloc::vec!["method".into(), "t".into()];
-    header.extend(names.iter().cloned());
-    header.extend(names.iter().map(|q| format!("{q}'")));
     let vakonomic = runs.iter().any(|r| r.method == Method::Vakonomic);
-    if vakonomic {
-        header.extend((1..=m).map(|k| format!("mu{k}")));
-    }
-    let wanted = columns;
-    let mut columns = header;
-    if wanted.energy {
-        columns.push("energy".into());
-    }
-    if wanted.residuals {
-        columns.extend(model.constraints.iter().map(|c| format!("res_{}", column_name(&c.name))));
-    }
-    let e_columns: Vec<usize> = match (&model.hamel, wanted.e_vector) {
-        (Ok(h), true) => h.independent.clone(),
-        _ => Vec::new(),
-    };
-    columns.extend(e_columns.iter().map(|&i| format!("E_{}", names[i])));
-    let holonomic: Vec<usize> = match wanted.residuals {
-        true => (0..m).filter(|&j| model.constraints[j].is_holonomic()).collect(),
-        false => Vec::new(),
-    };
-    columns.extend(holonomic.iter().map(|&j| format!("dres_{}", column_name(&model.constraints[j].name))));
     let with_sets = runs.iter().any(|r| r.set.is_some());
-    if with_sets {
-        columns.push("set".into());
-    }
+    let layout = Columns::new(model, columns, vakonomic, with_sets);
     let mut rows = Vec::new();
     let mut singular_split_at = None;
-    for &RunSamples { method, set, samples } in runs {
+    for run in runs {
+        if let Some(t) = layout.rows(run, |row| rows.push(row)) {
+            singular_split_at.get_or_insert(t);
+        }
+    }
+    Table { comment, columns: layout.names, rows, singular_split_at }
+}
+
+/// The columns of a table of runs, known before any run is made, so that a long
+/// table can be written row by row as its runs finish ([`Columns::rows`],
+/// [`csv_line`], [`json_row`]) instead of being held whole.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Columns {
+    /// Column names.
+    pub names: Vec<String>,
+    wanted: Diagnostics,
+    constraints: usize,
+    vakonomic: bool,
+    e_columns: usize,
+    holonomic: Vec<usize>,
+    with_sets: bool,
+}
+
+impl Columns {
+    /// The columns for runs of `model` with the diagnostics `wanted`; `vakonomic`:
+    /// some run is vakonomic (its `mu` columns); `with_sets`: some run has a `[compare]`
+    /// set (the `set` column).
+    pub fn new(model: &Model, wanted: Diagnostics, vakonomic: bool, with_sets: bool) -> Self {
+        let names_q = model.coordinate_names();
+        let m = model.constraints.len();
+        let mut names: Vec<String> = alloc::vec!["method".into(), "t".into()];
+        names.extend(names_q.iter().cloned());
+        names.extend(names_q.iter().map(|q| format!("{q}'")));
+        if vakonomic {
+            names.extend((1..=m).map(|k| format!("mu{k}")));
+        }
+        if wanted.energy {
+            names.push("energy".into());
+        }
+        if wanted.residuals {
+            names.extend(model.constraints.iter().map(|c| format!("res_{}", column_name(&c.name))));
+        }
+        let e_columns: Vec<usize> = match (&model.hamel, wanted.e_vector) {
+            (Ok(h), true) => h.independent.clone(),
+            _ => Vec::new(),
+        };
+        names.extend(e_columns.iter().map(|&i| format!("E_{}", names_q[i])));
+        let holonomic: Vec<usize> = match wanted.residuals {
+            true => (0..m).filter(|&j| model.constraints[j].is_holonomic()).collect(),
+            false => Vec::new(),
+        };
+        names.extend(holonomic.iter().map(|&j| format!("dres_{}", column_name(&model.constraints[j].name))));
+        if with_sets {
+            names.push("set".into());
+        }
+        Columns { names, wanted, constraints: m, vakonomic, e_columns: e_columns.len(), holonomic, with_sets }
+    }
+
+    /// Gives `emit` each row of `run`, in order; returns the first time at which a
+    /// sample had no E-vector although the model has a split (its split was singular
+    /// there), for a warning.
+    pub fn rows(&self, run: &RunSamples, mut emit: impl FnMut(Vec<Cell>)) -> Option<f64> {
+        let &RunSamples { method, set, samples } = run;
+        let mut singular_split_at = None;
         for s in samples.iter() {
-            let mut row = alloc::vec![Cell::Text(method.id().into()), Cell::Number(s.t)];
+            let mut row = Vec::with_capacity(self.names.len());
+            row.extend([Cell::Text(method.id().into()), Cell::Number(s.t)]);
             row.extend(s.q.iter().chain(s.v).map(|&x| Cell::Number(x)));
-            if vakonomic {
+            if self.vakonomic {
                 if method == Method::Vakonomic {
                     row.extend(s.mu.iter().map(|&x| Cell::Number(x)));
                 } else {
-                    row.extend((0..m).map(|_| Cell::Empty));
+                    row.extend((0..self.constraints).map(|_| Cell::Empty));
                 }
             }
-            if wanted.energy {
+            if self.wanted.energy {
                 row.push(Cell::Number(s.energy));
             }
-            if wanted.residuals {
+            if self.wanted.residuals {
                 row.extend(s.residuals.iter().map(|&x| Cell::Number(x)));
             }
             match s.e_vector {
-                Some(e) if wanted.e_vector => row.extend(e.iter().map(|&x| Cell::Number(x))),
+                Some(e) if self.wanted.e_vector => row.extend(e.iter().map(|&x| Cell::Number(x))),
                 Some(_) => {}
-                None if !e_columns.is_empty() => {
+                None if self.e_columns > 0 => {
                     singular_split_at.get_or_insert(s.t);
-                    row.extend(e_columns.iter().map(|_| Cell::Empty));
+                    row.extend((0..self.e_columns).map(|_| Cell::Empty));
                 }
                 None => {}
             }
-            row.extend(holonomic.iter().map(|&j| Cell::Number(s.velocity_residuals[j])));
-            if with_sets {
+            row.extend(self.holonomic.iter().map(|&j| Cell::Number(s.velocity_residuals[j])));
+            if self.with_sets {
                 row.push(set.map_or(Cell::Empty, |name| Cell::Text(name.into())));
             }
-            rows.push(row);
+            emit(row);
         }
+        singular_split_at
     }
-    Table { comment, columns, rows, singular_split_at }
+
+    /// The CSV header line, with its newline.
+    pub fn csv_header(&self) -> String {
+        let header: Vec<String> = self.names.iter().map(|c| csv_field(c)).collect();
+        format!("{}\n", header.join(","))
+    }
+
+    /// The JSON table's text before its first row (`{"columns":…,"comment":…,"rows":[`),
+    /// as [`Table::to_json`] writes it.
+    pub fn json_opening(&self, comment: &str) -> String {
+        format!(
+            "{{\"columns\":{},\"comment\":{},\"rows\":[",
+            serde_json::Value::from(self.names.clone()),
+            serde_json::Value::from(comment)
+        )
+    }
+}
+
+/// One CSV row, with its newline; numbers in Rust's shortest round-trip form.
+pub fn csv_line(row: &[Cell]) -> String {
+    let cells: Vec<String> = row
+        .iter()
+        .map(|c| match c {
+            Cell::Text(s) => csv_field(s),
+            Cell::Number(x) => format!("{x:?}"),
+            Cell::Empty => String::new(),
+        })
+        .collect();
+    let mut line = cells.join(",");
+    line.push('\n');
+    line
+}
+
+/// One row of the JSON table (`null` for an empty cell), as [`Table::to_json`] writes it.
+pub fn json_row(row: &[Cell]) -> String {
+    use serde_json::Value;
+    let cells: Vec<Value> = row
+        .iter()
+        .map(|c| match c {
+            Cell::Text(s) => Value::from(s.as_str()),
+            Cell::Number(x) => Value::from(*x),
+            Cell::Empty => Value::Null,
+        })
+        .collect();
+    Value::Array(cells).to_string()
 }
 
 /// A constraint's name as a column suffix: `#2` (an unnamed constraint) gives `2`.
@@ -211,16 +292,7 @@ impl Table {
         let header: Vec<String> = self.columns.iter().map(|c| csv_field(c)).collect();
         let mut out = format!("{}\n", header.join(","));
         for row in &self.rows {
-            let cells: Vec<String> = row
-                .iter()
-                .map(|c| match c {
-                    Cell::Text(s) => csv_field(s),
-                    Cell::Number(x) => format!("{x:?}"),
-                    Cell::Empty => String::new(),
-                })
-                .collect();
-            out.push_str(&cells.join(","));
-            out.push('\n');
+            out.push_str(&csv_line(row));
         }
         out
     }

@@ -1,6 +1,6 @@
 //! `nhlab run FILE [--method M]… [--t-end T] [--sample-at …] [--out …] [--plot …] [--scene … [--frames …]]`.
 
-use nhlab::export::{samples_table_for, step_comment, RunSamples, SamplesOf};
+use nhlab::export::{csv_line, json_row, step_comment, Columns, RunSamples, SamplesOf, Table};
 use nhlab::formulations::Method;
 use nhlab::integrators::IntegrationError;
 use nhlab::scene::ScenePlayer;
@@ -9,7 +9,7 @@ use nhlab::view::View;
 
 use crate::args::{RunArgs, TableFormat};
 use crate::input::{known_methods, load_file, method};
-use crate::output::write_to;
+use crate::output::{write_to, Stream};
 use crate::times::parse_sample_times;
 use crate::Failure;
 use nhlab::mechanics::Needs;
@@ -93,7 +93,6 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     let mut notes: Vec<String> = Vec::new();
     let hamel_dependent = l.model.hamel_dependent_names();
     let mut runs: Vec<RunOf> = Vec::new();
-    let mut first_settings = None;
     let mut all_settings = Vec::new();
     // Every method with the scenario's values, then with each `[compare]` set's.
     let starts: Vec<(usize, Option<&str>, &[f64], &nhlab::simulation::State)> =
@@ -105,18 +104,40 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
                     .map(|(k, set)| (k + 1, Some(set.name.as_str()), set.parameters.as_slice(), &set.initial)),
             )
             .collect();
+    // The table is written as the runs go, a piece at a time: its columns are known
+    // before any run, and a run's samples are freed once written (unless a figure
+    // needs them), so a command holds one piece, not every run's samples.
+    let table_columns =
+        Columns::new(&l.model, columns, methods.contains(&Method::Vakonomic), starts.iter().any(|s| s.1.is_some()));
+    let comment = match (&sample_at, methods.first()) {
+        (Some(_), _) => "samples at the requested times (dense output)".to_string(),
+        (None, Some(&first)) => step_comment(&Settings::from_scenario(&s.run, first)),
+        (None, None) => String::new(),
+    };
+    let mut table = Stream::open(&args.out, "--out")?;
+    table.write(&match format {
+        TableFormat::Json => table_columns.json_opening(&comment),
+        TableFormat::Csv => table_columns.csv_header(),
+    })?;
+    let mut rows_written = 0usize;
+    let mut singular_split_at = None;
+    // A figure holds every run's samples: all together at most MAX_HELD_VALUES numbers.
+    let mut held_for_figure = 0usize;
+    let row_width = table_columns.names.len();
     // One wall-clock bound for the whole command, whatever the scenario asks.
     let (started, bound) = (std::time::Instant::now(), std::time::Duration::from_secs_f64(args.max_seconds));
     let bound_hint = format!(
         " after {} s, the command's wall-clock bound (raise it with --max-seconds)",
         nhlab::math::Short(args.max_seconds)
     );
+    let figure_hint = format!(
+        " (a figure holds at most {MAX_HELD_VALUES} numbers over all its runs: write the table without --plot, or plot fewer methods or a shorter run)"
+    );
     for &method in &methods {
         let mut settings = Settings::from_scenario(&s.run, method);
         settings.limits = Limits { max_steps: args.max_steps, max_samples: args.max_samples };
         settings.compulsion = args.plot.is_some();
         settings.diagnostics = computed;
-        first_settings.get_or_insert(settings);
         all_settings.push(settings);
         for &(set, set_name, parameters, initial) in &starts {
             let mut numeric = numeric.clone();
@@ -129,20 +150,64 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
                 failures.push(format!("{who}: cannot run: {why}"));
                 continue;
             }
-            let mut sim = match Simulation::new(numeric, settings, initial) {
+            let mut run_settings = settings;
+            let figure_cap = MAX_HELD_VALUES.saturating_sub(held_for_figure) / row_width.max(1);
+            let capped = args.plot.is_some() && figure_cap < args.max_samples;
+            if capped {
+                run_settings.limits.max_samples = figure_cap.max(1);
+            }
+            let mut sim = match Simulation::new(numeric, run_settings, initial) {
                 Ok(sim) => sim,
                 Err(e) => {
                     failures.push(format!("{who}: cannot start: {e}"));
                     continue;
                 }
             };
-            let mut within_bound = || started.elapsed() < bound;
+            // The start is sampled only when asked for.
+            let from = match &sample_at {
+                Some(times) if times.first() != Some(&initial.t) => 1,
+                _ => 0,
+            };
             let times = sample_at.as_deref().unwrap_or(&[]);
-            let result = sim.advance_while(t_end, times, &mut within_bound);
+            let mut written = from;
+            let result = loop {
+                let mut out_of_time = false;
+                let result = sim.advance_while(t_end, times, &mut |held| {
+                    out_of_time = started.elapsed() >= bound;
+                    !out_of_time && held < written + SAMPLES_PER_PIECE
+                });
+                let samples = SamplesOf::Stored { samples: sim.samples(), from: written };
+                let piece = RunSamples { method, set: set_name, samples };
+                let mut text = String::new();
+                let singular = table_columns.rows(&piece, |row| {
+                    if format == TableFormat::Json {
+                        text.push_str(if rows_written == 0 { "" } else { "," });
+                        text.push_str(&json_row(&row));
+                    } else {
+                        text.push_str(&csv_line(&row));
+                    }
+                    rows_written += 1;
+                });
+                if let Some(t) = singular {
+                    singular_split_at.get_or_insert(t);
+                }
+                table.write(&text)?;
+                if args.plot.is_some() {
+                    written = sim.samples().len();
+                } else {
+                    sim.release_samples();
+                    written = 0;
+                }
+                match result {
+                    Err(IntegrationError::Interrupted { .. }) if !out_of_time => continue,
+                    result => break result,
+                }
+            };
             // A method that stops keeps the samples it reached.
             if let Err(e) = result {
                 let hint = match e {
                     IntegrationError::Limit { what: "steps", .. } => " (raise it with --max-steps)",
+                    IntegrationError::Limit { .. } if capped => &figure_hint,
                     IntegrationError::Limit { .. } => " (raise it with --max-samples)",
                     IntegrationError::Interrupted { .. } => &bound_hint,
                     _ => "",
@@ -155,11 +220,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
                     None => failures.push(format!("{who}: {e}{hint}")),
                 }
             }
-            let from = match &sample_at {
-                // The start is sampled only when asked for.
-                Some(times) if times.first() != Some(&initial.t) => 1,
-                _ => 0,
-            };
+            held_for_figure += sim.samples().len() * row_width;
             runs.push(RunOf {
                 method,
                 set,
@@ -170,11 +231,19 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             });
         }
     }
-    let comment = match (&sample_at, first_settings) {
-        (Some(_), _) => "samples at the requested times (dense output)".to_string(),
-        (None, Some(st)) => step_comment(&st),
-        (None, None) => String::new(),
-    };
+    if format == TableFormat::Json {
+        table.write("]}\n")?;
+    }
+    table.finish()?;
+    if let Some(t) = singular_split_at {
+        eprintln!("warning: Hamel's split is singular from t = {t} on at some samples: their E columns are empty");
+    }
+    // A CSV file's provenance beside it (`sleigh.csv` → `sleigh.meta.json`): the CSV
+    // itself is header and rows only, as CSV readers expect.
+    if let (TableFormat::Csv, Some(stem)) = (format, args.out.strip_suffix(".csv")) {
+        let header = Table { comment, columns: table_columns.names.clone(), rows: Vec::new(), singular_split_at: None };
+        write_to(&format!("{stem}.meta.json"), "--out", &header.provenance_json(&s.title))?;
+    }
     if let Some(plot) = &args.plot {
         let curves: Vec<crate::plot::Curves> = runs
             .iter()
@@ -216,28 +285,6 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         settings.iter_mut().for_each(|st| st.compulsion = false);
         crate::scene::write(path, &s.title, &l.numeric, &l.initial, &settings, &mut player, times)?;
     }
-    let borrowed: Vec<RunSamples> = runs
-        .iter()
-        .map(|r| RunSamples {
-            method: r.method,
-            set: r.set_name.as_deref(),
-            samples: SamplesOf::Stored { samples: &r.samples, from: r.from },
-        })
-        .collect();
-    let table = samples_table_for(&l.model, &borrowed, comment, columns);
-    if let Some(t) = table.singular_split_at {
-        eprintln!("warning: Hamel's split is singular from t = {t} on at some samples: their E columns are empty");
-    }
-    let text = match format {
-        TableFormat::Json => table.to_json() + "\n",
-        TableFormat::Csv => table.to_csv(),
-    };
-    write_to(&args.out, "--out", &text)?;
-    // A CSV file's provenance beside it (`sleigh.csv` → `sleigh.meta.json`): the CSV
-    // itself is header and rows only, as CSV readers expect.
-    if let (TableFormat::Csv, Some(stem)) = (format, args.out.strip_suffix(".csv")) {
-        write_to(&format!("{stem}.meta.json"), "--out", &table.provenance_json(&s.title))?;
-    }
     outcome(&notes, &mut failures, args.strict, runs.is_empty())
 }
 
@@ -262,6 +309,12 @@ fn outcome(notes: &[String], failures: &mut Vec<String>, strict: bool, nothing_r
 
 /// One run's results: its method, its parameter set (0: the scenario's values;
 /// `k`: the `k`-th of `[compare]`, named) with the values it ran with, its samples.
+/// Samples in a piece of a run written out (and freed, without a figure) at once.
+const SAMPLES_PER_PIECE: usize = 4096;
+
+/// Numbers a figure's runs may hold together (their samples are kept for drawing).
+const MAX_HELD_VALUES: usize = 25_000_000;
+
 struct RunOf {
     method: Method,
     set: usize,

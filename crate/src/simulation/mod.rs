@@ -309,6 +309,12 @@ impl Simulation {
         &self.samples
     }
 
+    /// Frees the samples held, once the caller has written them (the command line
+    /// streams a long run in pieces); they still count towards the sample limit.
+    pub fn release_samples(&mut self) {
+        self.samples.release();
+    }
+
     /// The samples, the run ended.
     pub fn into_samples(self) -> Samples {
         self.samples
@@ -421,23 +427,24 @@ impl Simulation {
     }
 
     fn advance(&mut self, t_end: f64, sample_times: &[f64]) -> Result<(), SimulationError> {
-        self.advance_while(t_end, sample_times, &mut || true)
+        self.advance_while(t_end, sample_times, &mut |_| true)
     }
 
     /// [`advance_to`](Self::advance_to) (no `sample_times`) or
     /// [`advance_sampling`](Self::advance_sampling), asking `keep_going` before every
-    /// step: the bound of a caller with a clock (the core has none), which stops the
+    /// step, with the number of samples held: the bound of a caller with a clock (the
+    /// core has none) or one that writes the samples out in pieces, which stops the
     /// run with [`IntegrationError::Interrupted`], its samples kept.
     pub fn advance_while(
         &mut self,
         t_end: f64,
         sample_times: &[f64],
-        keep_going: &mut dyn FnMut() -> bool,
+        keep_going: &mut dyn FnMut(usize) -> bool,
     ) -> Result<(), SimulationError> {
         let t_end = if sample_times.is_empty() { t_end } else { sample_times.last().copied().unwrap_or(self.t) };
         let mut next_sample = sample_times.iter().position(|&s| s > self.t).unwrap_or(sample_times.len());
         while self.t < t_end {
-            if !keep_going() {
+            if !keep_going(self.samples.len()) {
                 return Err(IntegrationError::Interrupted { t: self.t });
             }
             self.step_once(t_end, sample_times, &mut next_sample)?;
@@ -524,7 +531,7 @@ fn record(
     known: Option<&[f64]>,
 ) -> Result<(), SimulationError> {
     let limit = settings.limits.max_samples;
-    if samples.len() >= limit {
+    if samples.recorded() >= limit {
         return Err(IntegrationError::Limit { t, what: "samples", limit: limit as u64 });
     }
     if settings.diagnostics == Diagnostics::NONE && !settings.compulsion {

@@ -34,6 +34,9 @@ pub struct Samples {
     /// Numbers per row: [`HEAD`], then the widths' (kept, not summed at each sample).
     stride: usize,
     len: usize,
+    /// Samples recorded before and given up by [`Samples::release`] (written out by a
+    /// caller that streams them): they still count towards the run's sample limit.
+    released: usize,
     /// Rows of `t`, `T + V`, the compulsion, whether E is defined (1 or 0), `q`,
     /// `v`, `μ`, residuals, velocity residuals, E (NaN when undefined): every
     /// chunk but the last holds [`CHUNK_ROWS`] of them.
@@ -106,8 +109,13 @@ impl<'a> From<&'a Sample> for SampleRef<'a> {
 }
 
 /// No samples, of no widths: what a run that could not start shows.
-pub static NO_SAMPLES: Samples =
-    Samples { widths: Widths { n: 0, mu: 0, residuals: 0, e: 0 }, stride: HEAD, len: 0, chunks: Vec::new() };
+pub static NO_SAMPLES: Samples = Samples {
+    widths: Widths { n: 0, mu: 0, residuals: 0, e: 0 },
+    stride: HEAD,
+    len: 0,
+    released: 0,
+    chunks: Vec::new(),
+};
 
 /// NaNs to fill a row's columns with before they are measured.
 const NAN_ROW: [f64; 32] = [f64::NAN; 32];
@@ -126,7 +134,20 @@ impl Samples {
     /// No samples yet, of the given widths, with room for a chunk of them.
     pub fn new(widths: Widths) -> Samples {
         let stride = HEAD + widths.stride();
-        Samples { widths, stride, len: 0, chunks: alloc::vec![Vec::with_capacity(CHUNK_ROWS * stride)] }
+        Samples { widths, stride, len: 0, released: 0, chunks: alloc::vec![Vec::with_capacity(CHUNK_ROWS * stride)] }
+    }
+
+    /// Gives up the samples held (a caller streaming them has written them): the
+    /// memory is freed, and [`recorded`](Self::recorded) still counts them.
+    pub fn release(&mut self) {
+        self.released += self.len;
+        self.len = 0;
+        self.chunks = alloc::vec![Vec::with_capacity(CHUNK_ROWS * self.stride)];
+    }
+
+    /// Samples recorded in all, the released ones too.
+    pub fn recorded(&self) -> usize {
+        self.released + self.len
     }
 
     /// The widths of each sample.
