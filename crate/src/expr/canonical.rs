@@ -145,6 +145,7 @@ impl ExprGraph {
                 _ => flat.push(t),
             }
         }
+        self.work += flat.len() as u64;
         for t in flat {
             match self.split_coefficient(t) {
                 (c, None) => constant = constant.add(c),
@@ -273,6 +274,7 @@ impl ExprGraph {
         let mut position: HashMap<ExprId, usize> = HashMap::new();
         let mut work: Vec<ExprId> = factors.to_vec();
         while let Some(f) = work.pop() {
+            self.work += 1;
             let (base, exp) = match self.node(f) {
                 Node::Number(n) => {
                     coeff = coeff.mul(*n);

@@ -197,6 +197,11 @@ pub struct ExprGraph {
     time: SymbolId,
     parameter_count: usize,
     auxiliary_count: usize,
+    /// Operands handled by [`intern`](Self::intern) so far, found or new: the work
+    /// of building expressions (a product of 100 factors costs 100, not 1), for the
+    /// bounds of derivations that can grow without limit. The canonical `add` and
+    /// `mul` add the operands they flatten and sort.
+    pub(super) work: u64,
 }
 
 impl Default for ExprGraph {
@@ -221,6 +226,7 @@ impl ExprGraph {
             time: SymbolId(0),
             parameter_count: 0,
             auxiliary_count: 0,
+            work: 0,
         };
         g.time = g.push_symbol("t", SymbolKind::Time);
         g.names.insert("t".to_string(), Binding::Symbol(g.time));
@@ -231,6 +237,10 @@ impl ExprGraph {
 
     /// Interns a node that is already canonical; the constructors call this.
     pub(crate) fn intern(&mut self, node: Node) -> ExprId {
+        self.work += match &node {
+            Node::Add(xs) | Node::Mul(xs) => 1 + xs.len() as u64,
+            _ => 1,
+        };
         if let Some(&id) = self.index.get(&node) {
             return id;
         }
@@ -247,6 +257,11 @@ impl ExprGraph {
         self.nodes.push(node.clone());
         self.index.insert(node, id);
         id
+    }
+
+    /// Operands handled in building expressions so far (see the field).
+    pub fn work(&self) -> u64 {
+        self.work
     }
 
     /// The node behind a handle.

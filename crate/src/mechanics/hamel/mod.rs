@@ -29,6 +29,32 @@ use crate::math::best_split;
 /// milliseconds. The papers' examples are far below it.
 const EXPAND_BUDGET: usize = 300;
 
+/// Operands one split's derivation may handle ([`ExprGraph::work`], about 16 ns
+/// each): a coupled `A₁` of 100 rows makes its symbolic inverse grow past any use
+/// (200 coordinates with 100 chained constraints: 1.3·10⁹, 83 s and 2 GB), while
+/// the gallery's largest split, the bicycle's, takes 6·10⁵ and 200 coordinates with
+/// 100 sparse constraints 6·10⁷.
+const MAX_SPLIT_WORK: u64 = 150_000_000;
+
+/// The work bound of one derivation: the graph's size when it started.
+struct NodeBudget(u64);
+
+impl NodeBudget {
+    fn check(&self, g: &ExprGraph) -> Result<(), SplitError> {
+        self.check_ahead(g, 0)
+    }
+
+    /// Refuses before a step whose work is about `ahead` operands would pass the bound
+    /// (one time derivative of a large `∂T*/∂v₂` can take most of a minute by itself).
+    fn check_ahead(&self, g: &ExprGraph, ahead: u64) -> Result<(), SplitError> {
+        let made = g.work().saturating_sub(self.0).saturating_add(ahead);
+        if made > MAX_SPLIT_WORK {
+            return Err(SplitError::TooLarge(made));
+        }
+        Ok(())
+    }
+}
+
 /// The symbolic Hamel/Voronets data of one split.
 #[derive(Clone, Debug)]
 pub struct HamelSplit {
@@ -84,6 +110,11 @@ pub enum SplitError {
     /// A derivative could not be taken.
     #[error("{0}")]
     Diff(#[from] DiffError),
+    /// The symbolic derivation outgrew its work bound.
+    #[error(
+        "Hamel's split is too large to derive symbolically for this model: it passed its bound of {MAX_SPLIT_WORK} operands (the symbolic A₁⁻¹ of a large, coupled A₁ grows without bound); the other methods are unaffected"
+    )]
+    TooLarge(u64),
     /// Nothing asked for the split when the model was built ([`super::Needs`]).
     #[error("not derived: the model was built without Hamel's split (build it with `Needs` that include it)")]
     NotDerived,
@@ -96,10 +127,12 @@ fn solve(
     mut a: Vec<Vec<ExprId>>,
     mut b: Vec<Vec<ExprId>>,
     value: &dyn Fn(&ExprGraph, ExprId) -> f64,
-) -> Option<(Vec<Vec<ExprId>>, ExprId)> {
+    budget: &NodeBudget,
+) -> Result<Option<(Vec<Vec<ExprId>>, ExprId)>, SplitError> {
     let r = a.len();
     let mut det = g.one();
     for col in 0..r {
+        budget.check(g)?;
         // Threshold pivoting with Markowitz's rule: among the rows whose pivot is at
         // least a tenth of the largest at the reference point, the one with the fewest
         // nonzero entries, so that a sparse (say triangular) A₁ is eliminated without
@@ -111,14 +144,17 @@ fn solve(
             .collect();
         let largest = candidates.iter().map(|c| c.1).fold(0.0, f64::max);
         if largest < 1e-12 {
-            return None;
+            return Ok(None);
         }
         // Of equally sparse rows the largest pivot, as plain partial pivoting would
         // take (a dense A₁ is pivoted exactly as before).
-        let (pivot, _, _) = candidates
+        let Some((pivot, _, _)) = candidates
             .into_iter()
             .filter(|c| c.1 >= 0.1 * largest)
-            .min_by(|x, y| x.2.cmp(&y.2).then(y.1.total_cmp(&x.1)))?;
+            .min_by(|x, y| x.2.cmp(&y.2).then(y.1.total_cmp(&x.1)))
+        else {
+            return Ok(None);
+        };
         if pivot != col {
             a.swap(pivot, col);
             b.swap(pivot, col);
@@ -151,7 +187,8 @@ fn solve(
             }
         }
     }
-    Some((b, g.expand_within(det, EXPAND_BUDGET)))
+    budget.check(g)?;
+    Ok(Some((b, g.expand_within(det, EXPAND_BUDGET))))
 }
 
 /// The rows a split is built on, symbolic: `A` (n entries a row), `a₀` and `b`.
@@ -208,6 +245,7 @@ impl HamelSplit {
         if has_accelerations {
             return Err(SplitError::AccelerationDependentForces);
         }
+        let budget = NodeBudget(g.work());
         let n = model.coordinate_count();
         let rank = model.independent_constraints(reference).len();
         let m = model.constraints.len();
@@ -249,7 +287,8 @@ impl HamelSplit {
             })
             .collect();
         let value = |g: &ExprGraph, e: ExprId| g.evaluate(e, reference);
-        let (solution, determinant) = solve(g, a1, rhs, &value).ok_or_else(|| SplitError::Singular(names()))?;
+        let (solution, determinant) =
+            solve(g, a1, rhs, &value, &budget)?.ok_or_else(|| SplitError::Singular(names()))?;
         let k = independent.len();
         let v2: Vec<ExprId> = independent.iter().map(|&i| g.symbol_expr(velocity(g, i))).collect();
         let dependent_velocities: Vec<ExprId> = solution
@@ -273,6 +312,7 @@ impl HamelSplit {
         let mut phi = Vec::with_capacity(k);
         let mut gs = Vec::with_capacity(k);
         for (s, &i) in independent.iter().enumerate() {
+            budget.check(g)?;
             let p = g.diff(embedded_kinetic, v2_syms[s]);
             let p = g.expand_within(p, EXPAND_BUDGET);
             let mut psi_v = Vec::new();
@@ -287,7 +327,19 @@ impl HamelSplit {
             let rest = g.sub(p, psi_v);
             phi.push(g.expand_within(rest, EXPAND_BUDGET));
             // G = −(dp/dt)|_{q̈=0} + ∂T*/∂q₂ − ∂V/∂q₂ + Q₂*, all on the constraint.
+            // d/dt visits `p` once per coordinate with a rate, and the product rule
+            // turns a product of k factors into k products of k.
+            let mut operands = 0u64;
+            g.walk(&[p], false, |_, node| {
+                operands += match node {
+                    crate::expr::Node::Add(xs) => 1 + xs.len() as u64,
+                    crate::expr::Node::Mul(xs) => 1 + (xs.len() * xs.len()) as u64,
+                    _ => 1,
+                }
+            });
+            budget.check_ahead(g, operands.saturating_mul(n as u64))?;
             let pdot = g.time_derivative(p)?;
+            budget.check(g)?;
             let pdot = g.substitute(pdot, &|s| accelerations.contains(&s).then_some(zero));
             let pdot = on_constraint(g, pdot);
             let q2 = g.coordinate(i)[0];
@@ -303,7 +355,7 @@ impl HamelSplit {
         let b_rhs: Vec<Vec<ExprId>> = rows.bias.iter().map(|&b| alloc::vec![b]).collect();
         let a1_again: Vec<Vec<ExprId>> =
             rows.jacobian.iter().map(|row| dependent.iter().map(|&i| row[i]).collect()).collect();
-        let (a1_inv_b, _) = solve(g, a1_again, b_rhs, &value).ok_or_else(|| SplitError::Singular(names()))?;
+        let (a1_inv_b, _) = solve(g, a1_again, b_rhs, &value, &budget)?.ok_or_else(|| SplitError::Singular(names()))?;
         let mut gamma = alloc::vec![zero; n];
         for (j, &i) in dependent.iter().enumerate() {
             gamma[i] = a1_inv_b[j][0];
@@ -320,6 +372,7 @@ impl HamelSplit {
         // N's column s: X[:, s] in the dependent rows, 1 at independent coordinate s.
         let mut h = Vec::with_capacity(k);
         for (s, &i) in independent.iter().enumerate() {
+            budget.check(g)?;
             let mut terms = alloc::vec![residual[i]];
             for (j, &d) in dependent.iter().enumerate() {
                 terms.push(g.mul2(solution[j][s], residual[d]));
@@ -333,6 +386,7 @@ impl HamelSplit {
                 g.expand_within(d, EXPAND_BUDGET)
             })
             .collect();
+        budget.check(g)?;
         Ok(HamelSplit {
             combined,
             dependent: dependent.to_vec(),
