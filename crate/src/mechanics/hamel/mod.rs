@@ -120,6 +120,9 @@ pub enum SplitError {
     NotDerived,
 }
 
+/// `X` of `A X = B` and `det A`; `None` where `A` is singular.
+type Solution = (Vec<Vec<ExprId>>, ExprId);
+
 /// Symbolic Gauss–Jordan elimination: solves `A X = B` (A r×r, B r×k) with pivots
 /// chosen by their value at a reference point, so the chosen pivot is nonzero there.
 fn solve(
@@ -128,7 +131,7 @@ fn solve(
     mut b: Vec<Vec<ExprId>>,
     value: &dyn Fn(&ExprGraph, ExprId) -> f64,
     budget: &NodeBudget,
-) -> Result<Option<(Vec<Vec<ExprId>>, ExprId)>, SplitError> {
+) -> Result<Option<Solution>, SplitError> {
     let r = a.len();
     let mut det = g.one();
     for col in 0..r {
