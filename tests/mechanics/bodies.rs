@@ -691,3 +691,16 @@ fn a_repeated_contact_and_too_many_contacts_are_refused_at_their_place() {
         ("rolling", "65 rolling contacts; the lab supports at most 64")
     );
 }
+
+/// Issue 35.13: a body without a `frame` is told so at its table's line, not as
+/// "`` is not a frame" with no place.
+#[test]
+fn a_body_without_a_frame_is_told_at_its_table() {
+    let text = disk_with("frame = \"disk\"\n", "");
+    let found = problems(&text);
+    let hit = found.iter().find(|(f, _, _)| f == "bodies[0]").unwrap_or_else(|| panic!("{found:?}"));
+    assert_eq!(hit.2, "a body needs a `frame`: its body-fixed frame, from `[frames]`");
+    let line = text.lines().position(|l| l.starts_with("[[bodies]]")).map(|i| i + 1);
+    assert_eq!(hit.1, line);
+    assert!(!found.iter().any(|(_, _, m)| m.contains("`` is not a frame")), "{found:?}");
+}

@@ -607,3 +607,13 @@ fn coupled_pendula_scenarios_linearise_to_their_frequencies() {
         same_eigenvalues(&lin.eigenvalues, &pendula_frequencies(n, 9.81, 2.0, ring), 1e-8, &format!("{n} pendula"));
     }
 }
+
+/// Issue 35.13: a sweep too fine to make says how many values it asked for in a
+/// short form (`1e300 values`), not as a 301-digit number.
+#[test]
+fn a_sweep_with_too_many_values_says_how_many_briefly() {
+    let sweep = |step: f64| SweepSpec { over: "k".into(), from: 0.0, to: 1.0, step }.values();
+    assert_eq!(sweep(1e-300).unwrap_err(), "1e300 values; at most 10000");
+    assert_eq!(sweep(1e-5).unwrap_err(), "100001 values; at most 10000");
+    assert_eq!(sweep(0.25).unwrap(), [0.0, 0.25, 0.5, 0.75, 1.0]);
+}

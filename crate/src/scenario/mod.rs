@@ -428,7 +428,8 @@ impl SweepSpec {
         }
         let count = libm::floor((stop - start) / step + 1e-9) + 1.0;
         if count > MAX_SWEEP_VALUES as f64 {
-            return Err(alloc::format!("{count} values; at most {MAX_SWEEP_VALUES}"));
+            // A step of 1e-300 gives `1e300 values`, not a 301-digit count.
+            return Err(alloc::format!("{} values; at most {MAX_SWEEP_VALUES}", crate::math::short_number(count)));
         }
         // Each `start + k·step` as the shortest decimal within 1e-9 of a step
         // (`0.1`, not `0.10000000000000009`): the values people asked for.

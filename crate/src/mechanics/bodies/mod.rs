@@ -679,6 +679,11 @@ impl Builder<'_> {
         }
         let frame = match self.space.frames.get(&spec.frame) {
             Some(f) => Some(f.clone()),
+            // No `frame` key: said at the body's table, where the key belongs.
+            None if spec.frame.trim().is_empty() => {
+                c.at(&field, "a body needs a `frame`: its body-fixed frame, from `[frames]`");
+                None
+            }
             None => {
                 if !self.space.declared.contains(&format!("frame {}", spec.frame)) {
                     let hint = did_you_mean(&spec.frame, self.space.frames.keys().map(String::as_str));
