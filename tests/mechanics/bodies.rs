@@ -704,3 +704,25 @@ fn a_body_without_a_frame_is_told_at_its_table() {
     assert_eq!(hit.1, line);
     assert!(!found.iter().any(|(_, _, m)| m.contains("`` is not a frame")), "{found:?}");
 }
+
+/// Issue 35.13: a negative moment of inertia or mass is said at the body's own key,
+/// with the principal moments (the indefinite mass matrix it makes was blamed on
+/// `kinetic`, which the file does not have); zero stays allowed (massless turntables,
+/// planar bodies with only `zz`).
+#[test]
+fn a_negative_inertia_or_mass_is_told_at_the_body() {
+    let found = problems(&disk_with("xx = \"m*r^2/4\"", "xx = \"-m*r^2/4\""));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "bodies[0].inertia");
+    assert_eq!(
+        found[0].2,
+        "not a rigid body's inertia at the start: principal moments -0.0225, 0.0225, 0.045 (none may be negative)"
+    );
+    let found = problems(&disk_with("mass = \"m\"", "mass = \"-m\""));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        (found[0].0.as_str(), found[0].2.as_str()),
+        ("bodies[0].mass", "the mass is -1 at the start: it cannot be negative")
+    );
+    assert!(problems(&disk_with("mass = \"m\"", "mass = \"0\"")).iter().all(|(f, _, _)| f != "bodies[0].mass"));
+}

@@ -20,7 +20,7 @@ pub use crate::math::{RangeSpace, Workspace, MASS_PIVOT, SCHUR_PIVOT};
 mod euler;
 mod gauss;
 mod hamel;
-mod jacobi;
+pub(crate) mod jacobi;
 mod lagrange;
 mod udwadia_kalaba;
 mod vakonomic;

@@ -35,6 +35,7 @@ mod vector_expr;
 use super::checker::Checker;
 use super::scene::{Element, Form};
 use crate::expr::{is_identifier, ExprGraph, ExprId, SymbolKind};
+use crate::math::Short;
 use crate::scenario::{did_you_mean, BodySpec, LoadSpec, PositionSpec, Scenario, ShapeSpec};
 use algebra::{
     add, cross, dot, elementary, identity, multiply, norm, rotate, scale, sub, transpose_rotate, Matrix, Vector,
@@ -119,6 +120,22 @@ struct Space {
     /// The scenario's initial `t`, coordinates (0 where omitted) and parameters, by
     /// name, for [`vector_expr::Scope::sign_at_start`].
     start: BTreeMap<String, f64>,
+}
+
+impl Space {
+    /// `e` at the scenario's start (NaN where it needs a velocity).
+    fn value_at_start(&self, g: &ExprGraph, e: ExprId) -> f64 {
+        g.evaluate(e, &|s| {
+            let symbol = g.symbol(s);
+            match symbol.kind {
+                SymbolKind::Time => self.start.get("t").copied().unwrap_or(0.0),
+                SymbolKind::Coordinate(_) | SymbolKind::Parameter(_) => {
+                    self.start.get(&symbol.name).copied().unwrap_or(0.0)
+                }
+                _ => f64::NAN,
+            }
+        })
+    }
 }
 
 impl vector_expr::Scope for Space {
@@ -720,7 +737,7 @@ impl Builder<'_> {
         }
         let shape = spec.shape.as_ref().and_then(|shape| self.shape(c, &format!("{field}.shape"), shape));
         let (frame, centre, mass) = (frame?, centre?, mass?);
-        if !ok {
+        if !ok || !self.physical(c, &field, mass, &tensor) {
             return None;
         }
         let omega = match frame.rotation {
@@ -817,6 +834,39 @@ impl Builder<'_> {
             let term = self.g.expand_within(term, super::constraint::EXPAND_BUDGET);
             self.add_force(k, term);
         }
+    }
+
+    /// Whether a body's mass and inertia can be right at the start — a mass and
+    /// principal moments that are not negative (0 is allowed: a massless turntable, a
+    /// planar body with only `zz`) — else said at `mass` or `inertia` (a negative
+    /// moment made the mass matrix indefinite, and the message blamed `kinetic`,
+    /// which the file did not have).
+    fn physical(&mut self, c: &mut Checker<'_>, field: &str, mass: ExprId, tensor: &[[ExprId; 3]; 3]) -> bool {
+        let m = self.space.value_at_start(self.g, mass);
+        if m.is_finite() && m < 0.0 {
+            c.at(&format!("{field}.mass"), format!("the mass is {} at the start: it cannot be negative", Short(m)));
+            return false;
+        }
+        let values = nalgebra::DMatrix::from_fn(3, 3, |r, k| self.space.value_at_start(self.g, tensor[r][k]));
+        if values.iter().any(|x| !x.is_finite()) {
+            return true;
+        }
+        let (moments, _) = crate::formulations::jacobi::symmetric_eigen(&values);
+        let scale = moments.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+        if moments.iter().any(|&x| x < -1e-12 * scale) {
+            let mut sorted: Vec<f64> = moments.iter().copied().collect();
+            sorted.sort_by(f64::total_cmp);
+            let listed: Vec<String> = sorted.iter().map(|&x| crate::math::short_number(x)).collect();
+            c.at(
+                &format!("{field}.inertia"),
+                format!(
+                    "not a rigid body's inertia at the start: principal moments {} (none may be negative)",
+                    listed.join(", ")
+                ),
+            );
+            return false;
+        }
+        true
     }
 
     /// `ṙ`, component by component.
