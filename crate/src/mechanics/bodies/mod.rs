@@ -140,16 +140,7 @@ impl Space {
 
 impl vector_expr::Scope for Space {
     fn sign_at_start(&self, g: &ExprGraph, e: ExprId) -> f64 {
-        let value = g.evaluate(e, &|s| {
-            let symbol = g.symbol(s);
-            match symbol.kind {
-                SymbolKind::Time => self.start.get("t").copied().unwrap_or(0.0),
-                SymbolKind::Coordinate(_) | SymbolKind::Parameter(_) => {
-                    self.start.get(&symbol.name).copied().unwrap_or(0.0)
-                }
-                _ => f64::NAN,
-            }
-        });
+        let value = self.value_at_start(g, e);
         if value.is_finite() && value.abs() > 1e-12 {
             value.signum()
         } else {
