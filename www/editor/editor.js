@@ -9,10 +9,10 @@
 // types. So the rest of the page, and a page whose bundle failed to load (the plain
 // textarea stays), work the same way.
 
-import { EditorState, Annotation, StateEffect, StateField } from "@codemirror/state";
+import { EditorState, Annotation, RangeSetBuilder, StateEffect, StateField } from "@codemirror/state";
 import {
   EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection,
-  Decoration, MatchDecorator, ViewPlugin,
+  Decoration, ViewPlugin,
 } from "@codemirror/view";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { StreamLanguage, syntaxHighlighting, HighlightStyle, bracketMatching } from "@codemirror/language";
@@ -51,42 +51,63 @@ const highlight = HighlightStyle.define([
  *  `name`, `format`, `kind`, `unit`. */
 const PROSE = /^\s*"?(title|description|source|name|format|kind|unit|integrator|stabilization)"?\s*=/;
 
-/** Whether a `#` outside quotes starts a comment in `before`. */
-function commentBefore(before) {
+/** Where the comment of a line starts (a `#` outside quotes), or `limit` if it does
+ *  not start before. */
+function commentStart(text, limit) {
+  if (!text.includes("#")) return limit;
   let quote = null;
-  for (const c of before) {
-    if (quote) { if (c === quote) quote = null; } else if (c === '"' || c === "'") quote = c; else if (c === "#") return true;
+  for (let i = 0; i < limit; i++) {
+    const c = text[i];
+    if (quote) { if (c === quote) quote = null; } else if (c === '"' || c === "'") quote = c; else if (c === "#") return i;
   }
-  return false;
+  return limit;
 }
 
-/** Each known name in the text gets a class by its kind (`x`, `x'`, `m`, `u`, `sin`). */
+const WORD = /[A-Za-z0-9_]/;
+
+/** Each known name in the text gets a class by its kind (`x`, `x'`, `m`, `u`, `sin`).
+ *  Only the visible part of the text is marked (CodeMirror leaves the unseen part of
+ *  a long line out of its visible ranges), and each line is read once: the time per
+ *  change is linear in what is visible, whatever the length of a line — a 1 MB line
+ *  of `x + x + …` took seconds per key when every name re-read its line's start. */
 function nameMarks() {
   const kinds = { coordinate: Decoration.mark({ class: "cm-name-coordinate" }), parameter: Decoration.mark({ class: "cm-name-parameter" }), definition: Decoration.mark({ class: "cm-name-definition" }), function: Decoration.mark({ class: "cm-name-function" }) };
   const functions = new Set(FUNCTIONS.map(([f]) => f));
-  const decorator = new MatchDecorator({
-    regexp: /[A-Za-z_][A-Za-z0-9_]*'?/g,
-    decoration: (match, view, pos) => {
-      const n = view.state.field(names);
-      const line = view.state.doc.lineAt(pos);
-      const before = line.text.slice(0, pos - line.from);
-      // Not in prose (titles, descriptions, names, units) nor in comments.
-      if (PROSE.test(line.text) || commentBefore(before)) return null;
-      const primed = match[0].endsWith("'");
-      const word = primed ? match[0].slice(0, -1) : match[0];
-      if (n.coordinates.includes(word)) return kinds.coordinate;
-      if (primed) return null; // only coordinates have velocities
-      if (n.parameters.includes(word)) return kinds.parameter;
-      if (n.definitions.includes(word)) return kinds.definition;
-      if (functions.has(word) && match.input[match.index + match[0].length] === "(") return kinds.function;
-      return null;
-    },
-  });
+  const build = (view) => {
+    const n = view.state.field(names);
+    const kindOf = new Map([
+      ...n.definitions.map((d) => [d, "definition"]), ...n.parameters.map((p) => [p, "parameter"]), ...n.coordinates.map((q) => [q, "coordinate"]),
+    ]);
+    const builder = new RangeSetBuilder();
+    const doc = view.state.doc;
+    const word = /[A-Za-z_][A-Za-z0-9_]*'?/g;
+    for (const { from, to } of view.visibleRanges) {
+      for (let pos = from; pos <= to;) {
+        const line = doc.lineAt(pos);
+        const text = line.text;
+        pos = line.to + 1;
+        // Not in prose (titles, descriptions, names, units) nor in comments.
+        if (PROSE.test(text)) continue;
+        let start = Math.max(from, line.from) - line.from;
+        while (start > 0 && WORD.test(text[start - 1])) start -= 1; // a name cut by the range
+        const stop = commentStart(text, Math.min(to, line.to) - line.from);
+        word.lastIndex = start;
+        for (let m; (m = word.exec(text)) && m.index < stop;) {
+          const primed = m[0].endsWith("'");
+          const kind = kindOf.get(primed ? m[0].slice(0, -1) : m[0]);
+          const mark = kind === "coordinate" || (kind && !primed) ? kinds[kind]
+            : !primed && functions.has(m[0]) && text[m.index + m[0].length] === "(" ? kinds.function : null; // only coordinates have velocities
+          if (mark) builder.add(line.from + m.index, line.from + m.index + m[0].length, mark);
+        }
+      }
+    }
+    return builder.finish();
+  };
   return ViewPlugin.fromClass(class {
-    constructor(view) { this.marks = decorator.createDeco(view); }
+    constructor(view) { this.marks = build(view); }
     update(u) {
       const renamed = u.transactions.some((tr) => tr.effects.some((e) => e.is(setNames)));
-      this.marks = renamed ? decorator.createDeco(u.view) : decorator.updateDeco(u, this.marks);
+      if (renamed || u.docChanged || u.viewportChanged) this.marks = build(u.view);
     }
   }, { decorations: (v) => v.marks });
 }
