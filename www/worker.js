@@ -19,7 +19,7 @@ const MAX_STEPS_PER_CALL = 4096;
 let api = null;
 let lab = null;                // the runner's WebLab
 let cached = { text: null, lab: null }; // the helper's WebLab, for repeated derivations
-let msPerRound = 0.01;         // measured cost of one step of every run, to size calls
+let msPerRound = null;         // measured cost of one step of every run, to size calls (null: not yet)
 let runs = 1;
 
 /** What the runs recorded since the last update, ready to post (buffers transferred). */
@@ -31,8 +31,11 @@ function update(extra = {}) {
   return { result: { ...u, ...extra, rows, current, pictures }, transfer: [...rows, ...current, ...pictures].map((a) => a.buffer) };
 }
 
-/** Steps the runs towards `target` for about `sliceMs`; caughtUp when nothing is left. */
-function advance(target, sliceMs) {
+/** Steps the runs towards `target` for about `sliceMs`; caughtUp when nothing is left.
+ *  Tells the page what it is doing (stepping, then collecting the samples and the
+ *  scene's pictures), so that a request stopped for its time blames the right part. */
+function advance(id, target, sliceMs) {
+  self.postMessage({ id, progress: { phase: "stepping" } });
   const started = performance.now();
   let steps = 0, caughtUp = false;
   for (;;) {
@@ -40,14 +43,18 @@ function advance(target, sliceMs) {
     if (left <= 0) break;
     // k steps per run at most; n steps taken over all runs. A run held back by k
     // takes k steps, so n < k means that every run is past the clock or stopped.
-    const k = Math.max(1, Math.min(MAX_STEPS_PER_CALL, Math.floor(left / msPerRound)));
+    // Until a step has been timed, one: a guess could ask a slow model for thousands
+    // (a 200-coordinate model at 5 ms a step was asked for 1,000 and stopped as too slow).
+    const k = msPerRound === null ? 1 : Math.max(1, Math.min(MAX_STEPS_PER_CALL, Math.floor(left / msPerRound)));
     const c0 = performance.now();
     const n = lab.advance(target, k);
     if (n > 0) msPerRound = Math.max(1e-4, (performance.now() - c0) / Math.max(1, n / runs));
     steps += n;
     if (n < k) { caughtUp = true; break; }
   }
-  return update({ caughtUp, steps, stepMs: performance.now() - started });
+  const stepMs = performance.now() - started;
+  self.postMessage({ id, progress: { phase: "collecting" } });
+  return update({ caughtUp, steps, stepMs });
 }
 
 function helperLab(text) {
@@ -100,16 +107,19 @@ function benchRhs(text, count) {
 function handle(id, data) {
   switch (data.op) {
     case "open": {
-      self.postMessage({ id, progress: { size: api.scenario_size(data.text) } }); // said if it takes too long
-      const next = new api.WebLab(data.text);
+      // What it is doing, and (once read) how large the scenario is: said if it takes too long.
+      self.postMessage({ id, progress: { phase: "reading" } });
+      const read = new api.ReadScenario(data.text);
+      self.postMessage({ id, progress: { phase: "deriving", size: read.size() } });
+      const next = api.WebLab.from_read(read);
       lab?.free();
       lab = next;
-      msPerRound = 0.01;
+      msPerRound = null;
       const info = lab.info();
       runs = Math.max(1, info.layout.methods.length);
       return update({ info, caughtUp: false });
     }
-    case "advance": return advance(data.target, data.sliceMs);
+    case "advance": return advance(id, data.target, data.sliceMs);
     case "restart": lab.restart(); return update({ caughtUp: false });
     case "resend": lab.resend(); return update({ caughtUp: false });
     case "derive": return { result: helperLab(data.text).derive(data.method) };

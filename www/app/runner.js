@@ -17,17 +17,15 @@ export async function load(lab, text, { trusted = false, fromEditor = false, kee
   const token = ++lab.loadToken;
   const candidate = takeSpare(lab);
   const started = performance.now();
-  let size = null;
+  let progress = { phase: "reading", size: null };
   const answer = await candidate.ask("open", { text }, {
     budgetMs: trusted ? null : budget("load"),
-    onProgress: (p) => { size = p.size; },
+    onProgress: (p) => { progress = { ...progress, ...p }; },
   });
   if (token !== lab.loadToken) { candidate.kill("superseded"); return undefined; }
   if (!answer.ok) {
     candidate.kill("refused");
-    const message = answer.timeout
-      ? `This scenario${describeSize(size)} took more than ${budget("load") / 1000} s to load (checking it, deriving its equations of motion and compiling them) and was stopped. Models of this size are for the command line (\`nhlab run\` has no time limit).${lab.display ? " The previous run goes on." : ""}`
-      : answer.error;
+    const message = answer.timeout ? tooSlowToLoad(lab, text, progress) : answer.error;
     editorStatus(lab, message, "error");
     highlightProblem(lab, message);
     if (answer.timeout) notice(message);
@@ -38,11 +36,26 @@ export async function load(lab, text, { trusted = false, fromEditor = false, kee
   return true;
 }
 
+/** Why a load was stopped: the part that was running when its time ran out (reading
+ *  the text, or deriving the model and building its scene), with the sizes that part
+ *  depends on. */
+function tooSlowToLoad(lab, text, { phase, size }) {
+  const took = `took more than ${budget("load") / 1000} s to load and was stopped`;
+  const previous = lab.display ? " The previous run goes on." : "";
+  if (phase === "reading") {
+    return `This scenario (${text.length.toLocaleString("en")} characters) ${took} while its text was being read and checked. \`nhlab check\` has no time limit.${previous}`;
+  }
+  const scene = size?.shapes > 0 ? ` and building its scene (${plural(size.shapes, "shape")}, ${plural(size.points, "point")})` : "";
+  return `This scenario${describeSize(size)} ${took} while deriving and compiling its equations of motion${scene}. Models of this size are for the command line (\`nhlab run\` has no time limit).${previous}`;
+}
+
+const plural = (n, one) => `${n.toLocaleString("en")} ${one}${n === 1 ? "" : "s"}`;
+
 /** " (120 coordinates, 30 constraints)": what a scenario that took too long holds. */
 export function describeSize(size) {
   if (!size) return "";
-  const parts = [["coordinates", "coordinate"], ["constraints", "constraint"], ["definitions", "definition"], ["particles", "particle"]]
-    .filter(([k]) => size[k] > 0).map(([k, one]) => `${size[k]} ${size[k] === 1 ? one : k}`);
+  const parts = ["coordinate", "constraint", "definition", "particle"]
+    .filter((one) => size[`${one}s`] > 0).map((one) => plural(size[`${one}s`], one));
   return parts.length ? ` (${parts.join(", ")})` : "";
 }
 
@@ -132,11 +145,15 @@ export function requestAdvance(lab) {
   const runner = lab.runner;
   lab.advancing = true;
   const target = lab.clock;
-  runner.ask("advance", { target, sliceMs: WORKER_SLICE_MS }, { budgetMs: budget("step") }).then((a) => {
+  let phase = "stepping";
+  runner.ask("advance", { target, sliceMs: WORKER_SLICE_MS }, { budgetMs: budget("step"), onProgress: (p) => { phase = p.phase; } }).then((a) => {
     lab.advancing = false;
     if (a.timeout) { // the runner was killed, and a fresh one waits for Reset or Play
       const at = lab.display.now().toPrecision(6);
-      lab.stalled = `One step of this scenario took more than ${budget("step") / 1000} s, so playback stopped at t = ${at}. Models of this size are for the command line (\`nhlab run\` has no time limit).`;
+      const shapes = lab.info?.layout?.scene?.labels?.length;
+      lab.stalled = phase === "collecting"
+        ? `Collecting this scenario's samples${shapes ? ` and the pictures of its scene (${plural(shapes, "shape")})` : ""} took more than ${budget("step") / 1000} s, so playback stopped at t = ${at}. \`nhlab run\` has no time limit.`
+        : `One step of this scenario took more than ${budget("step") / 1000} s, so playback stopped at t = ${at}. Models of this size are for the command line (\`nhlab run\` has no time limit).`;
       lab.playing = false;
       updatePlayButton(lab);
       notice(lab.stalled);

@@ -12,7 +12,7 @@ use nhlab::export::{samples_table_for, step_comment, RunSamples};
 use nhlab::formulations::Method;
 use nhlab::mechanics::Needs;
 use nhlab::prepare::Prepared;
-use nhlab::scenario::{Problem, Problems, Scenario};
+use nhlab::scenario::{Problem, Problems, Scenario, SourceMap};
 use nhlab::scene::{Projection, ScenePlayer};
 use nhlab::simulation::{Diagnostics, Sample, SampleRef, Samples, Settings, Simulation, NO_SAMPLES};
 use nhlab::view::View;
@@ -218,6 +218,11 @@ fn problems(p: Problems) -> Vec<TextProblem> {
     p.0.iter().map(TextProblem::from_problem).collect()
 }
 
+/// Reads a scenario's text (TOML, or JSON when it starts with `{`), deriving nothing.
+pub fn read(text: &str) -> Result<(Scenario, SourceMap), Vec<TextProblem>> {
+    nhlab::scenario::load(text, nhlab::scenario::format_of(text)).map_err(problems)
+}
+
 /// The lab: a scenario and its runs.
 pub struct Lab {
     prepared: Prepared,
@@ -255,8 +260,19 @@ impl Lab {
     }
 
     fn new_for(text: &str, needs: impl Fn(&Scenario) -> Needs) -> Result<Lab, Vec<TextProblem>> {
-        let format = nhlab::scenario::format_of(text);
-        let mut prepared = Prepared::from_text_for(text, format, needs).map_err(problems)?;
+        let (scenario, map) = read(text)?;
+        let needs = needs(&scenario);
+        Lab::from_read_for(&scenario, map, needs)
+    }
+
+    /// As [`Lab::new`] for a scenario already read ([`read`]).
+    pub fn from_read(scenario: &Scenario, map: SourceMap) -> Result<Lab, Vec<TextProblem>> {
+        let needs = Needs::for_methods(&scenario.run.chosen_methods(), true);
+        Lab::from_read_for(scenario, map, needs)
+    }
+
+    fn from_read_for(scenario: &Scenario, map: SourceMap, needs: Needs) -> Result<Lab, Vec<TextProblem>> {
+        let mut prepared = Prepared::from_scenario_for(scenario, map, needs).map_err(problems)?;
         let lagrange = prepared.model.scenario.run.chosen_methods().contains(&Method::Lagrange);
         let compiled =
             if lagrange { crate::kernel::use_for_lagrange(&prepared.model, &mut prepared.numeric) } else { Ok(false) };

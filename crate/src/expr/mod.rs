@@ -53,7 +53,7 @@ pub use compile::{
 };
 pub use definitions::{DefinitionError, MAX_DEFINITION_DEPTH};
 pub use diff::DiffError;
-pub use error::{line_col, ParseError, ParseErrorKind, Span};
+pub use error::{line_col, Lines, ParseError, ParseErrorKind, Span};
 pub use expand::{MAX_EXPANDED_POWER, MAX_EXPANDED_TERMS};
 pub use graph::{Definition, ExprGraph, ExprId, Function, Node};
 pub use number::{Number, Rational};

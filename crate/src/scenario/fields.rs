@@ -228,11 +228,14 @@ pub(crate) fn unknown<'a>(paths: impl IntoIterator<Item = &'a str>) -> Vec<Strin
     let mut out: Vec<String> = Vec::new();
     let mut all: Vec<&str> = paths.into_iter().collect();
     all.sort();
+    // A parent sorts before its children: looked up by each of a path's prefixes.
+    let mut unknown_tables = alloc::collections::BTreeSet::new();
     for path in all {
-        if is_known(path) || out.iter().any(|u| path.starts_with(u.as_str()) && path[u.len()..].starts_with(['.', '[']))
-        {
+        let under_unknown = path.match_indices(['.', '[']).any(|(i, _)| unknown_tables.contains(&path[..i]));
+        if under_unknown || is_known(path) {
             continue;
         }
+        unknown_tables.insert(path);
         out.push(String::from(path));
     }
     out

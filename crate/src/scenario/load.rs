@@ -7,7 +7,7 @@ use alloc::vec;
 
 use super::places::{Places, ValueKind};
 use super::{Problem, Problems, Scenario};
-use crate::expr::line_col;
+use crate::expr::{line_col, Lines};
 
 /// The text formats a scenario comes in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +25,7 @@ pub struct SourceMap {
     /// `nhlab/1`): one warning each, with the nearest known names.
     pub warnings: alloc::vec::Vec<Problem>,
     text: String,
+    lines: Lines,
     /// Field path → (byte offset of the key, byte range of the value, its kind).
     places: Places,
 }
@@ -37,13 +38,13 @@ impl SourceMap {
 
     /// Line and column of a field's value.
     pub fn value(&self, field: &str) -> Option<(usize, usize)> {
-        self.places.get(field).map(|(_, v, _)| line_col(&self.text, v.start))
+        self.places.get(field).map(|(_, v, _)| self.lines.line_col(&self.text, v.start))
     }
 
     /// Line and column of a field's key (for `forces.z`: the `z`), else its value.
     pub fn key(&self, field: &str) -> Option<(usize, usize)> {
         let (key, value, _) = self.places.get(field)?;
-        Some(line_col(&self.text, key.unwrap_or(value.start)))
+        Some(self.lines.line_col(&self.text, key.unwrap_or(value.start)))
     }
 
     /// Line and column of byte `offset` within a string field's contents, for
@@ -58,7 +59,7 @@ impl SourceMap {
         } else {
             0
         };
-        Some(line_col(&self.text, value.start + quote + offset))
+        Some(self.lines.line_col(&self.text, value.start + quote + offset))
     }
 
     /// A problem at a field's value.
@@ -87,7 +88,12 @@ pub fn load(text: &str, format: Format) -> Result<(Scenario, SourceMap), Problem
 
 /// Reads a TOML scenario.
 pub fn load_toml(text: &str) -> Result<(Scenario, SourceMap), Problems> {
-    let mut map = SourceMap { warnings: alloc::vec::Vec::new(), text: text.to_string(), places: BTreeMap::new() };
+    let mut map = SourceMap {
+        warnings: alloc::vec::Vec::new(),
+        text: text.to_string(),
+        lines: Lines::new(text),
+        places: BTreeMap::new(),
+    };
     if let Ok(doc) = toml::de::DeTable::parse(text) {
         index_table(doc.get_ref(), "", &mut map.places);
     }
@@ -129,14 +135,14 @@ pub fn load_json(text: &str) -> Result<(Scenario, SourceMap), Problems> {
             alloc::format!("values nested more than {limit} levels deep: a scenario's values are a few levels at most");
         return Err(Problems(vec![Problem { field, position: Some(line_col(text, at)), message }]));
     }
-    let map = SourceMap { warnings: alloc::vec::Vec::new(), text: text.to_string(), places };
+    let map = SourceMap { warnings: alloc::vec::Vec::new(), text: text.to_string(), lines: Lines::new(text), places };
     if !twice.is_empty() {
         let problems = twice
             .into_iter()
             .map(|(path, at)| {
                 let key = path.rsplit('.').next().unwrap_or(&path);
                 let message = alloc::format!("`{key}` is given twice: a key may appear once in an object");
-                Problem { field: path.clone(), position: Some(line_col(text, at)), message }
+                Problem { field: path.clone(), position: Some(map.lines.line_col(text, at)), message }
             })
             .collect();
         return Err(Problems(problems));
@@ -168,7 +174,7 @@ impl SourceMap {
         });
         Problem {
             field: field.unwrap_or_else(|| "(file)".into()),
-            position: offset.map(|at| line_col(&self.text, at.min(self.text.len()))),
+            position: offset.map(|at| self.lines.line_col(&self.text, at.min(self.text.len()))),
             message,
         }
     }
@@ -320,11 +326,17 @@ fn check_shapes(map: &SourceMap) -> Result<(), Problems> {
 }
 
 fn unknown_field_warnings<'a>(map: &SourceMap, paths: impl IntoIterator<Item = &'a str>) -> alloc::vec::Vec<Problem> {
+    // The known names beside a field, once per table (10,000 unknown keys of one table
+    // looked them up 10,000 times).
+    let mut siblings: BTreeMap<String, alloc::vec::Vec<&'static str>> = BTreeMap::new();
     super::fields::unknown(paths)
         .into_iter()
         .map(|path| {
             let key = path.rsplit(['.', '[']).next().unwrap_or(&path).trim_end_matches(']');
-            let hint = crate::expr::nearest(key, super::fields::siblings(&path));
+            let parent = path.rsplit_once('.').map_or("", |(parent, _)| parent);
+            let known =
+                siblings.entry(parent.to_string()).or_insert_with(|| super::fields::siblings(&path)).iter().copied();
+            let hint = crate::expr::nearest(key, known);
             let what = match map.places.get(&path) {
                 Some((_, _, ValueKind::Table)) => "table",
                 _ => "field",

@@ -4,7 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 use nhlab::formulations::Method;
-use nhlab::scenario::{load, share_text};
+use nhlab::scenario::{load, share_text, Scenario, SourceMap};
 
 use super::to_js;
 use crate::edit::{self, Edit};
@@ -49,12 +49,18 @@ pub fn share_to_toml(payload: &str) -> Result<String, JsError> {
     share_text(payload).map_err(|p| JsError::new(&format!("this share link is not valid: {p}")))
 }
 
-/// The size of the scenario in `text` as read, before anything is derived: `{title,
-/// coordinates, constraints, definitions, particles, characters}`, or `null` when it
-/// cannot be read. The runner posts it before deriving, so that a load stopped for
-/// taking too long can say how large the model was.
+/// The size of the scenario in `text` as read, before anything is derived
+/// ([`ReadScenario::size`]), or `null` when it cannot be read.
 #[wasm_bindgen]
 pub fn scenario_size(text: &str) -> Result<JsValue, JsError> {
+    let format = nhlab::scenario::format_of(text);
+    let Ok((s, map)) = load(text, format) else { return Ok(JsValue::NULL) };
+    size_of(text, &s, &map)
+}
+
+/// `{title, coordinates, constraints, definitions, particles, shapes, points,
+/// warnings, characters}` (`shapes` and `points` of its `[scene]`).
+pub(super) fn size_of(text: &str, s: &Scenario, map: &SourceMap) -> Result<JsValue, JsError> {
     #[derive(serde::Serialize)]
     struct Size<'a> {
         title: &'a str,
@@ -62,16 +68,21 @@ pub fn scenario_size(text: &str) -> Result<JsValue, JsError> {
         constraints: usize,
         definitions: usize,
         particles: usize,
+        shapes: usize,
+        points: usize,
+        warnings: usize,
         characters: usize,
     }
-    let format = nhlab::scenario::format_of(text);
-    let Ok((s, _)) = load(text, format) else { return Ok(JsValue::NULL) };
+    let shapes = s.scene.as_ref().map_or(&[][..], |scene| &scene.shapes[..]);
     to_js(&Size {
         title: &s.title,
         coordinates: s.coordinates.len(),
         constraints: s.constraint_count(),
         definitions: s.definitions.len(),
         particles: s.particles.len(),
+        shapes: shapes.len(),
+        points: shapes.iter().map(|shape| shape.points.len()).sum(),
+        warnings: map.warnings.len(),
         characters: text.chars().count(),
     })
 }

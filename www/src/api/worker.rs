@@ -7,10 +7,36 @@ use wasm_bindgen::prelude::*;
 use nhlab::formulations::Method;
 use nhlab::scenario::encode_share_text;
 
-use super::{method, to_js};
+use super::{method, text::size_of, to_js};
 use crate::edit;
-use crate::lab::{describe_all, Lab};
+use crate::lab::{describe_all, read, Lab};
 use crate::layout::Layout;
+
+/// A scenario read from its text, nothing derived yet. The runner reads, tells the
+/// page how large the scenario is, then derives ([`WebLab::from_read`]): a load
+/// stopped for its time can say which part was slow, and the text is read once.
+#[wasm_bindgen]
+pub struct ReadScenario {
+    text: String,
+    scenario: nhlab::scenario::Scenario,
+    map: nhlab::scenario::SourceMap,
+}
+
+#[wasm_bindgen]
+impl ReadScenario {
+    /// Reads `text` (TOML, or JSON when it starts with `{`); the error lists every
+    /// problem as `line L, column C: field: message`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(text: &str) -> Result<ReadScenario, JsError> {
+        let (scenario, map) = read(text).map_err(|p| JsError::new(&describe_all(&p)))?;
+        Ok(ReadScenario { text: text.to_string(), scenario, map })
+    }
+
+    /// How large it is: see [`super::scenario_size`].
+    pub fn size(&self) -> Result<JsValue, JsError> {
+        size_of(&self.text, &self.scenario, &self.map)
+    }
+}
 
 /// A lab: a scenario and its runs, stepped in the worker (`www/worker.js`), which
 /// sends the page what it records ([`WebLab::update`]).
@@ -130,6 +156,12 @@ impl WebLab {
     #[wasm_bindgen(constructor)]
     pub fn new(text: &str) -> Result<WebLab, JsError> {
         WebLab::from_lab(text, Lab::new(text))
+    }
+
+    /// As [`WebLab::new`], for a scenario already read.
+    pub fn from_read(read: ReadScenario) -> Result<WebLab, JsError> {
+        let ReadScenario { text, scenario, map } = read;
+        WebLab::from_lab(&text, Lab::from_read(&scenario, map))
     }
 
     /// A lab with every formulation derived (the helper worker's, for the equations
