@@ -103,7 +103,9 @@ pub fn draw_scene<B: DrawingBackend>(
             if n < 2 {
                 continue;
             }
-            let per_band = n.div_ceil(TRAIL_BANDS);
+            // Bands of 8 points at least: each is a stroke of its own, and a thinned
+            // trail of a crowded scene needs few shades.
+            let per_band = n.div_ceil(TRAIL_BANDS).max(8);
             for (b, start) in (0..n - 1).step_by(per_band).enumerate() {
                 let band = &points[start..(start + per_band + 1).min(n)];
                 let age = (b + 1) as f64 / n.div_ceil(per_band) as f64;

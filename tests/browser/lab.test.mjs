@@ -22,6 +22,7 @@ async function toEnd(page) {
   await page.click("#to-end");
   await page.waitForSelector("body[data-finished='1']");
   await page.waitForTimeout(50); // the frame that draws it
+  await page.waitForSelector("body[data-drawn='1']"); // and the frames after it, if its time ran out
 }
 const clockOf = (page) => page.evaluate(() => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]));
 const waitClockPast = (page, t) => page.waitForFunction((t) => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) > t, t);
@@ -640,6 +641,50 @@ test("a model that takes a second to derive loads and plays without blocking the
   assertPlotsDrawn(await drawnInk(page));
   assert.deepEqual(problems, []);
   await ctx.close();
+});
+
+/** The knife edge with every method and three `[compare]` sets (28 runs), 32 series
+ *  and, with `trails`, 64 trailed points instead of its scene. */
+function crowdedScenario({ trails = false } = {}) {
+  let text = fs.readFileSync(path.join(ROOT, "scenarios", "knife-edge-incline.toml"), "utf8")
+    .replace('methods = ["lagrange", "udwadia-kalaba", "gauss"]', 'methods = ["lagrange", "udwadia-kalaba", "gauss", "hamel", "voronets", "euler", "vakonomic"]')
+    .replace('series = ["phi", "speed"]', `series = [${[...Array.from({ length: 30 }, (_, k) => `"sin(${k + 1}*phi) + x/${k + 1}"`), '"phi"', '"speed"'].join(", ")}]`)
+    .replace("t_end = 10", "t_end = 100")
+    .replace("[hamel]", "[compare.a]\nalpha = 0.2\n[compare.b]\nalpha = 0.4\n[compare.c]\nk = 0.7\n\n[hamel]");
+  if (trails) {
+    text = text.slice(0, text.indexOf("# The sleigh on the incline")) + Array.from({ length: 64 }, (_, j) =>
+      `[[scene.shapes]]\nname = "p${j}"\nkind = "point"\nat = ["x + ${(j % 8) / 10}", "y + ${Math.floor(j / 8) / 10}"]\ntrail = true\n`).join("");
+  }
+  return text;
+}
+
+test("28 runs in 36 panels, or 64 trails each, answer clicks while they catch up", async () => {
+  // Issue 35.11: every panel was drawn whole each frame, so tasks of 0.5–2 s ran back
+  // to back after "To end" and a click waited over a second; 64 trails × 28 runs made
+  // every frame 0.3–0.9 s. Drawing now has a time budget per frame (the panels left
+  // over are drawn in the next frames), a panel a bound on its points and the scene
+  // on its trails' points.
+  for (const trails of [false, true]) {
+    const { page, problems, ctx } = await open(browser, server.url);
+    assert.equal(await page.evaluate((text) => window.nhlabTest.load(text), crowdedScenario({ trails })), true);
+    const layout = await page.evaluate(() => window.nhlabTest.info().layout);
+    assert.equal(layout.methods.length, 28);
+    assert.ok(layout.panels.length >= 36, `${layout.panels.length} panels`);
+    await page.click("#to-end");
+    await page.waitForTimeout(1500); // samples pile up: the old frames grew with them
+    const probe = await inputDelayProbe(page);
+    await page.waitForTimeout(4000);
+    const { clicks, longest, slow } = await probe.stop();
+    console.log(`# ${trails ? "64 trails" : "32 series"} × 28 runs: ${clicks} clicks, ${slow} waited over 100 ms, the longest ${longest.toFixed(0)} ms`);
+    assert.ok(clicks > 40, `clicks were answered throughout (${clicks})`);
+    assert.ok(slow <= clicks / 10, `at most 1 click in 10 waited over 100 ms (${slow} of ${clicks})`);
+    assert.ok(longest < 300, `no click waited 300 ms (the longest ${longest.toFixed(0)} ms)`);
+    // Stopped where they are, every panel is drawn in the following frames.
+    await page.click("#play");
+    assertPlotsDrawn(await drawnInk(page));
+    assert.deepEqual(problems, []);
+    await ctx.close();
+  }
 });
 
 test("a step slower than its budget stops playback with a message; Reset and new scenarios work", async () => {

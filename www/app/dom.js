@@ -23,6 +23,8 @@ export const EQUATIONS_AT_ONCE = 60;        // expanded equations shown per "sho
 
 export const TYPESET_MS_PER_FRAME = 4;      // building equation rows per animation frame (their layout costs a few times more)
 
+export const DRAW_MS_PER_FRAME = 12;        // drawing panels per animation frame; the rest in the next frames (WebDisplay.draw)
+
 // Time budgets of the workers, in ms.
 // load: a new scenario; derive: the equations panel; step: one request to the runner
 // (a slice of stepping, overrun only by a single step slower than this).

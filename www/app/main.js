@@ -66,6 +66,7 @@ const lab = {
   lastFrame: null,
   dirty: true,
   drewPlaying: false, // the last drawing refreshed only some panels (see frame)
+  drawPending: false, // panels the last drawing left for the next frames (its time ran out)
   embed: false,
   /** In embed mode, the controls the embedder chose to show (`&controls=`). */
   embedControls: [],

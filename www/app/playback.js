@@ -1,7 +1,7 @@
 // Playback: the display clock, the buttons and keys that move it, and the frame
 // that asks the runner to catch up and draws what it sent.
 
-import { $, errorText, isTrap, notice } from "./dom.js";
+import { $, DRAW_MS_PER_FRAME, errorText, isTrap, notice } from "./dom.js";
 import { openHelp } from "./help.js";
 import { renderLegend, renderSceneText } from "./plots.js";
 import { recoverFromTrap, requestAdvance, restartRuns } from "./runner.js";
@@ -65,13 +65,22 @@ export function frame(lab, now) {
   // Frames drawn while playing refresh some panels only: the first frame after
   // draws them all.
   if (lab.display && !lab.playing && lab.drewPlaying) lab.dirty = true;
-  if (lab.display && lab.dirty) {
+  // Drawing has a time budget per frame: panels it leaves over are drawn in the
+  // next frames, least recently drawn first.
+  if (lab.display && (lab.dirty || lab.drawPending)) {
+    const fresh = lab.dirty;
     lab.dirty = false;
-    lab.drewPlaying = lab.playing;
+    if (fresh) lab.drewPlaying = lab.playing;
     const t0 = performance.now();
-    const gaps = safely(lab, "drawing", () => lab.display.draw(window.devicePixelRatio || 1, lab.playing)) ?? [];
+    const dpr = window.devicePixelRatio || 1;
+    const gaps = safely(lab, "drawing", () => (fresh
+      ? lab.display.draw(dpr, lab.playing, DRAW_MS_PER_FRAME)
+      : lab.display.draw_pending(dpr, DRAW_MS_PER_FRAME))) ?? [];
     lab.perf.draw.push(performance.now() - t0);
     if (!lab.display) { requestAnimationFrame((...a) => frame(lab, ...a)); return; } // replaced after a trap
+    lab.drawPending = lab.display.pending();
+    const drawn = lab.drawPending ? "0" : "1"; // every panel shows the latest data (tests wait on it)
+    if (document.body.dataset.drawn !== drawn) document.body.dataset.drawn = drawn;
     for (const p of lab.info.layout.panels) {
       const warn = $(`${p.id}-fig`)?.querySelector(".gaps");
       if (warn) warn.hidden = !gaps.includes(p.id);

@@ -28,7 +28,7 @@ export function watchCanvases(lab) {
     lab.dirty = true;
   }, { rootMargin: "64px" });
   window.addEventListener("beforeprint", () => {
-    if (lab.display) safely(lab, "drawing", () => lab.display.draw(window.devicePixelRatio || 1, false));
+    if (lab.display) safely(lab, "drawing", () => lab.display.draw(window.devicePixelRatio || 1, false, Infinity)); // all of it
     $("print-text").textContent = lab.text ?? "";
   });
 }

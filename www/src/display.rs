@@ -21,6 +21,14 @@ use crate::scene::SceneView;
 /// Trail points handed to the scene's painter per trailed element at most.
 const MAX_TRAIL_POINTS: usize = 2000;
 
+/// Trail points of all runs and trailed elements together, shared out among them
+/// (each keeps [`MIN_TRAIL_POINTS`]): 64 trailed shapes × 28 runs drew 1,792 trails
+/// of 600 points, 0.3–0.9 s a frame.
+const TRAIL_POINTS_PER_FRAME: usize = 24_000;
+
+/// Trail points per trailed element at least, however many there are.
+const MIN_TRAIL_POINTS: usize = 16;
+
 /// One run as the page sees it.
 pub struct DisplayRun {
     /// The method.
@@ -124,6 +132,8 @@ impl Display {
         let trails = self.layout.scene.as_ref().map_or(0, |s| s.trails);
         let first = self.layout.view_labels.len();
         let (going, failed): (Vec<&DisplayRun>, Vec<&DisplayRun>) = self.runs.iter().partition(|r| !r.failed);
+        let drawn = self.runs.iter().filter(|r| !r.picture.items.is_empty() || !r.picture.hidden.is_empty()).count();
+        let per_trail = (TRAIL_POINTS_PER_FRAME / (drawn * trails).max(1)).clamp(MIN_TRAIL_POINTS, MAX_TRAIL_POINTS);
         going
             .into_iter()
             .chain(failed)
@@ -131,7 +141,7 @@ impl Display {
             .map(|r| {
                 let c = &r.columns;
                 // Every few samples of a long run (the painter thins trails further).
-                let stride = c.len().div_ceil(MAX_TRAIL_POINTS).max(1);
+                let stride = c.len().div_ceil(per_trail).max(1);
                 let mut rows: Vec<usize> =
                     if trails == 0 { Vec::new() } else { (0..c.len()).step_by(stride).collect() };
                 if trails > 0 && !c.is_empty() && rows.last() != Some(&(c.len() - 1)) {
@@ -190,7 +200,7 @@ pub fn run_label(display: &Display, run: &DisplayRun) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::panels::content;
+    use crate::panels::{content, Kind};
 
     fn sleigh() -> Lab {
         Lab::new(crate::gallery::text("chaplygin-sleigh").unwrap()).unwrap()
@@ -212,6 +222,59 @@ mod tests {
             display.now = lab.now();
         }
         display
+    }
+
+    /// The knife edge with every method, three `[compare]` sets (28 runs) and 61 more
+    /// trailed points.
+    fn crowded() -> Lab {
+        let mut text = crate::gallery::text("knife-edge-incline")
+            .unwrap()
+            .replace(
+                r#"methods = ["lagrange", "udwadia-kalaba", "gauss"]"#,
+                r#"methods = ["lagrange", "udwadia-kalaba", "gauss", "hamel", "voronets", "euler", "vakonomic"]"#,
+            )
+            .replace("[hamel]", "[compare.a]\nalpha = 0.2\n[compare.b]\nalpha = 0.4\n[compare.c]\nk = 0.7\n\n[hamel]");
+        for j in 0..61 {
+            text.push_str(&format!(
+                "[[scene.shapes]]\nname = \"p{j}\"\nkind = \"point\"\nat = [\"x + {j}\", \"y\"]\ntrail = true\n"
+            ));
+        }
+        Lab::new(&text).unwrap()
+    }
+
+    #[test]
+    fn crowded_panels_and_trails_keep_to_their_point_bounds_and_their_ends() {
+        let mut lab = crowded();
+        while !lab.finished() {
+            lab.advance(lab.t_end, 100_000);
+        }
+        let display = Display::of(&mut lab);
+        let rows: Vec<usize> = display.runs.iter().map(|r| r.columns.len()).collect();
+        assert!(rows.iter().sum::<usize>() > 2 * crate::panels::MAX_PANEL_POINTS, "long runs: {rows:?}");
+        assert_eq!(display.runs.len(), 28);
+        for p in display.layout.panels.iter().filter(|p| p.kind != Kind::Scene) {
+            let (lines, _, _) = content(&display, p.kind, 2000);
+            let total: usize = lines.iter().map(|l| l.points.len()).sum();
+            let bound = crate::panels::MAX_PANEL_POINTS.max(lines.len() * crate::panels::MIN_LINE_POINTS);
+            assert!(total <= bound, "{}: {total} points in {} lines", p.id, lines.len());
+            // Each line still ends where its run is.
+            for (line, run) in lines.iter().zip(&display.runs).filter(|_| matches!(p.kind, Kind::Series(_))) {
+                let last = line.points.last().unwrap();
+                assert_eq!(last.0, *run.columns.t.last().unwrap(), "{}", p.id);
+            }
+        }
+        let shown = display.shown();
+        let trails: Vec<&Vec<[f64; 3]>> = shown.iter().flat_map(|s| &s.trails).collect();
+        assert_eq!(trails.len(), 28 * 62);
+        let points: usize = trails.iter().map(|t| t.len()).sum();
+        assert!(
+            points <= (TRAIL_POINTS_PER_FRAME + trails.len()).max(trails.len() * (MIN_TRAIL_POINTS + 1)),
+            "{points}"
+        );
+        // A thinned trail still ends at its run's last sample.
+        let run = &display.runs[0];
+        let first = display.layout.view_labels.len();
+        assert_eq!(shown[0].trails[0].last().unwrap()[0], *run.columns.view[first].last().unwrap());
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! The lab's plots: which panels a scenario gets, their lines up to the display clock
 //! (decimated, so long runs stay smooth), and drawing them on canvases.
 //!
-//! Every panel is redrawn whole on each frame: plotters-canvas has no retained
-//! layers, and the axes move as the data grow. What keeps a frame short is the
+//! A panel is redrawn whole when it is drawn: plotters-canvas has no retained
+//! layers, and the axes move as the data grow. What keeps a panel short is the
 //! decimation (about one point per device pixel of the panel's width, at most
-//! [`MAX_POINTS`]) and that the page only draws
-//! when the clock or the canvas size has changed.
+//! [`MAX_POINTS`] a line and [`MAX_PANEL_POINTS`] a panel); what keeps a frame short
+//! is the page's time budget per frame (`WebDisplay::draw`: the panels left over are
+//! drawn in the next frames) and that the page only draws when the clock or the
+//! canvas size has changed.
 
 use nhlab_plots::{decimate, Line, Marker, Panel, Scale};
 
@@ -15,6 +17,14 @@ use crate::rows::Columns;
 
 /// Points per line at most, after decimation, however wide the canvas.
 pub const MAX_POINTS: usize = 2400;
+
+/// Points of one panel's lines together at most: shared out among its lines, each
+/// keeping [`MIN_LINE_POINTS`] (28 runs with their E components drew 28 × 7 lines
+/// of a canvas' width each, a second per frame over 36 panels).
+pub const MAX_PANEL_POINTS: usize = 20_000;
+
+/// Points per line at least, however many lines share a panel.
+pub const MIN_LINE_POINTS: usize = 200;
 
 /// Picks the x and y columns of a line.
 type Pick<'a> = &'a dyn Fn(&Columns) -> (&[f64], &[f64]);
@@ -106,6 +116,13 @@ pub fn content(display: &Display, kind: Kind, max_points: usize) -> (Vec<Line>, 
             }
             // Drawn by `crate::scene`, not as lines.
             Kind::Scene => {}
+        }
+    }
+    let total: usize = lines.iter().map(|l| l.points.len()).sum();
+    if total > MAX_PANEL_POINTS {
+        let per_line = (MAX_PANEL_POINTS / lines.len()).max(MIN_LINE_POINTS);
+        for line in lines.iter_mut().filter(|l| l.points.len() > per_line) {
+            line.points = decimate(&line.points, per_line);
         }
     }
     (lines, markers, scale)

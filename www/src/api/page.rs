@@ -17,6 +17,14 @@ pub struct WebDisplay {
     display: Display,
     /// Counts the frames drawn while playing: which off-screen panel is refreshed.
     frames: usize,
+    /// Per panel: whether what it shows is older than the data (not drawn since).
+    stale: Vec<bool>,
+    /// Per panel: the draw call that last drew it (the least recent goes first).
+    drawn_at: Vec<u64>,
+    /// Per panel: whether its last drawing had values that are not finite.
+    gaps: Vec<bool>,
+    /// Counts the draw calls.
+    calls: u64,
 }
 
 #[wasm_bindgen]
@@ -25,7 +33,15 @@ impl WebDisplay {
     #[wasm_bindgen(constructor)]
     pub fn new(layout: JsValue) -> Result<WebDisplay, JsError> {
         let layout: Layout = serde_wasm_bindgen::from_value(layout).map_err(|e| JsError::new(&e.to_string()))?;
-        Ok(WebDisplay { display: Display::new(layout).map_err(|e| JsError::new(&e))?, frames: 0 })
+        let panels = layout.panels.len();
+        Ok(WebDisplay {
+            display: Display::new(layout).map_err(|e| JsError::new(&e))?,
+            frames: 0,
+            stale: vec![true; panels],
+            drawn_at: vec![0; panels],
+            gaps: vec![false; panels],
+            calls: 0,
+        })
     }
 
     /// Puts rows the worker sent for run `index` in place (from row `from` on), and
@@ -96,61 +112,119 @@ impl WebDisplay {
     /// frame (half of them in each), and a canvas marked `data-offscreen` (scrolled
     /// out of view) only in its turn, one such panel per frame: plots cost many times
     /// what the scene does, and drawn all together a model with many panels would
-    /// miss frames. A canvas not yet sized for its box is drawn at once. This way a
-    /// frame's work is about half of what can be seen, plots move at 30 fps, and a
-    /// panel scrolled into view, or a screenshot of the whole page, is never more
-    /// than a few frames old. Returns the ids of the panels drawn with values that
-    /// are not finite (left as gaps).
-    pub fn draw(&mut self, dpr: f64, playing: bool) -> Result<Vec<String>, JsError> {
-        let mut gaps = Vec::new();
-        let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| JsError::new("no document"))?;
-        let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
-        let panels = self.display.layout.panels.len().max(1);
-        let turn = self.frames % panels;
+    /// miss frames. A canvas not yet sized for its box is drawn first.
+    ///
+    /// Whatever the frame, drawing stops once `budget_ms` have passed (after one
+    /// panel at least), the least recently drawn panels going first: 28 runs in 36
+    /// panels took 0.5–2 s a frame, and the page answered no click meanwhile. The
+    /// panels left over are [`WebDisplay::pending`], drawn by
+    /// [`WebDisplay::draw_pending`] in the next frames. Returns the ids of the
+    /// panels whose last drawing had values that are not finite (left as gaps).
+    pub fn draw(&mut self, dpr: f64, playing: bool, budget_ms: f64) -> Result<Vec<String>, JsError> {
+        self.stale.iter_mut().for_each(|s| *s = true);
+        let turn = self.frames % self.display.layout.panels.len().max(1);
         self.frames = if playing { self.frames.wrapping_add(1) } else { 0 };
+        self.draw_within(dpr, budget_ms, |k, kind, offscreen| {
+            !playing || kind == panels::Kind::Scene || if offscreen { k == turn } else { k % 2 == turn % 2 }
+        })
+    }
+
+    /// Whether some panel shows less than the data drawn last: [`WebDisplay::draw`]
+    /// ran out of its time.
+    pub fn pending(&self) -> bool {
+        self.stale.iter().any(|&s| s)
+    }
+
+    /// Draws the panels [`WebDisplay::draw`] left over, within `budget_ms` as it.
+    pub fn draw_pending(&mut self, dpr: f64, budget_ms: f64) -> Result<Vec<String>, JsError> {
+        self.draw_within(dpr, budget_ms, |_, _, _| true)
+    }
+
+    /// Draws the stale panels that `due(index, kind, offscreen)` (or that their canvas
+    /// is not sized yet), the scene first, then those in view, then those out of it,
+    /// each group least recently drawn first, until `budget_ms` have passed.
+    fn draw_within(
+        &mut self,
+        dpr: f64,
+        budget_ms: f64,
+        due: impl Fn(usize, panels::Kind, bool) -> bool,
+    ) -> Result<Vec<String>, JsError> {
+        let window = web_sys::window().ok_or_else(|| JsError::new("no window"))?;
+        let document = window.document().ok_or_else(|| JsError::new("no document"))?;
+        let clock = window.performance();
+        let now = || clock.as_ref().map_or(0.0, |p| p.now());
+        let deadline = now() + if budget_ms.is_nan() { 0.0 } else { budget_ms.max(0.0) };
+        let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
+        self.calls += 1;
+        let mut queue = Vec::new();
         for (k, info) in self.display.layout.panels.iter().enumerate() {
-            let Some(canvas) = document.get_element_by_id(&info.id) else { continue };
+            if !self.stale[k] {
+                continue;
+            }
+            let Some(canvas) = document.get_element_by_id(&info.id) else {
+                self.stale[k] = false;
+                continue;
+            };
             let canvas: web_sys::HtmlCanvasElement =
                 canvas.dyn_into().map_err(|_| JsError::new(&format!("#{} is not a canvas", info.id)))?;
             let (css_w, css_h) = css_size(&canvas);
             let (w, h) = ((css_w * dpr) as u32, (css_h * dpr) as u32);
             if w < 40 || h < 40 {
-                continue; // hidden or collapsed
-            }
-            // A canvas not yet sized for its box (new, or resized) is drawn now.
-            let resized = canvas.width() != w || canvas.height() != h;
-            if playing && !resized && info.kind != panels::Kind::Scene {
-                let due = if canvas.has_attribute("data-offscreen") { k == turn } else { k % 2 == turn % 2 };
-                if !due {
-                    continue;
-                }
-            }
-            if resized {
-                canvas.set_width(w);
-                canvas.set_height(h);
-            }
-            let backend = CanvasBackend::with_canvas_object(canvas)
-                .ok_or_else(|| JsError::new(&format!("#{}: no 2D context", info.id)))?;
-            let area = backend.into_drawing_area();
-            area.fill(&WHITE).map_err(|e| JsError::new(&e.to_string()))?;
-            if info.kind == panels::Kind::Scene {
-                let mut view = self.display.scene_view.clone();
-                crate::scene::draw(&area, &mut view, &self.display.shown(), dpr)
-                    .map_err(|e| JsError::new(&format!("{}: {e}", info.id)))?;
-                self.display.scene_view = view;
-                area.present().map_err(|e| JsError::new(&e.to_string()))?;
+                self.stale[k] = false; // hidden or collapsed: drawn when it is shown
                 continue;
             }
-            let (lines, markers, scale) = panels::content(&self.display, info.kind, w as usize);
-            if panels::has_gaps(&lines) {
-                gaps.push(info.id.clone());
+            let resized = canvas.width() != w || canvas.height() != h;
+            let offscreen = canvas.has_attribute("data-offscreen");
+            if resized || due(k, info.kind, offscreen) {
+                let group = if resized || info.kind == panels::Kind::Scene { 0 } else { 1 + usize::from(offscreen) };
+                queue.push((group, self.drawn_at[k], k, canvas, w, h));
             }
+        }
+        queue.sort_by_key(|&(group, drawn_at, k, ..)| (group, drawn_at, k));
+        for (n, (_, _, k, canvas, w, h)) in queue.into_iter().enumerate() {
+            if n > 0 && now() > deadline {
+                break;
+            }
+            self.draw_panel(k, canvas, w, h, dpr)?;
+        }
+        let panels = &self.display.layout.panels;
+        Ok(panels.iter().zip(&self.gaps).filter(|(_, &g)| g).map(|(p, _)| p.id.clone()).collect())
+    }
+
+    /// Draws panel `k` on its canvas, sized `w × h` device pixels.
+    fn draw_panel(
+        &mut self,
+        k: usize,
+        canvas: web_sys::HtmlCanvasElement,
+        w: u32,
+        h: u32,
+        dpr: f64,
+    ) -> Result<(), JsError> {
+        let info = &self.display.layout.panels[k];
+        if canvas.width() != w || canvas.height() != h {
+            canvas.set_width(w);
+            canvas.set_height(h);
+        }
+        let backend = CanvasBackend::with_canvas_object(canvas)
+            .ok_or_else(|| JsError::new(&format!("#{}: no 2D context", info.id)))?;
+        let area = backend.into_drawing_area();
+        area.fill(&WHITE).map_err(|e| JsError::new(&e.to_string()))?;
+        if info.kind == panels::Kind::Scene {
+            let mut view = self.display.scene_view.clone();
+            crate::scene::draw(&area, &mut view, &self.display.shown(), dpr)
+                .map_err(|e| JsError::new(&format!("{}: {e}", info.id)))?;
+            self.display.scene_view = view;
+        } else {
+            let (lines, markers, scale) = panels::content(&self.display, info.kind, w as usize);
+            self.gaps[k] = panels::has_gaps(&lines);
             let spec = panels::spec(&self.display.layout, info, scale, dpr);
             nhlab_plots::draw_panel(&area, &spec, &lines, &markers)
                 .map_err(|e| JsError::new(&format!("{}: {e}", info.id)))?;
-            area.present().map_err(|e| JsError::new(&e.to_string()))?;
         }
-        Ok(gaps)
+        area.present().map_err(|e| JsError::new(&e.to_string()))?;
+        self.stale[k] = false;
+        self.drawn_at[k] = self.calls;
+        Ok(())
     }
 }
 
