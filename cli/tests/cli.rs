@@ -87,6 +87,27 @@ fn check_lists_frames_bodies_and_contacts_with_what_they_generate() {
     }
     let (_, out, _) = nhlab(&["check", &scenario("chaplygin-sleigh")]);
     assert!(!out.contains("frames:") && !out.contains("contact:"), "{out}");
+    // Two contacts of one name: each lists its own constraints (issue 35.13: each
+    // listed all four, found by the name).
+    let bicycle = std::fs::read_to_string(scenario("whipple-bicycle")).unwrap();
+    let named = bicycle.replace("[[rolling]]\nbody = ", "[[rolling]]\nname = \"wheel\"\nbody = ");
+    assert_eq!(named.matches("name = \"wheel\"").count(), 2);
+    let dir = std::env::temp_dir().join(format!("nhlab-cli-contacts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("two-wheels.toml");
+    std::fs::write(&file, named).unwrap();
+    let (code, out, err) = nhlab(&["check", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let contacts: Vec<&str> = out.lines().filter(|l| l.starts_with("contact:")).collect();
+    assert_eq!(
+        contacts,
+        [
+            "contact: rear wheel rolls on ground at rear_contact; generates wheel: x, wheel: y",
+            "contact: front wheel rolls on ground at front_contact; generates wheel: x, wheel: y",
+        ],
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -9,7 +9,10 @@
 //!   expressions, extreme numbers, NaN, strings, arrays, tables), whose lines are
 //!   deleted, duplicated or swapped;
 //! - **byte mutation**: random insertions, deletions, replacements and duplicated
-//!   spans in the gallery's scenario texts, their JSON and their share payloads.
+//!   spans in the gallery's scenario texts, their JSON and their share payloads;
+//! - **hostile shapes** (`nhlab_tests::shapes`): vectors chained by `cross()`, values
+//!   nested past the loaders' bound, megabyte lines, repeated contacts, every method
+//!   over every parameter set.
 //!
 //! Every case is made from `(seed, case)` alone, and the cases are shared out over
 //! the machine's cores. Run it:
@@ -31,10 +34,11 @@ use std::time::{Duration, Instant};
 use nhlab::derivation::derive;
 use nhlab::formulations::{accelerations_with_multipliers, Method};
 use nhlab::prepare::Prepared;
-use nhlab::scenario::{decode_share, encode_share, encode_share_text, load_json, load_toml, share_text, Format};
+use nhlab::scenario::{decode_share, encode_share, encode_share_text, load_json, load_toml, share_text};
 use nhlab::simulation::{Limits, Settings, Simulation};
 use nhlab_tests::mutate::{mutate_bytes, mutate_scenario, mutate_values};
 use nhlab_tests::random::{Rng, Tree};
+use nhlab_tests::shapes;
 
 /// Whole models that loaded, and runs that took steps: the model stage must do work.
 static LOADED: AtomicUsize = AtomicUsize::new(0);
@@ -88,6 +92,7 @@ impl Fuzz {
         body: &(dyn Fn(&str) + Sync),
     ) -> u64 {
         let n = self.count(n);
+        let started = Instant::now();
         let workers = std::thread::available_parallelism().map_or(1, |w| w.get()).clamp(1, 4) as u64;
         let this = &*self;
         let outcomes: Vec<Result<(u64, Duration, u64), String>> = std::thread::scope(|scope| {
@@ -111,6 +116,7 @@ impl Fuzz {
         if let Some(first) = failures.first() {
             panic!("{first}");
         }
+        println!("fuzz stage {stage}: {run} cases in {:.1} s", started.elapsed().as_secs_f64());
         run
     }
 
@@ -193,7 +199,7 @@ fn decode(input: &str) {
 /// A whole model: load, derive every method, evaluate each at the initial state,
 /// and run two methods a bounded number of steps.
 fn whole_model(input: &str) {
-    let Ok(p) = Prepared::from_text(input, Format::Toml) else { return };
+    let Ok(p) = Prepared::from_text(input, nhlab::scenario::format_of(input)) else { return };
     LOADED.fetch_add(1, Ordering::Relaxed);
     for method in Method::ALL {
         if let Ok(d) = derive(&p.model, method) {
@@ -310,6 +316,17 @@ fn a_million_generated_inputs_cause_no_panic_and_stay_bounded() {
         },
         &whole_model,
     );
+    // 5. The shapes hardening round 3 found weakest (issue 35): chained vectors, deep
+    //    nesting, long lines, repeated contacts, every method over every set.
+    total += f.cases("shapes", 400, &|r, _| shapes::hostile_shape(r), &|input| {
+        // A misspelt key after a deeply nested value is refused or warned about, never dropped.
+        if input.contains("potentail") {
+            if let Ok((_, map)) = nhlab::scenario::load(input, nhlab::scenario::format_of(input)) {
+                assert!(map.warnings.iter().any(|w| w.field == "potentail"), "the misspelt key went unwarned");
+            }
+        }
+        whole_model(input)
+    });
     let expected = f.count(1_000_000);
     let (loaded, ran) = (LOADED.load(Ordering::Relaxed), RAN.load(Ordering::Relaxed));
     println!(

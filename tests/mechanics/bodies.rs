@@ -726,3 +726,52 @@ fn a_negative_inertia_or_mass_is_told_at_the_body() {
     );
     assert!(problems(&disk_with("mass = \"m\"", "mass = \"0\"")).iter().all(|(f, _, _)| f != "bodies[0].mass"));
 }
+
+/// Issue 35.13: a value of the bodies' tables that is not finite at the start was
+/// blamed on `initial.v` ("the force F[phi] (from T, V and the forces) is not
+/// finite"), or on `potential`: neither is in a body scenario's file. It is told at
+/// the load, the body or gravity that made it.
+#[test]
+fn what_bodies_and_loads_make_not_finite_is_told_at_their_fields() {
+    let sleigh = include_str!("../../scenarios/chaplygin-sleigh-bodies.toml");
+    let first = |text: &str| -> (String, String) {
+        let p = nhlab::prepare::Prepared::from_text(text, nhlab::scenario::Format::Toml).err().expect("refused").0;
+        (p[0].field.clone(), p[0].message.clone())
+    };
+    let with = |extra: &str| format!("{sleigh}\n{extra}\n");
+    let cases = [
+        (with("[[loads]]\nbody = \"sleigh\"\ntorque = \"[0, 0, exp(1000*phi')]\""), "loads[0].torque", "not finite"),
+        (with("[[loads]]\npoint = \"G\"\nforce = \"[1e308*(1 + phi'^2), 0, 0]\""), "loads[0].force", "not finite"),
+        (
+            with("[gravity]\nmagnitude = \"1e10\"\ndirection = [\"1\", \"0\", \"0\"]")
+                .replace("mass = \"m\"", "mass = \"1e300\""),
+            "bodies[0]",
+            "its potential energy under gravity's derivative by x is not finite",
+        ),
+        (sleigh.replace("mass = \"m\"", "mass = \"1e300*exp(1000*(x + 1))\""), "bodies[0].mass", "not finite"),
+    ];
+    // Constants that overflow are refused where they are written, as `1/0` is (they
+    // folded to 1.8e308, and the mass matrix was "not positive definite").
+    let overflow = "the constant overflows: its value is beyond the largest double (1.8e308)";
+    // Those not folded (a function or a power of constants) are not finite at the start.
+    let start = "not finite at the initial state (t = 0, x = 0, y = 0, phi = 0)";
+    for (from, to, field, message) in [
+        ("mass = \"m\"", "mass = \"1e308*10\"", "bodies[0].mass", overflow),
+        ("mass = \"m\"", "mass = \"2*(1e308 + 1e308)\"", "bodies[0].mass", overflow),
+        ("mass = \"m\"", "mass = \"exp(1000)\"", "bodies[0].mass", start),
+        ("inertia = { zz = \"I\" }", "inertia = { zz = \"1e200^2\" }", "bodies[0].inertia.zz", start),
+    ] {
+        let (f, m) = first(&sleigh.replace(from, to));
+        assert_eq!((f.as_str(), m.as_str()), (field, message));
+    }
+    let (f, m) = first(&with("[[loads]]\nbody = \"sleigh\"\ntorque = \"[0, 0, 1e308*10]\""));
+    assert_eq!((f.as_str(), m.as_str()), ("loads[0].torque", overflow));
+    let (f, m) =
+        first(&sleigh.replace("m = 1.0", "m = 1.0\nhuge = 1e300").replace("mass = \"m\"", "mass = \"huge*huge\""));
+    assert_eq!(f, "bodies[0].mass", "{m}");
+    for (text, field, message) in cases {
+        let (f, m) = first(&text);
+        assert_eq!(f, field, "{m}");
+        assert!(m.starts_with(message), "{f}: {m}");
+    }
+}

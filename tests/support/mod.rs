@@ -6,6 +6,7 @@ pub mod families;
 pub mod mutate;
 pub mod random;
 pub mod scenarios;
+pub mod shapes;
 
 use nhlab::expr::{ExprGraph, ExprId, ParseOptions, SymbolId};
 

@@ -146,12 +146,12 @@ fn describe_bodies(out: &mut String, m: &nhlab::mechanics::Model) {
         let direction = g.direction.as_ref().map_or("0, 0, -1".to_string(), |d| d.join(", "));
         say!(out, "gravity: {} along [{direction}] in N", g.magnitude);
     }
-    for r in &s.rolling {
+    for (j, r) in s.rolling.iter().enumerate() {
         let on = r.on.as_deref().unwrap_or("ground");
-        let name = r.name.clone().unwrap_or_else(|| format!("{} rolls on {on}", r.body));
-        let prefix = format!("{name}: ");
+        // By the table that made them: two contacts may share a name.
+        let origin = format!("rolling[{j}]");
         let generated: Vec<&str> =
-            m.constraints.iter().filter(|c| c.name.starts_with(&prefix)).map(|c| c.name.as_str()).collect();
+            m.constraints.iter().filter(|c| c.origin == origin).map(|c| c.name.as_str()).collect();
         say!(out, "contact: {} rolls on {on} at {}; generates {}", r.body, r.contact, generated.join(", "));
     }
     for (k, l) in s.loads.iter().enumerate() {

@@ -89,6 +89,13 @@ impl ExprGraph {
         self.as_number(base).is_some_and(|b| b.is_zero()) && self.as_number(exponent).is_some_and(|e| e.to_f64() < 0.0)
     }
 
+    /// Whether `e` is a constant folded past the largest double: folding clamps it
+    /// there (a constant is always finite), so `1e308*10` would be a silent
+    /// 1.8e308. The parsers refuse it where it is written.
+    pub fn overflowed(&self, e: ExprId) -> bool {
+        self.as_number(e).is_some_and(|n| n.to_f64().abs() == f64::MAX)
+    }
+
     /// `base ^ n` for an integer `n`.
     pub fn powi(&mut self, base: ExprId, n: i64) -> ExprId {
         let e = self.integer(n);

@@ -173,6 +173,9 @@ pub enum ParseErrorKind {
     /// A division by something that is the constant 0 (`1/0`, `x/(a - a)`,
     /// `0^-1`): it has no value anywhere, where folding it would hide it.
     DivisionByZero,
+    /// A constant beyond the largest double (`1e308*10`, `exp(1000)`), which
+    /// folding would clamp to it.
+    Overflow,
 }
 
 fn list(names: &[String]) -> String {
@@ -231,6 +234,7 @@ impl fmt::Display for ParseErrorKind {
             InvalidPrime { name, reason } => write!(f, "`{name}`: {reason}"),
             Vector(message) => f.write_str(message),
             DivisionByZero => f.write_str("division by zero: the divisor is the constant 0"),
+            Overflow => f.write_str("the constant overflows: its value is beyond the largest double (1.8e308)"),
         }
     }
 }

@@ -119,8 +119,17 @@ impl<'s> Parser<'_, 's> {
         }
     }
 
+    /// `e`, unless it is a constant folded past the largest double (from `start`).
+    fn in_range(&self, e: ExprId, start: usize) -> Result<ExprId, ParseError> {
+        if self.graph.overflowed(e) {
+            return Err(self.error(Span::new(start, self.tokens.last_end()), ParseErrorKind::Overflow));
+        }
+        Ok(e)
+    }
+
     fn sum(&mut self) -> Result<ExprId, ParseError> {
         self.enter()?;
+        let start = self.tokens.peek().span.start;
         let mut terms = alloc::vec![self.product()?];
         loop {
             let negate = match self.tokens.peek().kind {
@@ -133,7 +142,8 @@ impl<'s> Parser<'_, 's> {
             terms.push(if negate { self.graph.neg(t) } else { t });
         }
         self.depth -= 1;
-        Ok(if terms.len() == 1 { terms[0] } else { self.graph.add(&terms) })
+        let e = if terms.len() == 1 { terms[0] } else { self.graph.add(&terms) };
+        self.in_range(e, start)
     }
 
     fn product(&mut self) -> Result<ExprId, ParseError> {
@@ -144,6 +154,7 @@ impl<'s> Parser<'_, 's> {
             self.depth -= 1;
             return Ok(self.graph.neg(p));
         }
+        let start = self.tokens.peek().span.start;
         let mut factors = alloc::vec![self.unary()?];
         loop {
             let divide = match self.tokens.peek().kind {
@@ -159,7 +170,8 @@ impl<'s> Parser<'_, 's> {
             }
             factors.push(if divide { self.graph.powi(f, -1) } else { f });
         }
-        Ok(if factors.len() == 1 { factors[0] } else { self.graph.mul(&factors) })
+        let e = if factors.len() == 1 { factors[0] } else { self.graph.mul(&factors) };
+        self.in_range(e, start)
     }
 
     fn unary(&mut self) -> Result<ExprId, ParseError> {
@@ -186,7 +198,8 @@ impl<'s> Parser<'_, 's> {
         if self.graph.divides_by_zero(base, exponent) {
             return Err(self.error(Span::new(at.start, self.tokens.last_end()), ParseErrorKind::DivisionByZero));
         }
-        Ok(self.graph.pow(base, exponent))
+        let e = self.graph.pow(base, exponent);
+        self.in_range(e, at.start)
     }
 
     fn primary(&mut self) -> Result<ExprId, ParseError> {
@@ -256,7 +269,8 @@ impl<'s> Parser<'_, 's> {
         }
         if let Some(f) = Function::ALL.into_iter().find(|f| f.name() == name) {
             arity(f.name(), 1)?;
-            return Ok(self.graph.call(f, args[0]));
+            let e = self.graph.call(f, args[0]);
+            return self.in_range(e, span.start);
         }
         if self.graph.lookup(name).is_some() {
             return Err(self.error(span, ParseErrorKind::NotAFunction { name: name.to_string() }));

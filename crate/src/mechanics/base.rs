@@ -45,6 +45,9 @@ pub struct Base {
     pub constraints: Vec<Constraint>,
     /// `M q̈ = F` of the unconstrained system.
     pub equations: EquationsOfMotion,
+    /// The bodies', gravity's and loads' shares of `T`, `V` and `F` by the fields
+    /// that wrote them: where a value that is not finite is blamed.
+    pub sources: Vec<super::bodies::Source>,
 }
 
 impl Base {

@@ -50,6 +50,8 @@ pub struct Constraint {
     pub jacobian: Vec<ExprId>,
     /// `b = −(∂f/∂q·v + ∂f/∂t)`, so that `A q̈ = b` along the motion.
     pub bias: ExprId,
+    /// The table that wrote it: `constraints[0]`, or `rolling[1]` for a contact's.
+    pub origin: String,
 }
 
 impl Constraint {
@@ -104,6 +106,15 @@ impl Constraint {
         let fdot0 = g.time_derivatives_at_rest(&[velocity_residual]).ok()?[0];
         let minus = g.neg(fdot0);
         let bias = g.expand_within(minus, EXPAND_BUDGET);
-        Some(Constraint { name, kind, rheonomic, position_residual, velocity_residual, jacobian, bias })
+        Some(Constraint {
+            name,
+            kind,
+            rheonomic,
+            position_residual,
+            velocity_residual,
+            jacobian,
+            bias,
+            origin: String::new(),
+        })
     }
 }

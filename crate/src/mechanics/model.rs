@@ -161,6 +161,7 @@ impl Model {
             particles,
             constraints,
             equations,
+            sources: additions.sources,
         };
         let mut model = Model {
             base,
@@ -482,7 +483,7 @@ fn constraints(
         let field = format!("constraints[{j}].expr");
         let Some(e) = c.expr(g, &field, &spec.expr) else { continue };
         match Constraint::derive(g, s.constraint_name(j), e) {
-            Some(constraint) => constraints.push(constraint),
+            Some(constraint) => constraints.push(Constraint { origin: format!("constraints[{j}]"), ..constraint }),
             None => c.at(&field, "the constraint depends on neither coordinates nor velocities"),
         }
     }
@@ -491,7 +492,7 @@ fn constraints(
         // velocity of the centre minus ω × r written out), unless large.
         let f = g.expand_within(f, super::constraint::EXPAND_BUDGET);
         match Constraint::derive(g, name, f) {
-            Some(constraint) => constraints.push(constraint),
+            Some(constraint) => constraints.push(Constraint { origin: field.clone(), ..constraint }),
             None => c.at(&field, "this contact's velocity depends on neither coordinates nor velocities"),
         }
     }

@@ -31,40 +31,55 @@ pub(super) fn non_finite_field(
         _ => 0.0,
     };
     let s = &model.scenario;
-    let mut candidates: Vec<(String, ExprId)> = Vec::new();
+    let plain = |field: String, e: ExprId| (field, "", e);
+    let mut candidates: Vec<(String, &str, ExprId)> = Vec::new();
     for name in s.definitions.keys() {
         if let Some(Binding::Definition(d)) = g.lookup(name) {
             if let Some(body) = g.definition(d).body {
-                candidates.push((format!("definitions.{name}"), body));
+                candidates.push(plain(format!("definitions.{name}"), body));
             }
         }
     }
-    candidates.push(("potential".into(), model.potential));
-    candidates.push(("kinetic".into(), model.kinetic));
+    // The bodies', gravity's and loads' shares, at the fields that wrote them: `T`,
+    // `V` and `F` hold them, and none of those is in the file of a body scenario.
+    candidates.extend(model.sources.iter().map(|src| (src.field.clone(), src.what, src.expr)));
+    candidates.push(plain("potential".into(), model.potential));
+    candidates.push(plain("kinetic".into(), model.kinetic));
     for (i, name) in s.coordinates.iter().enumerate() {
         if s.forces.contains_key(name) {
-            candidates.push((format!("forces.{name}"), model.forces[i]));
+            candidates.push(plain(format!("forces.{name}"), model.forces[i]));
         }
     }
     for (k, p) in model.particles.iter().enumerate() {
-        candidates.push((format!("particles[{k}].mass"), p.mass));
+        candidates.push(plain(format!("particles[{k}].mass"), p.mass));
     }
     for (j, c) in model.constraints.iter().enumerate() {
-        candidates.push((format!("constraints[{j}].expr"), c.position_residual.unwrap_or(c.velocity_residual)));
+        candidates.push(plain(format!("constraints[{j}].expr"), c.position_residual.unwrap_or(c.velocity_residual)));
     }
-    for (field, e) in &candidates {
-        if !g.evaluate(*e, &value).is_finite() {
-            return Some(map.problem(field, format!("not finite at {what}")));
+    // A value past the largest double is clamped by the exact arithmetic of folded
+    // constants (where the compiled model overflows to infinity): not finite either.
+    let finite = |x: f64| x.is_finite() && x.abs() < f64::MAX;
+    for (field, is, e) in &candidates {
+        if !finite(g.evaluate(*e, &value)) {
+            return Some(map.problem(field, format!("{is}not finite at {what}")));
         }
     }
-    // Finite values with overflowing derivatives: ∂V/∂q, ∂T/∂q, ∂T/∂v.
-    for (field, e) in [("potential", model.potential), ("kinetic", model.kinetic)] {
+    // Finite values with overflowing derivatives: ∂V/∂q, ∂T/∂q, ∂T/∂v, the bodies'
+    // shares first.
+    let energies = model.sources.iter().filter(|src| src.energy).map(|src| (src.field.clone(), src.what, src.expr));
+    let energies: Vec<(String, &str, ExprId)> =
+        energies.chain([plain("potential".into(), model.potential), plain("kinetic".into(), model.kinetic)]).collect();
+    for (field, is, e) in energies {
+        // "its kinetic energy is " → "its kinetic energy's derivative"; a field's own: "its derivative".
+        let whose = is.strip_suffix(" is ").map_or("its".into(), |w| format!("{w}'s"));
         for i in 0..model.coordinate_count() {
             for (by, symbol) in [("", g.coordinate(i)[0]), ("'", g.coordinate(i)[1])] {
                 let d = g.diff(e, symbol);
-                if !g.evaluate(d, &value).is_finite() {
+                if !finite(g.evaluate(d, &value)) {
                     let name = &s.coordinates[i];
-                    return Some(map.problem(field, format!("its derivative by {name}{by} is not finite at {what}")));
+                    return Some(
+                        map.problem(&field, format!("{whose} derivative by {name}{by} is not finite at {what}")),
+                    );
                 }
             }
         }

@@ -66,6 +66,22 @@ struct Body {
     centre: String,
 }
 
+/// An expression the bodies' tables made, with the field that wrote it: a value that
+/// is not finite at a state is blamed there (`loads[0].torque`, `bodies[0].mass`), not
+/// on `T`, `V` or `F`, of which it is a share and none of which is in the file.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// The field (`bodies[0].mass`).
+    pub field: String,
+    /// What the expression is, to start the message (`its kinetic energy is `), or "".
+    pub what: &'static str,
+    /// The expression.
+    pub expr: ExprId,
+    /// Whether it is an energy, whose derivatives by the coordinates and velocities
+    /// enter the equations too.
+    pub energy: bool,
+}
+
 /// What the additions contribute to the model.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Contributions {
@@ -81,6 +97,8 @@ pub(crate) struct Contributions {
     pub drawings: Vec<Element>,
     /// Every frame with an orientation: its rotation matrix (for `[[scene.shapes]]`).
     pub frames: BTreeMap<String, Matrix>,
+    /// The expressions above by the fields that wrote them.
+    pub sources: Vec<Source>,
 }
 
 /// A body's shape, checked: its form, sizes and points in the body's frame.
@@ -191,6 +209,8 @@ struct Builder<'g> {
     /// `Q_i` of the loads and of the pseudo-coordinates' terms, by coordinate
     /// (empty while there are none).
     forces: Vec<ExprId>,
+    /// What the tables made, by field ([`Source`]).
+    sources: Vec<Source>,
 }
 
 /// What the scenario's points, `[vectors]` and frames are called (the origin and the
@@ -227,6 +247,7 @@ pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Con
         bodies: BTreeMap::new(),
         drawings: Vec::new(),
         forces: Vec::new(),
+        sources: Vec::new(),
     };
     b.space.frames.insert(INERTIAL_FRAME.into(), Frame { rotation, omega: [zero; 3], own: [zero; 3] });
     b.space.points.insert(ORIGIN.into(), [zero; 3]);
@@ -266,11 +287,16 @@ pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Con
     for (k, spec) in s.bodies.iter().enumerate() {
         if let Some((t, m, centre)) = b.body(c, k, spec) {
             kinetic.push(t);
+            let field = format!("bodies[{k}]");
+            b.source(format!("{field}.mass"), "", m, false);
+            b.source(field.clone(), "its kinetic energy is ", t, true);
             if let (Some(direction), Some(r)) = (gravity, b.space.points.get(&centre).copied()) {
                 // −m g (d·r)/|d|, with g folded into `direction` (see `gravity`).
                 let height = dot(b.g, &direction, &r);
                 let v = b.g.mul2(m, height);
-                potential.push(b.g.neg(v));
+                let v = b.g.neg(v);
+                potential.push(v);
+                b.source(field, "its potential energy under gravity is ", v, true);
             }
         }
     }
@@ -305,6 +331,7 @@ pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Con
         b.load(c, k, load);
     }
     out.forces = core::mem::take(&mut b.forces);
+    out.sources = core::mem::take(&mut b.sources);
     out.drawings = core::mem::take(&mut b.drawings);
     out.frames = b.space.frames.iter().filter_map(|(name, f)| Some((name.clone(), f.rotation?))).collect();
     out
@@ -665,6 +692,7 @@ impl Builder<'_> {
     /// The gravity vector `g d/|d|`, along `N`.
     fn gravity(&mut self, c: &mut Checker<'_>, spec: &crate::scenario::GravitySpec) -> Option<Vector> {
         let magnitude = c.position_expr(self.g, "gravity.magnitude", &spec.magnitude, "the gravity")?;
+        self.source("gravity.magnitude".into(), "", magnitude, false);
         let default = ["0", "0", "-1"].map(String::from).to_vec();
         let d = self.three_now(c, "gravity.direction", spec.direction.as_ref().unwrap_or(&default), true)?;
         if d.iter().all(|&x| self.g.as_number(x).is_some_and(|x| x.is_zero())) {
@@ -722,6 +750,7 @@ impl Builder<'_> {
                 Some(e) => {
                     tensor[r][col] = e;
                     tensor[col][r] = e;
+                    self.source(format!("{field}.inertia.{key}"), "", e, false);
                 }
                 None => ok = false,
             }
@@ -787,6 +816,10 @@ impl Builder<'_> {
     }
 
     /// Adds `term` to `Q_i` (the generalised forces start at zero when first added to).
+    fn source(&mut self, field: String, what: &'static str, expr: ExprId, energy: bool) {
+        self.sources.push(Source { field, what, expr, energy });
+    }
+
     fn add_force(&mut self, i: usize, term: ExprId) {
         if self.forces.is_empty() {
             self.forces = alloc::vec![self.g.zero(); self.g.coordinate_count()];
@@ -1074,6 +1107,7 @@ impl Builder<'_> {
                 return;
             };
             let Ok(force) = self.vector_of(c, &format!("{field}.force"), text, "a force") else { return };
+            force.iter().for_each(|&x| self.source(format!("{field}.force"), "", x, false));
             let velocity = match &spec.body {
                 Some(name) => self.material_velocity(name, &r),
                 None => self.velocity(&r),
@@ -1090,6 +1124,7 @@ impl Builder<'_> {
                 return;
             };
             let Ok(torque) = self.vector_of(c, &format!("{field}.torque"), text, "a torque") else { return };
+            torque.iter().for_each(|&x| self.source(format!("{field}.torque"), "", x, false));
             let Some(frame) = self.space.frames.get(&body.frame) else { return };
             work.push((torque, frame.omega));
         }

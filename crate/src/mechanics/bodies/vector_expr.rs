@@ -178,7 +178,19 @@ impl<'s> Parser<'_, 's> {
             };
         }
         self.depth -= 1;
-        Ok(total)
+        self.in_range(total, start)
+    }
+
+    /// `v`, unless a component is a constant folded past the largest double.
+    fn in_range(&self, v: Value, start: Span) -> Parsed {
+        let overflowed = match v {
+            Value::Scalar(x) => self.g.overflowed(x),
+            Value::Vector(x) => x.iter().any(|&c| self.g.overflowed(c)),
+        };
+        if overflowed {
+            return Err(Stop::Failed(ParseError { span: self.since(start), kind: ParseErrorKind::Overflow }));
+        }
+        Ok(v)
     }
 
     fn negate(&mut self, v: Value) -> Value {
@@ -226,7 +238,7 @@ impl<'s> Parser<'_, 's> {
                 }
             };
         }
-        Ok(total)
+        self.in_range(total, start)
     }
 
     fn unary(&mut self) -> Parsed {
@@ -250,7 +262,10 @@ impl<'s> Parser<'_, 's> {
             (Value::Scalar(b), Value::Scalar(e)) if self.g.divides_by_zero(b, e) => {
                 Err(Stop::Failed(ParseError { span: self.since(start), kind: ParseErrorKind::DivisionByZero }))
             }
-            (Value::Scalar(b), Value::Scalar(e)) => Ok(Value::Scalar(self.g.pow(b, e))),
+            (Value::Scalar(b), Value::Scalar(e)) => {
+                let power = Value::Scalar(self.g.pow(b, e));
+                self.in_range(power, start)
+            }
             _ => fail(self.since(start), "only scalars have powers: write `dot(v, v)` for a vector's square"),
         }
     }
@@ -444,7 +459,10 @@ impl<'s> Parser<'_, 's> {
             return Ok(Value::Scalar(self.g.sqrt(x[0])));
         }
         match Function::ALL.into_iter().find(|f| f.name() == name) {
-            Some(f) => Ok(Value::Scalar(self.g.call(f, x[0]))),
+            Some(f) => {
+                let value = Value::Scalar(self.g.call(f, x[0]));
+                self.in_range(value, span)
+            }
             None => unknown_function(name, span),
         }
     }
