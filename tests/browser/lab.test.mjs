@@ -849,8 +849,9 @@ test("a megabyte on one line (a 2 KB link) neither freezes the page nor slows ty
   assert.match(await page.textContent("#editor-status"), /potential: the expression is too long \(1039997 bytes; the limit is 65536\)/);
   const loading = await page.evaluate(() => window.__long);
   // The page's own start (the wasm module, the gallery, the first layout of the page
-  // with its editor) is a few tasks of 100–450 ms on these machines; the marks were 2 s more.
-  assert.ok(Math.max(...loading) < 1000, `the longest task while the link opened: ${Math.max(...loading)} ms (${loading})`);
+  // with its editor) is a few tasks of 100–450 ms on these machines (twice that on a
+  // loaded CI machine); the marks alone were 2.4 s more.
+  assert.ok(Math.max(...loading) < 1500, `the longest task while the link opened: ${Math.max(...loading)} ms (${loading})`);
   // Only the visible part of the line is marked (the names of the last good load).
   const shown = () => page.evaluate(() => {
     const line = document.querySelectorAll("#editor-view .cm-line")[4];
@@ -866,6 +867,11 @@ test("a megabyte on one line (a 2 KB link) neither freezes the page nor slows ty
   await page.keyboard.press("ArrowLeft"); // inside the closing quote
   await page.evaluate(() => { window.__long = []; });
   await page.keyboard.type(" + x + x", { delay: 60 });
+  // A long text's draft is kept once typing pauses, and at once when the page is left.
+  const kept = () => page.evaluate(() => JSON.parse(sessionStorage.getItem("nhlab:draft") ?? "{}").text ?? "");
+  assert.doesNotMatch(await kept(), /x \+ x \+ x \+ x"\n/, "not at every key");
+  await page.evaluate(() => window.dispatchEvent(new Event("pagehide")));
+  assert.match(await kept(), /x \+ x \+ x \+ x"\n/, "kept when the page is left");
   await page.waitForTimeout(1500); // the debounced load of what was typed
   const typing = await page.evaluate(() => window.__long);
   assert.ok(typing.every((d) => d < 200), `tasks while typing at the end of the line: ${typing} ms`);

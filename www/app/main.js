@@ -27,7 +27,7 @@
 
 import { wireSettings } from "./controls.js";
 import { $, EDIT_DEBOUNCE_MS, copyText, download, el, errorText, notice } from "./dom.js";
-import { forgetDraft, keepDraft, offerDraft, restoreDraft } from "./drafts.js";
+import { forgetDraft, keepDraftWhileTyping, offerDraft, restoreDraft } from "./drafts.js";
 import { renderGutter } from "./editing.js";
 import { refitEquations, refitEquationsNow, renderEquations } from "./equations.js";
 import { openHelp } from "./help.js";
@@ -121,7 +121,7 @@ function wire(lab) {
   $("editor").addEventListener("scroll", () => { $("gutter").scrollTop = $("editor").scrollTop; });
   $("editor").addEventListener("input", () => {
     renderGutter(lab);
-    keepDraft(lab);
+    keepDraftWhileTyping(lab);
     clearTimeout(timer);
     timer = setTimeout(() => {
       lab.galleryName = null;
