@@ -424,3 +424,35 @@ fn sample_diagnostics_are_a_fresh_evaluation_s() {
         }
     }
 }
+
+/// Many free velocities are counted, not all listed (a 200-coordinate model's warning
+/// named 200 velocities and 200 values); up to eight are listed.
+#[test]
+fn many_free_velocities_are_counted_not_listed() {
+    let warning = |n: usize, given: &str| {
+        let q: Vec<String> = (0..n).map(|i| format!("q{i}")).collect();
+        let text = format!(
+            "format = \"nhlab/1\"\ntitle = \"free\"\ncoordinates = [{}]\nkinetic = \"{}\"\n[[constraints]]\nexpr = \"q0' - q1' - q2'\"\n[initial]\nq = {{ {} }}\nv = {{ {given} }}\n",
+            q.iter().map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(", "),
+            q.iter().map(|c| format!("{c}'^2")).collect::<Vec<_>>().join(" + "),
+            q.iter().map(|c| format!("{c} = 0")).collect::<Vec<_>>().join(", "),
+        );
+        let (scenario, map) = nhlab::scenario::load_toml(&text).unwrap();
+        let (model, mut numeric, _) = nhlab_tests::scenarios::build(&scenario, &map);
+        let (_, warnings) = initial_state_with_warnings(&model, &mut numeric, &map).unwrap();
+        warnings[0].message.clone()
+    };
+    assert_eq!(
+        warning(200, "q0 = 0"),
+        "q1', q2', q3', q4', q5', q6', … (199 in all) are not fixed by the constraints; took the minimum-norm values all 0 — give them to choose others"
+    );
+    let some = warning(200, "q0 = 1");
+    assert!(
+        some.contains(
+            "took the minimum-norm values q1' = 0.5, q2' = 0.5, q3' = 0, q4' = 0, q5' = 0, q6' = 0, … (199 in all) —"
+        ),
+        "{some}"
+    );
+    let few = warning(9, "q0 = 0");
+    assert!(few.starts_with("q1', q2', q3', q4', q5', q6', q7', q8' are not fixed"), "{few}");
+}

@@ -381,17 +381,30 @@ pub fn free_velocities_warning(coordinates: &[String], free: &[usize], v: &[f64]
     if free.is_empty() {
         return None;
     }
-    let names: Vec<String> = free.iter().map(|&i| format!("{}'", coordinates[i])).collect();
-    let values: Vec<String> = free.iter().map(|&i| format!("{}' = {}", coordinates[i], short_number(v[i]))).collect();
+    // A few named, and how many in all: 200 free velocities of a large model made a
+    // warning of 200 names and 200 values.
+    const LISTED: usize = 6;
+    let listed = if free.len() > LISTED + 2 { &free[..LISTED] } else { free };
+    let more = |items: Vec<String>| {
+        let mut text = items.join(", ");
+        if listed.len() < free.len() {
+            text += &format!(", … ({} in all)", free.len());
+        }
+        text
+    };
+    let names = more(listed.iter().map(|&i| format!("{}'", coordinates[i])).collect());
+    let values = if listed.len() < free.len() && free.iter().all(|&i| v[i] == 0.0) {
+        String::from("all 0")
+    } else {
+        more(listed.iter().map(|&i| format!("{}' = {}", coordinates[i], short_number(v[i]))).collect())
+    };
     let (verb, value, pronoun) = if free.len() == 1 {
         ("is", "value", "it to choose another")
     } else {
         ("are", "values", "them to choose others")
     };
     Some(format!(
-        "{} {verb} not fixed by the constraints; took the minimum-norm {value} {} — give {pronoun}",
-        names.join(", "),
-        values.join(", ")
+        "{names} {verb} not fixed by the constraints; took the minimum-norm {value} {values} — give {pronoun}"
     ))
 }
 
