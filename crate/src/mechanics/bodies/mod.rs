@@ -288,7 +288,6 @@ pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Con
         if let Some((t, m, centre)) = b.body(c, k, spec) {
             kinetic.push(t);
             let field = format!("bodies[{k}]");
-            b.source(format!("{field}.mass"), "", m, false);
             b.source(field.clone(), "its kinetic energy is ", t, true);
             if let (Some(direction), Some(r)) = (gravity, b.space.points.get(&centre).copied()) {
                 // −m g (d·r)/|d|, with g folded into `direction` (see `gravity`).
@@ -734,6 +733,9 @@ impl Builder<'_> {
             c.at(&format!("{field}.centre"), format!("`{}` is not a point{hint}", spec.centre));
         }
         let mass = c.position_expr(self.g, &format!("{field}.mass"), &spec.mass, "a mass");
+        if let Some(m) = mass {
+            self.source(format!("{field}.mass"), "", m, false);
+        }
         let i = &spec.inertia;
         let mut tensor = [[self.g.zero(); 3]; 3];
         let mut ok = true;
