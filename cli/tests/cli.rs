@@ -1080,14 +1080,16 @@ fn run_columns_choose_the_diagnostics_written() {
             (header, lines.map(|l| l.split(',').map(String::from).collect()).collect())
         };
         let (full_header, full_rows) = table(&full);
+        let contact = |c: &str| ["N_", "Ft1_", "Ft2_", "Ft_", "mu_needed_"].iter().any(|p| c.starts_with(p));
         for (choice, wanted) in [
             (
                 "state",
-                &(|c: &str| !c.starts_with("energy") && !c.contains("res_") && !c.starts_with("E_"))
+                &(|c: &str| !c.starts_with("energy") && !c.contains("res_") && !c.starts_with("E_") && !contact(c))
                     as &dyn Fn(&str) -> bool,
             ),
-            ("energy,e", &|c: &str| !c.contains("res_")),
-            ("residuals", &|c: &str| c != "energy" && !c.starts_with("E_")),
+            ("energy,e", &|c: &str| !c.contains("res_") && !contact(c)),
+            ("residuals", &|c: &str| c != "energy" && !c.starts_with("E_") && !contact(c)),
+            ("contacts", &|c: &str| c != "energy" && !c.starts_with("E_") && !c.contains("res_")),
         ] {
             let (status, out, err) = nhlab(&[&base[..], &["--columns", choice]].concat());
             assert_eq!(status, 0, "{name} {choice}: {err}");
@@ -1096,6 +1098,9 @@ fn run_columns_choose_the_diagnostics_written() {
             let expected: Vec<String> = keep.iter().map(|&i| full_header[i].clone()).collect();
             assert_eq!(header, expected, "{name} {choice}: the columns");
             assert!(header.len() < full_header.len(), "{name} {choice}: some columns are left out");
+            if name == "rolling-disk" && choice == "contacts" {
+                assert!(header.iter().filter(|c| contact(c)).count() == 5, "{name}: five columns per contact");
+            }
             assert_eq!(rows.len(), full_rows.len(), "{name} {choice}: the same samples");
             for (row, full_row) in rows.iter().zip(&full_rows) {
                 let expected: Vec<&String> = keep.iter().map(|&i| &full_row[i]).collect();
@@ -1362,4 +1367,51 @@ fn many_redundant_rows_cost_udwadia_kalaba_and_gauss_little_and_agree_with_lagra
         let gap = row.iter().zip(&lagrange).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
         assert!(gap < 1e-9, "{method} against lagrange: {gap:e}");
     }
+}
+
+/// Contact forces on the command line: `eval` gives each contact's force at the
+/// initial state (the incline's closed form), `run` writes its columns and says
+/// where the rolling model fails, and `on_invalid = "stop"` ends the run there.
+#[test]
+fn contact_forces_and_where_rolling_fails_reach_the_command_line() {
+    let file = scenario("ball-on-incline");
+    let (status, out, err) = nhlab(&["eval", file.as_str(), "--method", "gauss"]);
+    assert_eq!(status, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let contact = &json["contacts"]["ball on incline"];
+    let (alpha, g) = (0.5f64, 9.81);
+    assert!((contact["N"].as_f64().unwrap() - g * alpha.cos()).abs() < 1e-10, "{contact}");
+    assert!((contact["mu_needed"].as_f64().unwrap() - 2.0 / 7.0 * alpha.tan()).abs() < 1e-10, "{contact}");
+    assert_eq!(contact["friction"].as_f64(), Some(0.2));
+    // The constraints' reaction on the coordinates: the friction's, `F·∂v_P/∂s'`.
+    assert!((json["reaction"]["s"].as_f64().unwrap() + 2.0 / 7.0 * g * alpha.sin()).abs() < 1e-10, "{json}");
+    let (_, out, _) = nhlab(&["eval", file.as_str(), "--method", "lagrange"]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(json["reactions"]["ball on incline: down"]["s"].is_number(), "{json}");
+
+    let coin = scenario("coin-slipping");
+    let (status, out, err) = nhlab(&["run", coin.as_str(), "--columns", "contacts"]);
+    assert_eq!(status, 0, "{err}");
+    let header: Vec<&str> = out.lines().next().unwrap().split(',').collect();
+    let mu = header.iter().position(|c| *c == "mu_needed_disk rolls on ground").expect("the column");
+    assert!(err.contains("`disk rolls on ground` (rolling[0]) slips") && err.contains("from t = 0.6853"), "{err}");
+    // The needed friction passes 0.4 where the note says.
+    let rows: Vec<Vec<f64>> =
+        out.lines().skip(1).map(|l| l.split(',').skip(1).map(|x| x.parse().unwrap_or(f64::NAN)).collect()).collect();
+    let first_over = rows.iter().find(|r| r[mu - 1] > 0.4).unwrap();
+    assert!((first_over[0] - 0.6853).abs() < 0.05, "{}", first_over[0]);
+
+    let dir = std::env::temp_dir().join(format!("nhlab-cli-stop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let stop = dir.join("coin.toml");
+    let text = std::fs::read_to_string(&coin).unwrap().replace("[run]\n", "[run]\non_invalid = \"stop\"\n");
+    std::fs::write(&stop, text).unwrap();
+    let (status, out, err) = nhlab(&["run", stop.to_str().unwrap(), "--columns", "state"]);
+    assert_eq!(status, 0, "an end by design: {err}");
+    assert!(err.contains("starts to slip at t = 0.6853") && err.contains("on_invalid"), "{err}");
+    let last: f64 = out.lines().last().unwrap().split(',').nth(1).unwrap().parse().unwrap();
+    assert!((last - 0.6853).abs() < 1e-4, "{last}");
+    let (status, _, err) = nhlab(&["run", stop.to_str().unwrap(), "--strict"]);
+    assert_eq!(status, 1, "--strict makes it a failure: {err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

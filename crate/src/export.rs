@@ -10,8 +10,10 @@
 //! for each constraint (its residual as written: `φ` for a holonomic constraint),
 //! `E_<coordinate>` for each independent coordinate of the model's Hamel split
 //! (empty where the split is singular), and last `dres_<constraint>` for each
-//! holonomic constraint: its velocity-level residual `φ_q v + φ_t`; with parameter
-//! sets (`[compare]`), `set` names each row's set. The `dres_` and `set` columns
+//! holonomic constraint: its velocity-level residual `φ_q v + φ_t`; then for each
+//! `[[rolling]]` contact its force — `N_<contact>`, `Ft1_<contact>`, `Ft2_<contact>`,
+//! `Ft_<contact>`, `mu_needed_<contact>` (empty where the model does not determine
+//! them); with parameter sets (`[compare]`), `set` names each row's set. The `dres_` and `set` columns
 //! come after the contract's columns so that those keep their places.
 
 use alloc::format;
@@ -21,7 +23,7 @@ use alloc::vec::Vec;
 use crate::formulations::Method;
 use crate::integrators::IntegratorKind;
 use crate::math::Short;
-use crate::mechanics::Model;
+use crate::mechanics::{Model, CONTACT_COLUMN_PREFIXES};
 use crate::simulation::{Diagnostics, Sample, SampleRef, Samples, Settings};
 
 /// One cell.
@@ -147,6 +149,8 @@ pub struct Columns {
     vakonomic: bool,
     e_columns: usize,
     holonomic: Vec<usize>,
+    /// Contact-force columns (0 when not asked for or without contacts).
+    contact_columns: usize,
     with_sets: bool,
 }
 
@@ -179,10 +183,24 @@ impl Columns {
             false => Vec::new(),
         };
         names.extend(holonomic.iter().map(|&j| format!("dres_{}", column_name(&model.constraints[j].name))));
+        let contacts = model.contacts.as_ref().filter(|_| wanted.contacts).map_or(&[][..], |c| &c.contacts[..]);
+        for contact in contacts {
+            names.extend(CONTACT_COLUMN_PREFIXES.iter().map(|prefix| format!("{prefix}_{}", contact.name)));
+        }
+        let contact_columns = contacts.len() * CONTACT_COLUMN_PREFIXES.len();
         if with_sets {
             names.push("set".into());
         }
-        Columns { names, wanted, constraints: m, vakonomic, e_columns: e_columns.len(), holonomic, with_sets }
+        Columns {
+            names,
+            wanted,
+            constraints: m,
+            vakonomic,
+            e_columns: e_columns.len(),
+            holonomic,
+            contact_columns,
+            with_sets,
+        }
     }
 
     /// Gives `emit` each row of `run`, in order; returns the first time at which a
@@ -218,6 +236,12 @@ impl Columns {
                 None => {}
             }
             row.extend(self.holonomic.iter().map(|&j| Cell::Number(s.velocity_residuals[j])));
+            if s.contact_forces.len() == self.contact_columns {
+                // Not determined (or not balanced): empty, as an undefined E is.
+                row.extend(s.contact_forces.iter().map(|&x| if x.is_finite() { Cell::Number(x) } else { Cell::Empty }));
+            } else {
+                row.extend((0..self.contact_columns).map(|_| Cell::Empty));
+            }
             if self.with_sets {
                 row.push(set.map_or(Cell::Empty, |name| Cell::Text(name.into())));
             }

@@ -461,8 +461,12 @@ fn every_choice_of_columns_gives_the_full_runs_numbers() {
             assert!(full.iter().all(|s| s.residuals.len() == m && s.velocity_residuals.len() == m), "{name}");
             assert_eq!(full.iter().any(|s| s.e_vector.is_some()), split, "{name}");
             for choice in 0..8 {
-                let wanted =
-                    Diagnostics { energy: choice & 1 != 0, residuals: choice & 2 != 0, e_vector: choice & 4 != 0 };
+                let wanted = Diagnostics {
+                    energy: choice & 1 != 0,
+                    residuals: choice & 2 != 0,
+                    e_vector: choice & 4 != 0,
+                    contacts: false,
+                };
                 let at = format!("{name} ({route}, {wanted:?})");
                 let chosen = run(wanted);
                 assert_eq!(chosen.len(), full.len(), "{at}");

@@ -138,14 +138,16 @@ impl Run {
                 Ok(true) => taken += 1,
                 Ok(false) => break,
                 Err(e) => {
-                    self.error = Some(match nhlab::simulation::ended_by_design(&e) {
-                        // Information, not a failure: the embedding is undefined from here on.
-                        Some(t) => {
-                            self.ended = true;
-                            nhlab::simulation::hamel_end_message(t, self.hamel_dependent.as_deref())
-                        }
-                        None => format!("stopped: {e}"),
-                    });
+                    self.error =
+                        Some(match nhlab::simulation::design_end_message(&e, self.hamel_dependent.as_deref()) {
+                            // Information, not a failure: the embedding is undefined from here on,
+                            // or the scenario asked to stop where a contact fails.
+                            Some(message) => {
+                                self.ended = true;
+                                message
+                            }
+                            None => format!("stopped: {e}"),
+                        });
                     break;
                 }
             }

@@ -39,6 +39,12 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
         say!(out, "parameters: {}", ps.join(", "));
     }
     describe_bodies(&mut out, m);
+    if let Some(contacts) = nhlab::simulation::contact_analysis(&l.numeric, &l.initial) {
+        for c in contacts {
+            let friction = if c.friction { ", with friction" } else { "" };
+            say!(out, "forces of {} ({}{friction}): {}", c.name, c.field, c.how);
+        }
+    }
     say!(out, "constraints: {}", m.constraints.len());
     for c in &m.constraints {
         let timing = if c.rheonomic { "rheonomic" } else { "scleronomic" };

@@ -104,11 +104,71 @@ pub fn run(args: &EvalArgs) -> Result<(), Failure> {
         Some(Err(err)) => eprintln!("warning: no E-vector here: {err}"),
         None => {}
     }
+    // Contact forces, where the model has contacts: null where not determined.
+    let forces = nhlab::simulation::contact_forces_at(&mut l.numeric, method, &state).map_err(compute)?;
+    if let Some((forces, contacts)) = forces {
+        let number = |x: f64| if x.is_finite() { json!(x) } else { Value::Null };
+        let each: Map<_, _> = forces
+            .iter()
+            .zip(&contacts)
+            .map(|(f, c)| {
+                let mut entry = Map::new();
+                entry.insert("N".into(), number(f.normal));
+                entry.insert("Ft".into(), json!([number(f.tangential[0]), number(f.tangential[1])]));
+                entry.insert("Ft_magnitude".into(), number(f.friction));
+                entry.insert("mu_needed".into(), number(f.mu_needed));
+                entry.insert("force".into(), Value::Array(f.force.iter().map(|&x| number(x)).collect()));
+                entry.insert("point".into(), Value::Array(f.point.iter().map(|&x| number(x)).collect()));
+                if c.friction {
+                    entry.insert("friction".into(), number(f.mu));
+                }
+                entry.insert("found".into(), json!(c.how));
+                (c.name.clone(), Value::Object(entry))
+            })
+            .collect();
+        out.insert("contacts".into(), Value::Object(each));
+    }
+    // The constraints' reaction as a generalised force, M q̈ − F by coordinate, and
+    // each constraint's share Aᵀλ where the method has multipliers.
+    if method != nhlab::formulations::Method::Vakonomic {
+        let terms = l.numeric.evaluate(state.t, &state.q, &state.v).map_err(compute)?;
+        let total = &terms.mass * &solution.accelerations - &terms.forcing;
+        out.insert("reaction".into(), keyed(total.as_slice()));
+    }
+    if let (Some(lambda), true) = (&solution.multipliers, method != nhlab::formulations::Method::Vakonomic) {
+        let terms = l.numeric.evaluate(state.t, &state.q, &state.v).map_err(compute)?;
+        let reactions: Map<_, _> = l
+            .model
+            .constraints
+            .iter()
+            .enumerate()
+            .map(|(j, c)| {
+                let row: Map<_, _> = names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, q)| (q.clone(), json!(terms.jacobian[(j, i)] * lambda[j])))
+                    .collect();
+                (column_name(&c.name).to_string(), Value::Object(row))
+            })
+            .collect();
+        out.insert("reactions".into(), Value::Object(reactions));
+    }
     let out = Value::Object(out);
     // serde_json writes NaN and infinities as null: refuse them instead, naming the
     // first in the order of cause (accelerations before what is computed from them).
     let mut all = Vec::new();
-    for key in ["qdd", "multipliers", "mu_dot", "residuals", "velocity_residuals", "energy", "compulsion", "evec"] {
+    for key in [
+        "qdd",
+        "multipliers",
+        "mu_dot",
+        "residuals",
+        "velocity_residuals",
+        "energy",
+        "compulsion",
+        "evec",
+        "reaction",
+        "reactions",
+    ] {
         if let Some(value) = out.get(key) {
             numbers(value, key, &mut all);
         }

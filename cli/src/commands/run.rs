@@ -212,14 +212,12 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
                     IntegrationError::Interrupted { .. } => &bound_hint,
                     _ => "",
                 };
-                match nhlab::simulation::ended_by_design(&e) {
-                    Some(t) => notes.push(format!(
-                        "{who}: {}",
-                        nhlab::simulation::hamel_end_message(t, hamel_dependent.as_deref())
-                    )),
+                match nhlab::simulation::design_end_message(&e, hamel_dependent.as_deref()) {
+                    Some(message) => notes.push(format!("{who}: {message}")),
                     None => failures.push(format!("{who}: {e}{hint}")),
                 }
             }
+            notes.extend(validity_notes(&who, &sim));
             held_for_figure += sim.samples().len() * row_width;
             runs.push(RunOf {
                 method,
@@ -325,7 +323,32 @@ struct RunOf {
     from: usize,
 }
 
-/// `--columns`: `all`, `state`, or a list of `energy`, `residuals`, `e`.
+/// The spans where a run's contacts lifted off or slipped, in words (one note each).
+fn validity_notes(who: &str, sim: &Simulation) -> Vec<String> {
+    let Some(contacts) = sim.contacts() else { return Vec::new() };
+    sim.validity_events()
+        .iter()
+        .map(|e| {
+            let contact = &contacts[e.contact];
+            let what = match e.condition {
+                nhlab::simulation::Condition::LiftOff => "lifts off (N ≤ 0)".to_string(),
+                nhlab::simulation::Condition::Slip => "slips (|F_t| > μ N)".to_string(),
+            };
+            let until = match e.end {
+                Some(end) => format!(" until t = {}", nhlab::math::ShortTime(end)),
+                None => String::from(" to the run's end"),
+            };
+            format!(
+                "{who}: `{}` ({}) {what} from t = {}{until}: the rolling model does not hold there",
+                contact.name,
+                contact.field,
+                nhlab::math::ShortTime(e.start)
+            )
+        })
+        .collect()
+}
+
+/// `--columns`: `all`, `state`, or a list of `energy`, `residuals`, `e`, `contacts`.
 fn parse_columns(list: &str) -> Result<Diagnostics, Failure> {
     let mut wanted = Diagnostics::NONE;
     for item in list.split(',').map(str::trim) {
@@ -335,9 +358,10 @@ fn parse_columns(list: &str) -> Result<Diagnostics, Failure> {
             "energy" => wanted.energy = true,
             "residuals" => wanted.residuals = true,
             "e" => wanted.e_vector = true,
+            "contacts" => wanted.contacts = true,
             other => {
                 return Err(Failure::bad(format!(
-                    "--columns: unknown column group `{other}` (use all, state, energy, residuals, e)"
+                    "--columns: unknown column group `{other}` (use all, state, energy, residuals, e, contacts)"
                 )))
             }
         }

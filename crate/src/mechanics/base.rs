@@ -48,6 +48,8 @@ pub struct Base {
     /// The bodies', gravity's and loads' shares of `T`, `V` and `F` by the fields
     /// that wrote them: where a value that is not finite is blamed.
     pub sources: Vec<super::bodies::Source>,
+    /// What the contact forces are found from (`None` without `[[rolling]]`).
+    pub contacts: Option<super::bodies::ContactTerms>,
 }
 
 impl Base {

@@ -134,6 +134,13 @@ pub(super) fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
             c.at("run.stabilization", format!("unknown stabilization `{st}`: use `none`, `baumgarte` or `projection`"));
         }
     }
+    if let Some(choice) = &r.on_invalid {
+        if crate::scenario::OnInvalid::from_id(choice).is_none() {
+            let hint = nearest(choice, ["mark", "stop"]);
+            let hint = hint.first().map_or(String::new(), |h| format!("; did you mean `{h}`?"));
+            c.at("run.on_invalid", format!("unknown choice `{choice}`: use `mark` or `stop`{hint}"));
+        }
+    }
     for (field, value) in [("run.t_end", r.t_end), ("run.rtol", r.rtol), ("run.atol", r.atol), ("run.dt", r.dt)] {
         if let Some(x) = value {
             if !(x.is_finite() && x > 0.0) {

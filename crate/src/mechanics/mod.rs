@@ -18,7 +18,9 @@ mod vakonomic;
 
 pub use crate::math::{best_split, independent_rows};
 pub use base::{Base, Parameter};
-pub use bodies::{INERTIAL_FRAME, MAX_FRAMES, MAX_ROTATIONS, MAX_ROTATIONS_TOTAL, ORIGIN};
+pub use bodies::{
+    BodyTerm, ContactTerm, ContactTerms, Wrench, INERTIAL_FRAME, MAX_FRAMES, MAX_ROTATIONS, MAX_ROTATIONS_TOTAL, ORIGIN,
+};
 pub(crate) use checker::Checker;
 pub use constraint::{Constraint, ConstraintKind};
 pub use energy::energy_changes;
@@ -31,6 +33,8 @@ pub use hamel::{choose_dependent, HamelSplit, SplitError};
 pub use model::{fill_state_inputs, Model, Needs};
 pub(crate) use numeric::{as_written, dynamics_outputs, main_outputs};
 pub use numeric::{
-    DynamicsError, HamelLayout, HamelTerms, InputLayout, NumericModel, OutputLayout, TailLayout, Terms, VakonomicTerms,
+    ContactForce, ContactForces, ContactInfo, ContactState, DynamicsError, HamelLayout, HamelTerms, InputLayout,
+    NumericModel, OutputLayout, TailLayout, Terms, Unbalanced, VakonomicTerms, CONTACT_COLUMNS,
+    CONTACT_COLUMN_PREFIXES,
 };
 pub use vakonomic::{VakonomicEquations, VakonomicError};

@@ -162,6 +162,7 @@ impl Model {
             constraints,
             equations,
             sources: additions.sources,
+            contacts: additions.contacts,
         };
         let mut model = Model {
             base,

@@ -115,6 +115,28 @@ impl Stabilization {
     }
 }
 
+/// What a run does where a contact's assumptions fail (`[run] on_invalid`): it lifts
+/// off (`N ≤ 0`) or needs more friction than its `μ`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OnInvalid {
+    /// Goes on, the span marked (the default).
+    #[default]
+    Mark,
+    /// Stops at the instant, located by the dense output.
+    Stop,
+}
+
+impl OnInvalid {
+    /// `mark` or `stop`.
+    pub fn from_id(id: &str) -> Option<OnInvalid> {
+        match id {
+            "mark" => Some(OnInvalid::Mark),
+            "stop" => Some(OnInvalid::Stop),
+            _ => None,
+        }
+    }
+}
+
 /// How the scene is seen.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Projection {
@@ -159,6 +181,11 @@ impl RunSpec {
     /// The integrator, Dormand–Prince when none (or an unknown one) is given.
     pub fn integrator_kind(&self) -> IntegratorKind {
         self.integrator.as_deref().and_then(IntegratorKind::from_id).unwrap_or(IntegratorKind::Dopri5)
+    }
+
+    /// What a run does where a contact lifts off or slips: mark it unless `stop`.
+    pub fn on_invalid_kind(&self) -> OnInvalid {
+        self.on_invalid.as_deref().and_then(OnInvalid::from_id).unwrap_or_default()
     }
 
     /// The drift control, none when none (or an unknown one) is given.

@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Field paths with `*` for any key or index.
-const KNOWN: [&str; 139] = [
+const KNOWN: [&str; 140] = [
     "format",
     "title",
     "description",
@@ -132,6 +132,7 @@ const KNOWN: [&str; 139] = [
     "rolling[*].contact",
     "rolling[*].tangents",
     "rolling[*].tangents[*]",
+    "rolling[*].friction",
     "scene",
     "scene.projection",
     "scene.shapes",
@@ -150,7 +151,7 @@ const KNOWN: [&str; 139] = [
 ];
 
 /// Keys allowed under `run` and `view` (kept apart from `KNOWN` for suggestions).
-const RUN_KEYS: [&str; 7] = ["t_end", "methods", "integrator", "rtol", "atol", "dt", "stabilization"];
+const RUN_KEYS: [&str; 8] = ["t_end", "methods", "integrator", "rtol", "atol", "dt", "stabilization", "on_invalid"];
 const VIEW_KEYS: [&str; 2] = ["trajectory", "series"];
 
 /// `a[3].b` → `a[*].b`.

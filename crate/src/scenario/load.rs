@@ -341,7 +341,13 @@ fn unknown_field_warnings<'a>(map: &SourceMap, paths: impl IntoIterator<Item = &
                 Some((_, _, ValueKind::Table)) => "table",
                 _ => "field",
             };
-            let message = if hint.is_empty() {
+            let message = if key == "friction" && !path.starts_with("rolling[") {
+                // The one field users carry over from where it belongs.
+                alloc::format!(
+                    "unknown {what} `friction` (ignored): a friction coefficient belongs to a `[[rolling]]` \
+                     contact, which has a point and a normal to hold it by"
+                )
+            } else if hint.is_empty() {
                 alloc::format!("unknown {what} `{key}` (ignored)")
             } else {
                 alloc::format!("unknown {what} `{key}` (ignored); did you mean `{}`?", hint.join("`, `"))

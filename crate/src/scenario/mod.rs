@@ -17,7 +17,7 @@ mod places;
 mod problem;
 mod share;
 
-pub use choices::{IntegratorKind, Method, Projection, Stabilization};
+pub use choices::{IntegratorKind, Method, OnInvalid, Projection, Stabilization};
 pub use load::{format_of, load, load_json, load_toml, Format, SourceMap};
 pub use parameters::{ParameterRange, Parameters};
 pub(crate) use problem::did_you_mean;
@@ -348,6 +348,12 @@ pub struct RollingSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[serde(deserialize_with = "expression::option_list")]
     pub tangents: Option<Vec<String>>,
+    /// The static friction coefficient `μ` (optional; a number, or an expression of
+    /// the parameters and `t`): the run marks where the friction the rolling needs is
+    /// more than `μ N`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "expression::option")]
+    pub friction: Option<String>,
 }
 
 /// The initial state; omitted velocities are solved from the constraints.
@@ -463,6 +469,9 @@ pub struct RunSpec {
     /// `none`, `baumgarte` or `projection`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stabilization: Option<String>,
+    /// What a run does where a contact lifts off or slips: `mark` (default) or `stop`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_invalid: Option<String>,
 }
 
 /// `[view]`.

@@ -7,6 +7,7 @@ mod initial;
 mod sample_block;
 mod samples;
 pub mod split_choice;
+mod validity;
 
 pub use initial::{
     initial_state, initial_state_with_warnings, state_given, state_with_warnings, State, StateOrigin,
@@ -22,8 +23,9 @@ use crate::mechanics::{DynamicsError, NumericModel};
 pub use sample_block::{lagrange_program_with_diagnostics, MAX_COMPILED_DIAGNOSTICS};
 pub use samples::{Iter, SampleRef, Samples, Widths, NO_SAMPLES};
 use samples::{Measures, Scalars};
+pub use validity::{Condition, ValidityEvent, TIME_TOLERANCE};
 
-pub use crate::scenario::Stabilization;
+pub use crate::scenario::{OnInvalid, Stabilization};
 
 /// Where a run that stopped on `e` ended by design rather than failed: Hamel's
 /// embedding is undefined from the time its split turns singular, an event of the
@@ -32,7 +34,47 @@ pub use crate::scenario::Stabilization;
 pub fn ended_by_design(e: &IntegrationError<DynamicsError>) -> Option<f64> {
     match e {
         IntegrationError::System(DynamicsError::Singular { what: formulations::HAMEL_SPLIT, t, .. }) => Some(*t),
+        IntegrationError::System(DynamicsError::ContactInvalid { t, .. }) => Some(*t),
         _ => None,
+    }
+}
+
+/// How each contact's force is found at `initial` (the analysis a run makes at its
+/// start), with whether it is determined; `None` without contacts.
+pub fn contact_analysis(numeric: &NumericModel, initial: &State) -> Option<Vec<crate::mechanics::ContactInfo>> {
+    let mut numeric = numeric.clone();
+    numeric.contacts.as_ref()?;
+    validity::prepare(&mut numeric, initial.t, &initial.q);
+    numeric.contacts.as_ref().map(|c| c.contacts().to_vec())
+}
+
+/// The contact forces at `state` under `method` (`nhlab eval`), with how each is
+/// found; `None` without contacts or for a vakonomic run.
+pub fn contact_forces_at(
+    numeric: &mut NumericModel,
+    method: Method,
+    state: &State,
+) -> Result<Option<(Vec<crate::mechanics::ContactForce>, Vec<crate::mechanics::ContactInfo>)>, DynamicsError> {
+    validity::prepare(numeric, state.t, &state.q);
+    let mut y = state.q.clone();
+    y.extend(&state.v);
+    y.extend(&state.mu);
+    if !validity::forces_at(numeric, method, state.t, &y, None)? {
+        return Ok(None);
+    }
+    Ok(numeric.contacts.as_ref().map(|c| (c.forces().to_vec(), c.contacts().to_vec())))
+}
+
+/// The words for a run that [`ended_by_design`]: Hamel's split turned singular
+/// ([`hamel_end_message`], with the split's dependent coordinates), or a contact
+/// lifted off or slipped under `[run] on_invalid = "stop"`.
+pub fn design_end_message(
+    e: &IntegrationError<DynamicsError>,
+    dependent: Option<&str>,
+) -> Option<alloc::string::String> {
+    match e {
+        IntegrationError::System(DynamicsError::ContactInvalid { message, .. }) => Some(message.clone()),
+        _ => ended_by_design(e).map(|t| hamel_end_message(t, dependent)),
     }
 }
 
@@ -71,6 +113,9 @@ pub struct Settings {
     /// What each sample computes besides the state: `nhlab run --columns` asks only
     /// for the columns it writes ([`Diagnostics::ALL`] by default).
     pub diagnostics: Diagnostics,
+    /// What the run does where a contact lifts off or slips (it is always
+    /// checked, and its spans kept: [`Simulation::validity_events`]).
+    pub on_invalid: OnInvalid,
 }
 
 /// The per-sample quantities beyond the state. They are the main program's outputs
@@ -85,13 +130,15 @@ pub struct Diagnostics {
     pub residuals: bool,
     /// Hamel's E-vector (else `None`).
     pub e_vector: bool,
+    /// The contact forces (else empty).
+    pub contacts: bool,
 }
 
 impl Diagnostics {
     /// Everything: what the page plots and `nhlab run` writes by default.
-    pub const ALL: Diagnostics = Diagnostics { energy: true, residuals: true, e_vector: true };
+    pub const ALL: Diagnostics = Diagnostics { energy: true, residuals: true, e_vector: true, contacts: true };
     /// The state alone.
-    pub const NONE: Diagnostics = Diagnostics { energy: false, residuals: false, e_vector: false };
+    pub const NONE: Diagnostics = Diagnostics { energy: false, residuals: false, e_vector: false, contacts: false };
 }
 
 /// Bounds on one run, so that no scenario can run unbounded: a stiff system, an
@@ -132,6 +179,7 @@ impl Settings {
             limits: Limits::default(),
             compulsion: true,
             diagnostics: Diagnostics::ALL,
+            on_invalid: run.on_invalid_kind(),
         }
     }
 }
@@ -161,6 +209,9 @@ pub struct Sample {
     /// Hamel's E-vector at this state (one per independent coordinate of the
     /// model's split); `None` without a split or where it is singular.
     pub e_vector: Option<Vec<f64>>,
+    /// Each contact's [`crate::mechanics::ContactForce::columns`] in turn (empty
+    /// without contacts or when not asked for; NaN where not determined).
+    pub contact_forces: Vec<f64>,
 }
 
 /// Solver and scratch for the samples' compulsion, reused from sample to sample.
@@ -227,6 +278,9 @@ pub struct Simulation {
     window_t: f64,
     /// For the samples' compulsion.
     compulsion: CompulsionWork,
+    /// The contacts' conditions and the spans where they failed (`None` without
+    /// contacts, or for a vakonomic run).
+    watch: Option<validity::Watch>,
 }
 
 /// Steps between two checks that the run is getting anywhere.
@@ -280,15 +334,35 @@ impl Simulation {
             steps: 0,
             window_t: initial.t,
             compulsion: CompulsionWork::default(),
+            watch: None,
         };
         let n = sim.numeric.n();
         let wanted = sim.settings.diagnostics;
+        let contacts = sim.numeric.contacts.as_ref().map_or(0, |c| c.contacts().len());
+        let watched = contacts > 0 && sim.settings.method != Method::Vakonomic;
+        if watched {
+            validity::prepare(&mut sim.numeric, initial.t, &initial.q);
+        }
         sim.samples = Samples::new(Widths {
             n,
             mu: dim - 2 * n,
             residuals: if wanted.residuals { sim.numeric.m() } else { 0 },
             e: if wanted.e_vector { sim.numeric.e_components().unwrap_or(0) } else { 0 },
+            contacts: if wanted.contacts && watched { contacts * crate::mechanics::CONTACT_COLUMNS } else { 0 },
         });
+        if watched {
+            let (t, y) = (sim.t, sim.y.clone());
+            let invalid = sim.status_at(t, &y, None).map_err(IntegrationError::System)?;
+            let mut watch = validity::Watch { invalid: invalid.clone(), events: Vec::new() };
+            for (contact, both) in invalid.iter().enumerate() {
+                for (c, condition) in [Condition::LiftOff, Condition::Slip].into_iter().enumerate() {
+                    if both[c] {
+                        watch.events.push(ValidityEvent { contact, condition, start: t, end: None });
+                    }
+                }
+            }
+            sim.watch = Some(watch);
+        }
         sim.record_now()?;
         Ok(sim)
     }
@@ -325,6 +399,78 @@ impl Simulation {
         &self.settings
     }
 
+    /// The spans so far where a contact lifted off or slipped, in the order they
+    /// started (empty without contacts).
+    pub fn validity_events(&self) -> &[ValidityEvent] {
+        self.watch.as_ref().map_or(&[], |w| &w.events[..])
+    }
+
+    /// How each contact's force is found, and whether it is determined (`None`
+    /// without contacts).
+    pub fn contacts(&self) -> Option<&[crate::mechanics::ContactInfo]> {
+        self.numeric.contacts.as_ref().map(|c| c.contacts())
+    }
+
+    /// Which conditions fail at `(t, y)` (`known`: its derivative, when the
+    /// integrator has it); none where the forces are not determined.
+    fn status_at(&mut self, t: f64, y: &[f64], known: Option<&[f64]>) -> Result<Vec<[bool; 2]>, DynamicsError> {
+        validity::forces_at(&mut self.numeric, self.settings.method, t, y, known)?;
+        let Some(contacts) = self.numeric.contacts.as_ref() else { return Ok(Vec::new()) };
+        Ok(validity::status(contacts.forces()))
+    }
+
+    /// After a step: where a contact's condition changed inside it, the instant,
+    /// located on the dense output; the spans updated. The first instant a
+    /// condition failed when the run is to stop there.
+    fn check_contacts(&mut self) -> Result<Option<(f64, usize, Condition)>, DynamicsError> {
+        let Some(before) = self.watch.as_ref().map(|w| w.invalid.clone()) else { return Ok(None) };
+        let known = self.derivative_at_end();
+        let (t, y) = (self.t, self.y.clone());
+        let now = self.status_at(t, &y, known.as_deref())?;
+        let mut stop: Option<(f64, usize, Condition)> = None;
+        for (k, (was, is)) in before.iter().zip(&now).enumerate() {
+            for (c, condition) in [Condition::LiftOff, Condition::Slip].into_iter().enumerate() {
+                if was[c] == is[c] {
+                    continue;
+                }
+                let from = self.previous_t;
+                let at = validity::locate(from, t, &mut |s| {
+                    let y = self.state_in_last_step(s)?;
+                    Ok(self.status_at(s, &y, None)?.get(k).is_some_and(|x| x[c] == is[c]))
+                })?;
+                let Some(watch) = self.watch.as_mut() else { continue };
+                if is[c] {
+                    watch.events.push(ValidityEvent { contact: k, condition, start: at, end: None });
+                    if self.settings.on_invalid == OnInvalid::Stop && stop.is_none_or(|(s, ..)| at < s) {
+                        stop = Some((at, k, condition));
+                    }
+                } else if let Some(open) = watch
+                    .events
+                    .iter_mut()
+                    .rev()
+                    .find(|e| e.contact == k && e.condition == condition && e.end.is_none())
+                {
+                    open.end = Some(at);
+                }
+            }
+        }
+        if let Some(watch) = self.watch.as_mut() {
+            watch.invalid = now;
+        }
+        Ok(stop)
+    }
+
+    /// The derivative at the step's end where the integrator has it (Dopri5's last
+    /// stage; not after a projection moved the state).
+    fn derivative_at_end(&self) -> Option<Vec<f64>> {
+        match &self.stepper {
+            Stepper::Dopri5(dp) if self.settings.stabilization != Stabilization::Projection => {
+                dp.derivative_at_end(self.t).map(<[f64]>::to_vec)
+            }
+            _ => None,
+        }
+    }
+
     /// The compiled model (to change parameters between runs).
     pub fn numeric_mut(&mut self) -> &mut NumericModel {
         &mut self.numeric
@@ -333,10 +479,11 @@ impl Simulation {
     /// The sample at `(t, y)`, owned (for display between steps; not recorded).
     fn sample_at(&mut self, t: f64, y: &[f64]) -> Result<Sample, DynamicsError> {
         let w = self.samples.widths();
-        let mut columns = alloc::vec![0.0; 2 * w.residuals + w.e];
-        let row = Measures { columns: &mut columns, residuals: w.residuals };
+        let mut columns = alloc::vec![0.0; 2 * w.residuals + w.e + w.contacts];
+        let row = Measures { columns: &mut columns, residuals: w.residuals, contacts: w.contacts };
         let scalars = measure(&mut self.numeric, &self.settings, &mut self.compulsion, t, y, None, row)?;
         let n = self.numeric.n();
+        let contact_forces = columns.split_off(2 * w.residuals + w.e);
         let e = columns.split_off(2 * w.residuals);
         let velocity_residuals = columns.split_off(w.residuals);
         let residuals = columns;
@@ -350,6 +497,7 @@ impl Simulation {
             velocity_residuals,
             compulsion: scalars.compulsion,
             e_vector: scalars.e_defined.then_some(e),
+            contact_forces,
         })
     }
 
@@ -364,8 +512,11 @@ impl Simulation {
     /// moved the state since) when the compulsion asks for it.
     fn record_now(&mut self) -> Result<(), SimulationError> {
         let Simulation { numeric, settings, compulsion, samples, stepper, t, y, .. } = self;
+        let contacts = settings.diagnostics.contacts && numeric.contacts.is_some();
         let known = match stepper {
-            Stepper::Dopri5(dp) if settings.compulsion && settings.stabilization != Stabilization::Projection => {
+            Stepper::Dopri5(dp)
+                if (settings.compulsion || contacts) && settings.stabilization != Stabilization::Projection =>
+            {
                 dp.derivative_at_end(*t)
             }
             _ => None,
@@ -502,13 +653,32 @@ impl Simulation {
                 dp.restart();
             }
         }
+        let stop = self.check_contacts().map_err(IntegrationError::System)?;
+        let end = stop.map_or(self.t, |(at, ..)| at);
         // Samples inside this step come from the dense output; one at the step's
         // end is the step's (projected) state itself.
-        while *next_sample < sample_times.len() && sample_times[*next_sample] <= self.t {
+        while *next_sample < sample_times.len() && sample_times[*next_sample] <= end {
             let ts = sample_times[*next_sample];
             let y = self.state_in_last_step(ts).map_err(IntegrationError::System)?;
             self.record_at(ts, &y, None)?;
             *next_sample += 1;
+        }
+        if let Some((at, k, condition)) = stop {
+            // The run ends at the instant, its last sample there.
+            let y = self.state_in_last_step(at).map_err(IntegrationError::System)?;
+            if sample_times.last().is_none_or(|&last| last > at) {
+                self.record_at(at, &y, None)?;
+            }
+            self.y = y;
+            self.t = at;
+            validity::forces_at(&mut self.numeric, self.settings.method, at, &self.y.clone(), None)
+                .map_err(IntegrationError::System)?;
+            let (name, field, force) = match self.numeric.contacts.as_ref() {
+                Some(c) => (c.contacts()[k].name.clone(), c.contacts()[k].field.clone(), c.forces()[k]),
+                None => return Ok(()),
+            };
+            let message = validity::stop_message(&name, &field, condition, at, &force);
+            return Err(IntegrationError::System(DynamicsError::ContactInvalid { message, t: at }));
         }
         if sample_times.is_empty() {
             self.record_now()?;
@@ -554,7 +724,7 @@ fn measure(
     t: f64,
     y: &[f64],
     known: Option<&[f64]>,
-    row: Measures<'_>,
+    mut row: Measures<'_>,
 ) -> Result<Scalars, DynamicsError> {
     let n = numeric.n();
     let (q, v, mu) = (&y[..n], &y[n..2 * n], &y[2 * n..]);
@@ -572,10 +742,21 @@ fn measure(
         compulsion = formulations::compulsion_with(terms, accelerations, t, &mut work.solver, &mut work.scratch)?;
     }
     let mut e_defined = false;
+    let with_residuals = row.residuals > 0;
+    let (columns, contact_columns) = row.without_contacts();
+    // First: the diagnostics below read where the last right-hand side left the
+    // machine code (its tail), which finding the accelerations here would move.
+    if !contact_columns.is_empty() && validity::forces_at(numeric, settings.method, t, y, known)? {
+        if let Some(contacts) = &numeric.contacts {
+            for (out, force) in contact_columns.chunks_mut(crate::mechanics::CONTACT_COLUMNS).zip(contacts.forces()) {
+                out.copy_from_slice(&force.columns());
+            }
+        }
+    }
     if wanted.energy || wanted.residuals || wanted.e_vector {
         // One pass of the program gives them all (the E-vector's terms follow
         // them); the columns not recorded are left out.
-        let (value, defined) = sample_block::diagnostics(numeric, t, q, v, row.columns, row.residuals > 0)?;
+        let (value, defined) = sample_block::diagnostics(numeric, t, q, v, columns, with_residuals)?;
         e_defined = defined;
         if wanted.energy {
             energy = value;
@@ -620,7 +801,7 @@ fn project(numeric: &mut NumericModel, t: f64, y: &mut [f64]) -> Result<(), Dyna
 }
 
 /// The least-norm `x` with `J x = r`, rows of `J` that are zero ignored.
-fn least_norm(j: &nalgebra::DMatrix<f64>, r: &DVector<f64>) -> DVector<f64> {
+pub(crate) fn least_norm(j: &nalgebra::DMatrix<f64>, r: &DVector<f64>) -> DVector<f64> {
     let svd = j.clone().svd(true, true);
     let tol = 1e-12 * svd.singular_values.max().max(f64::MIN_POSITIVE);
     svd.solve(r, tol).unwrap_or_else(|_| DVector::zeros(j.ncols()))

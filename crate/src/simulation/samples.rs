@@ -19,11 +19,14 @@ pub struct Widths {
     pub residuals: usize,
     /// Components of the E-vector (0 when it is not asked for or has no split).
     pub e: usize,
+    /// The contact forces' columns ([`crate::mechanics::CONTACT_COLUMNS`] per
+    /// contact; 0 when they are not asked for or there are no contacts).
+    pub contacts: usize,
 }
 
 impl Widths {
     fn stride(self) -> usize {
-        2 * self.n + self.mu + 2 * self.residuals + self.e
+        2 * self.n + self.mu + 2 * self.residuals + self.e + self.contacts
     }
 }
 
@@ -38,7 +41,8 @@ pub struct Samples {
     /// caller that streams them): they still count towards the run's sample limit.
     released: usize,
     /// Rows of `t`, `T + V`, the compulsion, whether E is defined (1 or 0), `q`,
-    /// `v`, `μ`, residuals, velocity residuals, E (NaN when undefined): every
+    /// `v`, `μ`, residuals, velocity residuals, E (NaN when undefined), the contact
+    /// forces (NaN where not determined): every
     /// chunk but the last holds [`CHUNK_ROWS`] of them.
     chunks: Vec<Vec<f64>>,
 }
@@ -73,6 +77,9 @@ pub struct SampleRef<'a> {
     /// Hamel's E-vector; `None` when not asked for, without a split, or where it is
     /// singular.
     pub e_vector: Option<&'a [f64]>,
+    /// Each contact's [`crate::mechanics::ContactForce::columns`], one after the
+    /// other (empty when not asked for; NaN where not determined).
+    pub contact_forces: &'a [f64],
 }
 
 impl SampleRef<'_> {
@@ -88,6 +95,7 @@ impl SampleRef<'_> {
             velocity_residuals: self.velocity_residuals.to_vec(),
             compulsion: self.compulsion,
             e_vector: self.e_vector.map(<[f64]>::to_vec),
+            contact_forces: self.contact_forces.to_vec(),
         }
     }
 }
@@ -104,13 +112,14 @@ impl<'a> From<&'a Sample> for SampleRef<'a> {
             velocity_residuals: &s.velocity_residuals,
             compulsion: s.compulsion,
             e_vector: s.e_vector.as_deref(),
+            contact_forces: &s.contact_forces,
         }
     }
 }
 
 /// No samples, of no widths: what a run that could not start shows.
 pub static NO_SAMPLES: Samples = Samples {
-    widths: Widths { n: 0, mu: 0, residuals: 0, e: 0 },
+    widths: Widths { n: 0, mu: 0, residuals: 0, e: 0, contacts: 0 },
     stride: HEAD,
     len: 0,
     released: 0,
@@ -191,7 +200,8 @@ impl Samples {
         let (v, row) = row.split_at(w.n);
         let (mu, row) = row.split_at(w.mu);
         let (residuals, row) = row.split_at(w.residuals);
-        let (velocity_residuals, e) = row.split_at(w.residuals);
+        let (velocity_residuals, row) = row.split_at(w.residuals);
+        let (e, contact_forces) = row.split_at(w.e);
         SampleRef {
             t,
             q,
@@ -202,6 +212,7 @@ impl Samples {
             velocity_residuals,
             compulsion,
             e_vector: (w.e > 0 && e_defined == 1.0).then_some(e),
+            contact_forces,
         }
     }
 
@@ -234,8 +245,11 @@ impl Samples {
     /// is stored as NaN and read back as `None`).
     pub fn push(&mut self, s: SampleRef<'_>) {
         let recorded: Result<(), core::convert::Infallible> = self.push_parts(s.t, &[s.q, s.v, s.mu], |mut row| {
-            let (residuals, velocity_residuals, row_e) = row.split();
+            let (residuals, velocity_residuals, row_e, contacts) = row.split();
             residuals.copy_from_slice(s.residuals);
+            if contacts.len() == s.contact_forces.len() {
+                contacts.copy_from_slice(s.contact_forces);
+            }
             velocity_residuals.copy_from_slice(s.velocity_residuals);
             let e_defined = match s.e_vector {
                 Some(e) if e.len() == row_e.len() => {
@@ -301,12 +315,12 @@ impl Samples {
         }
         let row = &mut chunk[start..start + stride];
         let (head, columns) = row.split_at_mut(HEAD + 2 * w.n + w.mu);
-        match fill(Measures { columns, residuals: w.residuals }) {
+        match fill(Measures { columns, residuals: w.residuals, contacts: w.contacts }) {
             Ok(scalars) => {
                 let e_defined = scalars.e_defined && w.e > 0;
                 head[1..HEAD].copy_from_slice(&[scalars.energy, scalars.compulsion, if e_defined { 1.0 } else { 0.0 }]);
                 if !e_defined {
-                    row[stride - w.e..].fill(f64::NAN);
+                    row[stride - w.contacts - w.e..stride - w.contacts].fill(f64::NAN);
                 }
                 self.len += 1;
                 Ok(())
@@ -322,20 +336,30 @@ impl Samples {
 /// Where a sample's measured columns go ([`Samples::push_with`]): the row's
 /// columns after the state, in one slice as the row holds them (so that machine
 /// code can write them in place): the residuals and the velocity residuals
-/// (`residuals` each), then the E-vector's place (the rest; empty when it is not
-/// recorded).
+/// (`residuals` each), then the E-vector's place (empty when it is not
+/// recorded), then the contact forces' (the last `contacts`).
 pub(crate) struct Measures<'a> {
     pub columns: &'a mut [f64],
     /// How many constraints' residuals are recorded (0 when they are not).
     pub residuals: usize,
+    /// How many contact-force columns are recorded (0 when they are not).
+    pub contacts: usize,
 }
 
 impl Measures<'_> {
-    /// The residuals, the velocity residuals and the E-vector's place.
-    pub fn split(&mut self) -> (&mut [f64], &mut [f64], &mut [f64]) {
+    /// The residuals, the velocity residuals, the E-vector's place and the
+    /// contact forces'.
+    pub fn split(&mut self) -> (&mut [f64], &mut [f64], &mut [f64], &mut [f64]) {
         let (residuals, rest) = self.columns.split_at_mut(self.residuals);
-        let (velocity_residuals, e) = rest.split_at_mut(self.residuals);
-        (residuals, velocity_residuals, e)
+        let (velocity_residuals, rest) = rest.split_at_mut(self.residuals);
+        let (e, contacts) = rest.split_at_mut(rest.len() - self.contacts);
+        (residuals, velocity_residuals, e, contacts)
+    }
+
+    /// The columns before the contact forces', and the contact forces'.
+    pub fn without_contacts(&mut self) -> (&mut [f64], &mut [f64]) {
+        let at = self.columns.len() - self.contacts;
+        self.columns.split_at_mut(at)
     }
 }
 
@@ -405,13 +429,14 @@ mod tests {
             velocity_residuals: alloc::vec![2e-12 * t],
             compulsion: f64::NAN,
             e_vector: e,
+            contact_forces: Vec::new(),
         }
     }
 
     #[test]
     fn samples_read_back_as_they_were_recorded() {
         let written = [sample(0.0, Some(alloc::vec![1.0])), sample(0.5, None), sample(1.0, Some(alloc::vec![-2.0]))];
-        let mut samples = Samples::new(Widths { n: 2, mu: 0, residuals: 1, e: 1 });
+        let mut samples = Samples::new(Widths { n: 2, mu: 0, residuals: 1, e: 1, contacts: 0 });
         for s in &written {
             samples.push(s.into());
         }
@@ -435,7 +460,7 @@ mod tests {
         assert!(samples.get(3).is_none());
         assert_eq!(samples.to_vec_from(2).len(), 1);
         // Without the E-vector's column a defined one is not kept.
-        let mut narrow = Samples::new(Widths { n: 2, mu: 0, residuals: 1, e: 0 });
+        let mut narrow = Samples::new(Widths { n: 2, mu: 0, residuals: 1, e: 0, contacts: 0 });
         narrow.push((&written[0]).into());
         assert_eq!(narrow.at(0).e_vector, None);
         assert!(NO_SAMPLES.is_empty() && NO_SAMPLES.last().is_none());
@@ -445,7 +470,7 @@ mod tests {
     /// fills leaves no trace; every chunk but the last is full.
     #[test]
     fn samples_across_chunks_read_back_as_written() {
-        let mut samples = Samples::new(Widths { n: 1, mu: 1, residuals: 0, e: 0 });
+        let mut samples = Samples::new(Widths { n: 1, mu: 1, residuals: 0, e: 0, contacts: 0 });
         let count = 2 * CHUNK_ROWS + 7;
         for k in 0..count {
             let x = k as f64;
@@ -480,14 +505,14 @@ mod tests {
     /// defined is stored as NaN.
     #[test]
     fn a_failed_sample_leaves_the_store_as_it_was() {
-        let mut samples = Samples::new(Widths { n: 1, mu: 0, residuals: 1, e: 2 });
+        let mut samples = Samples::new(Widths { n: 1, mu: 0, residuals: 1, e: 2, contacts: 0 });
         let failed: Result<(), &str> = samples.push_with(0.0, &[1.0, 2.0], |mut row| {
             row.split().0[0] = 5.0;
             Err("not finite")
         });
         assert_eq!((failed, samples.len(), samples.chunks[0].len()), (Err("not finite"), 0, 0));
         let recorded: Result<(), &str> = samples.push_with(0.5, &[3.0, 4.0], |mut row| {
-            let (residuals, velocity_residuals, e) = row.split();
+            let (residuals, velocity_residuals, e, _) = row.split();
             residuals[0] = 1e-9;
             velocity_residuals[0] = 2e-9;
             e.copy_from_slice(&[7.0, 8.0]);

@@ -30,7 +30,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 mod algebra;
+mod contact_terms;
 mod vector_expr;
+
+pub use contact_terms::{BodyTerm, ContactTerm, ContactTerms, Wrench};
 
 use super::checker::Checker;
 use super::scene::{Element, Form};
@@ -99,6 +102,8 @@ pub(crate) struct Contributions {
     pub frames: BTreeMap<String, Matrix>,
     /// The expressions above by the fields that wrote them.
     pub sources: Vec<Source>,
+    /// What the contact forces are found from (`None` without `[[rolling]]`).
+    pub contacts: Option<ContactTerms>,
 }
 
 /// A body's shape, checked: its form, sizes and points in the body's frame.
@@ -211,6 +216,8 @@ struct Builder<'g> {
     forces: Vec<ExprId>,
     /// What the tables made, by field ([`Source`]).
     sources: Vec<Source>,
+    /// The bodies, loads and contacts as the contact forces need them.
+    records: (Vec<contact_terms::BodyRecord>, Vec<contact_terms::LoadRecord>, Vec<contact_terms::ContactRecord>),
 }
 
 /// What the scenario's points, `[vectors]` and frames are called (the origin and the
@@ -248,6 +255,7 @@ pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Con
         drawings: Vec::new(),
         forces: Vec::new(),
         sources: Vec::new(),
+        records: Default::default(),
     };
     b.space.frames.insert(INERTIAL_FRAME.into(), Frame { rotation, omega: [zero; 3], own: [zero; 3] });
     b.space.points.insert(ORIGIN.into(), [zero; 3]);
@@ -328,6 +336,10 @@ pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Con
     }
     for (k, load) in s.loads.iter().enumerate().filter(|_| !too_many_loads) {
         b.load(c, k, load);
+    }
+    if !b.records.2.is_empty() {
+        let (bodies, loads, contacts) = core::mem::take(&mut b.records);
+        out.contacts = contact_terms::derive(b.g, &bodies, &loads, &contacts, gravity);
     }
     out.forces = core::mem::take(&mut b.forces);
     out.sources = core::mem::take(&mut b.sources);
@@ -814,6 +826,15 @@ impl Builder<'_> {
             }
         }
         self.bodies.insert(spec.name.clone(), Body { frame: spec.frame.clone(), centre: spec.centre.clone() });
+        self.records.0.push(contact_terms::BodyRecord {
+            name: spec.name.clone(),
+            mass,
+            centre,
+            rotation: frame.rotation,
+            omega: frame.omega,
+            own: frame.own,
+            inertia: tensor,
+        });
         Some((t, mass, spec.centre.clone()))
     }
 
@@ -1059,6 +1080,44 @@ impl Builder<'_> {
             relative = sub(self.g, &relative, &other);
         }
         let name = spec.name.clone().unwrap_or_else(|| format!("{} rolls on {on}", spec.body));
+        let friction = match &spec.friction {
+            None => None,
+            Some(text) => {
+                let at = format!("{field}.friction");
+                let Some(mu) = c.position_expr(self.g, &at, text, "a friction coefficient") else { return };
+                if self.g.free_symbols(mu).iter().any(|&s| matches!(self.g.symbol(s).kind, SymbolKind::Coordinate(_))) {
+                    c.at(&at, "a friction coefficient may depend on the parameters and t only");
+                    return;
+                }
+                let value = self.space.value_at_start(self.g, mu);
+                if value.is_nan() || value < 0.0 {
+                    c.at(
+                        &at,
+                        format!(
+                            "the friction coefficient is {} at the start: it must be a number of at least 0",
+                            Short(value)
+                        ),
+                    );
+                    return;
+                }
+                Some(mu)
+            }
+        };
+        let (zero, one) = (self.g.zero(), self.g.one());
+        let along = match &tangents {
+            None => [[one, zero, zero], [zero, one, zero]],
+            Some(both) => [both[0].1, both[1].1],
+        };
+        self.records.2.push(contact_terms::ContactRecord {
+            name: name.clone(),
+            field: field.clone(),
+            body: spec.body.clone(),
+            on: (on != "ground").then(|| on.into()),
+            point: contact,
+            relative,
+            tangents: along,
+            friction,
+        });
         match tangents {
             None => {
                 for (axis, &f) in ["x", "y"].iter().zip(&relative) {
@@ -1092,6 +1151,7 @@ impl Builder<'_> {
             None => None,
         };
         let mut work: Vec<(Vector, Vector)> = Vec::new();
+        let mut record = contact_terms::LoadRecord { body: spec.body.clone(), force: None, torque: None };
         if let Some(text) = &spec.force {
             let Some(point) = &spec.point else {
                 c.at(&format!("{field}.force"), "a force needs the `point` it acts at");
@@ -1115,6 +1175,7 @@ impl Builder<'_> {
                 None => self.velocity(&r),
             };
             let Some(velocity) = velocity else { return };
+            record.force = Some((r, force));
             work.push((force, velocity));
         } else if spec.point.is_some() {
             c.at(&format!("{field}.point"), "a `point` goes with a `force`");
@@ -1128,8 +1189,10 @@ impl Builder<'_> {
             let Ok(torque) = self.vector_of(c, &format!("{field}.torque"), text, "a torque") else { return };
             torque.iter().for_each(|&x| self.source(format!("{field}.torque"), "", x, false));
             let Some(frame) = self.space.frames.get(&body.frame) else { return };
+            record.torque = Some(torque);
             work.push((torque, frame.omega));
         }
+        self.records.1.push(record);
         for (load, rate) in work {
             for i in 0..self.g.coordinate_count() {
                 let v = self.g.coordinate(i)[1];

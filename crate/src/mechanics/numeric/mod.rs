@@ -9,6 +9,7 @@
 //! what a sample reads from the machine code's tail is `simulation/sample_block.rs`;
 //! they reach the fields marked `pub(crate)` below.
 
+mod contacts;
 mod layout;
 mod terms;
 
@@ -16,6 +17,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use nalgebra::{DMatrix, DVector};
 
+pub use contacts::{
+    ContactForce, ContactForces, ContactInfo, State as ContactState, Unbalanced, COLUMNS as CONTACT_COLUMNS,
+    COLUMN_PREFIXES as CONTACT_COLUMN_PREFIXES,
+};
 pub(crate) use layout::{dynamics_outputs, load_inputs, main_outputs};
 pub use layout::{HamelLayout, InputLayout, OutputLayout, TailLayout};
 pub(crate) use terms::as_written;
@@ -102,6 +107,8 @@ pub struct NumericModel {
     /// Coordinate and constraint names, for messages.
     names: (Vec<String>, Vec<String>),
     pub(crate) native: Native,
+    /// The contact forces' terms, where the model has contacts.
+    pub contacts: Option<ContactForces>,
 }
 
 impl NumericModel {
@@ -176,6 +183,7 @@ impl NumericModel {
             nonlinear_constraints: model.nonlinear_constraints(),
             names: (model.coordinate_names().to_vec(), model.constraints.iter().map(|c| c.name.clone()).collect()),
             native: Native::default(),
+            contacts: ContactForces::new(model),
             terms: Terms {
                 mass: DMatrix::zeros(n, n),
                 forcing: DVector::zeros(n),

@@ -44,6 +44,15 @@ pub enum DynamicsError {
     /// The method cannot be used for this model.
     #[error("{0}")]
     Unsupported(String),
+    /// A contact lifted off or slipped, and the scenario asked the run to stop
+    /// there (`[run] on_invalid = "stop"`): an end by design.
+    #[error("{message}")]
+    ContactInvalid {
+        /// What happened where, in words.
+        message: String,
+        /// When.
+        t: f64,
+    },
 }
 
 /// `#1, #3`: constraints by their place in the model (1-based).

@@ -1,0 +1,193 @@
+//! Whether a run's contacts hold: the ideal model assumes every contact pushes
+//! (`N > 0`) and, with a declared friction coefficient `μ`, that the friction it
+//! needs is available (`|F_t| ≤ μ N`). After every step the forces are found at the
+//! step's end; where a condition changed inside the step, the instant is located
+//! by bisection on the integrator's dense output (to [`TIME_TOLERANCE`]), and the run
+//! either marks the span ([`ValidityEvent`]) or stops there (`[run] on_invalid`).
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::formulations::{self, Method};
+use crate::mechanics::{ContactForce, ContactState, DynamicsError, NumericModel};
+
+/// The assumption a contact broke.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Condition {
+    /// `N ≤ 0`: the surface would have to pull.
+    LiftOff,
+    /// `|F_t| > μ N`: more friction than the contact has.
+    Slip,
+}
+
+impl Condition {
+    /// `lift-off` or `slip`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Condition::LiftOff => "lift-off",
+            Condition::Slip => "slip",
+        }
+    }
+}
+
+/// A span of a run where a contact's assumption fails.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValidityEvent {
+    /// The contact, by its place among the model's contacts.
+    pub contact: usize,
+    /// What failed.
+    pub condition: Condition,
+    /// When it started (located to [`TIME_TOLERANCE`], or the run's start).
+    pub start: f64,
+    /// When it ended; `None` while it lasts.
+    pub end: Option<f64>,
+}
+
+/// How closely an event's time is located.
+pub const TIME_TOLERANCE: f64 = 1e-11;
+
+/// Most bisections for one event: from a step of 10¹⁰ units to the tolerance.
+const MAX_BISECTIONS: usize = 80;
+
+/// A run's watch over its contacts.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Watch {
+    /// Per contact: lifted off, slipping, at the last check.
+    pub invalid: Vec<[bool; 2]>,
+    /// The spans so far.
+    pub events: Vec<ValidityEvent>,
+}
+
+/// Chooses, once per compiled model, how the contact forces are found: from the
+/// true (Lagrange) motion at two random admissible velocities at `(t, q)`.
+pub(crate) fn prepare(numeric: &mut NumericModel, t: f64, q: &[f64]) {
+    if numeric.contacts.as_ref().is_none_or(|c| c.is_chosen()) {
+        return;
+    }
+    let n = numeric.n();
+    let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+    let mut states = Vec::new();
+    for _ in 0..2 {
+        let mut v: Vec<f64> = (0..n).map(|_| random(&mut seed)).collect();
+        for _ in 0..3 {
+            let Ok(terms) = numeric.evaluate(t, q, &v) else { break };
+            if terms.jacobian.nrows() == 0 {
+                break;
+            }
+            let step = super::least_norm(&terms.jacobian, &terms.residuals);
+            v.iter_mut().zip(step.iter()).for_each(|(x, d)| *x -= d);
+        }
+        let Ok(solution) = formulations::accelerations_with_multipliers(Method::Lagrange, numeric, t, q, &v, &[])
+        else {
+            break;
+        };
+        let Ok(terms) = numeric.evaluate(t, q, &v) else { break };
+        states.push((v, solution.accelerations.as_slice().to_vec(), terms.clone()));
+    }
+    let parameters = numeric.parameters.clone();
+    let Some(contacts) = numeric.contacts.as_mut() else { return };
+    let states: Vec<ContactState<'_>> = states
+        .iter()
+        .map(|(v, a, terms)| ContactState { t, q, v, accelerations: a, parameters: &parameters, terms })
+        .collect();
+    if states.len() == 2 {
+        contacts.choose(&states);
+    }
+}
+
+/// The contact forces at `(t, y)` under `method` into the compiled model's
+/// [`crate::mechanics::ContactForces::forces`] (NaN where not given); `known` is
+/// the derivative of `y` when the integrator has it. False when there are none to
+/// find (no contacts, a vakonomic run).
+pub(crate) fn forces_at(
+    numeric: &mut NumericModel,
+    method: Method,
+    t: f64,
+    y: &[f64],
+    known: Option<&[f64]>,
+) -> Result<bool, DynamicsError> {
+    let n = numeric.n();
+    match &numeric.contacts {
+        None => return Ok(false),
+        _ if method == Method::Vakonomic => return Ok(false),
+        // Found at this state already (a step's end is checked, then sampled).
+        Some(c) if c.found_at(t, y, &numeric.parameters) => return Ok(true),
+        Some(_) => {}
+    }
+    let (q, v) = (&y[..n], &y[n..2 * n]);
+    let solved;
+    let accelerations = match known {
+        Some(dy) => &dy[n..2 * n],
+        None => {
+            solved = formulations::accelerations_with_multipliers(method, numeric, t, q, v, &y[2 * n..])?.accelerations;
+            solved.as_slice()
+        }
+    };
+    numeric.evaluate(t, q, v)?;
+    let NumericModel { terms, contacts, parameters, .. } = numeric;
+    let Some(contacts) = contacts.as_mut() else { return Ok(false) };
+    let state = ContactState { t, q, v, accelerations, parameters, terms };
+    // Forces that do not balance (an embedding off the true motion) are NaN.
+    let _ = contacts.at(&state);
+    Ok(true)
+}
+
+/// Which conditions fail for each contact's force.
+pub(crate) fn status(forces: &[ContactForce]) -> Vec<[bool; 2]> {
+    forces
+        .iter()
+        .map(|f| {
+            let lifted = f.normal <= 0.0;
+            // Not where the coefficient is not declared (NaN compares false).
+            let slipping = f.normal > 0.0 && f.friction > f.mu * f.normal;
+            [lifted, slipping]
+        })
+        .collect()
+}
+
+/// The words for an event that stopped a run.
+pub(crate) fn stop_message(name: &str, field: &str, condition: Condition, t: f64, force: &ContactForce) -> String {
+    let at = crate::math::ShortTime(t);
+    match condition {
+        Condition::LiftOff => format!(
+            "`{name}` ({field}) lifts off at t = {at}: its normal force falls to zero and would have to pull \
+             ([run] on_invalid = \"stop\")"
+        ),
+        Condition::Slip => format!(
+            "`{name}` ({field}) starts to slip at t = {at}: it needs a friction coefficient of {}, and has {} \
+             ([run] on_invalid = \"stop\")",
+            crate::math::Short(force.mu_needed),
+            crate::math::Short(force.mu)
+        ),
+    }
+}
+
+/// The bisection: the first time in `(from, to]` where `changed` holds, given that
+/// it does not at `from` and does at `to`.
+pub(crate) fn locate(
+    mut from: f64,
+    mut to: f64,
+    changed: &mut dyn FnMut(f64) -> Result<bool, DynamicsError>,
+) -> Result<f64, DynamicsError> {
+    for _ in 0..MAX_BISECTIONS {
+        if to - from <= TIME_TOLERANCE * to.abs().max(1.0) {
+            break;
+        }
+        let mid = from + 0.5 * (to - from);
+        if changed(mid)? {
+            to = mid;
+        } else {
+            from = mid;
+        }
+    }
+    Ok(to)
+}
+
+/// Uniform in `[-1, 1)`, from a xorshift: the same numbers on every machine.
+fn random(state: &mut u64) -> f64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    (*state >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+}

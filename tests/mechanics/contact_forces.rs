@@ -1,0 +1,369 @@
+//! Contact forces and the validity of rolling (`[[rolling]] friction`, `[run]
+//! on_invalid`), against closed forms, hand-written Newton–Euler balances and
+//! the benchmark bicycle's weight distribution.
+
+use nalgebra::{Matrix3, SMatrix, SVector, Vector3};
+use nhlab::formulations::{accelerations, applicability, Method};
+use nhlab::simulation::{Condition, Settings, Simulation};
+use nhlab_tests::scenarios::{build_text, load, text};
+
+/// `text` with its `[initial]` table replaced.
+fn with_initial(text: &str, initial: &str) -> String {
+    let start = text.find("[initial]").expect("an [initial] table");
+    let end = text[start..].find("\n\n").map_or(text.len(), |k| start + k);
+    format!("{}{initial}{}", &text[..start], &text[end..])
+}
+
+/// `text` with one `name = …` line of `[parameters]` replaced.
+fn with_parameter(text: &str, name: &str, line: &str) -> String {
+    let at = text.find(&format!("\n{name} = ")).expect("the parameter") + 1;
+    let end = at + text[at..].find('\n').unwrap();
+    format!("{}{line}{}", &text[..at], &text[end..])
+}
+
+/// The first sample's contact columns (`N`, `Ft1`, `Ft2`, `Ft`, `mu_needed` per
+/// contact) under `method`.
+fn forces_at_start(text: &str, method: Method) -> Vec<f64> {
+    let (model, numeric, state) = build_text(text);
+    let sim = Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, method), &state).unwrap();
+    sim.samples().at(0).contact_forces.to_vec()
+}
+
+fn close(got: f64, want: f64, tolerance: f64) -> bool {
+    (got - want).abs() <= tolerance * want.abs().max(1.0)
+}
+
+/// A solid ball rolling down an incline of angle α: `N = m g cos α`, friction
+/// `(2/7) m g sin α` up the slope, so rolling needs `μ ≥ (2/7) tan α`; for every
+/// method with multipliers, along the motion.
+#[test]
+fn a_ball_on_an_incline_is_pushed_and_held_as_the_closed_form_says() {
+    let base = text("ball-on-incline");
+    for alpha in [0.1f64, 0.5, 0.9, 1.2] {
+        let file = with_parameter(&base, "alpha", &format!("alpha = {alpha}"));
+        let (model, numeric, state) = build_text(&file);
+        let [m, g] = ["m", "g"].map(|p| model.scenario.parameters[p]);
+        let (normal, friction) = (m * g * alpha.cos(), 2.0 / 7.0 * m * g * alpha.sin());
+        for method in [Method::Lagrange, Method::UdwadiaKalaba, Method::Gauss, Method::Euler] {
+            let mut sim =
+                Simulation::new(numeric.clone(), Settings::from_scenario(&model.scenario.run, method), &state).unwrap();
+            sim.advance_to(1.0).unwrap();
+            // Exact at the start; along the motion, to the integration's accuracy
+            // (the states leave the constraints by ~1e-10 without drift control).
+            for s in sim.samples() {
+                let c = s.contact_forces;
+                let tolerance = if s.t == 0.0 { 1e-10 } else { 1e-8 };
+                let close = |got: f64, want: f64, _: f64| close(got, want, tolerance);
+                assert!(close(c[0], normal, 1e-10), "{} α = {alpha}: N = {} vs {normal}", method.id(), c[0]);
+                // Along `down` (e₁): friction holds the ball back.
+                assert!(close(c[1], -friction, 1e-10), "{}: F_t1 = {} vs {}", method.id(), c[1], -friction);
+                assert!(c[2].abs() < tolerance, "{}: no sideways friction, found {}", method.id(), c[2]);
+                assert!(close(c[3], friction, 1e-10) && close(c[4], friction / normal, 1e-10), "{c:?}");
+            }
+            // It slips exactly where the closed form says: μ = 0.2 against (2/7) tan α.
+            let slips = 2.0 / 7.0 * alpha.tan() > 0.2;
+            let events = sim.validity_events();
+            assert_eq!(events.len(), usize::from(slips), "{} α = {alpha}: {events:?}", method.id());
+            if slips {
+                assert_eq!((events[0].condition, events[0].start, events[0].end), (Condition::Slip, 0.0, None));
+            }
+        }
+    }
+}
+
+/// The friction coefficient falling in time, `μ = μ₀ − c t`: the ball starts to
+/// slip at `t* = (μ₀ − (2/7) tan α)/c`, located to 1e-9; with `on_invalid = "stop"`
+/// the run ends there, its last sample at `t*`.
+#[test]
+fn the_instant_a_ball_starts_to_slip_is_located_to_1e_9() {
+    let base = text("ball-on-incline").replace("friction = \"mu\"", "friction = \"mu - c*t\"");
+    let base = with_parameter(&base, "mu", "mu = 0.2\nc = 0.037");
+    let alpha: f64 = 0.5;
+    let slip = (0.2 - 2.0 / 7.0 * alpha.tan()) / 0.037;
+    assert!(slip > 0.5 && slip < 2.0, "inside the run: {slip}");
+    for integrator in ["dopri5", "rk4"] {
+        let file = base.replace("rtol = 1e-10", &format!("rtol = 1e-10\nintegrator = \"{integrator}\"\ndt = 0.01"));
+        let (model, numeric, state) = build_text(&file);
+        let mut sim =
+            Simulation::new(numeric.clone(), Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state)
+                .unwrap();
+        sim.advance_to(2.0).unwrap();
+        let events = sim.validity_events();
+        assert_eq!(events.len(), 1, "{integrator}: {events:?}");
+        assert_eq!(events[0].condition, Condition::Slip);
+        assert!((events[0].start - slip).abs() < 1e-9, "{integrator}: {} vs {slip}", events[0].start);
+        assert_eq!(events[0].end, None);
+        // Marked, the run goes on to its end.
+        assert_eq!(sim.time(), 2.0);
+        let stop = file.replace("[run]\n", "[run]\non_invalid = \"stop\"\n");
+        let (model, numeric, state) = build_text(&stop);
+        let mut sim =
+            Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state).unwrap();
+        let e = sim.advance_to(2.0).unwrap_err();
+        let message = nhlab::simulation::design_end_message(&e, None).expect("an end by design");
+        assert!(message.contains("`ball on incline`") && message.contains("slip"), "{message}");
+        let last = sim.samples().last().unwrap();
+        assert!((last.t - slip).abs() < 1e-9 && sim.time() == last.t, "{integrator}: ends at {}", last.t);
+        assert!(close(last.contact_forces[4], 0.2 - 0.037 * last.t, 1e-8), "needs exactly μ(t*) there");
+    }
+}
+
+/// A friction coefficient that rises and falls makes the contact slip and grip in
+/// turn: every span is found, closed where it ends, and the search stays bounded.
+/// (The conditions are checked at each step's end: RK4's steps of 0.01 see every
+/// span; Dormand–Prince's, long for this uniform motion, would step over some.)
+#[test]
+fn slipping_and_gripping_in_turn_gives_one_closed_span_each_time() {
+    let base = text("ball-on-incline").replace("friction = \"mu\"", "friction = \"mu + 0.05*sin(20*t)\"");
+    let base = base.replace("rtol = 1e-10", "integrator = \"rk4\"\ndt = 0.01");
+    let (model, numeric, state) = build_text(&base);
+    let mut sim =
+        Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state).unwrap();
+    sim.advance_to(2.0).unwrap();
+    // Needs 0.15609; has 0.2 + 0.05 sin 20t, less where sin 20t < −0.8782.
+    let threshold = ((2.0 / 7.0 * 0.5f64.tan() - 0.2) / 0.05).asin();
+    let mut expected = Vec::new();
+    for k in 0..8 {
+        let turn = 2.0 * std::f64::consts::PI * k as f64;
+        let (start, end) =
+            ((turn + std::f64::consts::PI - threshold) / 20.0, (turn + 2.0 * std::f64::consts::PI + threshold) / 20.0);
+        if start < 2.0 {
+            expected.push((start, end));
+        }
+    }
+    let events = sim.validity_events();
+    assert_eq!(events.len(), expected.len(), "{events:?}");
+    for (e, (start, end)) in events.iter().zip(expected) {
+        assert!((e.start - start).abs() < 1e-9, "{} vs {start}", e.start);
+        match e.end {
+            Some(got) => assert!((got - end).abs() < 1e-9, "{got} vs {end}"),
+            None => assert!(end > 2.0, "open only at the run's end"),
+        }
+    }
+}
+
+/// A thin disk in steady circular rolling at lean θ and turning rate Ω: with
+/// `u = −(m g r − I_d Ω² cos θ) sin θ / ((I_a + m r²) Ω cos θ)` (Euler's equations
+/// about the centre, derived by hand) and spin `φ' = u − Ω sin θ`, the centre
+/// moves on a circle at speed `V = r u`; the ground pushes with `m g` and holds it
+/// on the circle with the horizontal force `m Ω V`.
+#[test]
+fn a_disk_in_steady_circular_rolling_is_pushed_by_its_weight_and_turned_by_friction() {
+    let base = text("rolling-disk");
+    let (m, r, g) = (1.0, 0.3, 9.81);
+    let (axle, diameter) = (m * r * r / 2.0, m * r * r / 4.0);
+    for (theta, omega) in [(0.2f64, 3.0f64), (-0.4, 5.0), (0.6, -2.0), (0.1, 8.0)] {
+        let u = -(m * g * r - diameter * omega * omega * theta.cos()) * theta.sin()
+            / ((axle + m * r * r) * omega * theta.cos());
+        let spin = u - omega * theta.sin();
+        let initial = format!(
+            "[initial]\nq = {{ x = 0, y = 0, psi = 0, theta = {theta}, phi = 0 }}\nv = {{ x = {}, y = 0, psi = {omega}, theta = 0, phi = {spin} }}",
+            r * spin
+        );
+        let file = with_initial(&base, &initial);
+        let (model, mut numeric, state) = build_text(&file);
+        let a = accelerations(Method::Lagrange, &mut numeric, state.t, &state.q, &state.v).unwrap().accelerations;
+        assert!(a[3].abs() < 1e-10, "θ = {theta}, Ω = {omega}: steady, θ'' = {}", a[3]);
+        let speed = r * u;
+        for method in [Method::Lagrange, Method::UdwadiaKalaba, Method::Gauss, Method::Euler] {
+            let c = forces_at_start(&file, method);
+            assert!(close(c[0], m * g, 1e-10), "{}: N = {} vs m g", method.id(), c[0]);
+            // Heading along x: the centre's acceleration Ω V is along y.
+            assert!(c[1].abs() < 1e-10 && close(c[2], m * omega * speed, 1e-10), "{}: {c:?}", method.id());
+            assert!(close(c[4], (omega * speed).abs() / g, 1e-10));
+        }
+        let _ = model;
+    }
+}
+
+/// The benchmark bicycle standing still and running straight at constant speed:
+/// the ground carries its weight, shared by the moments about the rear contact
+/// (wheelbase 1.02; rear wheel at 0 with 2 kg, rear frame at 0.3 with 85, fork at
+/// 0.9 with 4, front wheel at 1.02 with 3), with no friction.
+#[test]
+fn the_benchmark_bicycle_rests_on_its_wheels_as_its_weight_distribution_says() {
+    let base = text("whipple-bicycle");
+    let g = 9.81;
+    let front = g * (85.0 * 0.3 + 4.0 * 0.9 + 3.0 * 1.02) / 1.02;
+    let rear = g * 94.0 - front;
+    for rate in [0.0, 16.666666666666668, 30.0] {
+        let initial = format!(
+            "[initial]\nq = {{ x = 0, y = 0, psi = 0, phi = 0, theta = 0, delta = 0, rear = 0, front = 0 }}\nv = {{ phi = 0, delta = 0, rear = {rate} }}"
+        );
+        let file = with_initial(&base, &initial);
+        for method in [Method::Lagrange, Method::UdwadiaKalaba, Method::Gauss, Method::Euler] {
+            let c = forces_at_start(&file, method);
+            assert!(close(c[0], rear, 1e-10) && close(c[5], front, 1e-10), "{}: N = {}, {}", method.id(), c[0], c[5]);
+            for k in [1, 2, 6, 7] {
+                assert!(c[k].abs() < 1e-9, "{}: no friction in straight running, {c:?}", method.id());
+            }
+        }
+    }
+}
+
+/// The Chaplygin sphere at random states: the Newton–Euler equations written here
+/// by hand — `m a = f + m g`, `I α + ω × I ω = (P − G) × f`, and rolling `a = R α ×
+/// ẑ` (the contact is always `R` below the centre) — solved for `a`, `α` and `f`,
+/// give the lab's force.
+#[test]
+fn the_chaplygin_spheres_contact_force_is_newton_eulers() {
+    let base = text("chaplygin-sphere");
+    let (m, r, g, a, b, c) = (1.0, 0.2, 9.81, 0.012, 0.016, 0.020);
+    let rz = |t: f64| Matrix3::new(t.cos(), -t.sin(), 0.0, t.sin(), t.cos(), 0.0, 0.0, 0.0, 1.0);
+    let rx = |t: f64| Matrix3::new(1.0, 0.0, 0.0, 0.0, t.cos(), -t.sin(), 0.0, t.sin(), t.cos());
+    let mut rng = nhlab_tests::random::Rng::new(7);
+    for _ in 0..12 {
+        let [psi, theta, phi] = [rng.range(-3.0, 3.0), rng.range(0.3, 2.8), rng.range(-3.0, 3.0)];
+        let [dpsi, dtheta, dphi] = [rng.range(-4.0, 4.0), rng.range(-4.0, 4.0), rng.range(-4.0, 4.0)];
+        let omega =
+            dpsi * Vector3::z() + dtheta * (rz(psi) * Vector3::x()) + dphi * (rz(psi) * rx(theta) * Vector3::z());
+        let (dx, dy) = (r * omega.y, -r * omega.x);
+        let initial = format!(
+            "[initial]\nq = {{ x = 0.1, y = -0.2, psi = {psi}, theta = {theta}, phi = {phi} }}\nv = {{ x = {dx}, y = {dy}, psi = {dpsi}, theta = {dtheta}, phi = {dphi} }}"
+        );
+        let file = with_initial(&base, &initial);
+        let rot = rz(psi) * rx(theta) * rz(phi);
+        let inertia = rot * Matrix3::from_diagonal(&Vector3::new(a, b, c)) * rot.transpose();
+        // Unknowns: a (0..3), α (3..6), f (6..9).
+        let mut lhs = SMatrix::<f64, 9, 9>::zeros();
+        let mut rhs = SVector::<f64, 9>::zeros();
+        let arm = Vector3::new(0.0, 0.0, -r);
+        let skew = |v: Vector3<f64>| Matrix3::new(0.0, -v.z, v.y, v.z, 0.0, -v.x, -v.y, v.x, 0.0);
+        for i in 0..3 {
+            lhs[(i, i)] = m;
+            lhs[(i, 6 + i)] = -1.0;
+        }
+        rhs[2] = -m * g;
+        lhs.fixed_view_mut::<3, 3>(3, 3).copy_from(&inertia);
+        lhs.fixed_view_mut::<3, 3>(3, 6).copy_from(&(-skew(arm)));
+        rhs.fixed_rows_mut::<3>(3).copy_from(&(-omega.cross(&(inertia * omega))));
+        // a − R α × ẑ = 0, with α × ẑ = (α_y, −α_x, 0).
+        for i in 0..3 {
+            lhs[(6 + i, i)] = 1.0;
+        }
+        lhs[(6, 4)] = -r;
+        lhs[(7, 3)] = r;
+        let x = lhs.lu().solve(&rhs).expect("Newton–Euler is regular");
+        let f = Vector3::new(x[6], x[7], x[8]);
+        for method in [Method::Lagrange, Method::UdwadiaKalaba] {
+            let got = forces_at_start(&file, method);
+            let want = [f.z, f.x, f.y];
+            for (k, w) in want.iter().enumerate() {
+                assert!((got[k] - w).abs() < 1e-10 * f.norm(), "{}: {got:?} vs f = {f}", method.id());
+            }
+        }
+    }
+}
+
+/// Every method with multipliers, Voronets' equations, and Hamel's embedding where
+/// it gives the true motion (E = 0) find the same forces: they are found from each
+/// method's own accelerations. Where Hamel's embedding is off the true motion, no
+/// contact forces produce its accelerations, and none are given.
+#[test]
+fn every_formulation_reports_the_same_contact_forces_on_the_gallerys_rolling_items() {
+    for name in [
+        "rolling-disk",
+        "chaplygin-sphere",
+        "rattleback",
+        "ball-in-cone",
+        "whipple-bicycle",
+        "ball-on-incline",
+        "cylinder-on-two-cylinders",
+        "ball-on-turntable-bodies",
+    ] {
+        let (model, numeric, state) = load(name);
+        let mut sims: Vec<(Method, Simulation)> = Vec::new();
+        for method in
+            [Method::Lagrange, Method::UdwadiaKalaba, Method::Gauss, Method::Euler, Method::Hamel, Method::Voronets]
+        {
+            if applicability(&model, method).is_err() {
+                continue;
+            }
+            let mut settings = Settings::from_scenario(&model.scenario.run, method);
+            settings.rtol = 1e-11;
+            let mut sim = Simulation::new(numeric.clone(), settings, &state).unwrap();
+            sim.advance_sampling(&[0.0, 0.3, 0.6]).ok();
+            sims.push((method, sim));
+        }
+        let reference = sims[0].1.samples().at(0).contact_forces.to_vec();
+        assert!(reference.iter().any(|x| x.is_finite() && x.abs() > 1e-3), "{name}: forces found {reference:?}");
+        let lagrange_e = sims[0].1.samples().at(0).e_vector.map(|e| e.iter().map(|x| x * x).sum::<f64>().sqrt());
+        for (method, sim) in &sims {
+            let at_start = sim.samples().at(0).contact_forces;
+            // Voronets' equations are the true motion; Hamel's embedding is where E = 0.
+            let embedded = *method == Method::Hamel;
+            if embedded && lagrange_e.is_some_and(|e| e > 1e-9) {
+                // Off the true motion (E ≠ 0): no contact forces produce these
+                // accelerations, and none are given.
+                assert!(at_start.iter().all(|x| x.is_nan()), "{name} {}: {at_start:?}", method.id());
+                continue;
+            }
+            for (k, (got, want)) in at_start.iter().zip(&reference).enumerate() {
+                assert!(
+                    (got - want).abs() <= 1e-10 * want.abs().max(1.0) || (got.is_nan() && want.is_nan()),
+                    "{name} {}: column {k}: {got} vs {want}",
+                    method.id()
+                );
+            }
+            // Along the motion, to the integration's accuracy.
+            let reference_later = sims[0].1.samples().last().unwrap();
+            let later = sim.samples().last().unwrap();
+            if !embedded && later.t == reference_later.t {
+                for (got, want) in later.contact_forces.iter().zip(reference_later.contact_forces) {
+                    let same = (got - want).abs() <= 1e-7 * want.abs().max(1.0) || (got.is_nan() && want.is_nan());
+                    assert!(same, "{name} {}: {got} vs {want}", method.id());
+                }
+            }
+        }
+    }
+}
+
+/// The problems of a scenario text (loading and building), as `field: message`
+/// with line and column.
+fn problems(text: &str) -> Vec<String> {
+    let (scenario, map) = match nhlab::scenario::load_toml(text) {
+        Ok(x) => x,
+        Err(p) => return p.0.iter().map(|p| p.to_string()).collect(),
+    };
+    match nhlab::mechanics::Model::build(&scenario, &map) {
+        Ok(_) => map.warnings.iter().map(|w| format!("warning: {w}")).collect(),
+        Err(p) => p.0.iter().map(|p| p.to_string()).collect(),
+    }
+}
+
+/// A negative or non-numeric friction coefficient, one that depends on the state,
+/// `friction` on a written constraint and a misspelt `on_invalid`: each said at its
+/// place, with the line and column.
+#[test]
+fn bad_friction_and_on_invalid_are_said_where_they_are_written() {
+    let base = text("ball-on-incline");
+    let line_of = |text: &str, needle: &str| text[..text.find(needle).unwrap()].lines().count() + 1;
+    for (friction, says) in [
+        ("\"-0.3\"", "is -0.3 at the start: it must be a number of at least 0"),
+        ("\"mu - 0.5\"", "is -0.3 at the start"),
+        ("\"muu\"", "`muu`"),
+        ("true", "friction"),
+        ("\"0.2*s\"", "may depend on the parameters and t only"),
+        ("\"0.2*s'\"", "s'"),
+    ] {
+        let file = base.replace("friction = \"mu\"", &format!("friction = {friction}"));
+        let found = problems(&file);
+        let line = line_of(&file, "friction = ");
+        assert_eq!(found.len(), 1, "{friction}: {found:?}");
+        assert!(found[0].contains(says) && found[0].contains(&format!("line {line},")), "{friction}: {found:?}");
+        assert!(found[0].contains("rolling[0].friction") || friction == "true", "{friction}: {found:?}");
+    }
+    let file = base.replace("[run]\n", "[run]\non_invalid = \"stopp\"\n");
+    let found = problems(&file);
+    assert!(
+        found.len() == 1 && found[0].contains("run.on_invalid") && found[0].contains("did you mean `stop`"),
+        "{found:?}"
+    );
+    // On a written constraint it is ignored, with a warning that says where it belongs.
+    let sleigh = text("chaplygin-sleigh-bodies").replace("name = \"edge\"", "name = \"edge\"\nfriction = 0.3");
+    let found = problems(&sleigh);
+    assert!(
+        found.len() == 1 && found[0].contains("constraints[0].friction") && found[0].contains("[[rolling]]"),
+        "{found:?}"
+    );
+}
