@@ -48,13 +48,16 @@ pub fn contact_analysis(numeric: &NumericModel, initial: &State) -> Option<Vec<c
     numeric.contacts.as_ref().map(|c| c.contacts().to_vec())
 }
 
+/// Each contact's force at a state, with how it is found.
+pub type ContactForcesAt = (Vec<crate::mechanics::ContactForce>, Vec<crate::mechanics::ContactInfo>);
+
 /// The contact forces at `state` under `method` (`nhlab eval`), with how each is
 /// found; `None` without contacts or for a vakonomic run.
 pub fn contact_forces_at(
     numeric: &mut NumericModel,
     method: Method,
     state: &State,
-) -> Result<Option<(Vec<crate::mechanics::ContactForce>, Vec<crate::mechanics::ContactInfo>)>, DynamicsError> {
+) -> Result<Option<ContactForcesAt>, DynamicsError> {
     validity::prepare(numeric, state.t, &state.q);
     let mut y = state.q.clone();
     y.extend(&state.v);
