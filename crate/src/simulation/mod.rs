@@ -116,8 +116,9 @@ pub struct Settings {
     /// What each sample computes besides the state: `nhlab run --columns` asks only
     /// for the columns it writes ([`Diagnostics::ALL`] by default).
     pub diagnostics: Diagnostics,
-    /// What the run does where a contact lifts off or slips (it is always
-    /// checked, and its spans kept: [`Simulation::validity_events`]).
+    /// What the run does where a contact lifts off or slips. The contacts are
+    /// checked, and the spans kept ([`Simulation::validity_events`]), whenever the
+    /// samples record the contact forces or the run is to stop.
     pub on_invalid: OnInvalid,
 }
 
@@ -342,7 +343,10 @@ impl Simulation {
         let n = sim.numeric.n();
         let wanted = sim.settings.diagnostics;
         let contacts = sim.numeric.contacts.as_ref().map_or(0, |c| c.contacts().len());
-        let watched = contacts > 0 && sim.settings.method != Method::Vakonomic;
+        // The contacts are watched with their columns, or where the run is to stop at
+        // a failing one (a run asked for the state alone does none of it).
+        let asked = wanted.contacts || sim.settings.on_invalid == OnInvalid::Stop;
+        let watched = contacts > 0 && sim.settings.method != Method::Vakonomic && asked;
         if watched {
             validity::prepare(&mut sim.numeric, initial.t, &initial.q);
         }
@@ -351,7 +355,7 @@ impl Simulation {
             mu: dim - 2 * n,
             residuals: if wanted.residuals { sim.numeric.m() } else { 0 },
             e: if wanted.e_vector { sim.numeric.e_components().unwrap_or(0) } else { 0 },
-            contacts: if wanted.contacts && watched { contacts * crate::mechanics::CONTACT_COLUMNS } else { 0 },
+            contacts: if watched && wanted.contacts { contacts * crate::mechanics::CONTACT_COLUMNS } else { 0 },
         });
         if watched {
             let (t, y) = (sim.t, sim.y.clone());

@@ -124,7 +124,8 @@ pub(crate) fn forces_at(
             solved.as_slice()
         }
     };
-    numeric.evaluate(t, q, v)?;
+    // `M`, `F`, `A` only (the diagnostics after them are not needed).
+    numeric.evaluate_dynamics(t, q, v)?;
     let NumericModel { terms, contacts, parameters, .. } = numeric;
     let Some(contacts) = contacts.as_mut() else { return Ok(false) };
     let state = ContactState { t, q, v, accelerations, parameters, terms };

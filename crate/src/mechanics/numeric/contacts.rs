@@ -124,6 +124,9 @@ pub struct ContactForces {
     sets: Vec<Vec<bool>>,
     /// Whether [`ContactForces::choose`] has run.
     chosen: bool,
+    /// Whether every unknown is determined there (full column rank): then the
+    /// normal equations' Cholesky factor solves it, an SVD's cost saved each sample.
+    full_rank: bool,
     /// Which bodies move (a driven one is in no set), and their names.
     moving: Vec<bool>,
     body_names: Vec<String>,
@@ -194,6 +197,7 @@ impl ContactForces {
             written,
             sets: Vec::new(),
             chosen: false,
+            full_rank: false,
             moving: terms.bodies.iter().map(|b| !b.driven).collect(),
             body_names: terms.bodies.iter().map(|b| b.name.clone()).collect(),
             constraint_names: model.constraints.iter().map(|c| c.name.clone()).collect(),
@@ -301,6 +305,7 @@ impl ContactForces {
         self.outputs.copy_from_slice(&evaluated[0]);
         let (matrix, _, _) = self.system(states[0].terms, states[0].accelerations);
         let free = null_space(&matrix);
+        self.full_rank = free.is_empty();
         for k in 0..self.contacts.len() {
             let directions = self.directions(k);
             let determined =
@@ -527,12 +532,25 @@ impl ContactForces {
         if a.ncols() == 0 {
             return Err(Unbalanced::NotIdeal);
         }
-        let svd = a.clone().svd(true, true);
-        let largest = svd.singular_values.max();
-        if !largest.is_finite() {
+        if a.iter().chain(b.iter()).any(|x| !x.is_finite()) {
             return Err(Unbalanced::NonFinite);
         }
-        let x = svd.solve(&b, RANK_TOLERANCE * largest.max(f64::MIN_POSITIVE)).map_err(|_| Unbalanced::NonFinite)?;
+        // Full rank (as chosen): the normal equations, refined once against the
+        // rows themselves (which restores the digits squaring the condition lost).
+        let normal = self.full_rank.then(|| a.tr_mul(&a).cholesky()).flatten();
+        let x = match normal {
+            Some(factor) => {
+                let mut x = factor.solve(&a.tr_mul(&b));
+                let correction = factor.solve(&a.tr_mul(&(&b - &a * &x)));
+                x += correction;
+                x
+            }
+            None => {
+                let svd = a.clone().svd(true, true);
+                let largest = svd.singular_values.max();
+                svd.solve(&b, RANK_TOLERANCE * largest.max(f64::MIN_POSITIVE)).map_err(|_| Unbalanced::NonFinite)?
+            }
+        };
         let residual = &a * &x - &b;
         let size = b.iter().zip(&zero_row).filter(|(_, &z)| !z).fold(0.0f64, |m, (x, _)| m.max(x.abs()));
         let size = size.max(x.amax());
