@@ -1080,7 +1080,7 @@ fn run_columns_choose_the_diagnostics_written() {
             (header, lines.map(|l| l.split(',').map(String::from).collect()).collect())
         };
         let (full_header, full_rows) = table(&full);
-        let contact = |c: &str| ["N_", "Ft1_", "Ft2_", "Ft_", "mu_needed_"].iter().any(|p| c.starts_with(p));
+        let contact = |c: &str| ["N_", "Ft1_", "Ft2_", "Ft_", "mu_needed_", "mu_"].iter().any(|p| c.starts_with(p));
         for (choice, wanted) in [
             (
                 "state",
@@ -1099,7 +1099,7 @@ fn run_columns_choose_the_diagnostics_written() {
             assert_eq!(header, expected, "{name} {choice}: the columns");
             assert!(header.len() < full_header.len(), "{name} {choice}: some columns are left out");
             if name == "rolling-disk" && choice == "contacts" {
-                assert!(header.iter().filter(|c| contact(c)).count() == 5, "{name}: five columns per contact");
+                assert!(header.iter().filter(|c| contact(c)).count() == 6, "{name}: six columns per contact");
             }
             assert_eq!(rows.len(), full_rows.len(), "{name} {choice}: the same samples");
             for (row, full_row) in rows.iter().zip(&full_rows) {

@@ -13,7 +13,7 @@
 //! holonomic constraint: its velocity-level residual `φ_q v + φ_t`; then for each
 //! `[[rolling]]` contact its force — `N_<contact>`, `Ft1_<contact>`, `Ft2_<contact>`,
 //! `Ft_<contact>`, `mu_needed_<contact>` (empty where the model does not determine
-//! them); with parameter sets (`[compare]`), `set` names each row's set. The `dres_` and `set` columns
+//! them) and `mu_<contact>`, its friction coefficient (empty without one); with parameter sets (`[compare]`), `set` names each row's set. The `dres_` and `set` columns
 //! come after the contract's columns so that those keep their places.
 
 use alloc::format;

@@ -21,8 +21,8 @@ fn with_parameter(text: &str, name: &str, line: &str) -> String {
     format!("{}{line}{}", &text[..at], &text[end..])
 }
 
-/// The first sample's contact columns (`N`, `Ft1`, `Ft2`, `Ft`, `mu_needed` per
-/// contact) under `method`.
+/// The first sample's contact columns (`N`, `Ft1`, `Ft2`, `Ft`, `mu_needed`, `mu`
+/// per contact) under `method`.
 fn forces_at_start(text: &str, method: Method) -> Vec<f64> {
     let (model, numeric, state) = build_text(text);
     let sim = Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, method), &state).unwrap();
@@ -59,6 +59,7 @@ fn a_ball_on_an_incline_is_pushed_and_held_as_the_closed_form_says() {
                 assert!(close(c[1], -friction, 1e-10), "{}: F_t1 = {} vs {}", method.id(), c[1], -friction);
                 assert!(c[2].abs() < tolerance, "{}: no sideways friction, found {}", method.id(), c[2]);
                 assert!(close(c[3], friction, 1e-10) && close(c[4], friction / normal, 1e-10), "{c:?}");
+                assert_eq!(c[5], 0.2, "the declared coefficient");
             }
             // It slips exactly where the closed form says: μ = 0.2 against (2/7) tan α.
             let slips = 2.0 / 7.0 * alpha.tan() > 0.2;
@@ -193,8 +194,8 @@ fn the_benchmark_bicycle_rests_on_its_wheels_as_its_weight_distribution_says() {
         let file = with_initial(&base, &initial);
         for method in [Method::Lagrange, Method::UdwadiaKalaba, Method::Gauss, Method::Euler] {
             let c = forces_at_start(&file, method);
-            assert!(close(c[0], rear, 1e-10) && close(c[5], front, 1e-10), "{}: N = {}, {}", method.id(), c[0], c[5]);
-            for k in [1, 2, 6, 7] {
+            assert!(close(c[0], rear, 1e-10) && close(c[6], front, 1e-10), "{}: N = {}, {}", method.id(), c[0], c[6]);
+            for k in [1, 2, 7, 8] {
                 assert!(c[k].abs() < 1e-9, "{}: no friction in straight running, {c:?}", method.id());
             }
         }

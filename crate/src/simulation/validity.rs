@@ -136,15 +136,7 @@ pub(crate) fn forces_at(
 
 /// Which conditions fail for each contact's force.
 pub(crate) fn status(forces: &[ContactForce]) -> Vec<[bool; 2]> {
-    forces
-        .iter()
-        .map(|f| {
-            let lifted = f.normal <= 0.0;
-            // Not where the coefficient is not declared (NaN compares false).
-            let slipping = f.normal > 0.0 && f.friction > f.mu * f.normal;
-            [lifted, slipping]
-        })
-        .collect()
+    forces.iter().map(ContactForce::fails).collect()
 }
 
 /// The words for an event that stopped a run.

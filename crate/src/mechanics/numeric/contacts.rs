@@ -73,14 +73,27 @@ impl ContactForce {
 
     /// The columns `nhlab run` writes for a contact, in order.
     pub fn columns(&self) -> [f64; COLUMNS] {
-        [self.normal, self.tangential[0], self.tangential[1], self.friction, self.mu_needed]
+        [self.normal, self.tangential[0], self.tangential[1], self.friction, self.mu_needed, self.mu]
+    }
+
+    /// Whether the ideal contact fails here: it lifts off (`N ≤ 0`) or needs more
+    /// friction than it has (NaN comparisons are false: not determined, or no `μ`).
+    pub fn fails(&self) -> [bool; 2] {
+        [self.normal <= 0.0, self.normal > 0.0 && self.friction > self.mu * self.normal]
     }
 }
 
-/// Columns per contact: `N`, `Ft1`, `Ft2`, `Ft`, `mu_needed`.
-pub const COLUMNS: usize = 5;
+/// Columns per contact: `N`, `Ft1`, `Ft2`, `Ft`, `mu_needed`, `mu`.
+pub const COLUMNS: usize = 6;
 /// Their names' prefixes (`N_<contact>`).
-pub const COLUMN_PREFIXES: [&str; COLUMNS] = ["N", "Ft1", "Ft2", "Ft", "mu_needed"];
+pub const COLUMN_PREFIXES: [&str; COLUMNS] = ["N", "Ft1", "Ft2", "Ft", "mu_needed", "mu"];
+
+/// A contact's columns (as [`ContactForce::columns`] lays them out) fail as
+/// [`ContactForce::fails`] says: lifted off, or slipping.
+pub fn columns_fail(columns: &[f64]) -> bool {
+    let (normal, needed, mu) = (columns[0], columns[4], columns[5]);
+    normal <= 0.0 || (normal > 0.0 && needed > mu)
+}
 
 /// A contact as the solver knows it.
 #[derive(Clone, Debug)]

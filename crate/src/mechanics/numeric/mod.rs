@@ -18,8 +18,8 @@ use alloc::vec::Vec;
 use nalgebra::{DMatrix, DVector};
 
 pub use contacts::{
-    ContactForce, ContactForces, ContactInfo, State as ContactState, Unbalanced, COLUMNS as CONTACT_COLUMNS,
-    COLUMN_PREFIXES as CONTACT_COLUMN_PREFIXES,
+    columns_fail as contact_columns_fail, ContactForce, ContactForces, ContactInfo, State as ContactState, Unbalanced,
+    COLUMNS as CONTACT_COLUMNS, COLUMN_PREFIXES as CONTACT_COLUMN_PREFIXES,
 };
 pub(crate) use layout::{dynamics_outputs, load_inputs, main_outputs};
 pub use layout::{HamelLayout, InputLayout, OutputLayout, TailLayout};
