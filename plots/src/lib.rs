@@ -247,6 +247,9 @@ pub struct Panel<'a> {
     pub legend: bool,
     /// Scale of every length in pixels: the device pixel ratio on a HiDPI canvas.
     pub scale: f64,
+    /// Spans of the horizontal axis shaded behind the lines (where a contact of the
+    /// model fails: it lifts off or slips).
+    pub shaded: &'a [(f64, f64)],
 }
 
 /// A filled dot at the current state of one method.
@@ -468,6 +471,13 @@ where
         .y_max_light_lines(4)
         .bold_line_style(RGBColor(214, 214, 214))
         .draw()?;
+    // Behind the lines: the spans where the model's contacts fail.
+    let shade = RGBColor(244, 190, 190).mix(0.45).filled();
+    chart.draw_series(panel.shaded.iter().filter(|s| s.0.is_finite() && s.1.is_finite()).map(|&(a, b)| {
+        // A span of one sample is drawn a pixel wide.
+        let (a, b) = (a.max(xr.0), b.min(xr.1).max(a.max(xr.0) + (xr.1 - xr.0) * 2e-3));
+        Rectangle::new([(a, yr.0), (b, yr.1)], shade)
+    }))?;
     // Methods that agree draw on top of each other: the first is widest, so that every
     // overlaid line stays visible as a coloured edge.
     let mut order: Vec<Series> = Vec::new();

@@ -205,6 +205,32 @@ test("a scenario built from bodies plays, edits, slides and shares like any othe
   await other.ctx.close();
 });
 
+test("a coin that starts to slip: its contact forces are plotted, μ drawn, and the slipping span shaded in every plot", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=coin-slipping`);
+  await toEnd(page);
+  const ids = (await inkPerCanvas(page)).map((c) => c.id);
+  for (const id of ["plot-contact-normal", "plot-contact-friction"]) assert.ok(ids.includes(id), `${id} in ${ids}`);
+  assertPlotsDrawn(await drawnInk(page));
+  const titles = await page.$$eval(".plots h3, .plots .panel-title, .plots figcaption", (e) => e.map((x) => x.textContent));
+  assert.ok(titles.some((t) => t.includes("friction needed")), JSON.stringify(titles));
+  // The span where it slips (t = 0.685 to 1.129, and from 2.500) is shaded behind the
+  // lines of every plot against t, not in the trajectory.
+  const shade = "#fae2e2";
+  for (const id of ["plot-series-0", "plot-energy", "plot-contact-normal", "plot-contact-friction"]) {
+    const [n] = await colourPixels(page, id, [shade]);
+    assert.ok(n > 500, `${id}: shaded (${n} pixels)`);
+  }
+  const [inTrajectory] = await colourPixels(page, "plot-trajectory", [shade]);
+  assert.ok(inTrajectory < 50, `the trajectory is not shaded (${inTrajectory})`);
+  // The CSV export holds the contact's columns, as the command line writes them.
+  const csv = await downloadText(page, "#export-csv");
+  const header = csv.text.split("\n")[0];
+  assert.ok(header.includes("N_disk rolls on ground") && header.includes("mu_needed_disk rolls on ground"), header);
+  await page.screenshot({ path: path.join(SHOTS, "coin-slipping.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
 test("the Whipple bicycle from bodies plays; a broken vector expression is blamed once, at its place", async () => {
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle`);
   await waitClockPast(page, 0.5);

@@ -17,7 +17,7 @@ use nhlab::scene::{Projection, ScenePlayer};
 use nhlab::simulation::{Diagnostics, Sample, SampleRef, Samples, Settings, Simulation, NO_SAMPLES};
 use nhlab::view::View;
 
-use crate::layout::{Layout, SceneLayout};
+use crate::layout::{ContactLayout, Layout, SceneLayout};
 use crate::rows::{Columns, RowFormat};
 
 /// What a row records besides the fixed scalars: the view's outputs, then the world
@@ -330,7 +330,9 @@ impl Lab {
                 // The page draws no compulsion: samples skip it.
                 let settings = Settings { compulsion: false, ..Settings::from_scenario(&p.model.scenario.run, method) };
                 let holonomic: Vec<bool> = p.model.constraints.iter().map(|c| c.is_holonomic()).collect();
-                let format = RowFormat { outputs: self.view.per_sample(), e_components: self.e_components().len() };
+                let contacts = p.model.contacts.as_ref().map_or(0, |c| c.contacts.len());
+                let format =
+                    RowFormat { outputs: self.view.per_sample(), e_components: self.e_components().len(), contacts };
                 let hamel_dependent = p.model.hamel_dependent_names();
                 let mut run = Run {
                     method,
@@ -451,6 +453,9 @@ impl Lab {
                 labels,
                 projection: projection.id().into(),
                 trails,
+            }),
+            contacts: lab.prepared().model.contacts.as_ref().map_or(Vec::new(), |c| {
+                c.contacts.iter().map(|c| ContactLayout { name: c.name.clone(), friction: c.has_friction }).collect()
             }),
         };
         layout.panels = crate::layout::panels(&layout);

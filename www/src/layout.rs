@@ -42,6 +42,18 @@ pub struct Layout {
     /// leave a trail (their coordinates follow the view's in each row); `None`
     /// when the scenario draws nothing.
     pub scene: Option<SceneLayout>,
+    /// The `[[rolling]]` contacts (their forces follow E's components in each row).
+    #[serde(default)]
+    pub contacts: Vec<ContactLayout>,
+}
+
+/// A contact as the plots name it.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct ContactLayout {
+    /// Its name (`disk rolls on ground`).
+    pub name: String,
+    /// Whether it declares a friction coefficient (drawn as a line).
+    pub friction: bool,
 }
 
 /// What the page knows of a scene before any picture arrives.
@@ -71,6 +83,10 @@ pub enum Kind {
     Energy,
     /// Hamel's E-vector: its norm (solid) and components (dashed).
     EVector,
+    /// Each contact's normal force `N`.
+    ContactNormal,
+    /// Each contact's needed friction `|F_t|/N`, and its `μ` dashed.
+    ContactFriction,
 }
 
 /// A panel of the page: the canvas id the page creates, and what it shows.
@@ -89,7 +105,7 @@ pub struct PanelInfo {
 impl Layout {
     /// The rows the worker sends for this layout.
     pub fn row_format(&self) -> RowFormat {
-        RowFormat { outputs: self.outputs(), e_components: self.e_components.len() }
+        RowFormat { outputs: self.outputs(), e_components: self.e_components.len(), contacts: self.contacts.len() }
     }
 
     /// Numbers per flat row.
@@ -147,6 +163,28 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
             title: "constraint residuals".into(),
             note: note.into(),
             kind: Kind::Residual,
+        });
+    }
+    if !layout.contacts.is_empty() {
+        let names: Vec<&str> = layout.contacts.iter().map(|c| c.name.as_str()).collect();
+        let which =
+            if names.len() == 1 { String::new() } else { format!(" ({}: solid, then dashed)", names.join(", ")) };
+        out.push(PanelInfo {
+            id: "plot-contact-normal".into(),
+            title: "contact forces: N".into(),
+            note: format!(
+                "the normal force each surface exerts{which}; where N ≤ 0 the contact would lift off, and the span is \
+                 shaded in every plot"
+            ),
+            kind: Kind::ContactNormal,
+        });
+        out.push(PanelInfo {
+            id: "plot-contact-friction".into(),
+            title: "friction needed: |F_t| / N".into(),
+            note: "the least friction coefficient that keeps each contact rolling; dashed its declared μ: above it, \
+                   the contact would slip and the span is shaded in every plot"
+                .into(),
+            kind: Kind::ContactFriction,
         });
     }
     let (title, note) = energy_caption(&layout.energy_changes);

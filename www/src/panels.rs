@@ -114,6 +114,18 @@ pub fn content(display: &Display, kind: Kind, max_points: usize) -> (Vec<Line>, 
                     add(&|c| (&c.t, &c.e[k]), false, true);
                 }
             }
+            Kind::ContactNormal | Kind::ContactFriction => {
+                let friction = kind == Kind::ContactFriction;
+                for k in 0..run.columns.contacts.len() {
+                    let which = if friction { 1 } else { 0 };
+                    add(&|c| (&c.t, &c.contacts[k][which]), k == 0, k > 0);
+                    let declared = display.layout.contacts.get(k).is_some_and(|c| c.friction);
+                    if friction && declared {
+                        // Its μ, dashed and lighter.
+                        add(&|c| (&c.t, &c.contacts[k][2]), false, true);
+                    }
+                }
+            }
             // Drawn by `crate::scene`, not as lines.
             Kind::Scene => {}
         }
@@ -160,6 +172,8 @@ pub fn spec<'a>(layout: &'a Layout, info: &'a PanelInfo, y_scale: Scale, dpr: f6
         Kind::Residual => (t, "max |residual|", span),
         Kind::Energy => (t, "|ΔE|", span),
         Kind::EVector => (t, "E", span),
+        Kind::ContactNormal => (t, "N", span),
+        Kind::ContactFriction => (t, "|F_t| / N", span),
         Kind::Scene => ("", "", None),
     };
     let space = info.kind == Kind::Trajectory && labels[..2].iter().all(|l| layout.coordinates.contains(l));
@@ -173,6 +187,17 @@ pub fn spec<'a>(layout: &'a Layout, info: &'a PanelInfo, y_scale: Scale, dpr: f6
         equal_aspect: space,
         legend: false,
         scale: dpr,
+        shaded: &[],
+    }
+}
+
+/// The time spans to shade in a panel against `t`: where the first run's contacts
+/// fail (lift off or slip) up to the clock; none in the trajectory and the scene.
+pub fn shaded(display: &Display, kind: Kind) -> Vec<(f64, f64)> {
+    match (kind, display.runs.first()) {
+        (Kind::Trajectory | Kind::Scene, _) | (_, None) => Vec::new(),
+        (_, Some(run)) if run.columns.contacts.is_empty() => Vec::new(),
+        (_, Some(run)) => run.columns.failing_spans(display.now),
     }
 }
 
@@ -250,6 +275,34 @@ mod tests {
         }
     }
 
+    /// A coin that starts to slip at t = 0.6853 (the CLI's test locates it): its
+    /// contact panels draw N and the needed friction with μ, and every plot against
+    /// `t` shades the span from the first slipping sample on.
+    #[test]
+    fn contact_panels_draw_the_forces_and_every_plot_shades_where_the_coin_slips() {
+        let mut lab = Lab::new(crate::gallery::text("coin-slipping").unwrap()).unwrap();
+        let layout = lab.layout();
+        let kinds: Vec<Kind> = panels(&layout).iter().map(|p| p.kind).collect();
+        assert!(kinds.contains(&Kind::ContactNormal) && kinds.contains(&Kind::ContactFriction), "{kinds:?}");
+        lab.advance(1.0, 100_000);
+        let display = Display::of(&mut lab);
+        let (normal, _, _) = content(&display, Kind::ContactNormal, 1000);
+        assert_eq!(normal.len(), 1, "one run, one contact");
+        // Upright at the start: N is the weight less what the fall takes, 9.79.
+        assert!((normal[0].points[0].1 - 9.79).abs() < 0.01, "{:?}", normal[0].points[0]);
+        let (friction, _, _) = content(&display, Kind::ContactFriction, 1000);
+        assert_eq!(friction.len(), 2, "the needed friction, and μ dashed");
+        assert!(friction[1].dashed && friction[1].points.iter().all(|p| p.1 == 0.4));
+        let spans = shaded(&display, Kind::Series(0));
+        assert_eq!(spans.len(), 1, "{spans:?}");
+        assert!(spans[0].0 >= 0.6853 && spans[0].0 < 0.72 && spans[0].1 <= 1.0, "{spans:?}");
+        assert_eq!(shaded(&display, Kind::Trajectory), []);
+        // A scenario without contacts has neither the panels nor shading.
+        let mut sleigh = Lab::new(crate::gallery::text("chaplygin-sleigh").unwrap()).unwrap();
+        sleigh.advance(1.0, 10_000);
+        assert!(shaded(&Display::of(&mut sleigh), Kind::Energy).is_empty());
+    }
+
     #[test]
     fn undefined_values_are_gaps_that_are_reported() {
         let text = crate::gallery::text("chaplygin-sleigh")
@@ -283,7 +336,7 @@ mod tests {
 
     #[test]
     fn at_most_six_components_of_e_are_drawn_the_largest() {
-        let format = crate::rows::RowFormat { outputs: 2, e_components: 9 };
+        let format = crate::rows::RowFormat { outputs: 2, e_components: 9, contacts: 0 };
         let mut c = Columns::empty(format);
         let mut row = vec![0.0; format.width()];
         row[1] = 1.0;

@@ -5,7 +5,8 @@
 //! them into [`Columns`] once, as they arrive, so that a frame reads flat arrays.
 
 /// The numbers of a row: `t`, `is_sample` (1 or 0), the largest residual, the largest
-/// velocity residual, the energy, |E|, then the view's outputs and E's components.
+/// velocity residual, the energy, |E|, then the view's outputs, E's components, and
+/// each contact's `N`, needed friction and `μ` (NaN where not given).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RowFormat {
     /// The view's outputs per row (its plotted values, then three numbers per
@@ -13,7 +14,12 @@ pub struct RowFormat {
     pub outputs: usize,
     /// E's components per row (0 without a Hamel split).
     pub e_components: usize,
+    /// Contacts (three numbers each).
+    pub contacts: usize,
 }
+
+/// Numbers per contact in a row: `N`, `|F_t|/N`, `μ`.
+const PER_CONTACT: usize = 3;
 
 /// Where the fixed scalars sit in a row.
 const T: usize = 0;
@@ -28,7 +34,7 @@ const FIXED: usize = 6;
 impl RowFormat {
     /// Numbers per row.
     pub fn width(self) -> usize {
-        FIXED + self.outputs + self.e_components
+        FIXED + self.outputs + self.e_components + PER_CONTACT * self.contacts
     }
 
     /// Appends the row of sample `s` with the view's outputs `view` there: the
@@ -57,6 +63,14 @@ impl RowFormat {
             Some(e) => out.extend((0..self.e_components).map(|k| e.get(k).copied().unwrap_or(f64::NAN))),
             None => out.extend(core::iter::repeat_n(f64::NAN, self.e_components)),
         }
+        // A run without them (vakonomic) has none: NaN.
+        let per = nhlab::mechanics::CONTACT_COLUMNS;
+        for k in 0..self.contacts {
+            match s.contact_forces.get(k * per..(k + 1) * per) {
+                Some(c) => out.extend_from_slice(&[c[0], c[4], c[5]]),
+                None => out.extend_from_slice(&[f64::NAN; PER_CONTACT]),
+            }
+        }
     }
 }
 
@@ -80,6 +94,8 @@ pub struct Columns {
     pub e: Vec<Vec<f64>>,
     /// Whether the point is a recorded sample (not a display point).
     pub is_sample: Vec<bool>,
+    /// Each contact's `N`, needed friction and `μ`, one column each.
+    pub contacts: Vec<[Vec<f64>; 3]>,
 }
 
 impl Columns {
@@ -95,6 +111,7 @@ impl Columns {
             e_norm: Vec::new(),
             e: vec![Vec::new(); format.e_components],
             is_sample: Vec::new(),
+            contacts: vec![Default::default(); format.contacts],
         }
     }
 
@@ -122,6 +139,35 @@ impl Columns {
         }
         self.is_sample.truncate(len);
         self.view.iter_mut().chain(self.e.iter_mut()).for_each(|c| c.truncate(len));
+        self.contacts.iter_mut().flat_map(|c| c.iter_mut()).for_each(|c| c.truncate(len));
+    }
+
+    /// Whether contact `k` fails at row `i`: it lifts off (`N ≤ 0`) or needs more
+    /// friction than its `μ` (NaN, not given, fails nothing).
+    pub fn contact_fails(&self, k: usize, i: usize) -> bool {
+        let [normal, needed, mu] = &self.contacts[k];
+        normal[i] <= 0.0 || (normal[i] > 0.0 && needed[i] > mu[i])
+    }
+
+    /// The time spans where some contact fails, from the recorded samples up to
+    /// `now` (merged; each from the first failing sample to the last).
+    pub fn failing_spans(&self, now: f64) -> Vec<(f64, f64)> {
+        let mut spans: Vec<(f64, f64)> = Vec::new();
+        let mut open: Option<(f64, f64)> = None;
+        for i in 0..self.len() {
+            if !self.is_sample[i] || self.t[i] > now {
+                continue;
+            }
+            let fails = (0..self.contacts.len()).any(|k| self.contact_fails(k, i));
+            match (&mut open, fails) {
+                (Some(span), true) => span.1 = self.t[i],
+                (None, true) => open = Some((self.t[i], self.t[i])),
+                (Some(_), false) => spans.extend(open.take()),
+                (None, false) => {}
+            }
+        }
+        spans.extend(open);
+        spans
     }
 
     /// Appends flat rows as [`RowFormat::push`] writes them.
@@ -137,9 +183,13 @@ impl Columns {
             self.velocity_residual.push(row[VELOCITY_RESIDUAL]);
             self.energy.push(row[ENERGY]);
             self.e_norm.push(row[E_NORM]);
-            let (view, e) = row[FIXED..].split_at(self.format.outputs);
+            let (view, rest) = row[FIXED..].split_at(self.format.outputs);
+            let (e, contacts) = rest.split_at(self.format.e_components);
             self.view.iter_mut().zip(view).for_each(|(c, &x)| c.push(x));
             self.e.iter_mut().zip(e).for_each(|(c, &x)| c.push(x));
+            for (columns, values) in self.contacts.iter_mut().zip(contacts.chunks_exact(PER_CONTACT)) {
+                columns.iter_mut().zip(values).for_each(|(c, &x)| c.push(x));
+            }
         }
         Ok(())
     }
@@ -151,7 +201,7 @@ mod tests {
 
     #[test]
     fn a_row_goes_into_columns_and_back_out_as_it_was_written() {
-        let format = RowFormat { outputs: 2, e_components: 3 };
+        let format = RowFormat { outputs: 2, e_components: 3, contacts: 0 };
         let mut row = vec![0.5, 1.0, 1e-9, 0.0, 2.5, 5.0, 10.0, 20.0, 3.0, 4.0, 0.0];
         let mut c = Columns::from_rows(format, &row).unwrap();
         assert_eq!((c.len(), c.t[0], c.is_sample[0], c.energy[0], c.e_norm[0]), (1, 0.5, true, 2.5, 5.0));

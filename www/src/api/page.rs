@@ -218,6 +218,8 @@ impl WebDisplay {
             let (lines, markers, scale) = panels::content(&self.display, info.kind, w as usize);
             self.gaps[k] = panels::has_gaps(&lines);
             let spec = panels::spec(&self.display.layout, info, scale, dpr);
+            let shaded = panels::shaded(&self.display, info.kind);
+            let spec = nhlab_plots::Panel { shaded: &shaded, ..spec };
             nhlab_plots::draw_panel(&area, &spec, &lines, &markers)
                 .map_err(|e| JsError::new(&format!("{}: {e}", info.id)))?;
         }
@@ -259,7 +261,8 @@ impl WebDisplay {
         } else {
             let (lines, markers, y_scale) = panels::content(&self.display, info.kind, w as usize);
             let spec = panels::spec(&self.display.layout, &info, y_scale, scale);
-            let spec = nhlab_plots::Panel { title: &info.title, legend: true, ..spec };
+            let shaded = panels::shaded(&self.display, info.kind);
+            let spec = nhlab_plots::Panel { title: &info.title, legend: true, shaded: &shaded, ..spec };
             nhlab_plots::draw_panel(&area, &spec, &lines, &markers).map_err(|e| JsError::new(&format!("{id}: {e}")))?;
         }
         area.present().map_err(|e| JsError::new(&e.to_string()))

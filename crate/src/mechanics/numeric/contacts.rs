@@ -441,7 +441,8 @@ impl ContactForces {
             n => n,
         };
         let tangential = if known_tangential { [dot3(f, e1), dot3(f, e2)] } else { [f64::NAN; 2] };
-        let friction = tangential[0].hypot(tangential[1]);
+        // `libm`, as every float function of the core: the same bits natively and in wasm.
+        let friction = libm::hypot(tangential[0], tangential[1]);
         let mu_needed = if n > 0.0 { friction / n } else { f64::NAN };
         let whole = known_normal && known_tangential;
         ContactForce {
