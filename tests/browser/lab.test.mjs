@@ -222,6 +222,13 @@ test("a coin that starts to slip: its contact forces are plotted, μ drawn, and 
   }
   const [inTrajectory] = await colourPixels(page, "plot-trajectory", [shade]);
   assert.ok(inTrajectory < 50, `the trajectory is not shaded (${inTrajectory})`);
+  // The scene draws the contact force as an arrow; the switch hides it.
+  const scene = () => page.evaluate(() => document.getElementById("plot-scene").toDataURL());
+  const withForces = await scene();
+  await page.uncheck("#scene-forces");
+  await page.waitForFunction((before) => document.getElementById("plot-scene").toDataURL() !== before, withForces);
+  await page.check("#scene-forces");
+  await page.waitForFunction((before) => document.getElementById("plot-scene").toDataURL() === before, withForces);
   // The CSV export holds the contact's columns, as the command line writes them.
   const csv = await downloadText(page, "#export-csv");
   const header = csv.text.split("\n")[0];

@@ -37,14 +37,19 @@ export function renderPlots(lab, info) {
   const box = $("plots");
   const panels = info.layout.panels;
   const ids = panels.map((p) => p.id).join(" ");
-  if (box.dataset.ids === ids) {
+  const forces = info.layout.scene?.forces ?? 0;
+  if (box.dataset.ids === ids && box.dataset.forces === String(forces)) {
     panels.forEach((p) => {
       const fig = $(`${p.id}-fig`);
       fig.querySelector("h3").textContent = p.title;
       fig.querySelector(".note").textContent = p.note;
     });
+    // A new display draws the forces: the switch says so again.
+    const forceSwitch = $("scene-forces");
+    if (forceSwitch) forceSwitch.checked = true;
     return;
   }
+  box.dataset.forces = String(forces);
   box.dataset.ids = ids;
   box.replaceChildren(...panels.map((p) => {
     const canvas = el("canvas", { id: p.id, role: "img", "aria-label": p.title });
@@ -53,6 +58,14 @@ export function renderPlots(lab, info) {
     const png = el("button", { type: "button", class: "small", text: "PNG", title: `Download “${p.title}” as PNG` });
     png.addEventListener("click", () => downloadCanvas(lab, canvas, p.id));
     const head = el("div", { class: "fig-head" }, el("h3", { text: p.title }), png);
+    if (p.kind === "Scene" && forces > 0) {
+      // The contacts' forces as arrows at their points (scaled to the picture), on or off.
+      const forceSwitch = el("input", { type: "checkbox", id: "scene-forces" });
+      forceSwitch.checked = true;
+      forceSwitch.addEventListener("change", () => { lab.display?.set_show_forces(forceSwitch.checked); lab.dirty = true; });
+      const label = el("label", { class: "small scene-forces", title: "Draw the force each contact's surface exerts, as an arrow at the contact (scaled to the picture)" }, forceSwitch, el("span", { text: " contact forces" }));
+      head.insertBefore(label, png);
+    }
     const gaps = el("p", { class: "gaps", text: "Some values here are not finite (undefined or overflowing): they are left out as gaps." });
     gaps.hidden = true;
     const fig = el("figure", { id: `${p.id}-fig`, class: p.kind === "Scene" ? "fig scene" : "fig" }, head, canvas, el("figcaption", { class: "note", text: p.note }), gaps);

@@ -39,8 +39,11 @@ pub struct DisplayRun {
     pub columns: Columns,
     /// The run's state at the display clock, as a one-row [`Columns`].
     pub current: Option<Columns>,
-    /// Its scene at the display clock (empty without one).
+    /// Its scene at the display clock (empty without one), without the force
+    /// arrows when they are switched off.
     pub picture: Picture,
+    /// The same with every item the worker sent.
+    full_picture: Picture,
     /// Whether it failed (it could not run or stopped on an error; an end by design
     /// is not a failure): the scene draws it as a ghost behind the runs that go on.
     pub failed: bool,
@@ -56,6 +59,8 @@ pub struct Display {
     pub now: f64,
     /// How the user looks at the scene.
     pub scene_view: SceneView,
+    /// Whether the scene draws the contact forces' arrows.
+    pub show_forces: bool,
 }
 
 impl Display {
@@ -83,6 +88,7 @@ impl Display {
                     columns: Columns::empty(layout.row_format()),
                     current: None,
                     picture: Picture::default(),
+                    full_picture: Picture::default(),
                     failed: false,
                 })
             })
@@ -92,7 +98,7 @@ impl Display {
             Some("space") => Projection::Space,
             _ => Projection::Plane,
         };
-        Ok(Display { layout, runs, now, scene_view: SceneView::new(projection) })
+        Ok(Display { layout, runs, now, scene_view: SceneView::new(projection), show_forces: true })
     }
 
     /// Puts what the worker sent for run `index` in place: its rows from row `from`
@@ -122,8 +128,21 @@ impl Display {
         if picture.items.iter().any(|(e, _)| *e >= elements) {
             return Err("a scene element the layout does not have".into());
         }
-        self.runs.get_mut(index).ok_or_else(|| format!("no run {index}"))?.picture = picture;
+        let forces_from = elements - self.layout.scene.as_ref().map_or(0, |s| s.forces);
+        let run = self.runs.get_mut(index).ok_or_else(|| format!("no run {index}"))?;
+        run.full_picture = picture;
+        run.picture = shown_part(&run.full_picture, self.show_forces, forces_from);
         Ok(())
+    }
+
+    /// Shows or hides the contact forces' arrows in the scene.
+    pub fn set_show_forces(&mut self, show: bool) {
+        self.show_forces = show;
+        let elements = self.layout.scene.as_ref().map_or(0, |s| s.labels.len());
+        let forces_from = elements - self.layout.scene.as_ref().map_or(0, |s| s.forces);
+        for run in &mut self.runs {
+            run.picture = shown_part(&run.full_picture, show, forces_from);
+        }
     }
 
     /// What the scene panel shows: each run's picture and its trails so far, the
@@ -342,5 +361,17 @@ mod tests {
         assert_eq!(display.runs[0].columns.len(), len);
         let bad = Layout { methods: vec!["nonsense".into()], ..lab.layout() };
         assert!(Display::new(bad).is_err());
+    }
+}
+
+/// `picture` without the items from element `forces_from` on (the force arrows)
+/// unless `forces` says to show them.
+fn shown_part(picture: &Picture, forces: bool, forces_from: usize) -> Picture {
+    if forces {
+        return picture.clone();
+    }
+    Picture {
+        items: picture.items.iter().filter(|(e, _)| *e < forces_from).cloned().collect(),
+        hidden: picture.hidden.clone(),
     }
 }

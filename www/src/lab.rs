@@ -87,6 +87,10 @@ pub struct Run {
     /// The state shown at the display clock (interpolated inside the last step), and
     /// its row.
     pub current: Option<(Sample, Vec<f64>)>,
+    /// The scene's contact-force arrows: length per unit force, fixed at the first
+    /// picture (a quarter of the picture's size for the largest force there), so that
+    /// the arrows grow and shrink with the forces.
+    arrow_scale: Option<f64>,
 }
 
 impl Run {
@@ -347,6 +351,7 @@ impl Lab {
                     holonomic,
                     recorded: 0,
                     current: None,
+                    arrow_scale: None,
                 };
                 let mut numeric = p.numeric.clone();
                 numeric.parameters.copy_from_slice(parameters);
@@ -412,7 +417,18 @@ impl Lab {
     /// number of trailed elements (their columns follow the view's in each row).
     pub fn scene(&self) -> Option<(Vec<String>, Projection, usize)> {
         let scene = self.view.scene.as_ref()?;
-        Some((scene.elements().iter().map(|e| e.label.clone()).collect(), scene.projection(), self.view.trails()))
+        let mut labels: Vec<String> = scene.elements().iter().map(|e| e.label.clone()).collect();
+        labels.extend(self.contact_names().iter().map(|name| format!("force of {name}")));
+        Some((labels, scene.projection(), self.view.trails()))
+    }
+
+    /// The contacts' names: each has an arrow in the scene, after its elements.
+    fn contact_names(&self) -> Vec<String> {
+        self.prepared
+            .model
+            .contacts
+            .as_ref()
+            .map_or(Vec::new(), |c| c.contacts.iter().map(|c| c.name.clone()).collect())
     }
 
     /// Run `index`'s scene at the display clock, flat ([`crate::scene::encode`]), and
@@ -423,7 +439,11 @@ impl Lab {
         };
         let parameters = &run.parameters;
         let Some((shown, _)) = &run.current else { return (Vec::new(), Vec::new()) };
-        let picture = scene.picture(parameters, shown.t, &shown.q, &shown.v);
+        let mut picture = scene.picture(parameters, shown.t, &shown.q, &shown.v);
+        let elements = scene.elements().len();
+        if let Some(run) = self.runs.get_mut(index) {
+            picture.items.extend(force_arrows(run, &picture, elements));
+        }
         (crate::scene::encode(&picture), picture.hidden)
     }
 
@@ -453,6 +473,7 @@ impl Lab {
                 labels,
                 projection: projection.id().into(),
                 trails,
+                forces: lab.contact_names().len(),
             }),
             contacts: lab.prepared().model.contacts.as_ref().map_or(Vec::new(), |c| {
                 c.contacts.iter().map(|c| ContactLayout { name: c.name.clone(), friction: c.has_friction }).collect()
@@ -559,6 +580,52 @@ impl Lab {
             Err(_) => Vec::new(),
         }
     }
+}
+
+/// The contact forces of `run` at its shown state as arrows from each contact point
+/// (elements `first`, `first + 1`, …), with a head; none where a force is not
+/// determined, or for a run without them (vakonomic).
+fn force_arrows(run: &mut Run, picture: &nhlab::scene::Picture, first: usize) -> Vec<(usize, nhlab::scene::Mark)> {
+    let (Some(sim), Some((shown, _))) = (run.sim.as_mut(), &run.current) else { return Vec::new() };
+    let state = nhlab::simulation::State { t: shown.t, q: shown.q.clone(), v: shown.v.clone(), mu: shown.mu.clone() };
+    let Ok(Some((forces, _))) = nhlab::simulation::contact_forces_at(sim.numeric_mut(), run.method, &state) else {
+        return Vec::new();
+    };
+    let length = |f: &[f64; 3]| (f[0] * f[0] + f[1] * f[1] + f[2] * f[2]).sqrt();
+    let scale = *run.arrow_scale.get_or_insert_with(|| {
+        let points = picture.items.iter().flat_map(|(_, m)| m.points().iter().copied());
+        let (lo, hi) = points.fold(([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]), |(lo, hi), p| {
+            (core::array::from_fn(|k| lo[k].min(p[k])), core::array::from_fn(|k| hi[k].max(p[k])))
+        });
+        let size = (0..3).map(|k| hi[k] - lo[k]).filter(|x| x.is_finite()).fold(0.0, f64::max);
+        let largest = forces.iter().map(|f| length(&f.force)).filter(|x| x.is_finite()).fold(0.0, f64::max);
+        if size > 0.0 && largest > 0.0 {
+            0.25 * size / largest
+        } else {
+            0.0
+        }
+    });
+    forces
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.force.iter().chain(&f.point).all(|x| x.is_finite()) && length(&f.force) > 0.0)
+        .map(|(k, f)| {
+            let d: [f64; 3] = core::array::from_fn(|i| scale * f.force[i]);
+            let tip: [f64; 3] = core::array::from_fn(|i| f.point[i] + d[i]);
+            // The head: two strokes back from the tip, across the arrow.
+            let across = {
+                let axis = if d[2].abs() < 0.9 * length(&d) { [0.0, 0.0, 1.0] } else { [1.0, 0.0, 0.0] };
+                let c =
+                    [d[1] * axis[2] - d[2] * axis[1], d[2] * axis[0] - d[0] * axis[2], d[0] * axis[1] - d[1] * axis[0]];
+                let n = length(&c);
+                c.map(|x| x / n * 0.08 * length(&d))
+            };
+            let back: [f64; 3] = core::array::from_fn(|i| tip[i] - 0.2 * d[i]);
+            let wing = |sign: f64| -> [f64; 3] { core::array::from_fn(|i| back[i] + sign * across[i]) };
+            let points = vec![f.point, tip, wing(1.0), tip, wing(-1.0)];
+            (first + k, nhlab::scene::Mark::Path { points, closed: false, fill: false })
+        })
+        .collect()
 }
 
 /// Samples one run may record in the page (about 40 MB with its plotted columns):

@@ -65,6 +65,10 @@ pub struct SceneLayout {
     pub projection: String,
     /// How many elements leave a trail.
     pub trails: usize,
+    /// How many of the last labels are contact-force arrows (shown or hidden by the
+    /// page's "forces" switch).
+    #[serde(default)]
+    pub forces: usize,
 }
 
 /// What a panel shows.
@@ -133,7 +137,12 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
             id: "plot-scene".into(),
             title: "the system".into(),
             note: format!(
-                "each method in its colour, the first solid and the others as ghosts; {how}, double-click to fit"
+                "each method in its colour, the first solid and the others as ghosts; {how}, double-click to fit{}",
+                if scene.forces > 0 {
+                    "; arrows: the force each contact's surface exerts, scaled to the picture (the switch hides them)"
+                } else {
+                    ""
+                }
             ),
             kind: Kind::Scene,
         });

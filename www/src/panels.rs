@@ -303,6 +303,39 @@ mod tests {
         assert!(shaded(&Display::of(&mut sleigh), Kind::Energy).is_empty());
     }
 
+    /// The scene draws each contact's force as an arrow from the contact point along
+    /// the force (the incline's closed form: `N` along the normal, `(2/7) m g sin α`
+    /// up the slope), and the switch hides it.
+    #[test]
+    fn the_scene_draws_the_contact_force_as_an_arrow_that_can_be_hidden() {
+        let mut lab = Lab::new(crate::gallery::text("ball-on-incline").unwrap()).unwrap();
+        let layout = lab.layout();
+        let scene = layout.scene.as_ref().unwrap();
+        assert_eq!((scene.forces, scene.labels.last().map(String::as_str)), (1, Some("force of ball on incline")));
+        lab.advance(0.5, 10_000);
+        let mut display = Display::of(&mut lab);
+        let arrow = scene.labels.len() - 1;
+        let shown = display.shown();
+        let Some((_, nhlab::scene::Mark::Path { points, .. })) =
+            shown[0].picture.items.iter().find(|(e, _)| *e == arrow)
+        else {
+            panic!("an arrow: {:?}", shown[0].picture.items)
+        };
+        let alpha: f64 = 0.5;
+        let (normal, friction) = (9.81 * alpha.cos(), 2.0 / 7.0 * 9.81 * alpha.sin());
+        let force = [normal * alpha.sin() - friction * alpha.cos(), 0.0, normal * alpha.cos() + friction * alpha.sin()];
+        let d: Vec<f64> = (0..3).map(|k| points[1][k] - points[0][k]).collect();
+        let scale = d[2] / force[2];
+        assert!(scale > 0.0 && (d[0] - scale * force[0]).abs() < 1e-9 && d[1].abs() < 1e-9, "{d:?} against {force:?}");
+        // From the contact point, which rolls down the slope.
+        let s = lab.runs()[0].current.as_ref().unwrap().0.q[0];
+        assert!((points[0][0] - s * alpha.cos()).abs() < 1e-9 && (points[0][2] + s * alpha.sin()).abs() < 1e-9);
+        display.set_show_forces(false);
+        assert!(display.shown()[0].picture.items.iter().all(|(e, _)| *e != arrow));
+        display.set_show_forces(true);
+        assert!(display.shown()[0].picture.items.iter().any(|(e, _)| *e == arrow));
+    }
+
     #[test]
     fn undefined_values_are_gaps_that_are_reported() {
         let text = crate::gallery::text("chaplygin-sleigh")

@@ -86,6 +86,11 @@ impl WebDisplay {
         }
     }
 
+    /// Shows or hides the contact forces' arrows in the scene.
+    pub fn set_show_forces(&mut self, show: bool) {
+        self.display.set_show_forces(show);
+    }
+
     /// The scene's text alternative: what is drawn, and where, for each method.
     pub fn scene_caption(&self) -> String {
         let labels = self.display.layout.scene.as_ref().map_or(&[][..], |s| s.labels.as_slice());
