@@ -216,6 +216,18 @@ pub fn run_label(display: &Display, run: &DisplayRun) -> String {
     }
 }
 
+/// `picture` without the items from element `forces_from` on (the force arrows)
+/// unless `forces` says to show them.
+fn shown_part(picture: &Picture, forces: bool, forces_from: usize) -> Picture {
+    if forces {
+        return picture.clone();
+    }
+    Picture {
+        items: picture.items.iter().filter(|(e, _)| *e < forces_from).cloned().collect(),
+        hidden: picture.hidden.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,17 +373,5 @@ mod tests {
         assert_eq!(display.runs[0].columns.len(), len);
         let bad = Layout { methods: vec!["nonsense".into()], ..lab.layout() };
         assert!(Display::new(bad).is_err());
-    }
-}
-
-/// `picture` without the items from element `forces_from` on (the force arrows)
-/// unless `forces` says to show them.
-fn shown_part(picture: &Picture, forces: bool, forces_from: usize) -> Picture {
-    if forces {
-        return picture.clone();
-    }
-    Picture {
-        items: picture.items.iter().filter(|(e, _)| *e < forces_from).cloned().collect(),
-        hidden: picture.hidden.clone(),
     }
 }
