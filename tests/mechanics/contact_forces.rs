@@ -256,6 +256,74 @@ fn the_chaplygin_spheres_contact_force_is_newton_eulers() {
     }
 }
 
+/// The rattleback at random states: Newton–Euler written here by hand, with the
+/// contact moving over the body. With `r = P − G` (from the ellipsoid's geometry:
+/// the contact is where its normal points down) and `ṙ` by central differences of
+/// `r(q)` along `q̇`, rolling says `a_G + α × r + ω × ṙ = 0`; with `m a_G = f + m g`
+/// and `I α + ω × I ω = r × f` it gives `a_G`, `α` and `f`.
+#[test]
+fn the_rattlebacks_contact_force_is_newton_eulers() {
+    let base = text("rattleback");
+    let (m, a, b, c, h, ia, ib, ic, d, g) = (1.0, 0.2, 0.03, 0.02, 0.01, 0.0002, 0.0016, 0.0017, -0.00002, 9.81);
+    let rz = |t: f64| Matrix3::new(t.cos(), -t.sin(), 0.0, t.sin(), t.cos(), 0.0, 0.0, 0.0, 1.0);
+    let rx = |t: f64| Matrix3::new(1.0, 0.0, 0.0, 0.0, t.cos(), -t.sin(), 0.0, t.sin(), t.cos());
+    let ry = |t: f64| Matrix3::new(t.cos(), 0.0, t.sin(), 0.0, 1.0, 0.0, -t.sin(), 0.0, t.cos());
+    let rotation = |q: &[f64; 3]| rz(q[0]) * rx(q[1]) * ry(q[2]);
+    // From the mass centre to the contact, along N.
+    let arm = |q: &[f64; 3]| -> Vector3<f64> {
+        let rot = rotation(q);
+        let u = -(rot.transpose() * Vector3::z());
+        let eps = (a * a * u.x * u.x + b * b * u.y * u.y + c * c * u.z * u.z).sqrt();
+        rot * Vector3::new(a * a * u.x / eps, b * b * u.y / eps, c * c * u.z / eps + h)
+    };
+    let mut rng = nhlab_tests::random::Rng::new(11);
+    for _ in 0..12 {
+        let angles = [rng.range(-3.0, 3.0), rng.range(-0.4, 0.4), rng.range(-0.4, 0.4)];
+        let rates = [rng.range(-6.0, 6.0), rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)];
+        let rot = rotation(&angles);
+        let omega = rates[0] * Vector3::z()
+            + rates[1] * (rz(angles[0]) * Vector3::x())
+            + rates[2] * (rz(angles[0]) * rx(angles[1]) * Vector3::y());
+        let r = arm(&angles);
+        let velocity = -omega.cross(&r);
+        let initial = format!(
+            "[initial]\nq = {{ x = 0.05, y = -0.1, psi = {}, theta = {}, phi = {} }}\nv = {{ x = {}, y = {}, psi = {}, theta = {}, phi = {} }}",
+            angles[0], angles[1], angles[2], velocity.x, velocity.y, rates[0], rates[1], rates[2]
+        );
+        let file = with_initial(&base, &initial);
+        let step = 1e-5;
+        let moved = |sign: f64| arm(&core::array::from_fn(|k| angles[k] + sign * step * rates[k]));
+        let r_rate = (moved(1.0) - moved(-1.0)) / (2.0 * step);
+        let inertia = rot * Matrix3::new(ia, -d, 0.0, -d, ib, 0.0, 0.0, 0.0, ic) * rot.transpose();
+        let skew = |v: Vector3<f64>| Matrix3::new(0.0, -v.z, v.y, v.z, 0.0, -v.x, -v.y, v.x, 0.0);
+        // Unknowns: a (0..3), α (3..6), f (6..9).
+        let mut lhs = SMatrix::<f64, 9, 9>::zeros();
+        let mut rhs = SVector::<f64, 9>::zeros();
+        for i in 0..3 {
+            lhs[(i, i)] = m;
+            lhs[(i, 6 + i)] = -1.0;
+            lhs[(6 + i, i)] = 1.0;
+        }
+        rhs[2] = -m * g;
+        lhs.fixed_view_mut::<3, 3>(3, 3).copy_from(&inertia);
+        lhs.fixed_view_mut::<3, 3>(3, 6).copy_from(&(-skew(r)));
+        rhs.fixed_rows_mut::<3>(3).copy_from(&(-omega.cross(&(inertia * omega))));
+        // a + α × r = −ω × ṙ, with α × r = −[r]× α.
+        lhs.fixed_view_mut::<3, 3>(6, 3).copy_from(&(-skew(r)));
+        rhs.fixed_rows_mut::<3>(6).copy_from(&(-omega.cross(&r_rate)));
+        let x = lhs.lu().solve(&rhs).expect("Newton–Euler is regular");
+        let f = Vector3::new(x[6], x[7], x[8]);
+        let got = forces_at_start(&file, Method::Lagrange);
+        // The ground's normal is N.z, its tangents N.x and N.y.
+        let want = [f.z, f.x, f.y];
+        for (k, w) in want.iter().enumerate() {
+            // Central differences of r: 1e-10 of the weight, not round-off.
+            assert!((got[k] - w).abs() < 1e-8 * f.norm(), "{got:?} vs f = {f}");
+        }
+        assert!((got[0] - m * g).abs() > 1e-3, "a state where the rocking changes the load: N = {}", got[0]);
+    }
+}
+
 /// Every method with multipliers, Voronets' equations, and Hamel's embedding where
 /// it gives the true motion (E = 0) find the same forces: they are found from each
 /// method's own accelerations. Where Hamel's embedding is off the true motion, no

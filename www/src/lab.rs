@@ -422,6 +422,17 @@ impl Lab {
         Some((labels, scene.projection(), self.view.trails()))
     }
 
+    /// The contacts as the plots name them, with what the model determines of their
+    /// forces (the analysis a run makes at its start).
+    fn contact_layout(&self) -> Vec<ContactLayout> {
+        let p = &self.prepared;
+        let found = nhlab::simulation::contact_analysis(&p.numeric, &p.initial).unwrap_or_default();
+        found
+            .into_iter()
+            .map(|c| ContactLayout { name: c.name, friction: c.friction, determined: c.determined })
+            .collect()
+    }
+
     /// The contacts' names: each has an arrow in the scene, after its elements.
     fn contact_names(&self) -> Vec<String> {
         self.prepared
@@ -451,6 +462,7 @@ impl Lab {
     pub fn layout(&self) -> Layout {
         let lab = self;
         let constraints = &lab.prepared().model.constraints;
+        let contacts = lab.contact_layout();
         let mut layout = Layout {
             t0: lab.t0,
             t_end: lab.t_end,
@@ -473,11 +485,10 @@ impl Lab {
                 labels,
                 projection: projection.id().into(),
                 trails,
-                forces: lab.contact_names().len(),
+                // The switch is there where some force is drawn (determined whole).
+                forces: if contacts.iter().any(|c| c.determined == [true, true]) { contacts.len() } else { 0 },
             }),
-            contacts: lab.prepared().model.contacts.as_ref().map_or(Vec::new(), |c| {
-                c.contacts.iter().map(|c| ContactLayout { name: c.name.clone(), friction: c.has_friction }).collect()
-            }),
+            contacts: contacts.clone(),
         };
         layout.panels = crate::layout::panels(&layout);
         layout

@@ -54,6 +54,10 @@ pub struct ContactLayout {
     pub name: String,
     /// Whether it declares a friction coefficient (drawn as a line).
     pub friction: bool,
+    /// Whether the model determines its normal force, and its friction (`nhlab
+    /// check` says why not): a panel is drawn for what some contact has.
+    #[serde(default)]
+    pub determined: [bool; 2],
 }
 
 /// What the page knows of a scene before any picture arrives.
@@ -174,7 +178,7 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
             kind: Kind::Residual,
         });
     }
-    if !layout.contacts.is_empty() {
+    if layout.contacts.iter().any(|c| c.determined[0]) {
         let names: Vec<&str> = layout.contacts.iter().map(|c| c.name.as_str()).collect();
         let which =
             if names.len() == 1 { String::new() } else { format!(" ({}: solid, then dashed)", names.join(", ")) };
@@ -187,6 +191,8 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
             ),
             kind: Kind::ContactNormal,
         });
+    }
+    if layout.contacts.iter().any(|c| c.determined == [true, true]) {
         out.push(PanelInfo {
             id: "plot-contact-friction".into(),
             title: "friction needed: |F_t| / N".into(),

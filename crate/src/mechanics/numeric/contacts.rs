@@ -630,6 +630,6 @@ fn cross3(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
 }
 
 fn unit(a: [f64; 3]) -> [f64; 3] {
-    let length = dot3(a, a).sqrt();
+    let length = crate::math::sqrt(dot3(a, a));
     a.map(|x| x / length)
 }
