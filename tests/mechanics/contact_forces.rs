@@ -109,6 +109,32 @@ fn the_instant_a_ball_starts_to_slip_is_located_to_1e_9() {
     }
 }
 
+/// Gravity tilting in time over a flat plane, `α(t) = 0.3 + 0.2 t` (the incline's
+/// angle, without turning the plane): `N = m g cos α(t)` along the motion, and the
+/// ball starts to slip at `t* = (atan(3.5 μ) − 0.3)/0.2`, located to 1e-9.
+#[test]
+fn the_instant_a_ball_starts_to_slip_as_its_slope_steepens_is_located_to_1e_9() {
+    let base = with_parameter(&text("ball-on-incline"), "alpha", "alpha = 0");
+    let file = base.replace(
+        "[gravity]\nmagnitude = \"g\"",
+        "[gravity]\nmagnitude = \"g\"\ndirection = [\"sin(0.3 + 0.2*t)\", \"0\", \"-cos(0.3 + 0.2*t)\"]",
+    );
+    assert_ne!(file, base);
+    let slip = ((3.5f64 * 0.2).atan() - 0.3) / 0.2;
+    let (model, numeric, state) = build_text(&file);
+    let mut sim =
+        Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state).unwrap();
+    sim.advance_to(2.0).unwrap();
+    for s in sim.samples() {
+        let alpha = 0.3 + 0.2 * s.t;
+        assert!(close(s.contact_forces[0], 9.81 * alpha.cos(), 1e-8), "N({}) = {}", s.t, s.contact_forces[0]);
+        assert!(close(s.contact_forces[4], 2.0 / 7.0 * alpha.tan(), 1e-8), "needs (2/7) tan α");
+    }
+    let events = sim.validity_events();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert!((events[0].start - slip).abs() < 1e-9, "{} vs {slip}", events[0].start);
+}
+
 /// A friction coefficient that rises and falls makes the contact slip and grip in
 /// turn: every span is found, closed where it ends, and the search stays bounded.
 /// (The conditions are checked at each step's end: RK4's steps of 0.01 see every
