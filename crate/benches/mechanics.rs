@@ -373,6 +373,7 @@ fn contact_forces(quick: bool) {
         let (model, numeric, state) = load(&scenario(name));
         let mut native = numeric.clone();
         assert!(nhlab_native::use_for_lagrange(&model, &mut native, true).expect("compiles"), "{name}");
+        assert!(nhlab_native::use_for_contacts(&mut native).expect("compiles"), "{name}");
         for (route, numeric) in [("native code", &native), ("interpreted", &numeric)] {
             let with = Settings { compulsion: false, ..Settings::from_scenario(&model.scenario.run, Method::Lagrange) };
             let without = Settings { diagnostics: Diagnostics { contacts: false, ..Diagnostics::ALL }, ..with };

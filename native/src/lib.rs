@@ -104,6 +104,17 @@ pub fn use_for_lagrange(model: &Model, numeric: &mut NumericModel, diagnostics: 
     Ok(true)
 }
 
+/// Compiles the contact forces' program of `numeric` ([`nhlab::mechanics::ContactForces`]:
+/// every term a state's forces need, `M`, `F`, `A` among them) to machine code and
+/// makes it run that. False (and nothing changed) without contacts.
+pub fn use_for_contacts(numeric: &mut NumericModel) -> Result<bool, NativeError> {
+    let Some(contacts) = numeric.contacts.as_mut() else { return Ok(false) };
+    let outputs = contacts.program().output_count();
+    let code = compile(contacts.program(), &contacts.input_parts(), &[outputs])?;
+    contacts.set_native(Some(code));
+    Ok(true)
+}
+
 /// `prologue(input parts, registers)`.
 type PrologueFn = unsafe extern "C" fn(*const *const f64, *mut f64);
 /// `body(input parts, registers, output parts)`.

@@ -222,6 +222,11 @@ test("a coin that starts to slip: its contact forces are plotted, μ drawn, and 
   }
   const [inTrajectory] = await colourPixels(page, "plot-trajectory", [shade]);
   assert.ok(inTrajectory < 50, `the trajectory is not shaded (${inTrajectory})`);
+  // Under the contact panel, each span in words with its located instants.
+  const events = await page.$$eval("#contact-events li", (e) => e.map((x) => x.textContent));
+  assert.equal(events.length, 2, JSON.stringify(events));
+  assert.match(events[0], /^lagrange: `disk rolls on ground` \(rolling\[0\]\) slips \(\|F_t\| > μ N\) from t = 0\.6853\d{5} until t = 1\.129\d{4,5}:/, events[0]);
+  assert.match(events[1], /from t = 2\.49\d+ (on|to the run's end|until t = [\d.]+):/, events[1]);
   // The scene draws the contact force as an arrow; the switch hides it.
   const scene = () => page.evaluate(() => document.getElementById("plot-scene").toDataURL());
   const withForces = await scene();

@@ -276,6 +276,48 @@ fn native_lagrange_agrees_with_the_interpreter_on_every_gallery_scenario() {
     assert_eq!(written_out, names().len(), "scenarios with a native right-hand side");
 }
 
+/// The contact forces' program as machine code and as the page's wasm kernel
+/// gives the interpreter's forces bit for bit along a run of every gallery item
+/// with contacts, under Lagrange's equations and Gauss's (whose accelerations reach
+/// the program by another route).
+#[test]
+fn contact_forces_in_machine_code_and_the_page_kernel_equal_the_interpreters_bit_for_bit() {
+    let mut with_contacts = 0;
+    for name in names() {
+        let (model, numeric) = compiled(&text(&name));
+        if numeric.contacts.is_none() || nhlab_tests::scenarios::redundant(&model) {
+            continue;
+        }
+        with_contacts += 1;
+        let (mut native, mut kernel) = (numeric.clone(), numeric.clone());
+        assert!(nhlab_native::use_for_contacts(&mut native).expect("compiles"), "{name}");
+        assert!(wasm_kernel::use_for_contacts(&mut kernel).expect("a module"), "{name}");
+        assert!(native.contacts.as_ref().is_some_and(|c| c.has_native()), "{name}");
+        let (scenario, map) = load_toml(&text(&name)).expect("loads");
+        let mut fresh = NumericModel::new(&model).expect("compiles");
+        let initial = initial_state(&model, &mut fresh, &map).expect("an initial state");
+        for method in [Method::Lagrange, Method::Gauss] {
+            let settings = Settings::from_scenario(&scenario.run, method);
+            let columns = |compiled: &NumericModel| {
+                let mut sim = Simulation::new(compiled.clone(), settings, &initial).expect("starts");
+                sim.advance_to(initial.t + 0.3).expect("runs");
+                let rows: Vec<u64> =
+                    sim.samples().iter().flat_map(|s| s.contact_forces.iter().map(|x| x.to_bits())).collect();
+                rows
+            };
+            let want = columns(&numeric);
+            assert!(!want.is_empty(), "{name} ({method:?}): the forces are recorded");
+            assert!(
+                want.iter().any(|&x| f64::from_bits(x).is_finite()),
+                "{name} ({method:?}): some force is determined"
+            );
+            assert!(columns(&native) == want, "{name} ({method:?}): machine code against the interpreter");
+            assert!(columns(&kernel) == want, "{name} ({method:?}): the page's kernel against the interpreter");
+        }
+    }
+    assert!(with_contacts >= 8, "gallery items with contacts: {with_contacts}");
+}
+
 /// The turntable's `M` and `A` are fixed, so their factors are in the prologue:
 /// a change of a parameter must reach the next call.
 #[test]

@@ -194,3 +194,12 @@ pub fn use_for_lagrange(model: &Model, numeric: &mut NumericModel) -> Result<boo
     numeric.set_native_lagrange(Some(compile(&program, &inputs, &outputs)?));
     Ok(true)
 }
+
+/// As `nhlab_native::use_for_contacts`, with the page's kernel: false without
+/// contacts.
+pub fn use_for_contacts(numeric: &mut NumericModel) -> Result<bool, String> {
+    let Some(contacts) = numeric.contacts.as_mut() else { return Ok(false) };
+    let program = contacts.program().clone();
+    contacts.set_native(Some(compile(&program, &contacts.input_parts(), &[program.output_count()])?));
+    Ok(true)
+}

@@ -3,7 +3,7 @@
 
 import { $, DRAW_MS_PER_FRAME, errorText, isTrap, notice } from "./dom.js";
 import { openHelp } from "./help.js";
-import { renderLegend, renderSceneText } from "./plots.js";
+import { renderLegend, renderSceneText, renderValidity } from "./plots.js";
 import { recoverFromTrap, requestAdvance, restartRuns } from "./runner.js";
 
 export function updatePlayButton(lab) {
@@ -90,6 +90,7 @@ export function frame(lab, now) {
       ? ` (catching up: ${Math.floor(100 * (shown - lab.info.t0) / (lab.clock - lab.info.t0))} %)` : "";
     $("clock").textContent = `t = ${shown.toFixed(3)} / ${lab.info.t_end}${progress}`;
     renderLegend(lab);
+    renderValidity(lab);
     renderSceneText(lab, now);
     lab.perf.work.push(performance.now() - started);
     for (const k of ["work", "step", "draw", "loads"]) if (lab.perf[k].length > 5000) lab.perf[k].splice(0, 1000);

@@ -69,6 +69,12 @@ export function renderPlots(lab, info) {
     const gaps = el("p", { class: "gaps", text: "Some values here are not finite (undefined or overflowing): they are left out as gaps." });
     gaps.hidden = true;
     const fig = el("figure", { id: `${p.id}-fig`, class: p.kind === "Scene" ? "fig scene" : "fig" }, head, canvas, el("figcaption", { class: "note", text: p.note }), gaps);
+    if (p.kind === "ContactNormal") {
+      // Where each run's contacts lifted off or slipped, named with their instants.
+      const events = el("ul", { id: "contact-events", class: "events", "aria-live": "polite" });
+      events.hidden = true;
+      fig.append(events);
+    }
     if (p.kind === "Scene") {
       wireScene(lab, canvas);
       // The text alternative, kept current a few times a second (not every frame).
@@ -137,6 +143,19 @@ export function renderLegendNote(info) {
     ? `${colours} E = (…) is Hamel's E-vector, G − H, at the clock's state of that run, by independent coordinate (${comps.join(", ")}): zero exactly where Hamel's embedding, which has no multipliers, gives the true motion.${info.hamel_split ? ` Hamel's split: ${info.hamel_split}.` : ""}`
     : colours;
   $("legend-note").hidden = false;
+}
+
+/** Under the contact panel: each span where a run's contact lifted off or slipped,
+ *  as far as the clock, with its located instants (redrawn only when it changes). */
+export function renderValidity(lab) {
+  const box = $("contact-events");
+  if (!box) return;
+  const lines = lab.runs.flatMap((r) => (r.validity ?? []).map((text) => `${r.method}${r.set ? ` · ${r.set}` : ""}: ${text}`));
+  const key = lines.join("\n");
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.hidden = lines.length === 0;
+  box.replaceChildren(...lines.map((text) => el("li", { text })));
 }
 
 export function renderLegend(lab) {

@@ -117,6 +117,18 @@ impl Run {
         self.sim.as_ref().map_or(&NO_SAMPLES, |s| s.samples())
     }
 
+    /// The spans so far where a contact lifted off or slipped, in words, as far as
+    /// the display clock `now` (the run steps a little ahead of it).
+    pub fn validity_notes(&self, now: f64) -> Vec<String> {
+        let Some(sim) = self.sim.as_ref() else { return Vec::new() };
+        let Some(contacts) = sim.contacts() else { return Vec::new() };
+        sim.validity_events()
+            .iter()
+            .filter(|e| e.start <= now)
+            .map(|e| nhlab::simulation::describe_validity_event(e, &contacts[e.contact], now))
+            .collect()
+    }
+
     /// Whether it has reached `t_end` or stopped.
     pub fn finished(&self, t_end: f64) -> bool {
         self.error.is_some() || self.sim.as_ref().is_none_or(|s| s.time() >= t_end)
@@ -282,6 +294,10 @@ impl Lab {
         let lagrange = prepared.model.scenario.run.chosen_methods().contains(&Method::Lagrange);
         let compiled =
             if lagrange { crate::kernel::use_for_lagrange(&prepared.model, &mut prepared.numeric) } else { Ok(false) };
+        // The contact forces' terms compiled too; where the module cannot be made
+        // they are interpreted, to the same bits, so a failure here changes nothing
+        // a user sees.
+        let _ = crate::kernel::use_for_contacts(&mut prepared.numeric);
         let mut lab = Lab::from_prepared(prepared)?;
         lab.compiled = compiled;
         Ok(lab)

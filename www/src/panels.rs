@@ -297,6 +297,21 @@ mod tests {
         assert_eq!(spans.len(), 1, "{spans:?}");
         assert!(spans[0].0 >= 0.6853 && spans[0].0 < 0.72 && spans[0].1 <= 1.0, "{spans:?}");
         assert_eq!(shaded(&display, Kind::Trajectory), []);
+        // The span in words, its start to nine digits, still open at the clock; and
+        // closed once the clock passes its end (the command line's own words).
+        let notes = lab.runs()[0].validity_notes(lab.now());
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].starts_with("`disk rolls on ground` (rolling[0]) slips (|F_t| > μ N) from t = 0.6853"),
+            "{notes:?}"
+        );
+        assert!(notes[0].contains(" on: ") && !notes[0].contains("until"), "{notes:?}");
+        let start: f64 = notes[0].split("from t = ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        assert!(start.to_string().len() >= 10 && (start - spans[0].0).abs() < 0.02, "{start} against {spans:?}");
+        lab.advance(2.0, 100_000);
+        let notes = lab.runs()[0].validity_notes(lab.now());
+        assert!(notes[0].contains(" until t = 1.129"), "{notes:?}");
+        assert!(lab.runs()[0].validity_notes(0.5).is_empty(), "nothing before the clock reaches it");
         // A scenario without contacts has neither the panels nor shading.
         let mut sleigh = Lab::new(crate::gallery::text("chaplygin-sleigh").unwrap()).unwrap();
         sleigh.advance(1.0, 10_000);

@@ -85,6 +85,12 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             Err(e) => eprintln!("note: {e}; the right-hand side is interpreted"),
         }
     }
+    // The contact forces' terms (every method's, from its accelerations) likewise.
+    if !args.interpret {
+        if let Err(e) = nhlab_native::use_for_contacts(&mut numeric) {
+            eprintln!("note: {e}; the contact forces' terms are interpreted");
+        }
+    }
     let mut view = View::new(&l.model).map_err(|e| Failure::bad(format!("view: {e}")))?;
     // Runs that failed (they could not start, or stopped on an error) and runs that
     // ended by design (Hamel's split turning singular): said after the output is
@@ -329,21 +335,7 @@ fn validity_notes(who: &str, sim: &Simulation) -> Vec<String> {
     sim.validity_events()
         .iter()
         .map(|e| {
-            let contact = &contacts[e.contact];
-            let what = match e.condition {
-                nhlab::simulation::Condition::LiftOff => "lifts off (N ≤ 0)".to_string(),
-                nhlab::simulation::Condition::Slip => "slips (|F_t| > μ N)".to_string(),
-            };
-            let until = match e.end {
-                Some(end) => format!(" until t = {}", nhlab::math::ShortTime(end)),
-                None => String::from(" to the run's end"),
-            };
-            format!(
-                "{who}: `{}` ({}) {what} from t = {}{until}: the rolling model does not hold there",
-                contact.name,
-                contact.field,
-                nhlab::math::ShortTime(e.start)
-            )
+            format!("{who}: {}", nhlab::simulation::describe_validity_event(e, &contacts[e.contact], f64::INFINITY))
         })
         .collect()
 }

@@ -23,7 +23,7 @@ use crate::mechanics::{DynamicsError, NumericModel};
 pub use sample_block::{lagrange_program_with_diagnostics, MAX_COMPILED_DIAGNOSTICS};
 pub use samples::{Iter, SampleRef, Samples, Widths, NO_SAMPLES};
 use samples::{Measures, Scalars};
-pub use validity::{Condition, ValidityEvent, TIME_TOLERANCE};
+pub use validity::{describe as describe_validity_event, Condition, ValidityEvent, TIME_TOLERANCE};
 
 pub use crate::scenario::{OnInvalid, Stabilization};
 

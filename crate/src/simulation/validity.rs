@@ -10,7 +10,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::formulations::{self, Method};
-use crate::mechanics::{ContactForce, ContactState, DynamicsError, NumericModel};
+use crate::mechanics::{ContactForce, ContactInfo, ContactState, DynamicsError, NumericModel};
 
 /// The assumption a contact broke.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,15 +82,12 @@ pub(crate) fn prepare(numeric: &mut NumericModel, t: f64, q: &[f64]) {
         else {
             break;
         };
-        let Ok(terms) = numeric.evaluate(t, q, &v) else { break };
-        states.push((v, solution.accelerations.as_slice().to_vec(), terms.clone()));
+        states.push((v, solution.accelerations.as_slice().to_vec()));
     }
     let parameters = numeric.parameters.clone();
     let Some(contacts) = numeric.contacts.as_mut() else { return };
-    let states: Vec<ContactState<'_>> = states
-        .iter()
-        .map(|(v, a, terms)| ContactState { t, q, v, accelerations: a, parameters: &parameters, terms })
-        .collect();
+    let states: Vec<ContactState<'_>> =
+        states.iter().map(|(v, a)| ContactState { t, q, v, accelerations: a, parameters: &parameters }).collect();
     if states.len() == 2 {
         contacts.choose(&states);
     }
@@ -124,11 +121,9 @@ pub(crate) fn forces_at(
             solved.as_slice()
         }
     };
-    // `M`, `F`, `A` only (the diagnostics after them are not needed).
-    numeric.evaluate_dynamics(t, q, v)?;
-    let NumericModel { terms, contacts, parameters, .. } = numeric;
+    let NumericModel { contacts, parameters, .. } = numeric;
     let Some(contacts) = contacts.as_mut() else { return Ok(false) };
-    let state = ContactState { t, q, v, accelerations, parameters, terms };
+    let state = ContactState { t, q, v, accelerations, parameters };
     // Forces that do not balance (an embedding off the true motion) are NaN.
     let _ = contacts.at(&state);
     Ok(true)
@@ -139,9 +134,31 @@ pub(crate) fn status(forces: &[ContactForce]) -> Vec<[bool; 2]> {
     forces.iter().map(ContactForce::fails).collect()
 }
 
+/// A span in words, as the command line's notes and the page's contact panel say
+/// it, its instants to nine digits (they are located to 1e-11): `` `coin rolls on
+/// ground` (rolling[0]) slips (|F_t| > μ N) from t = 0.685303105 until t = 1.12908``. An end after `until` (the page's clock) is not said yet; a span still
+/// open at an infinite `until` lasts to the run's end.
+pub fn describe(event: &ValidityEvent, contact: &ContactInfo, until: f64) -> String {
+    let what = match event.condition {
+        Condition::LiftOff => "lifts off (N ≤ 0)",
+        Condition::Slip => "slips (|F_t| > μ N)",
+    };
+    let span = match event.end {
+        Some(end) if end <= until => format!(" until t = {}", crate::math::short_number(end)),
+        None if until == f64::INFINITY => String::from(" to the run's end"),
+        _ => String::from(" on"),
+    };
+    format!(
+        "`{}` ({}) {what} from t = {}{span}: the rolling model does not hold there",
+        contact.name,
+        contact.field,
+        crate::math::short_number(event.start)
+    )
+}
+
 /// The words for an event that stopped a run.
 pub(crate) fn stop_message(name: &str, field: &str, condition: Condition, t: f64, force: &ContactForce) -> String {
-    let at = crate::math::ShortTime(t);
+    let at = crate::math::short_number(t);
     match condition {
         Condition::LiftOff => format!(
             "`{name}` ({field}) lifts off at t = {at}: its normal force falls to zero and would have to pull \

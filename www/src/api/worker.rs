@@ -72,6 +72,8 @@ struct RunInfo {
     from: usize,
     /// The scene's elements this run could not draw at the clock.
     hidden: Vec<String>,
+    /// Where its contacts lifted off or slipped, in words, up to the clock.
+    validity: Vec<String>,
 }
 
 #[derive(serde::Serialize)]
@@ -310,6 +312,7 @@ impl WebLab {
                 e: r.current.as_ref().and_then(|c| c.0.e_vector.clone()),
                 from,
                 hidden,
+                validity: r.validity_notes(self.lab.now()),
             });
         }
         to_js(&Update { now: self.lab.now(), finished: self.lab.finished(), runs })

@@ -36,3 +36,24 @@ pub fn use_for_lagrange(model: &Model, numeric: &mut NumericModel) -> Result<boo
         Ok(false)
     }
 }
+
+/// Compiles the contact forces' program of `numeric` (every term a state's forces
+/// need, [`nhlab::mechanics::ContactForces::program`]) to a WebAssembly module and
+/// makes it run that. `Ok(false)` without contacts, or off the web.
+pub fn use_for_contacts(numeric: &mut NumericModel) -> Result<bool, String> {
+    let Some(contacts) = numeric.contacts.as_mut() else { return Ok(false) };
+    let program = contacts.program().clone();
+    let (inputs, outputs) = (contacts.input_parts(), [program.output_count()]);
+    let bytes = encode::module(&program, &inputs, &outputs).map_err(|e| e.to_string())?;
+    #[cfg(target_arch = "wasm32")]
+    {
+        let code = instance::Kernel::new(&bytes, &inputs, &outputs, program.register_count())?;
+        contacts.set_native(Some(nhlab::expr::NativeEvaluator::new(&program, std::sync::Arc::new(code))));
+        Ok(true)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = bytes;
+        Ok(false)
+    }
+}

@@ -28,15 +28,19 @@
 //! Solved by least squares on rows scaled to their largest coefficient
 //! (nalgebra's SVD: the system is small, `n + 6` rows by three per contact, and
 //! its rank is what decides what is determined).
+//!
+//! One program computes everything a state needs — the balances, each contact's
+//! point, `J`, tangents and `μ`, and `M`, `F`, `A` — so that a sample runs no other
+//! program; the command line runs it as machine code
+//! ([`ContactForces::set_native`], `nhlab_native::use_for_contacts`).
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use nalgebra::{DMatrix, DVector};
 
-use super::Terms;
-use crate::expr::Evaluator;
-use crate::mechanics::{fill_state_inputs, Model};
+use crate::expr::{Evaluator, NativeEvaluator, Program};
+use crate::mechanics::Model;
 
 /// One contact's force at a state. Components that the model does not determine,
 /// and all of them where the forces do not balance, are NaN.
@@ -124,6 +128,9 @@ pub enum Unbalanced {
 #[derive(Clone, Debug)]
 pub struct ContactForces {
     evaluator: Evaluator,
+    /// The same program as machine code, where the host compiled it.
+    native: Option<NativeEvaluator>,
+    /// `t`, `q`, `v`, `q̈`, parameters (the parts of [`ContactForces::input_parts`]).
     inputs: Vec<f64>,
     outputs: Vec<f64>,
     n: usize,
@@ -194,9 +201,16 @@ impl ContactForces {
             outputs.extend(c.centre);
             outputs.push(c.friction);
         }
-        let mut inputs = model.state_inputs();
-        inputs.extend((0..n).map(|i| g.coordinate(i)[2]));
-        let program = g.compile(&outputs, &inputs).ok()?;
+        // Then `M` (row-major), `F` and `A`, as the model's own program has them.
+        outputs.extend(&model.equations.mass_matrix);
+        outputs.extend(&model.equations.forcing);
+        outputs.extend(model.constraints.iter().flat_map(|c| c.jacobian.iter().copied()));
+        let mut inputs = alloc::vec![g.time()];
+        for slot in 0..3 {
+            inputs.extend((0..n).map(|i| g.coordinate(i)[slot]));
+        }
+        inputs.extend(model.parameters.iter().map(|p| p.symbol));
+        let program = g.compile(&outputs, &inputs).ok()?.hoist(1 + 3 * n);
         let written = (0..model.constraints.len())
             .filter(|&j| !terms.contacts.iter().any(|c| c.field == model.constraints[j].origin))
             .collect();
@@ -204,6 +218,7 @@ impl ContactForces {
             inputs: alloc::vec![0.0; program.input_count()],
             outputs: alloc::vec![0.0; program.output_count()],
             evaluator: program.into_evaluator(),
+            native: None,
             n,
             bodies: terms.bodies.len(),
             ends: terms.contacts.iter().map(|c| (c.body, c.on)).collect(),
@@ -257,7 +272,7 @@ impl ContactForces {
         &self.forces
     }
 
-    /// Chooses the balances to use from `states` (each `(t, q, v, q̈, terms)` of the
+    /// Chooses the balances to use from `states` (each `(t, q, v, q̈)` of the
     /// true motion at random admissible velocities), links written constraints to
     /// the contacts whose normal condition they are, and says what is determined.
     pub fn choose(&mut self, states: &[State<'_>]) {
@@ -275,9 +290,9 @@ impl ContactForces {
         let mut linked: Vec<(usize, usize)> = Vec::new();
         for &j in &self.written {
             for k in 0..self.contacts.len() {
-                let inside = states.iter().zip(&evaluated).all(|(s, out)| {
+                let inside = evaluated.iter().all(|out| {
                     let jac = &out[self.contact_offset(k) + 3..][..3 * n];
-                    let row = s.terms.jacobian.row(j).transpose();
+                    let row = DVector::from_column_slice(&out[self.dynamics_offset() + n * n + n + j * n..][..n]);
                     let basis = DMatrix::from_fn(n, 3, |i, c| jac[c * n + i]);
                     in_column_space(&basis, &row)
                 });
@@ -308,7 +323,7 @@ impl ContactForces {
             self.sets.push(candidate);
             let balanced = states.iter().zip(&evaluated).all(|(s, out)| {
                 self.outputs.copy_from_slice(out);
-                self.solve(s.terms, s.accelerations).is_ok()
+                self.solve(s.accelerations).is_ok()
             });
             if !balanced {
                 self.sets.pop();
@@ -316,7 +331,7 @@ impl ContactForces {
         }
         // What is determined: the null space of the system at the first state.
         self.outputs.copy_from_slice(&evaluated[0]);
-        let (matrix, _, _) = self.system(states[0].terms, states[0].accelerations);
+        let (matrix, _, _) = self.system(states[0].accelerations);
         let free = null_space(&matrix);
         self.full_rank = free.is_empty();
         for k in 0..self.contacts.len() {
@@ -375,7 +390,7 @@ impl ContactForces {
         self.found.clear();
         self.found.push(state.t);
         self.found.extend(state.q.iter().chain(state.v).chain(state.parameters));
-        let outcome = self.load(state).and_then(|()| self.solve(state.terms, state.accelerations));
+        let outcome = self.load(state).and_then(|()| self.solve(state.accelerations));
         match outcome {
             Ok((x, size)) => {
                 for k in 0..self.contacts.len() {
@@ -392,12 +407,18 @@ impl ContactForces {
 
     fn load(&mut self, s: &State<'_>) -> Result<(), Unbalanced> {
         let n = self.n;
-        let start = self.inputs.len() - n;
-        let (state, accelerations) = self.inputs.split_at_mut(start);
-        fill_state_inputs(state, s.t, s.q, s.v, s.parameters);
-        accelerations.copy_from_slice(s.accelerations);
-        self.evaluator.eval(&self.inputs, &mut self.outputs).map_err(|_| Unbalanced::NonFinite)?;
-        if self.outputs.iter().any(|x| !x.is_finite()) {
+        let ran = match self.native.as_mut() {
+            Some(code) => code.eval(&[&[s.t], s.q, s.v, s.accelerations, s.parameters], &mut [&mut self.outputs]),
+            None => {
+                self.inputs[0] = s.t;
+                for (slot, part) in [s.q, s.v, s.accelerations].into_iter().enumerate() {
+                    self.inputs[1 + slot * n..][..n].copy_from_slice(part);
+                }
+                self.inputs[1 + 3 * n..].copy_from_slice(s.parameters);
+                self.evaluator.eval(&self.inputs, &mut self.outputs).is_ok()
+            }
+        };
+        if !ran || self.outputs.iter().any(|x| !x.is_finite()) {
             return Err(Unbalanced::NonFinite);
         }
         Ok(())
@@ -405,6 +426,35 @@ impl ContactForces {
 
     fn contact_offset(&self, k: usize) -> usize {
         WRENCH * (self.bodies + 1) + k * (13 + 3 * self.n)
+    }
+
+    /// Where `M`, then `F`, then `A` start in the outputs.
+    fn dynamics_offset(&self) -> usize {
+        self.contact_offset(self.contacts.len())
+    }
+
+    /// The program every state runs (for a host to compile to machine code).
+    pub fn program(&self) -> &Program {
+        self.evaluator.program()
+    }
+
+    /// The parts its inputs come in: `t`, `q`, `v`, `q̈`, parameters (the last the
+    /// slow ones); its outputs are one part.
+    pub fn input_parts(&self) -> [usize; 5] {
+        let n = self.n;
+        [1, n, n, n, self.evaluator.program().input_count() - 1 - 3 * n]
+    }
+
+    /// Runs [`ContactForces::program`] as `native` from now on (compiled for
+    /// [`ContactForces::input_parts`] and one output part), or interpreted again
+    /// with `None`.
+    pub fn set_native(&mut self, native: Option<NativeEvaluator>) {
+        self.native = native;
+    }
+
+    /// Whether the program runs as machine code.
+    pub fn has_native(&self) -> bool {
+        self.native.is_some()
     }
 
     /// The unit normal (from the surface into the body) and the unit tangents
@@ -457,15 +507,18 @@ impl ContactForces {
     }
 
     /// The scaled system, its right-hand side, and each row's scale for zero rows.
-    fn system(&self, terms: &Terms, accelerations: &[f64]) -> (DMatrix<f64>, DVector<f64>, Vec<bool>) {
+    fn system(&self, accelerations: &[f64]) -> (DMatrix<f64>, DVector<f64>, Vec<bool>) {
         let (n, k, w) = (self.n, self.contacts.len(), self.written.len());
         let rows = n + WRENCH * self.sets.len();
         let columns = 3 * k + w;
         let mut a = DMatrix::zeros(rows.max(columns), columns);
         let mut b = DVector::zeros(rows.max(columns));
         let mut zero_row = alloc::vec![false; rows.max(columns)];
-        let q_dd = DVector::from_column_slice(accelerations);
-        let inertia = &terms.mass * &q_dd;
+        let dynamics = &self.outputs[self.dynamics_offset()..];
+        let (mass, rest) = dynamics.split_at(n * n);
+        let (forcing, jacobian) = rest.split_at(n);
+        let inertia: Vec<f64> =
+            mass.chunks_exact(n).map(|row| row.iter().zip(accelerations).map(|(m, a)| m * a).sum()).collect();
         for i in 0..n {
             for c in 0..k {
                 let jac = &self.outputs[self.contact_offset(c) + 3..];
@@ -474,9 +527,9 @@ impl ContactForces {
                 }
             }
             for (col, &j) in self.written.iter().enumerate() {
-                a[(i, 3 * k + col)] = terms.jacobian[(j, i)];
+                a[(i, 3 * k + col)] = jacobian[j * n + i];
             }
-            b[i] = inertia[i] - terms.forcing[i];
+            b[i] = inertia[i] - forcing[i];
         }
         // Rows scaled to their largest coefficient; a row whose coefficients are
         // round-off beside the others' is one no force enters, where Lagrange's
@@ -490,7 +543,7 @@ impl ContactForces {
             } else {
                 zero_row[i] = true;
                 a.row_mut(i).fill(0.0);
-                let size = inertia[i].abs() + terms.forcing[i].abs();
+                let size = inertia[i].abs() + forcing[i].abs();
                 b[i] /= size.max(f64::MIN_POSITIVE);
             }
         }
@@ -541,8 +594,8 @@ impl ContactForces {
 
     /// The least-norm solution, if the rows balance, with the size of the forces in
     /// the system (the largest right-hand side or unknown).
-    fn solve(&self, terms: &Terms, accelerations: &[f64]) -> Result<(DVector<f64>, f64), Unbalanced> {
-        let (a, b, zero_row) = self.system(terms, accelerations);
+    fn solve(&self, accelerations: &[f64]) -> Result<(DVector<f64>, f64), Unbalanced> {
+        let (a, b, zero_row) = self.system(accelerations);
         if a.ncols() == 0 {
             return Err(Unbalanced::NotIdeal);
         }
@@ -593,8 +646,6 @@ pub struct State<'a> {
     pub accelerations: &'a [f64],
     /// Parameter values.
     pub parameters: &'a [f64],
-    /// `M`, `F`, `A` at `(t, q, v)`.
-    pub terms: &'a Terms,
 }
 
 /// Whether `y` is a combination of `basis`'s columns (relative residual 1e-9).
