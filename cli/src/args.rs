@@ -78,6 +78,15 @@ pub struct RunArgs {
     /// End time; default: the scenario's `run.t_end`.
     #[arg(long)]
     pub t_end: Option<f64>,
+    /// Integrator ids (repeat for several: every method runs under each, and the
+    /// table gains an `integrator` column); default: the scenario's
+    /// `run.integrators` or `run.integrator`.
+    #[arg(long = "integrator")]
+    pub integrators: Vec<String>,
+    /// The step of the fixed-step integrators (`rk4`, `rattle`, `rattle4`);
+    /// default: the scenario's `run.dt`.
+    #[arg(long)]
+    pub dt: Option<f64>,
     /// Sample exactly at these times, from dense output: a comma-separated list of
     /// times and ranges `START:STOP:STEP` (STOP included), e.g. `0:10:0.01,12.5`.
     #[arg(long, allow_hyphen_values = true)]

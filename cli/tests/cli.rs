@@ -666,7 +666,12 @@ fn a_run_stops_at_its_step_and_sample_limits() {
     let (code, out, err) =
         nhlab(&["run", &scenario("pendulum-cartesian"), "--method", "lagrange", "--max-samples", "50"]);
     assert_eq!(code, 1);
-    assert!(err.contains("it reached its limit of 50 samples (raise it with --max-samples)"), "{err}");
+    assert!(
+        err.contains(
+            "it reached its limit of 50 samples (raise it with --max-samples, or thin a long run with --sample-at"
+        ),
+        "{err}"
+    );
     assert_eq!(out.lines().count(), 1 + 50);
     let (code, _, err) = nhlab(&["run", &scenario("pendulum-cartesian"), "--max-steps", "0"]);
     assert_eq!((code, err.trim()), (2, "error: --max-steps and --max-samples: must be at least 1"));
@@ -1414,4 +1419,54 @@ fn contact_forces_and_where_rolling_fails_reach_the_command_line() {
     let (status, _, err) = nhlab(&["run", stop.to_str().unwrap(), "--strict"]);
     assert_eq!(status, 1, "--strict makes it a failure: {err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--integrator` several times overlays integrators: every method under each, an
+/// `integrator` column naming the run's; `--dt` sets the fixed step; an unknown
+/// integrator, a bad step and a model outside the structure-preserving class are
+/// said plainly.
+#[test]
+fn integrators_overlay_like_methods_and_are_refused_where_they_do_not_apply() {
+    let (code, out, err) = nhlab(&[
+        "run",
+        &scenario("chaplygin-sleigh"),
+        "--method",
+        "lagrange",
+        "--integrator",
+        "rattle",
+        "--integrator",
+        "dopri5",
+        "--dt",
+        "0.05",
+        "--t-end",
+        "1",
+        "--columns",
+        "energy,residuals",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let header: Vec<&str> = out.lines().next().expect("a header").split(',').collect();
+    assert_eq!(header.last(), Some(&"integrator"), "{header:?}");
+    let rattle: Vec<&str> = out.lines().skip(1).filter(|l| l.ends_with(",rattle")).collect();
+    assert_eq!(rattle.len(), 21, "the start and 20 steps of 0.05");
+    assert!(out.lines().skip(1).any(|l| l.ends_with(",dopri5")));
+    // The edge's residual at every rattle step: the scheme meets it exactly.
+    let res = header.iter().position(|&c| c == "res_edge").expect("the residual column");
+    for line in &rattle {
+        let r: f64 = line.split(',').nth(res).expect("a cell").parse().expect("a number");
+        assert!(r.abs() < 1e-12, "{line}");
+    }
+    let (code, _, err) = nhlab(&["run", &scenario("chaplygin-sleigh"), "--integrator", "ratle"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--integrator: unknown integrator `ratle`: use one of dopri5, rk4, rattle, rattle4"), "{err}");
+    let (code, _, err) = nhlab(&["run", &scenario("chaplygin-sleigh"), "--integrator", "rattle", "--dt", "0"]);
+    assert_eq!((code, err.trim()), (2, "error: --dt: expected a positive number, found 0"));
+    let (code, _, err) = nhlab(&["run", &scenario("appell-hamel"), "--integrator", "rattle"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("the integrator `rattle` does not apply to this model: the constraint `appell` (constraints[0]) is nonlinear in the velocities"),
+        "{err}"
+    );
+    let (code, out, _) = nhlab(&["check", &scenario("appell-hamel")]);
+    assert_eq!(code, 0);
+    assert!(out.contains("not rattle, rattle4: the constraint `appell`"), "{out}");
 }

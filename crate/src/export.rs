@@ -54,7 +54,9 @@ pub struct Table {
 /// The comment line of a table of runs recorded at every step (`advance_to`/`step`).
 pub fn step_comment(settings: &Settings) -> String {
     match settings.integrator {
-        IntegratorKind::Rk4 => format!("samples on a regular grid: rk4 with dt = {}", Short(settings.dt)),
+        IntegratorKind::Rk4 | IntegratorKind::Rattle | IntegratorKind::Rattle4 => {
+            format!("samples on a regular grid: {} with dt = {}", settings.integrator.id(), Short(settings.dt))
+        }
         IntegratorKind::Dopri5 => format!(
             "samples at the accepted steps of dopri5 (rtol = {}, atol = {})",
             Short(settings.rtol),
@@ -70,6 +72,9 @@ pub struct RunSamples<'a> {
     pub method: Method,
     /// Its parameter set's name in `[compare]`; `None`: the scenario's own values.
     pub set: Option<&'a str>,
+    /// Its integrator's id when the runs overlay integrators (the `integrator`
+    /// column); `None` otherwise.
+    pub integrator: Option<&'a str>,
     /// Its samples.
     pub samples: SamplesOf<'a>,
 }
@@ -112,8 +117,10 @@ impl<'a> From<&'a Samples> for SamplesOf<'a> {
 /// The table of several runs of one model with the scenario's own parameters, in
 /// the given order.
 pub fn samples_table(model: &Model, runs: &[(Method, &[Sample])], comment: String) -> Table {
-    let runs: Vec<RunSamples> =
-        runs.iter().map(|&(method, samples)| RunSamples { method, set: None, samples: samples.into() }).collect();
+    let runs: Vec<RunSamples> = runs
+        .iter()
+        .map(|&(method, samples)| RunSamples { method, set: None, integrator: None, samples: samples.into() })
+        .collect();
     samples_table_for(model, &runs, comment, Diagnostics::ALL)
 }
 
@@ -126,7 +133,8 @@ pub fn samples_table(model: &Model, runs: &[(Method, &[Sample])], comment: Strin
 pub fn samples_table_for(model: &Model, runs: &[RunSamples], comment: String, columns: Diagnostics) -> Table {
     let vakonomic = runs.iter().any(|r| r.method == Method::Vakonomic);
     let with_sets = runs.iter().any(|r| r.set.is_some());
-    let layout = Columns::new(model, columns, vakonomic, with_sets);
+    let with_integrators = runs.iter().any(|r| r.integrator.is_some());
+    let layout = Columns::new(model, columns, vakonomic, with_sets, with_integrators);
     let mut rows = Vec::new();
     let mut singular_split_at = None;
     for run in runs {
@@ -152,13 +160,15 @@ pub struct Columns {
     /// Contact-force columns (0 when not asked for or without contacts).
     contact_columns: usize,
     with_sets: bool,
+    with_integrators: bool,
 }
 
 impl Columns {
     /// The columns for runs of `model` with the diagnostics `wanted`; `vakonomic`:
     /// some run is vakonomic (its `mu` columns); `with_sets`: some run has a `[compare]`
-    /// set (the `set` column).
-    pub fn new(model: &Model, wanted: Diagnostics, vakonomic: bool, with_sets: bool) -> Self {
+    /// set (the `set` column); `with_integrators`: the runs overlay integrators (the
+    /// `integrator` column, last).
+    pub fn new(model: &Model, wanted: Diagnostics, vakonomic: bool, with_sets: bool, with_integrators: bool) -> Self {
         let names_q = model.coordinate_names();
         let m = model.constraints.len();
         let mut names: Vec<String> = alloc::vec!["method".into(), "t".into()];
@@ -191,6 +201,9 @@ impl Columns {
         if with_sets {
             names.push("set".into());
         }
+        if with_integrators {
+            names.push("integrator".into());
+        }
         Columns {
             names,
             wanted,
@@ -200,6 +213,7 @@ impl Columns {
             holonomic,
             contact_columns,
             with_sets,
+            with_integrators,
         }
     }
 
@@ -207,7 +221,7 @@ impl Columns {
     /// sample had no E-vector although the model has a split (its split was singular
     /// there), for a warning.
     pub fn rows(&self, run: &RunSamples, mut emit: impl FnMut(Vec<Cell>)) -> Option<f64> {
-        let &RunSamples { method, set, samples } = run;
+        let &RunSamples { method, set, integrator, samples } = run;
         let mut singular_split_at = None;
         for s in samples.iter() {
             let mut row = Vec::with_capacity(self.names.len());
@@ -244,6 +258,9 @@ impl Columns {
             }
             if self.with_sets {
                 row.push(set.map_or(Cell::Empty, |name| Cell::Text(name.into())));
+            }
+            if self.with_integrators {
+                row.push(integrator.map_or(Cell::Empty, |id| Cell::Text(id.into())));
             }
             emit(row);
         }

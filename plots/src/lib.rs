@@ -35,27 +35,30 @@ pub const COLOURS: [RGBColor; 7] = [
 pub const SET_COLOURS: [RGBColor; 3] = [RGBColor(227, 119, 194), RGBColor(188, 189, 34), RGBColor(127, 127, 127)];
 
 /// Whose line or picture: a method's run with the scenario's parameters (`set` 0)
-/// or with the `set`-th parameter set of `[compare]` (from 1).
+/// or with the `set`-th parameter set of `[compare]` (from 1), under the first
+/// integrator (`integrator` 0) or the `integrator`-th of an overlay.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Series {
     /// The method.
     pub method: Method,
     /// 0: the scenario's own values; `k`: the `k`-th set of `[compare]`.
     pub set: usize,
+    /// 0: the first (or only) integrator; `k`: the `k`-th after it.
+    pub integrator: usize,
 }
 
 impl From<Method> for Series {
     fn from(method: Method) -> Series {
-        Series { method, set: 0 }
+        Series { method, set: 0, integrator: 0 }
     }
 }
 
 /// The colour of a series, the same in every figure: a method's own colour with the
-/// scenario's values, its set's colour otherwise (the method's mark tells methods
-/// of one set apart).
+/// scenario's values under the first integrator, otherwise the colour of its set
+/// and integrator together (the method's mark tells methods of one set apart).
 pub fn colour(series: impl Into<Series>) -> RGBColor {
-    let Series { method, set } = series.into();
-    match set.checked_sub(1) {
+    let Series { method, set, integrator } = series.into();
+    match (set + integrator).checked_sub(1) {
         Some(k) => SET_COLOURS[k % SET_COLOURS.len()],
         None => COLOURS[Method::ALL.iter().position(|&m| m == method).unwrap_or(0) % COLOURS.len()],
     }

@@ -243,6 +243,27 @@ test("a coin that starts to slip: its contact forces are plotted, μ drawn, and 
   await ctx.close();
 });
 
+test("integrators overlay like methods: the contact oscillator under RATTLE and RK4, each named in the legend", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=contact-oscillator`);
+  await toEnd(page);
+  assertPlotsDrawn(await drawnInk(page));
+  const legend = await page.$$eval("#legend li", (e) => e.map((x) => x.textContent));
+  assert.equal(legend.length, 2, JSON.stringify(legend));
+  assert.ok(legend[0].includes("lagrange") && legend[0].includes("· rattle"), legend[0]);
+  assert.ok(legend[1].includes("lagrange") && legend[1].includes("· rk4"), legend[1]);
+  // The fixed step is the field to edit; choosing one integrator ends the overlay.
+  assert.equal(await page.isDisabled("#dt"), false);
+  await page.selectOption("#integrator", "rattle4");
+  await page.waitForFunction(() => document.querySelectorAll("#legend li").length === 1);
+  const text = await page.inputValue("#editor");
+  assert.match(text, /integrator = "rattle4"/);
+  assert.doesNotMatch(text, /integrators = /);
+  await toEnd(page);
+  await page.screenshot({ path: path.join(SHOTS, "contact-oscillator.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
 test("the Whipple bicycle from bodies plays; a broken vector expression is blamed once, at its place", async () => {
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle`);
   await waitClockPast(page, 0.5);

@@ -24,6 +24,7 @@ mod scenario_errors;
 mod scene;
 mod share;
 mod stability;
+mod structure_preserving;
 mod vakonomic;
 mod vectors;
 mod wasm_kernel;

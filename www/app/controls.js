@@ -150,14 +150,16 @@ export function renderSettings(lab, info) {
   const set = (id, value) => { $(id).value = String(value); };
   set("integrator", info.integrator); set("rtol", info.rtol); set("atol", info.atol);
   set("dt", info.dt); set("t_end", info.t_end); set("stabilization", info.stabilization);
-  const rk4 = info.integrator === "rk4";
-  $("dt").disabled = !rk4; $("rtol").disabled = rk4; $("atol").disabled = rk4;
+  // Fixed-step integrators (RK4 and the structure-preserving schemes) take dt; Dormand–Prince its tolerances.
+  const fixed = info.integrator !== "dopri5";
+  $("dt").disabled = !fixed; $("rtol").disabled = fixed; $("atol").disabled = fixed;
 }
 
 export function wireSettings(lab) {
-  for (const id of ["integrator", "stabilization"]) {
-    $(id).addEventListener("change", () => applyEdit(lab, (t) => lab.api.edit_text(t, `run.${id}`, $(id).value)));
-  }
+  // One integrator chosen replaces an overlay of several (`run.integrators`).
+  $("integrator").addEventListener("change", () => applyEdit(lab, (t) =>
+    lab.api.edit_remove(lab.api.edit_text(t, "run.integrator", $("integrator").value), "run.integrators")));
+  $("stabilization").addEventListener("change", () => applyEdit(lab, (t) => lab.api.edit_text(t, "run.stabilization", $("stabilization").value)));
   for (const id of ["rtol", "atol", "dt", "t_end"]) {
     $(id).addEventListener("change", () => {
       const x = Number($(id).value);

@@ -150,7 +150,7 @@ export function renderLegendNote(info) {
 export function renderValidity(lab) {
   const box = $("contact-events");
   if (!box) return;
-  const lines = lab.runs.flatMap((r) => (r.validity ?? []).map((text) => `${r.method}${r.set ? ` · ${r.set}` : ""}: ${text}`));
+  const lines = lab.runs.flatMap((r) => (r.validity ?? []).map((text) => `${r.method}${r.integrator ? ` · ${r.integrator}` : ""}${r.set ? ` · ${r.set}` : ""}: ${text}`));
   const key = lines.join("\n");
   if (box.dataset.key === key) return;
   box.dataset.key = key;
@@ -172,6 +172,8 @@ export function renderLegend(lab) {
     const item = el("li", { class: r.error ? (r.ended ? "ended" : "failed") : "" }, swatch, mark, el("strong", { text: r.method }));
     // A run of a parameter set of [compare]: its name and the values that differ.
     if (r.set) item.append(el("span", { class: "set", text: ` · ${r.set}` }));
+    // An overlay of integrators: which one this run steps with.
+    if (r.integrator) item.append(el("span", { class: "set", text: ` · ${r.integrator}` }));
     if (r.e && comps.length) {
       // As the E-vector panel: every component when there are few, else |E| and the
       // largest six.

@@ -35,6 +35,9 @@ pub struct DisplayRun {
     pub method: Method,
     /// Its parameter set (0: the scenario's values).
     pub set: usize,
+    /// Its integrator's place in the layout's `integrator_labels` (0 without an
+    /// overlay).
+    pub integrator_index: usize,
     /// Every plotted point received so far.
     pub columns: Columns,
     /// The run's state at the display clock, as a one-row [`Columns`].
@@ -82,9 +85,14 @@ impl Display {
                 if set > layout.set_labels.len() {
                     return Err(format!("run {k}: no parameter set {set}"));
                 }
+                let integrator_index = layout.integrators.get(k).copied().unwrap_or(0);
+                if integrator_index > 0 && integrator_index >= layout.integrator_labels.len() {
+                    return Err(format!("run {k}: no integrator {integrator_index}"));
+                }
                 Ok(DisplayRun {
                     method,
                     set,
+                    integrator_index,
                     columns: Columns::empty(layout.row_format()),
                     current: None,
                     picture: Picture::default(),
@@ -205,7 +213,7 @@ impl Display {
 
 /// Whose a run's lines are: its method and parameter set.
 pub fn series(run: &DisplayRun) -> nhlab_plots::Series {
-    nhlab_plots::Series { method: run.method, set: run.set }
+    nhlab_plots::Series { method: run.method, set: run.set, integrator: run.integrator_index }
 }
 
 /// A run's legend entry: `lagrange`, or `lagrange · heavy: m = 3` for a parameter set.

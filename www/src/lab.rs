@@ -12,7 +12,7 @@ use nhlab::export::{samples_table_for, step_comment, RunSamples};
 use nhlab::formulations::Method;
 use nhlab::mechanics::Needs;
 use nhlab::prepare::Prepared;
-use nhlab::scenario::{Problem, Problems, Scenario, SourceMap};
+use nhlab::scenario::{IntegratorKind, Problem, Problems, Scenario, SourceMap};
 use nhlab::scene::{Projection, ScenePlayer};
 use nhlab::simulation::{Diagnostics, Sample, SampleRef, Samples, Settings, Simulation, NO_SAMPLES};
 use nhlab::view::View;
@@ -64,6 +64,10 @@ pub struct Run {
     pub method: Method,
     /// Its parameter set: 0 the scenario's values, `k` the `k`-th of `[compare]`.
     pub set: usize,
+    /// Its integrator, and its place among the scenario's (`[run] integrators`).
+    pub integrator: IntegratorKind,
+    /// (See `integrator`.)
+    pub integrator_index: usize,
     /// The parameter values it runs with (the view and the scene read them).
     pub parameters: Vec<f64>,
     sim: Option<Simulation>,
@@ -345,10 +349,22 @@ impl Lab {
             core::iter::once((p.numeric.parameters.as_slice(), &p.initial))
                 .chain(p.sets.iter().map(|s| (s.parameters.as_slice(), &s.initial)))
                 .collect();
-        for method in p.model.scenario.run.chosen_methods() {
+        let integrators = p.model.scenario.run.integrator_kinds();
+        let each = p
+            .model
+            .scenario
+            .run
+            .chosen_methods()
+            .into_iter()
+            .flat_map(|m| integrators.iter().enumerate().map(move |(k, &integrator)| (m, k, integrator)));
+        for (method, integrator_index, integrator) in each {
             for (set, &(parameters, initial)) in starts.iter().enumerate() {
                 // The page draws no compulsion: samples skip it.
-                let settings = Settings { compulsion: false, ..Settings::from_scenario(&p.model.scenario.run, method) };
+                let settings = Settings {
+                    compulsion: false,
+                    integrator,
+                    ..Settings::from_scenario(&p.model.scenario.run, method)
+                };
                 let holonomic: Vec<bool> = p.model.constraints.iter().map(|c| c.is_holonomic()).collect();
                 let contacts = p.model.contacts.as_ref().map_or(0, |c| c.contacts.len());
                 let format =
@@ -357,6 +373,8 @@ impl Lab {
                 let mut run = Run {
                     method,
                     set,
+                    integrator,
+                    integrator_index,
                     parameters: parameters.to_vec(),
                     sim: None,
                     error: None,
@@ -494,6 +512,8 @@ impl Lab {
             any_holonomic: constraints.iter().any(|c| c.is_holonomic()),
             methods: lab.runs().iter().map(|r| r.method.id().to_string()).collect(),
             sets: lab.runs().iter().map(|r| r.set).collect(),
+            integrators: lab.runs().iter().map(|r| r.integrator_index).collect(),
+            integrator_labels: lab.integrator_labels(),
             set_labels: lab.set_labels(),
             energy_changes: nhlab::mechanics::energy_changes(&lab.prepared().model),
             panels: Vec::new(),
@@ -570,12 +590,14 @@ impl Lab {
     /// the same scenario and methods once the runs are complete.
     pub fn csv(&self) -> String {
         let sets = &self.prepared.sets;
+        let overlay = self.prepared.model.scenario.run.integrator_kinds().len() > 1;
         let borrowed: Vec<RunSamples> = self
             .runs
             .iter()
             .map(|r| RunSamples {
                 method: r.method,
                 set: r.set.checked_sub(1).map(|k| sets[k].name.as_str()),
+                integrator: overlay.then(|| r.integrator.id()),
                 samples: r.samples().into(),
             })
             .collect();
@@ -591,6 +613,16 @@ impl Lab {
     /// Why Hamel's split (and with it the E-vector) is not available, if it is not.
     pub fn hamel_unavailable(&self) -> Option<String> {
         self.prepared.model.hamel.as_ref().err().map(|e| e.to_string())
+    }
+
+    /// The integrators' ids when the scenario overlays several; empty otherwise.
+    pub fn integrator_labels(&self) -> Vec<String> {
+        let kinds = self.prepared.model.scenario.run.integrator_kinds();
+        if kinds.len() > 1 {
+            kinds.iter().map(|k| k.id().to_string()).collect()
+        } else {
+            Vec::new()
+        }
     }
 
     /// The legend labels of `[compare]`'s parameter sets (`heavy: m = 3`), in order.

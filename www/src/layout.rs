@@ -34,6 +34,14 @@ pub struct Layout {
     /// The labels of `[compare]`'s sets (`heavy: m = 3`), in order.
     #[serde(default)]
     pub set_labels: Vec<String>,
+    /// The runs' integrators, in the same order, by their place in
+    /// `integrator_labels` (empty: all the first).
+    #[serde(default)]
+    pub integrators: Vec<usize>,
+    /// The integrators' ids when the scenario overlays several
+    /// (`[run] integrators`); empty otherwise.
+    #[serde(default)]
+    pub integrator_labels: Vec<String>,
     /// Why `T + V` may change along the true motion (empty: it is conserved).
     pub energy_changes: Vec<String>,
     /// The panels, in page order.

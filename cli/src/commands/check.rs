@@ -115,6 +115,14 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
     for (method, why) in refused {
         say!(out, "  not {}: {}", method.id(), why.unwrap_err());
     }
+    // The structure-preserving integrators' class is the model's, not a method's.
+    match nhlab::mechanics::discrete_applicability(m) {
+        Ok(()) => say!(out, "integrators: dopri5, rk4, rattle, rattle4 (the last two with method lagrange)"),
+        Err(why) => {
+            say!(out, "integrators: dopri5, rk4");
+            say!(out, "  not rattle, rattle4: {why}");
+        }
+    }
     emit(&out)
 }
 

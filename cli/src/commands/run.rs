@@ -2,7 +2,7 @@
 
 use nhlab::export::{csv_line, json_row, step_comment, Columns, RunSamples, SamplesOf, Table};
 use nhlab::formulations::Method;
-use nhlab::integrators::IntegrationError;
+use nhlab::integrators::{IntegrationError, IntegratorKind};
 use nhlab::scene::ScenePlayer;
 use nhlab::simulation::{Diagnostics, Limits, Settings, Simulation};
 use nhlab::view::View;
@@ -70,7 +70,32 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         None => None,
     };
     let format = args.format.unwrap_or(if args.out.ends_with(".json") { TableFormat::Json } else { TableFormat::Csv });
+    let integrators: Vec<IntegratorKind> = if args.integrators.is_empty() {
+        s.run.integrator_kinds()
+    } else {
+        let mut kinds = Vec::new();
+        for id in &args.integrators {
+            let kind = IntegratorKind::from_id(id).ok_or_else(|| {
+                let ids = IntegratorKind::ALL.map(|k| k.id());
+                Failure::bad(format!("--integrator: unknown integrator `{id}`: use one of {}", ids.join(", ")))
+            })?;
+            if !kinds.contains(&kind) {
+                kinds.push(kind);
+            }
+        }
+        kinds
+    };
+    if let Some(dt) = args.dt {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(Failure::bad(format!("--dt: expected a positive number, found {dt}")));
+        }
+    }
+    // Several integrators are an overlay: each run is named by its integrator too.
+    let overlay = integrators.len() > 1;
     let mut numeric = l.numeric.clone();
+    if integrators.iter().any(|k| k.is_structure_preserving()) {
+        numeric.prepare_structure_preserving(&l.model);
+    }
     // Machine code unless asked not to: the page computes the same bits (its wasm
     // kernel), so its CSV export equals this run's. The samples' columns are its
     // tail when any is computed.
@@ -113,11 +138,25 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     // The table is written as the runs go, a piece at a time: its columns are known
     // before any run, and a run's samples are freed once written (unless a figure
     // needs them), so a command holds one piece, not every run's samples.
-    let table_columns =
-        Columns::new(&l.model, columns, methods.contains(&Method::Vakonomic), starts.iter().any(|s| s.1.is_some()));
+    let table_columns = Columns::new(
+        &l.model,
+        columns,
+        methods.contains(&Method::Vakonomic),
+        starts.iter().any(|s| s.1.is_some()),
+        overlay,
+    );
     let comment = match (&sample_at, methods.first()) {
         (Some(_), _) => "samples at the requested times (dense output)".to_string(),
-        (None, Some(&first)) => step_comment(&Settings::from_scenario(&s.run, first)),
+        (None, Some(&first)) => {
+            let settings = Settings::from_scenario(&s.run, first);
+            let comments: Vec<String> = integrators
+                .iter()
+                .map(|&integrator| {
+                    step_comment(&Settings { integrator, dt: args.dt.unwrap_or(settings.dt), ..settings })
+                })
+                .collect();
+            comments.join("; ")
+        }
         (None, None) => String::new(),
     };
     let mut table = Stream::open(&args.out, "--out")?;
@@ -139,18 +178,21 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     let figure_hint = format!(
         " (a figure holds at most {MAX_HELD_VALUES} numbers over all its runs: write the table without --plot, or plot fewer methods or a shorter run)"
     );
-    for &method in &methods {
+    for (&method, &integrator) in methods.iter().flat_map(|m| integrators.iter().map(move |i| (m, i))) {
         let mut settings = Settings::from_scenario(&s.run, method);
+        settings.integrator = integrator;
+        settings.dt = args.dt.unwrap_or(settings.dt);
         settings.limits = Limits { max_steps: args.max_steps, max_samples: args.max_samples };
         settings.compulsion = args.plot.is_some();
         settings.diagnostics = computed;
         all_settings.push(settings);
+        let under = if overlay { format!(" under {}", integrator.id()) } else { String::new() };
         for &(set, set_name, parameters, initial) in &starts {
             let mut numeric = numeric.clone();
             numeric.parameters.copy_from_slice(parameters);
             let who = match set_name {
-                Some(name) => format!("{} with the set {name}", method.id()),
-                None => method.id().to_string(),
+                Some(name) => format!("{}{under} with the set {name}", method.id()),
+                None => format!("{}{under}", method.id()),
             };
             if let Err(why) = nhlab::formulations::applicability(&l.model, method) {
                 failures.push(format!("{who}: cannot run: {why}"));
@@ -183,7 +225,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
                     !out_of_time && held < written + SAMPLES_PER_PIECE
                 });
                 let samples = SamplesOf::Stored { samples: sim.samples(), from: written };
-                let piece = RunSamples { method, set: set_name, samples };
+                let piece = RunSamples { method, set: set_name, integrator: overlay.then(|| integrator.id()), samples };
                 let mut text = String::new();
                 let singular = table_columns.rows(&piece, |row| {
                     if format == TableFormat::Json {
@@ -214,7 +256,9 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
                 let hint = match e {
                     IntegrationError::Limit { what: "steps", .. } => " (raise it with --max-steps)",
                     IntegrationError::Limit { .. } if capped => &figure_hint,
-                    IntegrationError::Limit { .. } => " (raise it with --max-samples)",
+                    IntegrationError::Limit { .. } => {
+                        " (raise it with --max-samples, or thin a long run with --sample-at START:STOP:STEP)"
+                    }
                     IntegrationError::Interrupted { .. } => &bound_hint,
                     _ => "",
                 };
@@ -228,6 +272,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             runs.push(RunOf {
                 method,
                 set,
+                integrator_index: integrators.iter().position(|&k| k == integrator).unwrap_or(0),
                 set_name: set_name.map(str::to_string),
                 parameters: parameters.to_vec(),
                 samples: sim.into_samples(),
@@ -253,12 +298,18 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             .iter()
             .map(|run| (run, run.samples.to_vec_from(run.from)))
             .map(|(run, samples)| crate::plot::Curves {
-                series: nhlab_plots::Series { method: run.method, set: run.set },
-                label: match &run.set_name {
-                    Some(_) => {
-                        format!("{} · {}", run.method.id(), l.sets[run.set - 1].label(&l.model, &l.numeric.parameters))
+                series: nhlab_plots::Series { method: run.method, set: run.set, integrator: run.integrator_index },
+                label: {
+                    let under =
+                        if overlay { format!(" · {}", integrators[run.integrator_index].id()) } else { String::new() };
+                    match &run.set_name {
+                        Some(_) => format!(
+                            "{}{under} · {}",
+                            run.method.id(),
+                            l.sets[run.set - 1].label(&l.model, &l.numeric.parameters)
+                        ),
+                        None => format!("{}{under}", run.method.id()),
                     }
-                    None => run.method.id().to_string(),
                 },
                 view: view.values(&run.parameters, &samples),
                 e_norm: samples
@@ -322,6 +373,8 @@ const MAX_HELD_VALUES: usize = 25_000_000;
 struct RunOf {
     method: Method,
     set: usize,
+    /// Its integrator's place among the command's.
+    integrator_index: usize,
     set_name: Option<String>,
     parameters: Vec<f64>,
     samples: nhlab::simulation::Samples,

@@ -1,12 +1,16 @@
 //! Integrators for `y' = f(t, y)`: classical RK4 with a fixed step (`rk4.rs`) and
 //! the adaptive Dormand–Prince 5(4) pair with 4th-order dense output
-//! (`dopri5.rs`); Butcher tableaus are plain data (`tableau.rs`).
+//! (`dopri5.rs`); Butcher tableaus are plain data (`tableau.rs`). And the
+//! structure-preserving nonholonomic RATTLE of orders 2 and 4 (`rattle.rs`), which
+//! steps a mechanical system's own terms, not `f`.
 
 mod dopri5;
+mod rattle;
 mod rk4;
 mod tableau;
 
 pub use dopri5::{Dopri5, StepReport};
+pub use rattle::{Rattle, MAX_ITERATIONS as RATTLE_MAX_ITERATIONS};
 pub use rk4::Rk4;
 pub use tableau::{Tableau, DORMAND_PRINCE_54};
 

@@ -126,7 +126,29 @@ pub(super) fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
     }
     if let Some(i) = &r.integrator {
         if crate::scenario::IntegratorKind::from_id(i).is_none() {
-            c.at("run.integrator", format!("unknown integrator `{i}`: use `rk4` or `dopri5`"));
+            let ids = crate::scenario::IntegratorKind::ALL.map(|k| k.id());
+            let hint = nearest(i, ids);
+            let hint = hint.first().map_or(String::new(), |h| format!("; did you mean `{h}`?"));
+            c.at("run.integrator", format!("unknown integrator `{i}`: use one of {}{hint}", ids.join(", ")));
+        }
+    }
+    if let Some(list) = &r.integrators {
+        if r.integrator.is_some() {
+            c.at("run.integrators", "give `integrator` or `integrators`, not both");
+        }
+        if list.is_empty() {
+            c.at("run.integrators", "expected at least one integrator");
+        }
+        let ids = crate::scenario::IntegratorKind::ALL.map(|k| k.id());
+        for (k, i) in list.iter().enumerate() {
+            if crate::scenario::IntegratorKind::from_id(i).is_none() {
+                let hint = nearest(i, ids);
+                let hint = hint.first().map_or(String::new(), |h| format!("; did you mean `{h}`?"));
+                c.at(
+                    &format!("run.integrators[{k}]"),
+                    format!("unknown integrator `{i}`: use one of {}{hint}", ids.join(", ")),
+                );
+            }
         }
     }
     if let Some(st) = &r.stabilization {

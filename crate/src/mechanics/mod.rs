@@ -33,8 +33,8 @@ pub use hamel::{choose_dependent, HamelSplit, SplitError};
 pub use model::{fill_state_inputs, Model, Needs};
 pub(crate) use numeric::{as_written, dynamics_outputs, main_outputs};
 pub use numeric::{
-    contact_columns_fail, ContactForce, ContactForces, ContactInfo, ContactState, DynamicsError, HamelLayout,
-    HamelTerms, InputLayout, NumericModel, OutputLayout, TailLayout, Terms, Unbalanced, VakonomicTerms,
-    CONTACT_COLUMNS, CONTACT_COLUMN_PREFIXES,
+    contact_columns_fail, discrete_applicability, ContactForce, ContactForces, ContactInfo, ContactState,
+    DiscreteLayout, DiscreteTerms, DynamicsError, HamelLayout, HamelTerms, InputLayout, NumericModel, OutputLayout,
+    TailLayout, Terms, Unbalanced, VakonomicTerms, CONTACT_COLUMNS, CONTACT_COLUMN_PREFIXES,
 };
 pub use vakonomic::{VakonomicEquations, VakonomicError};

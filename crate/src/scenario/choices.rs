@@ -69,6 +69,11 @@ pub enum IntegratorKind {
     Rk4,
     /// Dormand–Prince 5(4), adaptive, with dense output.
     Dopri5,
+    /// The nonholonomic RATTLE: reversible, second order, fixed step, constraints
+    /// met exactly at every step.
+    Rattle,
+    /// Its symmetric triple-jump composition: reversible, fourth order.
+    Rattle4,
 }
 
 impl IntegratorKind {
@@ -77,12 +82,29 @@ impl IntegratorKind {
         match self {
             IntegratorKind::Rk4 => "rk4",
             IntegratorKind::Dopri5 => "dopri5",
+            IntegratorKind::Rattle => "rattle",
+            IntegratorKind::Rattle4 => "rattle4",
         }
+    }
+
+    /// Every integrator, in the order the page lists them.
+    pub const ALL: [IntegratorKind; 4] =
+        [IntegratorKind::Dopri5, IntegratorKind::Rk4, IntegratorKind::Rattle, IntegratorKind::Rattle4];
+
+    /// Whether it is one of the structure-preserving nonholonomic schemes (fixed
+    /// step, stepping the Lagrange–d'Alembert equations from their own terms).
+    pub fn is_structure_preserving(self) -> bool {
+        matches!(self, IntegratorKind::Rattle | IntegratorKind::Rattle4)
+    }
+
+    /// Whether it takes a fixed step `dt`.
+    pub fn is_fixed_step(self) -> bool {
+        self != IntegratorKind::Dopri5
     }
 
     /// The integrator with this id.
     pub fn from_id(id: &str) -> Option<Self> {
-        [IntegratorKind::Rk4, IntegratorKind::Dopri5].into_iter().find(|k| k.id() == id)
+        IntegratorKind::ALL.into_iter().find(|k| k.id() == id)
     }
 }
 
@@ -178,9 +200,27 @@ impl RunSpec {
         self.methods.clone().unwrap_or_else(|| alloc::vec!["lagrange".into()])
     }
 
-    /// The integrator, Dormand–Prince when none (or an unknown one) is given.
+    /// The integrator, Dormand–Prince when none (or an unknown one) is given; the
+    /// first of `integrators` when those are given.
     pub fn integrator_kind(&self) -> IntegratorKind {
-        self.integrator.as_deref().and_then(IntegratorKind::from_id).unwrap_or(IntegratorKind::Dopri5)
+        self.integrator_kinds()[0]
+    }
+
+    /// Every integrator to run each method under: `integrators` (the known ones, in
+    /// order, each once), else `integrator`; never empty.
+    pub fn integrator_kinds(&self) -> Vec<IntegratorKind> {
+        let mut kinds: Vec<IntegratorKind> = Vec::new();
+        for id in self.integrators.iter().flatten() {
+            if let Some(kind) = IntegratorKind::from_id(id) {
+                if !kinds.contains(&kind) {
+                    kinds.push(kind);
+                }
+            }
+        }
+        if kinds.is_empty() {
+            kinds.push(self.integrator.as_deref().and_then(IntegratorKind::from_id).unwrap_or(IntegratorKind::Dopri5));
+        }
+        kinds
     }
 
     /// What a run does where a contact lifts off or slips: mark it unless `stop`.

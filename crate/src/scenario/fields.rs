@@ -151,7 +151,8 @@ const KNOWN: [&str; 140] = [
 ];
 
 /// Keys allowed under `run` and `view` (kept apart from `KNOWN` for suggestions).
-const RUN_KEYS: [&str; 8] = ["t_end", "methods", "integrator", "rtol", "atol", "dt", "stabilization", "on_invalid"];
+const RUN_KEYS: [&str; 9] =
+    ["t_end", "methods", "integrator", "integrators", "rtol", "atol", "dt", "stabilization", "on_invalid"];
 const VIEW_KEYS: [&str; 2] = ["trajectory", "series"];
 
 /// `a[3].b` → `a[*].b`.

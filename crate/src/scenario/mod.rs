@@ -454,9 +454,13 @@ pub struct RunSpec {
     /// Method ids.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub methods: Option<Vec<String>>,
-    /// `rk4` or `dopri5`.
+    /// `dopri5`, `rk4`, `rattle` or `rattle4`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub integrator: Option<String>,
+    /// Several integrators, every method run under each (an overlay, as methods
+    /// are); instead of `integrator`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub integrators: Option<Vec<String>>,
     /// Relative tolerance (dopri5).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rtol: Option<f64>,

@@ -18,8 +18,8 @@ use alloc::vec::Vec;
 use nalgebra::DVector;
 
 use crate::formulations::{self, Method};
-use crate::integrators::{Dopri5, IntegrationError, IntegratorKind, Rk4, System};
-use crate::mechanics::{DynamicsError, NumericModel};
+use crate::integrators::{Dopri5, IntegrationError, IntegratorKind, Rattle, Rk4, System};
+use crate::mechanics::{DiscreteTerms, DynamicsError, NumericModel};
 pub use sample_block::{lagrange_program_with_diagnostics, MAX_COMPILED_DIAGNOSTICS};
 pub use samples::{Iter, SampleRef, Samples, Widths, NO_SAMPLES};
 use samples::{Measures, Scalars};
@@ -90,6 +90,35 @@ pub fn hamel_end_message(t: f64, dependent: Option<&str>) -> alloc::string::Stri
         crate::math::ShortTime(t),
         dependent.unwrap_or("the dependent coordinates")
     )
+}
+
+/// The terms a structure-preserving integrator steps, or why it cannot run: it
+/// steps the Lagrange–d'Alembert equations (the method `lagrange`; the others
+/// give the same motion for the constraints it takes, or another one), within the
+/// class [`crate::mechanics::discrete_applicability`] checks.
+fn structure_preserving_terms(
+    numeric: &NumericModel,
+    kind: IntegratorKind,
+    method: Method,
+) -> Result<DiscreteTerms, SimulationError> {
+    let refuse = |why: alloc::string::String| IntegrationError::System(DynamicsError::Unsupported(why));
+    if method != Method::Lagrange {
+        return Err(refuse(alloc::format!(
+            "the integrator `{}` steps Lagrange–d'Alembert's equations (method `lagrange`), not `{}`'s",
+            kind.id(),
+            method.id()
+        )));
+    }
+    match &numeric.discrete {
+        Some(Ok(terms)) => Ok(terms.clone()),
+        Some(Err(why)) => {
+            Err(refuse(alloc::format!("the integrator `{}` does not apply to this model: {why}", kind.id())))
+        }
+        None => Err(refuse(alloc::format!(
+            "the integrator `{}` needs its terms, compiled when the scenario's [run] names it",
+            kind.id()
+        ))),
+    }
 }
 
 /// How to run.
@@ -262,6 +291,8 @@ impl System for Dynamics<'_> {
 enum Stepper {
     Rk4(Rk4),
     Dopri5(alloc::boxed::Box<Dopri5>),
+    /// The nonholonomic RATTLE with the terms it steps.
+    Rattle(alloc::boxed::Box<(Rattle, DiscreteTerms)>),
 }
 
 /// A running simulation of one method.
@@ -323,6 +354,11 @@ impl Simulation {
             IntegratorKind::Rk4 => Stepper::Rk4(Rk4::new(dim)),
             IntegratorKind::Dopri5 => {
                 Stepper::Dopri5(alloc::boxed::Box::new(Dopri5::new(dim, settings.rtol, settings.atol)))
+            }
+            kind @ (IntegratorKind::Rattle | IntegratorKind::Rattle4) => {
+                let terms = structure_preserving_terms(&numeric, kind, settings.method)?;
+                let order = if kind == IntegratorKind::Rattle4 { 4 } else { 2 };
+                Stepper::Rattle(alloc::boxed::Box::new((Rattle::new(order), terms)))
             }
         };
         let grid = Grid { origin: initial.t, k: 0 };
@@ -576,6 +612,7 @@ impl Simulation {
             match &self.stepper {
                 Stepper::Dopri5(dp) => dp.interpolate(t, &mut y),
                 Stepper::Rk4(rk4) => rk4.interpolate(t, &mut y),
+                Stepper::Rattle(rattle) => rattle.0.interpolate(t, &mut y),
             };
             if self.settings.stabilization == Stabilization::Projection {
                 project(&mut self.numeric, t, &mut y)?;
@@ -653,8 +690,29 @@ impl Simulation {
             Stepper::Dopri5(dp) => {
                 dp.step(&mut dynamics, &mut self.t, &mut self.y, t_end)?;
             }
+            Stepper::Rattle(rattle) => {
+                let dt = self.settings.dt;
+                let target = self.grid.origin + (self.grid.k + 1) as f64 * dt;
+                let t1 = target.min(t_end);
+                if t1 <= t0 {
+                    return Err(IntegrationError::NoProgress { t: t0, dt });
+                }
+                let (stepper, terms) = &mut **rattle;
+                stepper
+                    .step(terms, &self.numeric.parameters, t0, &mut self.y, t1 - t0)
+                    .map_err(IntegrationError::System)?;
+                if self.y.iter().any(|x| !x.is_finite()) {
+                    return Err(IntegrationError::NonFinite { t: t1 });
+                }
+                self.t = t1;
+                if t1 == target {
+                    self.grid.k += 1;
+                }
+            }
         }
-        if self.settings.stabilization == Stabilization::Projection {
+        // The structure-preserving steps meet the constraints themselves.
+        let structure_preserving = matches!(self.stepper, Stepper::Rattle(_));
+        if self.settings.stabilization == Stabilization::Projection && !structure_preserving {
             project(&mut self.numeric, self.t, &mut self.y).map_err(IntegrationError::System)?;
             if let Stepper::Dopri5(dp) = &mut self.stepper {
                 dp.restart();

@@ -59,6 +59,8 @@ struct RunInfo {
     method: &'static str,
     /// Its parameter set's legend label (`heavy: m = 3`); `None`: the scenario's values.
     set: Option<String>,
+    /// Its integrator's id when the scenario overlays several.
+    integrator: Option<&'static str>,
     colour: String,
     /// The mark drawn along the method's lines (`nhlab_plots::MARKS`).
     mark: char,
@@ -303,7 +305,12 @@ impl WebLab {
             runs.push(RunInfo {
                 method: r.method.id(),
                 set: r.set.checked_sub(1).and_then(|k| set_labels.get(k).cloned()),
-                colour: nhlab_plots::css_colour(nhlab_plots::Series { method: r.method, set: r.set }),
+                integrator: (!self.layout.integrator_labels.is_empty()).then(|| r.integrator.id()),
+                colour: nhlab_plots::css_colour(nhlab_plots::Series {
+                    method: r.method,
+                    set: r.set,
+                    integrator: r.integrator_index,
+                }),
                 mark: nhlab_plots::mark(r.method),
                 error: r.error.clone(),
                 ended: r.ended,

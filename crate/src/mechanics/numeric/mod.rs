@@ -10,6 +10,7 @@
 //! they reach the fields marked `pub(crate)` below.
 
 mod contacts;
+mod discrete;
 mod layout;
 mod terms;
 
@@ -21,6 +22,7 @@ pub use contacts::{
     columns_fail as contact_columns_fail, ContactForce, ContactForces, ContactInfo, State as ContactState, Unbalanced,
     COLUMNS as CONTACT_COLUMNS, COLUMN_PREFIXES as CONTACT_COLUMN_PREFIXES,
 };
+pub use discrete::{applicability as discrete_applicability, DiscreteLayout, DiscreteTerms};
 pub(crate) use layout::{dynamics_outputs, load_inputs, main_outputs};
 pub use layout::{HamelLayout, InputLayout, OutputLayout, TailLayout};
 pub(crate) use terms::as_written;
@@ -109,6 +111,10 @@ pub struct NumericModel {
     pub(crate) native: Native,
     /// The contact forces' terms, where the model has contacts.
     pub contacts: Option<ContactForces>,
+    /// What the structure-preserving integrators step with, compiled when the
+    /// scenario asks for one of them (else `None`); `Err` says why they do not
+    /// apply to the model.
+    pub discrete: Option<Result<DiscreteTerms, String>>,
 }
 
 impl NumericModel {
@@ -184,6 +190,13 @@ impl NumericModel {
             names: (model.coordinate_names().to_vec(), model.constraints.iter().map(|c| c.name.clone()).collect()),
             native: Native::default(),
             contacts: ContactForces::new(model),
+            discrete: model
+                .scenario
+                .run
+                .integrator_kinds()
+                .iter()
+                .any(|k| k.is_structure_preserving())
+                .then(|| DiscreteTerms::new(model)),
             terms: Terms {
                 mass: DMatrix::zeros(n, n),
                 forcing: DVector::zeros(n),
@@ -195,6 +208,15 @@ impl NumericModel {
                 holonomic: model.constraints.iter().map(|c| c.is_holonomic()).collect(),
             },
         })
+    }
+
+    /// Compiles what the structure-preserving integrators step (or why they do not
+    /// apply), for a caller that chooses one the scenario does not name (the
+    /// command line's `--integrator`); nothing when it is there already.
+    pub fn prepare_structure_preserving(&mut self, model: &Model) {
+        if self.discrete.is_none() {
+            self.discrete = Some(DiscreteTerms::new(model));
+        }
     }
 
     /// Where each term sits among the main program's outputs.

@@ -44,6 +44,20 @@ pub enum DynamicsError {
     /// The method cannot be used for this model.
     #[error("{0}")]
     Unsupported(String),
+    /// A step of an implicit integrator did not converge: it is rejected.
+    #[error(
+        "the structure-preserving step from t = {} (dt = {}) did not converge in {iterations} Newton iterations: choose a smaller dt",
+        crate::math::Short(*t),
+        crate::math::Short(*h)
+    )]
+    NotConverged {
+        /// Where the step started.
+        t: f64,
+        /// Its size.
+        h: f64,
+        /// The iterations it took.
+        iterations: usize,
+    },
     /// A contact lifted off or slipped, and the scenario asked the run to stop
     /// there (`[run] on_invalid = "stop"`): an end by design.
     #[error("{message}")]
