@@ -115,6 +115,17 @@ pub fn use_for_contacts(numeric: &mut NumericModel) -> Result<bool, NativeError>
     Ok(true)
 }
 
+/// Compiles what the structure-preserving integrators step
+/// ([`nhlab::mechanics::DiscreteTerms`]) to machine code, where `numeric` has them.
+/// False (and nothing changed) when it has none, or they do not apply.
+pub fn use_for_structure_preserving(numeric: &mut NumericModel) -> Result<bool, NativeError> {
+    let Some(Ok(terms)) = numeric.discrete.as_mut() else { return Ok(false) };
+    let outputs = terms.program().output_count();
+    let code = compile(terms.program(), &terms.input_parts(), &[outputs])?;
+    terms.set_native(Some(code));
+    Ok(true)
+}
+
 /// `prologue(input parts, registers)`.
 type PrologueFn = unsafe extern "C" fn(*const *const f64, *mut f64);
 /// `body(input parts, registers, output parts)`.

@@ -318,6 +318,40 @@ fn contact_forces_in_machine_code_and_the_page_kernel_equal_the_interpreters_bit
     assert!(with_contacts >= 8, "gallery items with contacts: {with_contacts}");
 }
 
+/// The structure-preserving integrators' terms as machine code and as the page's
+/// wasm kernel step every gallery item in their class to the interpreter's bits.
+#[test]
+fn structure_preserving_terms_in_machine_code_and_the_page_kernel_step_the_interpreters_bits() {
+    let mut in_class = 0;
+    for name in names() {
+        let (mut scenario, map) = load_toml(&text(&name)).expect("loads");
+        (scenario.run.integrator, scenario.run.integrators) = (Some("rattle".into()), None);
+        scenario.run.dt = Some(0.002);
+        let model = Model::build(&scenario, &map).expect("valid");
+        let mut numeric = NumericModel::new(&model).expect("compiles");
+        // Redundant constraints (the robot's) leave the step's Newton matrix singular.
+        if !matches!(numeric.discrete, Some(Ok(_))) || nhlab_tests::scenarios::redundant(&model) {
+            continue;
+        }
+        in_class += 1;
+        let initial = initial_state(&model, &mut numeric, &map).expect("an initial state");
+        let (mut native, mut kernel) = (numeric.clone(), numeric.clone());
+        assert!(nhlab_native::use_for_structure_preserving(&mut native).expect("compiles"), "{name}");
+        assert!(wasm_kernel::use_for_structure_preserving(&mut kernel).expect("a module"), "{name}");
+        let settings = Settings::from_scenario(&scenario.run, Method::Lagrange);
+        let end = |compiled: &NumericModel| {
+            let mut sim = Simulation::new(compiled.clone(), settings, &initial).expect("starts");
+            sim.advance_to(initial.t + 0.02).expect("runs");
+            let s = sim.state();
+            s.q.iter().chain(&s.v).map(|x| x.to_bits()).collect::<Vec<u64>>()
+        };
+        let want = end(&numeric);
+        assert!(end(&native) == want, "{name}: machine code against the interpreter");
+        assert!(end(&kernel) == want, "{name}: the page's kernel against the interpreter");
+    }
+    assert!(in_class >= 15, "gallery items in the class: {in_class}");
+}
+
 /// The turntable's `M` and `A` are fixed, so their factors are in the prologue:
 /// a change of a parameter must reach the next call.
 #[test]

@@ -203,3 +203,11 @@ pub fn use_for_contacts(numeric: &mut NumericModel) -> Result<bool, String> {
     contacts.set_native(Some(compile(&program, &contacts.input_parts(), &[program.output_count()])?));
     Ok(true)
 }
+
+/// As `nhlab_native::use_for_structure_preserving`, with the page's kernel.
+pub fn use_for_structure_preserving(numeric: &mut NumericModel) -> Result<bool, String> {
+    let Some(Ok(terms)) = numeric.discrete.as_mut() else { return Ok(false) };
+    let program = terms.program().clone();
+    terms.set_native(Some(compile(&program, &terms.input_parts(), &[program.output_count()])?));
+    Ok(true)
+}

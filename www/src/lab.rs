@@ -302,6 +302,7 @@ impl Lab {
         // they are interpreted, to the same bits, so a failure here changes nothing
         // a user sees.
         let _ = crate::kernel::use_for_contacts(&mut prepared.numeric);
+        let _ = crate::kernel::use_for_structure_preserving(&mut prepared.numeric);
         let mut lab = Lab::from_prepared(prepared)?;
         lab.compiled = compiled;
         Ok(lab)

@@ -95,6 +95,11 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     let mut numeric = l.numeric.clone();
     if integrators.iter().any(|k| k.is_structure_preserving()) {
         numeric.prepare_structure_preserving(&l.model);
+        if !args.interpret {
+            if let Err(e) = nhlab_native::use_for_structure_preserving(&mut numeric) {
+                eprintln!("note: {e}; the structure-preserving integrators' terms are interpreted");
+            }
+        }
     }
     // Machine code unless asked not to: the page computes the same bits (its wasm
     // kernel), so its CSV export equals this run's. The samples' columns are its

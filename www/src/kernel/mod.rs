@@ -57,3 +57,24 @@ pub fn use_for_contacts(numeric: &mut NumericModel) -> Result<bool, String> {
         Ok(false)
     }
 }
+
+/// Compiles what the structure-preserving integrators step
+/// ([`nhlab::mechanics::DiscreteTerms`]) to a WebAssembly module, where `numeric`
+/// has them. `Ok(false)` without them, or off the web.
+pub fn use_for_structure_preserving(numeric: &mut NumericModel) -> Result<bool, String> {
+    let Some(Ok(terms)) = numeric.discrete.as_mut() else { return Ok(false) };
+    let program = terms.program().clone();
+    let (inputs, outputs) = (terms.input_parts(), [program.output_count()]);
+    let bytes = encode::module(&program, &inputs, &outputs).map_err(|e| e.to_string())?;
+    #[cfg(target_arch = "wasm32")]
+    {
+        let code = instance::Kernel::new(&bytes, &inputs, &outputs, program.register_count())?;
+        terms.set_native(Some(nhlab::expr::NativeEvaluator::new(&program, std::sync::Arc::new(code))));
+        Ok(true)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = bytes;
+        Ok(false)
+    }
+}

@@ -15,13 +15,16 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::expr::{Evaluator, ExprId, SymbolId};
+use crate::expr::{Evaluator, ExprId, NativeEvaluator, Program, SymbolId};
 use crate::mechanics::{fill_state_inputs, ConstraintKind, Model};
 
 /// The compiled terms of one model.
 #[derive(Clone, Debug)]
 pub struct DiscreteTerms {
     evaluator: Evaluator,
+    /// The same program as machine code (or a wasm module), where the host compiled it.
+    native: Option<NativeEvaluator>,
+    parameters: usize,
     inputs: Vec<f64>,
     /// The last outputs, laid out as [`DiscreteLayout`] says.
     pub values: Vec<f64>,
@@ -168,6 +171,8 @@ impl DiscreteTerms {
         debug_assert_eq!(layout.len(), outputs.len());
         Ok(DiscreteTerms {
             evaluator: program.into_evaluator(),
+            native: None,
+            parameters: model.parameters.len(),
             inputs: alloc::vec![0.0; inputs.len()],
             values: alloc::vec![0.0; layout.len()],
             layout,
@@ -178,7 +183,35 @@ impl DiscreteTerms {
     /// Evaluates every term at `(q, v)` with `parameters` into
     /// [`DiscreteTerms::values`]; false where a value is not finite.
     pub fn evaluate(&mut self, q: &[f64], v: &[f64], parameters: &[f64]) -> bool {
-        fill_state_inputs(&mut self.inputs, 0.0, q, v, parameters);
-        self.evaluator.eval(&self.inputs, &mut self.values).is_ok() && self.values.iter().all(|x| x.is_finite())
+        let ran = match self.native.as_mut() {
+            Some(code) => code.eval(&[&[0.0], q, v, parameters], &mut [&mut self.values]),
+            None => {
+                fill_state_inputs(&mut self.inputs, 0.0, q, v, parameters);
+                self.evaluator.eval(&self.inputs, &mut self.values).is_ok()
+            }
+        };
+        ran && self.values.iter().all(|x| x.is_finite())
+    }
+
+    /// The program each evaluation runs (for a host to compile).
+    pub fn program(&self) -> &Program {
+        self.evaluator.program()
+    }
+
+    /// The parts its inputs come in: `t`, `q`, `v`, parameters (the slow ones);
+    /// its outputs are one part.
+    pub fn input_parts(&self) -> [usize; 4] {
+        [1, self.layout.n, self.layout.n, self.parameters]
+    }
+
+    /// Runs [`DiscreteTerms::program`] as `native` from now on (compiled for
+    /// [`DiscreteTerms::input_parts`] and one output part), or interpreted again.
+    pub fn set_native(&mut self, native: Option<NativeEvaluator>) {
+        self.native = native;
+    }
+
+    /// Whether the program runs as compiled code.
+    pub fn has_native(&self) -> bool {
+        self.native.is_some()
     }
 }
