@@ -104,6 +104,29 @@ function benchRhs(text, count) {
   }
 }
 
+/** The page's long run: stepped in slices of about 100 ms, what it has posted
+ *  between them (at most four times a second); the page stops it by ending this
+ *  worker. */
+function longRun(id, text, tEnd) {
+  const run = new api.WebLongRun(text, tEnd);
+  try {
+    let steps = 100, posted = 0;
+    for (;;) {
+      const t0 = performance.now();
+      if (run.advance(steps) === 0) break;
+      const took = performance.now() - t0;
+      steps = Math.max(10, Math.min(1_000_000, Math.round(steps * (took < 50 ? 2 : took > 200 ? 0.5 : 1))));
+      if (performance.now() - posted > 250) {
+        self.postMessage({ id, progress: run.data() });
+        posted = performance.now();
+      }
+    }
+    return run.data();
+  } finally {
+    run.free();
+  }
+}
+
 function handle(id, data) {
   switch (data.op) {
     case "open": {
@@ -124,6 +147,7 @@ function handle(id, data) {
     case "resend": lab.resend(); return update({ caughtUp: false });
     case "derive": return { result: helperLab(data.text).derive(data.method) };
     case "csv": return { result: csv(id, data.text) };
+    case "longRun": return { result: longRun(id, data.text, data.tEnd) };
     case "stability": return { result: api.stability(data.text) };
     case "trap": api.self_test_trap(); return { result: null };
     case "benchRhs": return { result: benchRhs(data.text, data.count) };

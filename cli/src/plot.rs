@@ -75,7 +75,18 @@ fn panel_count(series: usize) -> usize {
 
 /// A panel's text and axes.
 fn spec<'s>(title: &'s str, x_label: &'s str, y_label: &'s str, y_scale: Scale, legend: bool) -> Panel<'s> {
-    Panel { title, x_label, y_label, x_range: None, y_scale, equal_aspect: false, legend, scale: 1.0, shaded: &[] }
+    Panel {
+        title,
+        x_label,
+        y_label,
+        x_range: None,
+        y_scale,
+        x_scale: Scale::Linear,
+        equal_aspect: false,
+        legend,
+        scale: 1.0,
+        shaded: &[],
+    }
 }
 
 /// Writes the figure to `path` (`.svg` or `.png`).

@@ -244,6 +244,9 @@ pub struct Panel<'a> {
     pub x_range: Option<(f64, f64)>,
     /// The vertical axis' scale.
     pub y_scale: Scale,
+    /// The horizontal axis' ticks: `Log` labels a tick at `x` as `10^x` (the caller
+    /// gives `log10` of its values: a long run's time); `Linear` as they are.
+    pub x_scale: Scale,
     /// Keep the two axes' scales equal (a trajectory in the plane).
     pub equal_aspect: bool,
     /// Draw a legend of the labelled lines.
@@ -458,7 +461,8 @@ where
         .y_label_area_size(y_area)
         .build_cartesian_2d(xr.0..xr.1, yr.0..yr.1)?;
     let y_format = move |v: &f64| tick_label(*v, yr.0, yr.1, y_scale);
-    let x_format = move |v: &f64| tick_label(*v, xr.0, xr.1, Scale::Linear);
+    let x_scale = panel.x_scale;
+    let x_format = move |v: &f64| tick_label(*v, xr.0, xr.1, x_scale);
     chart
         .configure_mesh()
         .x_desc(panel.x_label)

@@ -264,6 +264,38 @@ test("integrators overlay like methods: the contact oscillator under RATTLE and 
   await ctx.close();
 });
 
+test("a long run plots each integrator's energy error on log scales, in its own worker, and can be cancelled", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=contact-oscillator`);
+  await page.click("#long-run summary");
+  await page.fill("#long-run-t", "2000");
+  await page.click("#long-run-start");
+  await page.waitForFunction(() => document.getElementById("long-run-text").textContent.startsWith("Done"), null, { timeout: 60000 });
+  const text = await page.textContent("#long-run-text");
+  assert.match(text, /lagrange · rattle: largest \|ΔE\| [\d.]+e-3 by t = 200, [\d.]+e-3 by t = 2000/, text);
+  assert.match(text, /lagrange · rk4: largest \|ΔE\| /, text);
+  const ink = await page.evaluate(() => {
+    const c = document.getElementById("long-run-canvas");
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 60) n++;
+    return n;
+  });
+  assert.ok(ink > 2000, `the long run is drawn (${ink})`);
+  assert.equal(await page.isDisabled("#long-run-cancel"), true);
+  await page.screenshot({ path: path.join(SHOTS, "long-run.png"), fullPage: true });
+  // A much longer one: the playback goes on meanwhile, and Cancel stops it.
+  await page.fill("#long-run-t", "1000000");
+  await page.click("#long-run-start");
+  await page.waitForFunction(() => document.getElementById("long-run-progress").value > 0, null, { timeout: 30000 });
+  const clock = await page.textContent("#clock");
+  await page.waitForFunction((before) => document.getElementById("clock").textContent !== before, clock, { timeout: 5000 });
+  await page.click("#long-run-cancel");
+  await page.waitForFunction(() => document.getElementById("long-run-text").textContent.startsWith("Cancelled"));
+  assert.equal(await page.isDisabled("#long-run-start"), false);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
 test("the Whipple bicycle from bodies plays; a broken vector expression is blamed once, at its place", async () => {
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle`);
   await waitClockPast(page, 0.5);

@@ -33,6 +33,7 @@ import { refitEquations, refitEquationsNow, renderEquations } from "./equations.
 import { openHelp } from "./help.js";
 import { frame, safely, wirePlayback } from "./playback.js";
 import { slug, watchCanvases } from "./plots.js";
+import { wireLongRun } from "./longrun.js";
 import { load } from "./runner.js";
 import { embedSuffix, exportCsv, openFromFragment, openGallery, openShare, parseFragment, renderEmbedSnippet } from "./share.js";
 import { wireStability } from "./stability.js";
@@ -80,6 +81,7 @@ const lab = {
   LabWorker,        // channel.js: a worker with budgets and replacement
   moduleFiles,      // channel.js: the wasm glue's and module's addresses
   helper: null,     // a LabWorker({ respawn: true }) for derivations and exports, made at boot
+  longRun: null,    // the LabWorker of a long run under way (longrun.js), ended on Cancel
   editor: null,     // the CodeMirror editor, once loaded
   canvasSizes: null, canvasViews: null, // plots.js watchCanvases
   stability: null,  // the stability panel's sweep and where it is drawn
@@ -162,6 +164,7 @@ function boot(lab, api) {
   lab.api = api;
   lab.helper = new lab.LabWorker({ respawn: true });
   watchCanvases(lab);
+  wireLongRun(lab);
   // For the browser tests: a deliberate trap on the page or in the runner.
   window.nhlabTest = {
     trapPage: () => safely(lab, "self-test", () => lab.api.self_test_trap()),

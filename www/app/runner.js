@@ -6,6 +6,7 @@
 import { renderInfo } from "./controls.js";
 import { $, WORKER_SLICE_MS, budget, errorText, isTrap, notice } from "./dom.js";
 import { editorStatus, highlightProblem, renderGutter } from "./editing.js";
+import { resetLongRun } from "./longrun.js";
 import { updatePlayButton } from "./playback.js";
 import { syncAddress } from "./share.js";
 
@@ -101,6 +102,7 @@ export function install(lab, runner, text, opened, { fromEditor = false, keepClo
   const warnings = lab.info.warnings;
   editorStatus(lab, warnings.length ? `loaded, with warnings:\n${warnings.join("\n")}` : "loaded", warnings.length ? "warning" : "ok");
   renderInfo(lab);
+  resetLongRun(lab, lab.info);
   lab.clock = lab.info.layout.t0;
   lab.lastFrame = null;
   if (!keepClock) lab.playing = true;

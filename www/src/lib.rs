@@ -23,6 +23,7 @@ pub mod gallery;
 pub mod kernel;
 pub mod lab;
 pub mod layout;
+pub mod long_run;
 pub mod panels;
 #[cfg(test)]
 mod robustness;

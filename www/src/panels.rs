@@ -183,6 +183,7 @@ pub fn spec<'a>(layout: &'a Layout, info: &'a PanelInfo, y_scale: Scale, dpr: f6
         y_label,
         x_range,
         y_scale,
+        x_scale: Scale::Linear,
         // A path in the plane keeps its shape; a phase portrait fills its panel.
         equal_aspect: space,
         legend: false,

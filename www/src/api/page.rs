@@ -369,3 +369,68 @@ fn paint_stability(
     area.present().map_err(|e| JsError::new(&e.to_string()))?;
     Ok(vec![left as f64 / scale, right as f64 / scale])
 }
+
+#[derive(serde::Deserialize)]
+struct LongRunLine {
+    label: String,
+    method: String,
+    set: usize,
+    integrator: usize,
+    points: Vec<[f64; 2]>,
+}
+
+#[derive(serde::Deserialize)]
+struct LongRunData {
+    t0: f64,
+    runs: Vec<LongRunLine>,
+}
+
+/// Draws a long run's energy errors (the helper's `WebLongRun::data`) on the canvas
+/// `#id` at `dpr` device pixels per CSS pixel: `|ΔE|` against `t − t₀`, both on
+/// log scales, a line per run in its colour, with a legend.
+#[wasm_bindgen]
+pub fn draw_long_run(id: &str, data: JsValue, dpr: f64) -> Result<(), JsError> {
+    let data: LongRunData = serde_wasm_bindgen::from_value(data).map_err(|e| JsError::new(&e.to_string()))?;
+    let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| JsError::new("no document"))?;
+    let canvas: web_sys::HtmlCanvasElement = document
+        .get_element_by_id(id)
+        .ok_or_else(|| JsError::new(&format!("no #{id}")))?
+        .dyn_into()
+        .map_err(|_| JsError::new(&format!("#{id} is not a canvas")))?;
+    let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
+    let (css_w, css_h) = css_size(&canvas);
+    if css_w * dpr < 40.0 || css_h * dpr < 40.0 {
+        return Ok(());
+    }
+    canvas.set_width((css_w * dpr) as u32);
+    canvas.set_height((css_h * dpr) as u32);
+    let mut lines = Vec::new();
+    for run in &data.runs {
+        let method = super::method(&run.method)?;
+        let points: Vec<(f64, f64)> = run
+            .points
+            .iter()
+            .filter(|p| p[0] > data.t0 && p[1].is_finite())
+            .map(|p| ((p[0] - data.t0).log10(), p[1]))
+            .collect();
+        let series = nhlab_plots::Series { method, set: run.set, integrator: run.integrator };
+        lines.push(nhlab_plots::Line { series, points, label: Some(run.label.clone()), dashed: false });
+    }
+    let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| JsError::new("no 2D context"))?;
+    let area = backend.into_drawing_area();
+    area.fill(&WHITE).map_err(|e| JsError::new(&e.to_string()))?;
+    let panel = nhlab_plots::Panel {
+        title: "",
+        x_label: "t − t₀ (log scale)",
+        y_label: "|T + V − (T + V)(t₀)| (log scale)",
+        x_range: None,
+        y_scale: nhlab_plots::Scale::Log,
+        x_scale: nhlab_plots::Scale::Log,
+        equal_aspect: false,
+        legend: true,
+        scale: dpr,
+        shaded: &[],
+    };
+    nhlab_plots::draw_panel(&area, &panel, &lines, &[]).map_err(|e| JsError::new(&e.to_string()))?;
+    area.present().map_err(|e| JsError::new(&e.to_string()))
+}

@@ -413,3 +413,71 @@ pub fn stability(text: &str) -> Result<JsValue, JsError> {
         Err(e) => Err(JsError::new(&e)),
     }
 }
+
+/// The page's long run ([`crate::long_run::LongRun`]), in the helper worker: the
+/// worker steps it in slices and posts what it has between them, so that the page
+/// shows progress and can stop it (by ending the worker).
+#[wasm_bindgen]
+pub struct WebLongRun {
+    run: crate::long_run::LongRun,
+}
+
+#[derive(serde::Serialize)]
+struct LongRunLine {
+    label: String,
+    colour: String,
+    method: &'static str,
+    set: usize,
+    integrator: usize,
+    error: Option<String>,
+    /// `[t, |ΔE|]` pairs.
+    points: Vec<[f64; 2]>,
+}
+
+#[derive(serde::Serialize)]
+struct LongRunData {
+    t0: f64,
+    t_end: f64,
+    progress: f64,
+    finished: bool,
+    runs: Vec<LongRunLine>,
+}
+
+#[wasm_bindgen]
+impl WebLongRun {
+    /// The long run of scenario `text` to `t_end`; a message when it cannot start.
+    #[wasm_bindgen(constructor)]
+    pub fn new(text: &str, t_end: f64) -> Result<WebLongRun, JsError> {
+        crate::long_run::LongRun::new(text, t_end).map(|run| WebLongRun { run }).map_err(|e| JsError::new(&e))
+    }
+
+    /// At most `max_steps` steps over all runs; the steps taken (0: done).
+    pub fn advance(&mut self, max_steps: u32) -> u32 {
+        self.run.advance(max_steps as usize) as u32
+    }
+
+    /// Every run's points so far, its colour and label, and the progress.
+    pub fn data(&self) -> Result<JsValue, JsError> {
+        let runs = self
+            .run
+            .runs
+            .iter()
+            .map(|r| LongRunLine {
+                label: r.label.clone(),
+                colour: nhlab_plots::css_colour(r.series),
+                method: r.series.method.id(),
+                set: r.series.set,
+                integrator: r.series.integrator,
+                error: r.error.clone(),
+                points: r.points.iter().map(|&(t, e)| [t, e]).collect(),
+            })
+            .collect();
+        to_js(&LongRunData {
+            t0: self.run.t0(),
+            t_end: self.run.t_end,
+            progress: self.run.progress(),
+            finished: self.run.finished(),
+            runs,
+        })
+    }
+}

@@ -1,0 +1,79 @@
+// The long-run panel: every method under each integrator, integrated far past the
+// playback in a worker of its own (so that the page and the playback go on), its
+// energy error drawn against t on log scales as it comes in; Cancel ends the
+// worker. A new scenario ends a long run that was for the old one.
+
+import { $ } from "./dom.js";
+import { safely } from "./playback.js";
+
+/** Wires the panel's controls once. */
+export function wireLongRun(lab) {
+  $("long-run-start").addEventListener("click", () => startLongRun(lab));
+  $("long-run-cancel").addEventListener("click", () => stopLongRun(lab, "cancelled"));
+  lab.canvasSizes.observe($("long-run-canvas"));
+}
+
+/** A scenario was loaded: its end sets the default length; a long run of the old one stops. */
+export function resetLongRun(lab, info) {
+  stopLongRun(lab, null);
+  $("long-run-t").value = String(Math.max(1000, 100 * (info.layout.t_end - info.layout.t0)));
+  $("long-run-canvas").hidden = true;
+  $("long-run-text").textContent = "";
+  $("long-run-progress").value = 0;
+}
+
+function stopLongRun(lab, why) {
+  const worker = lab.longRun;
+  if (!worker) return;
+  lab.longRun = null;
+  worker.kill(why ?? "a new scenario");
+  $("long-run-start").disabled = false;
+  $("long-run-cancel").disabled = true;
+}
+
+async function startLongRun(lab) {
+  const tEnd = Number($("long-run-t").value);
+  if (!Number.isFinite(tEnd)) { $("long-run-text").textContent = "Enter the time to run to."; return; }
+  stopLongRun(lab, "restarted");
+  const worker = new lab.LabWorker();
+  lab.longRun = worker;
+  $("long-run-start").disabled = true;
+  $("long-run-cancel").disabled = false;
+  $("long-run-progress").value = 0;
+  $("long-run-text").textContent = "Running…";
+  let last = null;
+  const show = (data) => {
+    last = data;
+    $("long-run-progress").value = data.progress;
+    $("long-run-canvas").hidden = false;
+    safely(lab, "drawing the long run", () => lab.api.draw_long_run("long-run-canvas", data, window.devicePixelRatio || 1));
+    $("long-run-text").textContent = summary(data);
+  };
+  const answer = await worker.ask("longRun", { text: lab.text, tEnd }, { onProgress: (data) => { if (lab.longRun === worker) show(data); } });
+  if (lab.longRun !== worker && !answer.ok) {
+    // Cancelled by the user (or replaced): say where it got to.
+    if (answer.error === "cancelled" && last) $("long-run-text").textContent = `Cancelled at ${Math.round(100 * last.progress)} %. ${summary(last)}`;
+    else if (answer.error === "cancelled") $("long-run-text").textContent = "Cancelled.";
+    return;
+  }
+  lab.longRun = null;
+  worker.kill("done");
+  $("long-run-start").disabled = false;
+  $("long-run-cancel").disabled = true;
+  if (answer.ok) show(answer.result);
+  else $("long-run-text").textContent = `The long run could not run: ${answer.error}`;
+}
+
+/** Each run's largest error by a tenth of the way and by the end (or where it stopped). */
+function summary(data) {
+  const span = data.t_end - data.t0;
+  const at = data.t0 + span / 10;
+  const parts = data.runs.map((r) => {
+    if (r.error && r.points.length === 0) return `${r.label}: ${r.error}`;
+    const largest = (t) => r.points.filter((p) => p[0] <= t).reduce((m, p) => Math.max(m, p[1]), 0);
+    const end = r.points.length ? r.points[r.points.length - 1][0] : data.t0;
+    const text = `${r.label}: largest |ΔE| ${largest(at).toExponential(2)} by t = ${at.toPrecision(3)}, ${largest(end).toExponential(2)} by t = ${end.toPrecision(4)}`;
+    return r.error ? `${text} (${r.error})` : text;
+  });
+  return `${data.finished ? "Done" : `${Math.round(100 * data.progress)} %`}. ${parts.join("; ")}.`;
+}
