@@ -671,32 +671,25 @@ impl Simulation {
         }
         self.steps += 1;
         self.previous_t = t0;
+        // The fixed-step integrators' next grid point `t₀ + k·dt`, or `t_end` when
+        // that comes first (a step shortened to land there leaves the grid as it was).
+        let dt = self.settings.dt;
+        let target = self.grid.origin + (self.grid.k + 1) as f64 * dt;
+        let t1 = target.min(t_end);
+        let fixed = !matches!(self.stepper, Stepper::Dopri5(_));
+        if fixed && t1 <= t0 {
+            return Err(IntegrationError::NoProgress { t: t0, dt });
+        }
         let mut dynamics = Dynamics { numeric: &mut self.numeric, method: self.settings.method };
         match &mut self.stepper {
             Stepper::Rk4(rk4) => {
-                let dt = self.settings.dt;
-                let target = self.grid.origin + (self.grid.k + 1) as f64 * dt;
-                let t1 = target.min(t_end);
-                if t1 <= t0 {
-                    return Err(IntegrationError::NoProgress { t: t0, dt });
-                }
                 rk4.step(&mut dynamics, t0, &mut self.y, t1 - t0)?;
                 self.t = t1;
-                // A step shortened to land on `t_end` leaves the grid where it was.
-                if t1 == target {
-                    self.grid.k += 1;
-                }
             }
             Stepper::Dopri5(dp) => {
                 dp.step(&mut dynamics, &mut self.t, &mut self.y, t_end)?;
             }
             Stepper::Rattle(rattle) => {
-                let dt = self.settings.dt;
-                let target = self.grid.origin + (self.grid.k + 1) as f64 * dt;
-                let t1 = target.min(t_end);
-                if t1 <= t0 {
-                    return Err(IntegrationError::NoProgress { t: t0, dt });
-                }
                 let (stepper, terms) = &mut **rattle;
                 stepper
                     .step(terms, &self.numeric.parameters, t0, &mut self.y, t1 - t0)
@@ -705,10 +698,10 @@ impl Simulation {
                     return Err(IntegrationError::NonFinite { t: t1 });
                 }
                 self.t = t1;
-                if t1 == target {
-                    self.grid.k += 1;
-                }
             }
+        }
+        if fixed && t1 == target {
+            self.grid.k += 1;
         }
         // The structure-preserving steps meet the constraints themselves.
         let structure_preserving = matches!(self.stepper, Stepper::Rattle(_));

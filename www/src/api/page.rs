@@ -296,12 +296,7 @@ fn css_size(canvas: &web_sys::HtmlCanvasElement) -> (f64, f64) {
 /// can be turned into a value.
 #[wasm_bindgen]
 pub fn draw_stability(id: &str, data: JsValue, current: f64, dpr: f64) -> Result<Vec<f64>, JsError> {
-    let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| JsError::new("no document"))?;
-    let canvas: web_sys::HtmlCanvasElement = document
-        .get_element_by_id(id)
-        .ok_or_else(|| JsError::new(&format!("no #{id}")))?
-        .dyn_into()
-        .map_err(|_| JsError::new(&format!("#{id} is not a canvas")))?;
+    let canvas = canvas_by_id(id)?;
     let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
     let (css_w, css_h) = css_size(&canvas);
     if css_w * dpr < 40.0 || css_h * dpr < 40.0 {
@@ -326,6 +321,16 @@ pub fn draw_stability_export(
     let scale = if scale.is_finite() { scale.clamp(1.0, 4.0) } else { 2.0 };
     let fit = |x: f64| if x.is_finite() { x.clamp(120.0, 2000.0) } else { 400.0 };
     paint_stability(canvas, data, current, title, CanvasBox { css_w: fit(css_w), css_h: fit(css_h), scale }).map(|_| ())
+}
+
+/// The page's canvas `#id`.
+fn canvas_by_id(id: &str) -> Result<web_sys::HtmlCanvasElement, JsError> {
+    let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| JsError::new("no document"))?;
+    document
+        .get_element_by_id(id)
+        .ok_or_else(|| JsError::new(&format!("no #{id}")))?
+        .dyn_into()
+        .map_err(|_| JsError::new(&format!("#{id} is not a canvas")))
 }
 
 /// A canvas' box in CSS pixels and its backing store's pixels per CSS pixel.
@@ -391,12 +396,7 @@ struct LongRunData {
 #[wasm_bindgen]
 pub fn draw_long_run(id: &str, data: JsValue, dpr: f64) -> Result<(), JsError> {
     let data: LongRunData = serde_wasm_bindgen::from_value(data).map_err(|e| JsError::new(&e.to_string()))?;
-    let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| JsError::new("no document"))?;
-    let canvas: web_sys::HtmlCanvasElement = document
-        .get_element_by_id(id)
-        .ok_or_else(|| JsError::new(&format!("no #{id}")))?
-        .dyn_into()
-        .map_err(|_| JsError::new(&format!("#{id} is not a canvas")))?;
+    let canvas = canvas_by_id(id)?;
     let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
     let (css_w, css_h) = css_size(&canvas);
     if css_w * dpr < 40.0 || css_h * dpr < 40.0 {

@@ -13,7 +13,24 @@ pub mod encode;
 #[cfg(target_arch = "wasm32")]
 mod instance;
 
+use nhlab::expr::{NativeEvaluator, Program};
 use nhlab::mechanics::{Model, NumericModel};
+
+/// `program` as a WebAssembly module instantiated beside the page's own, its
+/// inputs and outputs in these parts; `None` off the web (native tests interpret).
+fn module_code(program: &Program, inputs: &[usize], outputs: &[usize]) -> Result<Option<NativeEvaluator>, String> {
+    let bytes = encode::module(program, inputs, outputs).map_err(|e| e.to_string())?;
+    #[cfg(target_arch = "wasm32")]
+    {
+        let code = instance::Kernel::new(&bytes, inputs, outputs, program.register_count())?;
+        Ok(Some(NativeEvaluator::new(program, std::sync::Arc::new(code))))
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = bytes;
+        Ok(None)
+    }
+}
 
 /// Compiles `model`'s Lagrange right-hand side to a WebAssembly module and makes
 /// `numeric` run it. `Ok(false)` (and `numeric` unchanged) when the written-out
@@ -23,18 +40,12 @@ pub fn use_for_lagrange(model: &Model, numeric: &mut NumericModel) -> Result<boo
         return Ok(false);
     };
     let (inputs, outputs) = nhlab::formulations::lagrange_parts(numeric);
-    let bytes = encode::module(&program, &inputs, &outputs).map_err(|e| e.to_string())?;
-    #[cfg(target_arch = "wasm32")]
-    {
-        let code = instance::Kernel::new(&bytes, &inputs, &outputs, program.register_count())?;
-        numeric.set_native_lagrange(Some(nhlab::expr::NativeEvaluator::new(&program, std::sync::Arc::new(code))));
-        Ok(true)
+    let code = module_code(&program, &inputs, &outputs)?;
+    let compiled = code.is_some();
+    if compiled {
+        numeric.set_native_lagrange(code);
     }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let _ = bytes;
-        Ok(false)
-    }
+    Ok(compiled)
 }
 
 /// Compiles the contact forces' program of `numeric` (every term a state's forces
@@ -42,20 +53,13 @@ pub fn use_for_lagrange(model: &Model, numeric: &mut NumericModel) -> Result<boo
 /// makes it run that. `Ok(false)` without contacts, or off the web.
 pub fn use_for_contacts(numeric: &mut NumericModel) -> Result<bool, String> {
     let Some(contacts) = numeric.contacts.as_mut() else { return Ok(false) };
-    let program = contacts.program().clone();
-    let (inputs, outputs) = (contacts.input_parts(), [program.output_count()]);
-    let bytes = encode::module(&program, &inputs, &outputs).map_err(|e| e.to_string())?;
-    #[cfg(target_arch = "wasm32")]
-    {
-        let code = instance::Kernel::new(&bytes, &inputs, &outputs, program.register_count())?;
-        contacts.set_native(Some(nhlab::expr::NativeEvaluator::new(&program, std::sync::Arc::new(code))));
-        Ok(true)
+    let program = contacts.program();
+    let code = module_code(program, &contacts.input_parts(), &[program.output_count()])?;
+    let compiled = code.is_some();
+    if compiled {
+        contacts.set_native(code);
     }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let _ = bytes;
-        Ok(false)
-    }
+    Ok(compiled)
 }
 
 /// Compiles what the structure-preserving integrators step
@@ -63,18 +67,11 @@ pub fn use_for_contacts(numeric: &mut NumericModel) -> Result<bool, String> {
 /// has them. `Ok(false)` without them, or off the web.
 pub fn use_for_structure_preserving(numeric: &mut NumericModel) -> Result<bool, String> {
     let Some(Ok(terms)) = numeric.discrete.as_mut() else { return Ok(false) };
-    let program = terms.program().clone();
-    let (inputs, outputs) = (terms.input_parts(), [program.output_count()]);
-    let bytes = encode::module(&program, &inputs, &outputs).map_err(|e| e.to_string())?;
-    #[cfg(target_arch = "wasm32")]
-    {
-        let code = instance::Kernel::new(&bytes, &inputs, &outputs, program.register_count())?;
-        terms.set_native(Some(nhlab::expr::NativeEvaluator::new(&program, std::sync::Arc::new(code))));
-        Ok(true)
+    let program = terms.program();
+    let code = module_code(program, &terms.input_parts(), &[program.output_count()])?;
+    let compiled = code.is_some();
+    if compiled {
+        terms.set_native(code);
     }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let _ = bytes;
-        Ok(false)
-    }
+    Ok(compiled)
 }
