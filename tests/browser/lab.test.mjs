@@ -258,6 +258,13 @@ test("integrators overlay like methods: the contact oscillator under RATTLE and 
   const text = await page.inputValue("#editor");
   assert.match(text, /integrator = "rattle4"/);
   assert.doesNotMatch(text, /integrators = /);
+  // The overlay menu adds one back: rattle4 and Dormand–Prince, tolerances enabled.
+  await page.waitForFunction(() => document.querySelector("#integrator-overlay option[value='rattle4']").disabled);
+  await page.selectOption("#integrator-overlay", "dopri5");
+  await page.waitForFunction(() => document.querySelectorAll("#legend li").length === 2);
+  assert.match(await page.inputValue("#editor"), /integrators = \["rattle4", "dopri5"\]/);
+  assert.equal(await page.isDisabled("#rtol"), false);
+  assert.equal(await page.isDisabled("#dt"), false);
   await toEnd(page);
   await page.screenshot({ path: path.join(SHOTS, "contact-oscillator.png"), fullPage: true });
   assert.deepEqual(problems, []);

@@ -151,11 +151,22 @@ export function renderSettings(lab, info) {
   set("integrator", info.integrator); set("rtol", info.rtol); set("atol", info.atol);
   set("dt", info.dt); set("t_end", info.t_end); set("stabilization", info.stabilization);
   // Fixed-step integrators (RK4 and the structure-preserving schemes) take dt; Dormand–Prince its tolerances.
-  const fixed = info.integrator !== "dopri5";
-  $("dt").disabled = !fixed; $("rtol").disabled = fixed; $("atol").disabled = fixed;
+  const used = info.integrators ?? [info.integrator];
+  const adaptive = used.includes("dopri5");
+  $("dt").disabled = used.every((i) => i === "dopri5"); $("rtol").disabled = !adaptive; $("atol").disabled = !adaptive;
+  // The overlay menu offers the integrators not yet in use.
+  for (const option of $("integrator-overlay").options) option.disabled = option.value !== "" && used.includes(option.value);
+  $("integrator-overlay").value = "";
 }
 
 export function wireSettings(lab) {
+  // Another integrator overlaid: every method runs under each (`run.integrators`).
+  $("integrator-overlay").addEventListener("change", () => {
+    const added = $("integrator-overlay").value;
+    const used = lab.info?.integrators ?? [lab.info?.integrator ?? "dopri5"];
+    if (!added || used.includes(added)) return;
+    applyEdit(lab, (t) => lab.api.edit_remove(lab.api.edit_list(t, "run.integrators", [...used, added]), "run.integrator"));
+  });
   // One integrator chosen replaces an overlay of several (`run.integrators`).
   $("integrator").addEventListener("change", () => applyEdit(lab, (t) =>
     lab.api.edit_remove(lab.api.edit_text(t, "run.integrator", $("integrator").value), "run.integrators")));

@@ -121,6 +121,8 @@ struct Info<'a> {
     t_end: f64,
     methods: Vec<String>,
     integrator: String,
+    /// Every integrator the runs use (several: an overlay).
+    integrators: Vec<&'static str>,
     rtol: f64,
     atol: f64,
     dt: f64,
@@ -232,6 +234,7 @@ impl WebLab {
             t_end: self.lab.t_end,
             methods: run.method_ids(),
             integrator: settings.integrator.id().to_string(),
+            integrators: run.integrator_kinds().iter().map(|k| k.id()).collect(),
             rtol: settings.rtol,
             atol: settings.atol,
             dt: settings.dt,
