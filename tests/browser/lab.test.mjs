@@ -280,14 +280,15 @@ test("a long run plots each integrator's energy error on log scales, in its own 
   const text = await page.textContent("#long-run-text");
   assert.match(text, /lagrange · rattle: largest \|ΔE\| [\d.]+e-3 by t = 200, [\d.]+e-3 by t = 2000/, text);
   assert.match(text, /lagrange · rk4: largest \|ΔE\| /, text);
-  const ink = await page.evaluate(() => {
+  // Drawn once its canvas has a size (it was hidden until the first data came).
+  await page.waitForFunction(() => {
     const c = document.getElementById("long-run-canvas");
+    if (!c.width || !c.height) return false;
     const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
     let n = 0;
     for (let i = 0; i < d.length; i += 4) if (Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 60) n++;
-    return n;
-  });
-  assert.ok(ink > 2000, `the long run is drawn (${ink})`);
+    return n > 2000;
+  }, null, { timeout: 10000 });
   assert.equal(await page.isDisabled("#long-run-cancel"), true);
   await page.screenshot({ path: path.join(SHOTS, "long-run.png"), fullPage: true });
   // A much longer one: the playback goes on meanwhile, and Cancel stops it.

@@ -8,6 +8,7 @@ import { safely } from "./playback.js";
 
 /** Wires the panel's controls once. */
 export function wireLongRun(lab) {
+  lab.redrawLongRun = () => drawLongRun(lab);
   $("long-run-start").addEventListener("click", () => startLongRun(lab));
   $("long-run-cancel").addEventListener("click", () => stopLongRun(lab, "cancelled"));
   lab.canvasSizes.observe($("long-run-canvas"));
@@ -18,6 +19,7 @@ export function resetLongRun(lab, info) {
   stopLongRun(lab, null);
   $("long-run-t").value = String(Math.max(1000, 100 * (info.layout.t_end - info.layout.t0)));
   $("long-run-canvas").hidden = true;
+  lab.longRunData = null;
   $("long-run-text").textContent = "";
   $("long-run-progress").value = 0;
 }
@@ -44,9 +46,10 @@ async function startLongRun(lab) {
   let last = null;
   const show = (data) => {
     last = data;
+    lab.longRunData = data;
     $("long-run-progress").value = data.progress;
     $("long-run-canvas").hidden = false;
-    safely(lab, "drawing the long run", () => lab.api.draw_long_run("long-run-canvas", data, window.devicePixelRatio || 1));
+    drawLongRun(lab);
     $("long-run-text").textContent = summary(data);
   };
   const answer = await worker.ask("longRun", { text: lab.text, tEnd }, { onProgress: (data) => { if (lab.longRun === worker) show(data); } });
@@ -62,6 +65,14 @@ async function startLongRun(lab) {
   $("long-run-cancel").disabled = true;
   if (answer.ok) show(answer.result);
   else $("long-run-text").textContent = `The long run could not run: ${answer.error}`;
+}
+
+/** The chart of the last data received (nothing until the canvas has a size: the
+ *  canvas observer calls this again then). */
+function drawLongRun(lab) {
+  const data = lab.longRunData;
+  if (!data || $("long-run-canvas").hidden) return;
+  safely(lab, "drawing the long run", () => lab.api.draw_long_run("long-run-canvas", data, window.devicePixelRatio || 1));
 }
 
 /** Each run's largest error by a tenth of the way and by the end (or where it stopped). */

@@ -82,6 +82,7 @@ const lab = {
   moduleFiles,      // channel.js: the wasm glue's and module's addresses
   helper: null,     // a LabWorker({ respawn: true }) for derivations and exports, made at boot
   longRun: null,    // the LabWorker of a long run under way (longrun.js), ended on Cancel
+  longRunData: null, // what the long run last sent, redrawn when its canvas resizes
   editor: null,     // the CodeMirror editor, once loaded
   canvasSizes: null, canvasViews: null, // plots.js watchCanvases
   stability: null,  // the stability panel's sweep and where it is drawn

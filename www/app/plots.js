@@ -20,6 +20,8 @@ export function watchCanvases(lab) {
       const [w, h] = box ? [box.inlineSize, box.blockSize] : [e.contentRect.width, e.contentRect.height];
       e.target.dataset.cssSize = `${w} ${h}`;
       if (e.target.id === "stability-canvas") drawStability(lab);
+      // The long run's chart is drawn once its canvas has a size (it starts hidden).
+      if (e.target.id === "long-run-canvas") lab.redrawLongRun?.();
     }
     lab.dirty = true;
   });
