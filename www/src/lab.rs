@@ -350,14 +350,8 @@ impl Lab {
             core::iter::once((p.numeric.parameters.as_slice(), &p.initial))
                 .chain(p.sets.iter().map(|s| (s.parameters.as_slice(), &s.initial)))
                 .collect();
-        let integrators = p.model.scenario.run.integrator_kinds();
-        let each = p
-            .model
-            .scenario
-            .run
-            .chosen_methods()
-            .into_iter()
-            .flat_map(|m| integrators.iter().enumerate().map(move |(k, &integrator)| (m, k, integrator)));
+        let run = &p.model.scenario.run;
+        let each = nhlab::scenario::method_integrator_runs(&run.chosen_methods(), &run.integrator_kinds());
         for (method, integrator_index, integrator) in each {
             for (set, &(parameters, initial)) in starts.iter().enumerate() {
                 // The page draws no compulsion: samples skip it.

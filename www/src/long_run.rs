@@ -76,24 +76,20 @@ impl LongRun {
         let kinds = run.integrator_kinds();
         let overlay = kinds.len() > 1;
         let mut runs = Vec::new();
-        for method in run.chosen_methods() {
-            for (k, &integrator) in kinds.iter().enumerate() {
-                let settings = Settings {
-                    integrator,
-                    compulsion: false,
-                    diagnostics: Diagnostics { energy: true, ..Diagnostics::NONE },
-                    limits: Limits { max_steps: MAX_STEPS, max_samples: usize::MAX },
-                    ..Settings::from_scenario(run, method)
-                };
-                let label =
-                    if overlay { format!("{} · {}", method.id(), integrator.id()) } else { method.id().into() };
-                let series = nhlab_plots::Series { method, set: 0, integrator: k };
-                runs.push(LongRunOne::start(&prepared, settings, method, label, series));
-            }
+        for (method, k, integrator) in nhlab::scenario::method_integrator_runs(&run.chosen_methods(), &kinds) {
+            let settings = Settings {
+                integrator,
+                compulsion: false,
+                diagnostics: Diagnostics { energy: true, ..Diagnostics::NONE },
+                limits: Limits { max_steps: MAX_STEPS, max_samples: usize::MAX },
+                ..Settings::from_scenario(run, method)
+            };
+            let label = if overlay { format!("{} · {}", method.id(), integrator.id()) } else { method.id().into() };
+            let series = nhlab_plots::Series { method, set: 0, integrator: k };
+            runs.push(LongRunOne::start(&prepared, settings, method, label, series));
         }
         // From the first step's size (or a thousandth of the playback) to the end.
-        let first = (t0 + prepared.model.scenario.run.dt.unwrap_or(0.01).min(run.t_end_or_default() / 1000.0))
-            .max(t0 + (t_end - t0) * 1e-9);
+        let first = (t0 + run.dt.unwrap_or(0.01).min(run.t_end_or_default() / 1000.0)).max(t0 + (t_end - t0) * 1e-9);
         let (a, b) = ((first - t0).ln(), (t_end - t0).ln());
         let mut times: Vec<f64> =
             (0..POINTS).map(|k| t0 + (a + (b - a) * k as f64 / (POINTS - 1) as f64).exp()).collect();

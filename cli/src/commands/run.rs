@@ -183,7 +183,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     let figure_hint = format!(
         " (a figure holds at most {MAX_HELD_VALUES} numbers over all its runs: write the table without --plot, or plot fewer methods or a shorter run)"
     );
-    for (&method, &integrator) in methods.iter().flat_map(|m| integrators.iter().map(move |i| (m, i))) {
+    for (method, integrator_index, integrator) in nhlab::scenario::method_integrator_runs(&methods, &integrators) {
         let mut settings = Settings::from_scenario(&s.run, method);
         settings.integrator = integrator;
         settings.dt = args.dt.unwrap_or(settings.dt);
@@ -277,7 +277,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             runs.push(RunOf {
                 method,
                 set,
-                integrator_index: integrators.iter().position(|&k| k == integrator).unwrap_or(0),
+                integrator_index,
                 set_name: set_name.map(str::to_string),
                 parameters: parameters.to_vec(),
                 samples: sim.into_samples(),

@@ -188,6 +188,16 @@ impl Projection {
     }
 }
 
+/// Every method under each integrator, in the order runs are made, tabled and
+/// drawn (method by method, integrator by integrator), with the integrator's place
+/// in `integrators` (its colour in an overlay).
+pub fn method_integrator_runs(
+    methods: &[Method],
+    integrators: &[IntegratorKind],
+) -> Vec<(Method, usize, IntegratorKind)> {
+    methods.iter().flat_map(|&m| integrators.iter().enumerate().map(move |(k, &i)| (m, k, i))).collect()
+}
+
 impl RunSpec {
     /// The methods to run, `[lagrange]` when none are given; ids that name no
     /// method (which the model's check reports) are left out.

@@ -17,7 +17,7 @@ mod places;
 mod problem;
 mod share;
 
-pub use choices::{IntegratorKind, Method, OnInvalid, Projection, Stabilization};
+pub use choices::{method_integrator_runs, IntegratorKind, Method, OnInvalid, Projection, Stabilization};
 pub use load::{format_of, load, load_json, load_toml, Format, SourceMap};
 pub use parameters::{ParameterRange, Parameters};
 pub(crate) use problem::did_you_mean;
