@@ -167,6 +167,11 @@ pub struct LinearizeArgs {
     /// Also give each eigenvalue's eigenvector (JSON only).
     #[arg(long)]
     pub eigenvectors: bool,
+    /// The matrices of `ẋ = A x + B u` about the reference (JSON): `A` on the
+    /// reduced state, `B` a column per `[inputs]` entry (taken at its `value`,
+    /// its signal ignored). No sweep.
+    #[arg(long, conflicts_with_all = ["sweep", "plot"])]
+    pub state_space: bool,
     /// Output: a file path or `-`.
     #[arg(long, default_value = "-")]
     pub out: String,

@@ -25,7 +25,7 @@ async function toEnd(page) {
   await page.waitForSelector("body[data-drawn='1']"); // and the frames after it, if its time ran out
 }
 const clockOf = (page) => page.evaluate(() => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]));
-const waitClockPast = (page, t) => page.waitForFunction((t) => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) > t, t);
+const waitClockPast = (page, t, options = {}) => page.waitForFunction((t) => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) > t, t, options);
 
 /** Every plot's ink, once each has drawn data or 3 s have passed: while playing, plots
  *  scrolled out of view are refreshed one per frame, in turn. */
@@ -837,7 +837,9 @@ test("the runner times one step before asking for more; what is slow is what is 
   const { page, problems, ctx } = await open(browser, server.url);
   assert.equal(await page.evaluate((text) => window.nhlabTest.load(text), heavyStepScenario()), true);
   await page.click("#to-end");
-  await waitClockPast(page, 0.02);
+  // Any progress will do (a step of this model takes seconds on a loaded 2-core
+  // machine): what is tested is that the first request is not stopped as too slow.
+  await waitClockPast(page, 0, { timeout: 120_000 });
   assert.doesNotMatch(await page.textContent("#notice"), /took more than/);
   // 10,000 unknown keys: read and warned about within the load budget (each warning
   // re-read the text from its start for its line, and the known names for its hint).

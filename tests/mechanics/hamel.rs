@@ -223,7 +223,7 @@ fn a_long_chain_of_trailers_has_a_regular_split() {
 fn a_chain_of_35_trailers_keeps_its_structure_in_hamel_s_split() {
     let text = nhlab_tests::families::trailers(35);
     let (scenario, map) = nhlab::scenario::load_toml(&text).expect("loads");
-    let needs = nhlab::mechanics::Needs { hamel: true, vakonomic: false };
+    let needs = nhlab::mechanics::Needs { hamel: true, vakonomic: false, held_inputs: false };
     let model = nhlab::mechanics::Model::build_for(&scenario, &map, needs).expect("valid");
     let split = model.hamel.as_ref().expect("a regular split");
     let names: Vec<&str> = split.dependent.iter().map(|&i| model.coordinate_names()[i].as_str()).collect();

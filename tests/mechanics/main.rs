@@ -13,6 +13,7 @@ mod energy_label;
 mod fast_lagrange;
 mod first_system;
 mod hamel;
+mod inputs;
 mod integrators;
 mod lazy;
 mod native;

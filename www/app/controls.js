@@ -5,6 +5,7 @@ import { $, el } from "./dom.js";
 import { applyEdit, editorStatus } from "./editing.js";
 import { appendInFrames, renderEquationsChoice } from "./equations.js";
 import { renderLegend, renderLegendNote, renderPlots } from "./plots.js";
+import { renderInputs } from "./inputs.js";
 import { renderStability } from "./stability.js";
 
 export function renderInfo(lab) {
@@ -14,6 +15,7 @@ export function renderInfo(lab) {
   $("source").textContent = info.source ? `Source: ${info.source}` : "";
   document.title = `${info.title} — nhlab`;
   renderParameters(lab, info);
+  renderInputs(lab, info);
   renderInitial(lab, info);
   renderSettings(lab, info);
   renderPlots(lab, info);

@@ -33,6 +33,7 @@ import { refitEquations, refitEquationsNow, renderEquations } from "./equations.
 import { openHelp } from "./help.js";
 import { frame, safely, wirePlayback } from "./playback.js";
 import { slug, watchCanvases } from "./plots.js";
+import { installInputKeys } from "./inputs.js";
 import { wireLongRun } from "./longrun.js";
 import { load } from "./runner.js";
 import { embedSuffix, exportCsv, openFromFragment, openGallery, openShare, parseFragment, renderEmbedSnippet } from "./share.js";
@@ -157,6 +158,7 @@ function wire(lab) {
   $("discard-draft").addEventListener("click", () => { $("restore").hidden = true; forgetDraft(); });
   wireSettings(lab);
   wirePlayback(lab);
+  installInputKeys(lab);
   wireStability(lab);
 }
 
@@ -173,6 +175,7 @@ function boot(lab, api) {
     trapWorker: () => lab.runner.ask("trap"),
     load: (text) => load(lab, text, { fromEditor: true }),   // the benchmark times an edit's whole path
     info: () => lab.info,                              // what the runner's WebLab.info() said
+    runs: () => lab.lastRuns,                          // each run's last update: t, q at the clock, …
     benchRhs: (text, count) => lab.helper.ask("benchRhs", { text, count }), // compiled against interpreted, in a worker
   };
   try {

@@ -6,6 +6,7 @@
 import { renderInfo } from "./controls.js";
 import { $, WORKER_SLICE_MS, budget, errorText, isTrap, notice } from "./dom.js";
 import { editorStatus, highlightProblem, renderGutter } from "./editing.js";
+import { renderInputs } from "./inputs.js";
 import { resetLongRun } from "./longrun.js";
 import { updatePlayButton } from "./playback.js";
 import { syncAddress } from "./share.js";
@@ -120,6 +121,7 @@ export function retire(runner) {
 
 /** Puts a runner's answer (an update) on the display. */
 export function applyUpdate(lab, u) {
+  lab.lastRuns = u.runs;
   try {
     u.runs.forEach((run, i) => {
       lab.display.apply(i, run.from, u.rows[i], u.current[i]);
@@ -194,6 +196,8 @@ export async function restartRuns(lab) {
   const runner = lab.runner;
   const a = await runner.ask("restart");
   if (a.ok && runner === lab.runner) applyUpdate(lab, a.result);
+  // The runs start again with the scenario's input values: so do the controls.
+  if (runner === lab.runner) renderInputs(lab, lab.info);
 }
 
 /** A trap on the page (drawing, editing): a fresh instance of the module, a new

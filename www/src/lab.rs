@@ -341,6 +341,25 @@ impl Lab {
         Ok(lab)
     }
 
+    /// Sets parameter `slot` (an `[inputs]` entry taken as an argument: the page's
+    /// live control) in every run from its next step on; the runs go on from where
+    /// they are. False when the slot is not an input's or the value is not finite
+    /// (nothing changes).
+    pub fn set_input(&mut self, slot: usize, value: f64) -> bool {
+        if !value.is_finite() || !self.prepared.model.inputs.contains(&slot) {
+            return false;
+        }
+        for run in &mut self.runs {
+            if let Some(sim) = run.sim.as_mut() {
+                sim.set_parameter(slot, value);
+            }
+            if let Some(x) = run.parameters.get_mut(slot) {
+                *x = value;
+            }
+        }
+        true
+    }
+
     /// Back to the initial state, every run afresh.
     pub fn restart(&mut self) {
         let p = &self.prepared;

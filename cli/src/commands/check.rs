@@ -24,6 +24,7 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
     // reported as far as it is known without its terms. A split the scenario gives is
     // derived, so that a singular one is an error here as everywhere.
     let l = load_file(&args.file, |s| Needs {
+        held_inputs: false,
         hamel: s.hamel.as_ref().is_some_and(|h| !h.dependent.is_empty()),
         vakonomic: false,
     })?;

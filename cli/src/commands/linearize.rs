@@ -45,7 +45,7 @@ fn merged(table: Option<&StabilitySpec>, args: &LinearizeArgs) -> Result<(Stabil
     }
     if let Some(s) = &args.sweep {
         spec.sweep = Some(parse_sweep(s)?);
-    } else if args.no_sweep {
+    } else if args.no_sweep || args.state_space {
         spec.sweep = None;
     }
     let at = match &args.at {
@@ -83,7 +83,12 @@ pub fn run(args: &LinearizeArgs) -> Result<(), Failure> {
     let mut l = load_file(&args.file, |s| {
         let id = args.method.clone().or_else(|| s.stability.as_ref().and_then(|t| t.method.clone()));
         let hamel = id.as_deref() == Some("hamel");
-        Needs::for_methods(&[if hamel { Method::Hamel } else { Method::Lagrange }], false)
+        let needs = Needs::for_methods(&[if hamel { Method::Hamel } else { Method::Lagrange }], false);
+        if args.state_space {
+            needs.holding_inputs()
+        } else {
+            needs
+        }
     })?;
     let (spec, extra_at) = merged(l.model.scenario.stability.as_ref(), args)?;
     let mut study = Study::new(&l.model, &spec).map_err(|e| Failure::bad(blame(&e, args)))?;
@@ -114,10 +119,18 @@ pub fn run(args: &LinearizeArgs) -> Result<(), Failure> {
     }
     let name = study.sweep.as_ref().map(|(n, _, _)| n.clone());
     let format = args.format.unwrap_or(if args.out.ends_with(".csv") { TableFormat::Csv } else { TableFormat::Json });
+    if args.state_space && matches!(format, TableFormat::Csv) {
+        return Err(Failure::bad("--state-space: the matrices are written as JSON (--format json)"));
+    }
     let text = match format {
-        TableFormat::Json => {
-            json_text(&study, &l.model.scenario.coordinates, &sweep, name.as_deref(), args.eigenvectors)?
-        }
+        TableFormat::Json => json_text(
+            &study,
+            &l.model.scenario.coordinates,
+            &sweep,
+            name.as_deref(),
+            args.eigenvectors,
+            args.state_space,
+        )?,
         TableFormat::Csv => {
             if args.eigenvectors {
                 return Err(Failure::bad("--eigenvectors: only in JSON (--format json)"));
@@ -149,6 +162,7 @@ fn json_text(
     sweep: &Sweep,
     name: Option<&str>,
     with_vectors: bool,
+    state_space: bool,
 ) -> Result<String, Failure> {
     let first = &sweep.rows[0];
     let rows: Vec<Value> = sweep
@@ -204,6 +218,15 @@ fn json_text(
         "rows": rows,
         "boundaries": boundaries,
     });
+    let mut out = out;
+    if state_space {
+        let rows = |m: &nalgebra::DMatrix<f64>| -> Vec<Value> {
+            (0..m.nrows()).map(|r| json!(m.row(r).iter().collect::<Vec<_>>())).collect()
+        };
+        out["inputs"] = json!(first.inputs);
+        out["A"] = json!(rows(&first.matrix));
+        out["B"] = json!(rows(&first.input_matrix));
+    }
     let mut text = serde_json::to_string_pretty(&out).map_err(|e| Failure::Compute(e.to_string()))?;
     text.push('\n');
     Ok(text)

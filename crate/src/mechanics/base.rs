@@ -29,8 +29,11 @@ pub struct Base {
     pub graph: ExprGraph,
     /// Coordinate names, in order.
     pub coordinates: Vec<String>,
-    /// Parameters, in the scenario's order.
+    /// Parameters, in the scenario's order, then the `[inputs]` taken as arguments.
     pub parameters: Vec<Parameter>,
+    /// Where those inputs are among `parameters`, in the scenario's (name) order:
+    /// every input when built with `Needs::held_inputs`, else those without a signal.
+    pub inputs: Vec<usize>,
     /// `T`, including the particles' and the bodies' share.
     pub kinetic: ExprId,
     /// `V`.

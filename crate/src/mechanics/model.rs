@@ -75,13 +75,17 @@ pub struct Needs {
     pub hamel: bool,
     /// The vakonomic equations.
     pub vakonomic: bool,
+    /// `[inputs]` as arguments (parameters), their signals ignored: what
+    /// `linearize --state-space` (`B = ∂f/∂u`) and `export` (`f(t, y, u, p)`) need.
+    /// Else an input with a `signal` is that function of time.
+    pub held_inputs: bool,
 }
 
 impl Needs {
     /// Everything.
-    pub const ALL: Needs = Needs { hamel: true, vakonomic: true };
+    pub const ALL: Needs = Needs { hamel: true, vakonomic: true, held_inputs: false };
     /// `M q̈ = F` and the constraints only.
-    pub const BASE: Needs = Needs { hamel: false, vakonomic: false };
+    pub const BASE: Needs = Needs { hamel: false, vakonomic: false, held_inputs: false };
 
     /// What running or printing `methods` needs, with the E-vector when `e_vector`.
     pub fn for_methods(methods: &[crate::scenario::Method], e_vector: bool) -> Needs {
@@ -89,7 +93,13 @@ impl Needs {
         Needs {
             hamel: e_vector || methods.iter().any(|m| matches!(m, Method::Hamel | Method::Voronets)),
             vakonomic: methods.contains(&Method::Vakonomic),
+            held_inputs: false,
         }
+    }
+
+    /// The same, with `[inputs]` taken as arguments (see `held_inputs`).
+    pub fn holding_inputs(self) -> Needs {
+        Needs { held_inputs: true, ..self }
     }
 }
 
@@ -117,7 +127,7 @@ impl Model {
         }
         let mut g = ExprGraph::new();
         let before_names = c.problems.len();
-        let parameters = declare_names(&mut c, &mut g, s);
+        let (parameters, inputs) = declare_names(&mut c, &mut g, s, needs.held_inputs);
         if c.problems.len() > before_names {
             return Err(Problems(c.problems));
         }
@@ -154,6 +164,7 @@ impl Model {
             graph: g,
             coordinates: s.coordinates.clone(),
             parameters,
+            inputs,
             kinetic,
             potential,
             forces,
@@ -350,9 +361,17 @@ fn check_header(c: &mut Checker<'_>, s: &Scenario) -> bool {
     within
 }
 
-/// The coordinates, the parameters (with their values and ranges), `[units]`,
-/// `[compare]` and the definitions, declared in `g`.
-fn declare_names(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Vec<Parameter> {
+/// The coordinates, the parameters (with their values and ranges), the inputs,
+/// `[units]`, `[compare]` and the definitions, declared in `g`: the parameters and,
+/// after them, the inputs taken as arguments (all when `held_inputs`, else those
+/// without a signal), with those inputs' places among the parameters. An input
+/// driven by its signal is a definition of that signal.
+fn declare_names(
+    c: &mut Checker<'_>,
+    g: &mut ExprGraph,
+    s: &Scenario,
+    held_inputs: bool,
+) -> (Vec<Parameter>, Vec<usize>) {
     for (i, q) in s.coordinates.iter().enumerate() {
         if let Err(e) = g.declare_coordinate(q) {
             c.at(&format!("coordinates[{i}]"), e.to_string());
@@ -372,21 +391,82 @@ fn declare_names(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Vec<Pa
             check_parameter_range(c, &field, value, range);
         }
     }
+    let mut inputs = Vec::new();
+    let mut signals: Vec<(String, String)> = Vec::new();
+    for (name, input) in &s.inputs {
+        let field = format!("inputs.{name}");
+        if s.parameters.contains_key(name) {
+            c.at_key(&field, format!("`{name}` is already a parameter: an input needs a name of its own"));
+            continue;
+        }
+        if s.definitions.contains_key(name) {
+            c.at_key(&field, format!("`{name}` is already a definition: an input needs a name of its own"));
+            continue;
+        }
+        if !input.value.is_finite() {
+            c.at(&format!("{field}.value"), "the value must be a finite number");
+        }
+        let range = crate::scenario::ParameterRange {
+            min: input.min,
+            max: input.max,
+            step: input.step,
+            unit: input.unit.clone(),
+        };
+        check_parameter_range(c, &field, input.value, &range);
+        match (&input.signal, held_inputs) {
+            (Some(signal), false) => match signal.expression() {
+                Ok(text) => signals.push((name.clone(), text)),
+                Err(e) => {
+                    let (at, message) = match e.split_once(": ") {
+                        Some((place, rest)) if place.starts_with("signal[") => {
+                            (format!("{field}.{place}"), rest.to_string())
+                        }
+                        _ => (format!("{field}.signal"), e),
+                    };
+                    c.at(&at, message);
+                }
+            },
+            _ => match g.declare_parameter(name) {
+                Ok(symbol) => {
+                    inputs.push(parameters.len());
+                    parameters.push(Parameter { name: name.clone(), symbol, value: input.value });
+                }
+                Err(e) => c.at_key(&field, e.to_string()),
+            },
+        }
+    }
     check_units(c, s);
     check_compare(c, s);
-    let definitions: Vec<(&str, &str)> = s.definitions.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let definitions: Vec<(&str, &str)> = s
+        .definitions
+        .iter()
+        .chain(signals.iter().map(|(k, v)| (k, v)))
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    // Where a definition's problem is: an input's signal, or `[definitions]`.
+    let place = |name: &str| {
+        if signals.iter().any(|(k, _)| k == name) {
+            format!("inputs.{name}.signal")
+        } else {
+            format!("definitions.{name}")
+        }
+    };
     if let Err(errors) = g.define_all(&definitions) {
         for e in errors {
             match &e {
                 DefinitionError::Name(NameError::Invalid(n) | NameError::Reserved(n) | NameError::Duplicate(n)) => {
-                    c.at_key(&format!("definitions.{n}"), e.to_string())
+                    if signals.iter().any(|(k, _)| k == n) {
+                        c.at_key(&format!("inputs.{n}"), e.to_string())
+                    } else {
+                        c.at_key(&format!("definitions.{n}"), e.to_string())
+                    }
                 }
-                DefinitionError::Parse { name, error } => c.parse_error(&format!("definitions.{name}"), error),
+                DefinitionError::Parse { name, error } => c.parse_error(&place(name), error),
                 DefinitionError::Cycle(_) | DefinitionError::TooDeep { .. } => c.at("definitions", e.to_string()),
             }
         }
     }
-    parameters
+    (parameters, inputs)
 }
 
 /// The variable-mass particles: mass, position and ejecta velocity as expressions.

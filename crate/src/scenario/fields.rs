@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Field paths with `*` for any key or index.
-const KNOWN: [&str; 140] = [
+const KNOWN: [&str; 151] = [
     "format",
     "title",
     "description",
@@ -23,6 +23,17 @@ const KNOWN: [&str; 140] = [
     "parameters.*.max",
     "parameters.*.step",
     "parameters.*.unit",
+    "inputs",
+    "inputs.*",
+    "inputs.*.value",
+    "inputs.*.min",
+    "inputs.*.max",
+    "inputs.*.step",
+    "inputs.*.unit",
+    "inputs.*.label",
+    "inputs.*.signal",
+    "inputs.*.signal[*]",
+    "inputs.*.signal[*][*]",
     "units",
     "units.*",
     "compare",

@@ -10,6 +10,7 @@
 mod choices;
 mod expression;
 mod fields;
+mod inputs;
 mod json_map;
 mod load;
 mod parameters;
@@ -18,6 +19,7 @@ mod problem;
 mod share;
 
 pub use choices::{method_integrator_runs, IntegratorKind, Method, OnInvalid, Projection, Stabilization};
+pub use inputs::{InputSpec, Signal, MAX_SIGNAL_POINTS};
 pub use load::{format_of, load, load_json, load_toml, Format, SourceMap};
 pub use parameters::{ParameterRange, Parameters};
 pub(crate) use problem::did_you_mean;
@@ -67,6 +69,10 @@ pub struct Scenario {
     /// where the table form gives them.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub parameters: Parameters,
+    /// Named inputs (an nhlab addition): like parameters in every expression, a live
+    /// control in the page, a signal of time in a run, `B = ∂f/∂u` in `linearize`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub inputs: BTreeMap<String, InputSpec>,
     /// Units of the coordinates and of `t` (an nhlab addition), for axis labels.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub units: BTreeMap<String, String>,

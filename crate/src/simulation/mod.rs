@@ -519,6 +519,22 @@ impl Simulation {
         &mut self.numeric
     }
 
+    /// Sets parameter `index` from the next step on, the run going on from where it
+    /// is: an input moved by the page's control. The step's carried derivative
+    /// (Dormand–Prince's last stage) is forgotten, since it was of the old value.
+    /// False (and nothing changed) when `index` is out of range or `value` not finite.
+    pub fn set_parameter(&mut self, index: usize, value: f64) -> bool {
+        let Some(slot) = self.numeric.parameters.get_mut(index) else { return false };
+        if !value.is_finite() {
+            return false;
+        }
+        *slot = value;
+        if let Stepper::Dopri5(dp) = &mut self.stepper {
+            dp.restart();
+        }
+        true
+    }
+
     /// The sample at `(t, y)`, owned (for display between steps; not recorded).
     fn sample_at(&mut self, t: f64, y: &[f64]) -> Result<Sample, DynamicsError> {
         let w = self.samples.widths();

@@ -30,8 +30,8 @@ pub struct TermDerivatives {
     pub g: DVector<f64>,
 }
 
-/// `∂terms/∂x` for every `x` in `q_0 … q_{n−1}, v_0 … v_{n−1}` (by `x`, then by
-/// term), differentiated in `graph` and compiled with the inputs `t, q, v,
+/// `∂terms/∂x` for every `x` in `q_0 … q_{n−1}, v_0 … v_{n−1}` and the model's
+/// inputs `u` (by `x`, then by term), differentiated in `graph` and compiled with the inputs `t, q, v,
 /// parameters`; with the numbers of inputs and outputs.
 fn differentiated(
     model: &Model,
@@ -40,7 +40,11 @@ fn differentiated(
 ) -> Result<(Evaluator, usize, usize), CompileError> {
     let mut g = graph.clone();
     let n = model.coordinate_count();
-    let variables: Vec<_> = (0..n).map(|i| g.coordinate(i)[0]).chain((0..n).map(|i| g.coordinate(i)[1])).collect();
+    let variables: Vec<_> = (0..n)
+        .map(|i| g.coordinate(i)[0])
+        .chain((0..n).map(|i| g.coordinate(i)[1]))
+        .chain(model.inputs.iter().map(|&k| model.parameters[k].symbol))
+        .collect();
     let mut outputs = Vec::with_capacity(terms.len() * variables.len());
     for &x in &variables {
         for &e in terms {
@@ -48,7 +52,7 @@ fn differentiated(
         }
     }
     let mut inputs = alloc::vec![g.time()];
-    inputs.extend(&variables);
+    inputs.extend(&variables[..2 * n]);
     inputs.extend(model.parameters.iter().map(|p| p.symbol));
     let evaluator = g.compile(&outputs, &inputs)?.into_evaluator();
     Ok((evaluator, inputs.len(), outputs.len()))
@@ -59,6 +63,8 @@ fn differentiated(
 pub struct Derivatives {
     n: usize,
     m: usize,
+    /// The model's inputs taken as arguments (`Base::inputs`).
+    p: usize,
     evaluator: Evaluator,
     inputs: Vec<f64>,
     outputs: Vec<f64>,
@@ -80,6 +86,7 @@ impl Derivatives {
         Ok(Derivatives {
             n,
             m,
+            p: model.inputs.len(),
             evaluator,
             inputs: alloc::vec![0.0; inputs],
             outputs: alloc::vec![0.0; outputs],
@@ -99,13 +106,19 @@ impl Derivatives {
         Ok(Some(d))
     }
 
+    /// How many inputs the derivatives are taken by, after `q` and `v`.
+    pub fn input_count(&self) -> usize {
+        self.p
+    }
+
     /// Whether Hamel's `∂Ψ`, `∂G` are derived.
     pub fn has_hamel(&self) -> bool {
         self.hamel.is_some()
     }
 
-    /// The derivatives at `(t, q, v)` with `parameters`: `2n` of them, those by
-    /// `q_0 … q_{n−1}` first, then by `v_0 … v_{n−1}`. `None` when a value is not finite.
+    /// The derivatives at `(t, q, v)` with `parameters`: `2n + p` of them, those by
+    /// `q_0 … q_{n−1}` first, then by `v_0 … v_{n−1}`, then by the `p` inputs. `None`
+    /// when a value is not finite.
     pub fn at(&mut self, t: f64, q: &[f64], v: &[f64], parameters: &[f64]) -> Option<Vec<TermDerivatives>> {
         let (n, m) = (self.n, self.m);
         self.inputs[0] = t;
@@ -130,7 +143,7 @@ impl Derivatives {
         Some(
             self.outputs
                 .chunks_exact(per.max(1))
-                .take(2 * n)
+                .take(2 * n + self.p)
                 .enumerate()
                 .map(|(index, d)| {
                     let (mass, rest) = d.split_at(n * n);

@@ -63,8 +63,13 @@ pub struct Reference {
 pub struct Linearization {
     /// The reduced state's components, e.g. `phi`, `delta`, `phi'`, `delta'`.
     pub state: Vec<String>,
-    /// `δẋ = J δx` on the reduced state.
+    /// `δẋ = J δx + B δu` on the reduced state: `J`, the state-space `A`.
     pub matrix: DMatrix<f64>,
+    /// `B = ∂ẋ/∂u` on the reduced state, a column per input (none without `[inputs]`
+    /// taken as arguments: `Needs::held_inputs`).
+    pub input_matrix: DMatrix<f64>,
+    /// The inputs, in `B`'s column order.
+    pub inputs: Vec<String>,
     /// The eigenvalues of `matrix`, by real part (then imaginary part).
     pub eigenvalues: Vec<Complex<f64>>,
     /// The coordinates solved from the holonomic constraints (names).
@@ -131,7 +136,9 @@ pub fn linearize_with(
     let n = model.coordinate_count();
     let names = model.coordinate_names();
     let (t, q, v) = (reference.t, &reference.q[..n], &reference.v[..n]);
-    let (terms, qdd, d, full) = first_order_with(method, numeric, derivatives, t, q, v)?;
+    let (terms, qdd, d, with_inputs) = first_order_with(method, numeric, derivatives, t, q, v)?;
+    let full = with_inputs.columns(0, 2 * n).into_owned();
+    let by_inputs = with_inputs.columns(2 * n, with_inputs.ncols() - 2 * n).into_owned();
     // Redundant constraints: the tangent space is that of an independent subset.
     let kept = crate::mechanics::independent_rows(&terms.jacobian);
     let m = kept.len();
@@ -167,6 +174,10 @@ pub fn linearize_with(
         .collect();
     let projected = &full * &basis;
     let mut reduced = DMatrix::from_fn(independent.len(), independent.len(), |r, c| projected[(independent[r], c)]);
+    // B: the inputs change no position or speed directly, only accelerations, so
+    // their columns restrict to the independent rows as J's do.
+    let mut input_matrix =
+        DMatrix::from_fn(independent.len(), by_inputs.ncols(), |r, c| by_inputs[(independent[r], c)]);
     let mut state: Vec<String> =
         independent.iter().map(|&k| if k < n { names[k].clone() } else { format!("{}'", names[k - n]) }).collect();
 
@@ -199,9 +210,10 @@ pub fn linearize_with(
     remove.sort_unstable();
     for &r in remove.iter().rev() {
         reduced = reduced.remove_row(r).remove_column(r);
+        input_matrix = input_matrix.remove_row(r);
         state.remove(r);
     }
-    if reduced.iter().any(|x| !x.is_finite()) {
+    if reduced.iter().chain(input_matrix.iter()).any(|x| !x.is_finite()) {
         return Err(StabilityError::NonFinite);
     }
     let mut eigenvalues =
@@ -211,6 +223,8 @@ pub fn linearize_with(
     Ok(Linearization {
         state,
         matrix: reduced,
+        input_matrix,
+        inputs: model.inputs.iter().map(|&k| model.parameters[k].name.clone()).collect(),
         eigenvalues,
         dependent_coordinates: dependent_q.iter().map(|&i| names[i].clone()).collect(),
         dependent_speeds: dependent_v.iter().map(|&i| format!("{}'", names[i])).collect(),
@@ -348,7 +362,7 @@ fn hamel_first_order(
     let a1 = split_jacobian.select_columns(&h.dependent).lu();
     let a2 = split_jacobian.select_columns(&h.independent);
     let qdd2 = DVector::from_iterator(h.independent.len(), h.independent.iter().map(|&i| qdd[i]));
-    let mut full = DMatrix::zeros(2 * n, 2 * n);
+    let mut full = DMatrix::zeros(2 * n, d.len());
     for i in 0..n {
         full[(i, n + i)] = 1.0;
     }
@@ -392,7 +406,8 @@ pub fn jacobian_with(
     q: &[f64],
     v: &[f64],
 ) -> Result<DMatrix<f64>, StabilityError> {
-    Ok(first_order_with(method, numeric, derivatives, t, q, v)?.3)
+    let with_inputs = first_order_with(method, numeric, derivatives, t, q, v)?.3;
+    Ok(with_inputs.columns(0, 2 * q.len()).into_owned())
 }
 
 /// The terms, `q̈`, the term derivatives and `J` under `method`.
@@ -440,7 +455,7 @@ fn system_jacobian(
     } else {
         lambda.clone()
     };
-    let mut full = DMatrix::zeros(2 * n, 2 * n);
+    let mut full = DMatrix::zeros(2 * n, d.len());
     for i in 0..n {
         full[(i, n + i)] = 1.0;
     }

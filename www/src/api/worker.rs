@@ -69,6 +69,8 @@ struct RunInfo {
     ended: bool,
     samples: usize,
     t: f64,
+    /// The coordinates at the clock (what the page's tests and an embedder read).
+    q: Vec<f64>,
     e: Option<Vec<f64>>,
     /// The first row of [`WebLab::take_rows`] (0: the page starts the run afresh).
     from: usize,
@@ -108,12 +110,31 @@ struct Coordinate {
     velocity_unit: Option<String>,
 }
 
+/// One `[inputs]` entry as the page shows it.
+#[derive(serde::Serialize)]
+struct InputInfo {
+    name: String,
+    label: Option<String>,
+    value: f64,
+    min: Option<f64>,
+    max: Option<f64>,
+    step: Option<f64>,
+    unit: Option<String>,
+    /// Its place among the parameters, for `set_input`: `None` when a signal
+    /// drives it.
+    slot: Option<usize>,
+    /// The signal as written (an expression, or `table of N points`).
+    signal: Option<String>,
+}
+
 #[derive(serde::Serialize)]
 struct Info<'a> {
     title: &'a str,
     description: &'a str,
     source: &'a str,
     parameters: Vec<Parameter>,
+    /// `[inputs]`: live controls (`slot` set) or driven by their signal.
+    inputs: Vec<InputInfo>,
     coordinates: Vec<Coordinate>,
     /// The names of `[definitions]` (the editor marks and completes them).
     definitions: Vec<String>,
@@ -200,7 +221,9 @@ impl WebLab {
                     .model
                     .parameters
                     .iter()
-                    .map(|x| {
+                    .enumerate()
+                    .filter(|(k, _)| !p.model.inputs.contains(k))
+                    .map(|(_, x)| {
                         let range = s.parameters.range(&x.name).cloned().unwrap_or_default();
                         Parameter {
                             name: x.name.clone(),
@@ -216,6 +239,24 @@ impl WebLab {
                 list.sort_by_key(|x| self.parameter_order.iter().position(|n| *n == x.name).unwrap_or(usize::MAX));
                 list
             },
+            inputs: s
+                .inputs
+                .iter()
+                .map(|(name, input)| InputInfo {
+                    name: name.clone(),
+                    label: input.label.clone(),
+                    value: input.value,
+                    min: input.min,
+                    max: input.max,
+                    step: input.step,
+                    unit: input.unit.as_deref().map(nhlab::view::pretty_unit),
+                    slot: p.model.inputs.iter().copied().find(|&k| p.model.parameters[k].name == *name),
+                    signal: input.signal.as_ref().map(|signal| match signal {
+                        nhlab::scenario::Signal::Expression(text) => text.clone(),
+                        nhlab::scenario::Signal::Table(points) => format!("a table of {} points", points.len()),
+                    }),
+                })
+                .collect(),
             coordinates: s
                 .coordinates
                 .iter()
@@ -258,6 +299,13 @@ impl WebLab {
             rhs_code: self.rhs_code(),
         };
         to_js(&info)
+    }
+
+    /// Sets input `slot` (its `slot` in `info().inputs`) to `value` from the runs'
+    /// next step on; false when that is not an input taken as an argument, or the
+    /// value is not finite.
+    pub fn set_input(&mut self, slot: u32, value: f64) -> bool {
+        self.lab.set_input(slot as usize, value)
     }
 
     /// Back to the initial state; the next update sends every run from its start.
@@ -319,6 +367,7 @@ impl WebLab {
                 ended: r.ended,
                 samples: r.samples().len(),
                 t: r.current.as_ref().map_or(self.lab.t0, |c| c.0.t),
+                q: r.current.as_ref().map_or_else(Vec::new, |c| c.0.q.clone()),
                 e: r.current.as_ref().and_then(|c| c.0.e_vector.clone()),
                 from,
                 hidden,

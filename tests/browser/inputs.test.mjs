@@ -1,0 +1,76 @@
+// [inputs] on the page: each input a live control; moving it changes the motion from
+// then on without restarting the run (the benchmark bicycle steered by a torque);
+// the first two follow held keys; Reset brings the scenario's values back.
+// Run: node --test tests/browser/   (scripts/test.sh builds dist/ first)
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { ROOT, open, servedBrowser } from "./harness.mjs";
+
+let server, browser;
+const SHOTS = process.env.NHLAB_SCREENSHOTS ?? path.join(ROOT, "target", "screenshots");
+servedBrowser((s, b) => { server = s; browser = b; fs.mkdirSync(SHOTS, { recursive: true }); });
+
+const waitClockPast = (page, t) => page.waitForFunction((t) => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) > t, t, { timeout: 30000 });
+
+async function toEnd(page) {
+  await page.click("#to-end");
+  await page.waitForSelector("body[data-finished='1']", { timeout: 60000 });
+}
+
+test("the bicycle is steered by its steer-torque slider, from the moment it moves", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle`);
+  await waitClockPast(page, 0.05);
+  assert.equal(await page.isHidden("#inputs"), false);
+  const steer = page.locator('#inputs input[data-input="T_delta"]');
+  assert.equal(await steer.getAttribute("aria-label"), "steer torque (T_delta) control");
+  assert.equal(await steer.getAttribute("aria-keyshortcuts"), "A D");
+  assert.equal(await page.locator('#inputs input[data-input="T_phi"]').getAttribute("aria-keyshortcuts"), "S W");
+  // The parameters card no longer lists the inputs.
+  assert.equal(await page.locator(".param input[aria-label='T_delta']").count(), 0);
+  await page.click("#play"); // pause
+  await steer.fill("2");
+  assert.equal(await page.textContent("#inputs .input-value"), "2");
+  await page.screenshot({ path: path.join(SHOTS, "inputs-bicycle.png") });
+  await toEnd(page);
+  const heading = () => page.evaluate(() => window.nhlabTest.runs().map((r) => [r.t, r.q[2]]));
+  const steered = await heading();
+  // Reset: the run starts again with the scenario's input, and so does the control.
+  await page.click("#reset");
+  await page.waitForFunction(() => document.querySelector('#inputs input[data-input="T_delta"]').value === "0");
+  await toEnd(page);
+  const free = await heading();
+  assert.equal(steered[0][0], free[0][0], "both at the end");
+  // 2 N m of steer torque from the first second on turns the bicycle well away.
+  assert.ok(Math.abs(steered[0][1] - free[0][1]) > 0.05, `heading with torque ${steered[0][1]}, without ${free[0][1]}`);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("held keys push the first two inputs to their ends and let go back to the slider", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle`);
+  await waitClockPast(page, 0.05);
+  const shown = page.locator("#inputs .input-value");
+  await page.locator("body").focus();
+  await page.keyboard.down("d");
+  await page.waitForFunction(() => document.querySelector("#inputs .input-value").textContent === "5");
+  await page.keyboard.up("d");
+  await page.waitForFunction(() => document.querySelector("#inputs .input-value").textContent === "0");
+  await page.keyboard.down("s");
+  assert.equal(await shown.nth(1).textContent(), "-50");
+  await page.keyboard.up("s");
+  assert.equal(await shown.nth(1).textContent(), "0");
+  // A key typed into a field is text, not a push.
+  await page.focus(".param input[aria-label='w']");
+  await page.keyboard.press("d");
+  assert.equal(await shown.nth(0).textContent(), "0");
+  // An input driven by its signal says so and has no control.
+  const text = ['format = "nhlab/1"', 'title = "Driven"', 'coordinates = ["x"]', "kinetic = \"x'^2/2\"", 'potential = "x^2/2"',
+    'forces = { x = "u" }', "[inputs]", 'u = { value = 0, signal = "sin(2*t)" }', "[initial]", "q = { x = 0 }", "v = { x = 0 }"].join("\n");
+  assert.equal(await page.evaluate((text) => window.nhlabTest.load(text), text), true);
+  assert.equal(await page.textContent("#inputs .hint"), "follows its signal: sin(2*t)");
+  assert.equal(await page.locator("#inputs input").count(), 0);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
