@@ -22,6 +22,24 @@ pub enum Command {
     Run(RunArgs),
     /// Linear stability about a state: eigenvalues, optionally against a swept value.
     Linearize(LinearizeArgs),
+    /// Write the equations as one self-contained source file: C, Python, MATLAB/Octave or Rust.
+    Export(ExportArgs),
+}
+
+#[derive(Args)]
+pub struct ExportArgs {
+    /// Scenario file; `-` reads standard input.
+    pub file: String,
+    /// Language: c, python, matlab or rust.
+    #[arg(long)]
+    pub lang: String,
+    /// Method id (Lagrange's equations with multipliers are exported).
+    #[arg(long, default_value = "lagrange")]
+    pub method: String,
+    /// Output: a file path or `-`. Its stem names the MATLAB function and the C
+    /// functions' prefix (default: the scenario file's stem).
+    #[arg(long, default_value = "-")]
+    pub out: String,
 }
 
 #[derive(Args)]

@@ -38,6 +38,7 @@ fn main() -> ExitCode {
         args::Command::Eval(a) => commands::eval::run(&a),
         args::Command::Run(a) => commands::run::run(&a),
         args::Command::Linearize(a) => commands::linearize::run(&a),
+        args::Command::Export(a) => commands::export::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

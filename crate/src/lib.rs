@@ -69,6 +69,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod code_export;
 pub mod derivation;
 pub mod export;
 pub mod expr;

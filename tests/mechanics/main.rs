@@ -6,6 +6,7 @@ mod bicycle;
 mod bodies;
 mod body_gallery;
 mod closed_forms;
+mod code_export;
 mod contact_forces;
 mod derivation;
 mod drift;

@@ -3,5 +3,6 @@
 pub mod check;
 pub mod derive;
 pub mod eval;
+pub mod export;
 pub mod linearize;
 pub mod run;

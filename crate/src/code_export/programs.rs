@@ -1,0 +1,142 @@
+//! The three straight-line programs an exported file is written from, over the
+//! inputs `[t, q, v, parameters]` (the model's parameters, then its inputs):
+//!
+//! - `rhs`: `M`, `F`, `A`, `b` and Lagrange's solve written out for this model's
+//!   sizes and structural zeros (`formulations/elimination.rs`, the machine code's
+//!   own), giving `[q̈; λ; flag]`;
+//! - `terms`: `[M; F; A; b; f; φ; T + V]` of every constraint;
+//! - `jacobian`: `∂q̈/∂(q, v, u)` (n × (2n + p), row-major) and a flag: the
+//!   derivative of the solve, `[[M, −Aᵀ], [A, 0]] [∂q̈; ∂λ] = [∂F − ∂M q̈ + ∂Aᵀλ;
+//!   ∂b − ∂A q̈]`, written out with the same factors (value numbering shares them),
+//!   the terms' derivatives symbolic.
+//!
+//! Constraints that repeat the others at the reference state (two wheels on one
+//! axle) are left out of the solve, as the stability analysis does: the motion is
+//! that of an independent subset, and the range-space solve needs one.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::expr::{Arithmetic, Block, ExprId, Program, Value};
+use crate::formulations::elimination;
+use crate::mechanics::{dynamics_outputs, Model};
+
+/// Most instructions of the three programs together: the exported file has a line
+/// for each, and a compiler's time grows with it.
+pub const MAX_EXPORT_INSTRUCTIONS: usize = 400_000;
+
+/// What an exported file computes.
+pub struct Programs {
+    /// `[q̈; λ; flag]`.
+    pub rhs: Program,
+    /// `[M; F; A; b; f; φ; T + V]`, every constraint.
+    pub terms: Program,
+    /// `[∂q̈/∂(q, v, u) row-major; flag]`.
+    pub jacobian: Program,
+    /// The constraints in the solve (indices; all but redundant ones).
+    pub kept: Vec<usize>,
+}
+
+/// The programs of `model`, with the constraints `kept` in the solve. `Err` names
+/// why not: a solve too large to write out, or too many instructions.
+pub fn build(model: &Model, kept: &[usize]) -> Result<Programs, String> {
+    let n = model.coordinate_count();
+    let m_all = model.constraints.len();
+    let (mut graph, inputs, outputs) = dynamics_outputs(model, &model.graph);
+    let terms_program = graph.compile(&outputs, &inputs).map_err(|e| e.to_string())?;
+    // M, F, then A's and b's kept rows.
+    let m = kept.len();
+    let a_at = n * n + n;
+    let b_at = a_at + m_all * n;
+    let mut head: Vec<ExprId> = outputs[..a_at].to_vec();
+    for &j in kept {
+        head.extend_from_slice(&outputs[a_at + j * n..a_at + (j + 1) * n]);
+    }
+    head.extend(kept.iter().map(|&j| outputs[b_at + j]));
+    let known: Vec<Option<f64>> = head.iter().map(|&e| graph.as_number(e).map(|x| x.to_f64())).collect();
+    if elimination::instruction_estimate(n, m, &known) > elimination::MAX_INSTRUCTIONS * 4 {
+        return Err(alloc::format!(
+            "the written-out solve for {n} coordinates and {m} constraints is too large to export (dense models of this size are not exported yet)"
+        ));
+    }
+    let rhs = graph
+        .compile_with_block(&head, &inputs, |block, terms| elimination::eliminate(block, n, m, terms))
+        .map_err(|e| e.to_string())?;
+    // The derivatives of the head by each q, v and input.
+    let variables: Vec<_> = (0..n)
+        .map(|i| graph.coordinate(i)[0])
+        .chain((0..n).map(|i| graph.coordinate(i)[1]))
+        .chain(model.inputs.iter().map(|&k| model.parameters[k].symbol))
+        .collect();
+    let mut everything = head.clone();
+    for &x in &variables {
+        for &e in &head {
+            let d = graph.diff(e, x);
+            everything.push(d);
+        }
+    }
+    let per = head.len();
+    let jacobian = graph
+        .compile_with_block(&everything, &inputs, |block, values| derivative_solve(block, n, m, per, values))
+        .map_err(|e| e.to_string())?;
+    let total = rhs.code().len() + terms_program.code().len() + jacobian.code().len();
+    if total > MAX_EXPORT_INSTRUCTIONS {
+        return Err(alloc::format!(
+            "the model's code would have {total} instructions; at most {MAX_EXPORT_INSTRUCTIONS} are exported"
+        ));
+    }
+    Ok(Programs { rhs, terms: terms_program, jacobian, kept: kept.to_vec() })
+}
+
+/// From `values = [head; ∂head/∂x₀; ∂head/∂x₁; …]` (`head = [M; F; A; b]`, `per`
+/// values each): `∂q̈/∂x` for every `x` as an n × (variables) row-major matrix, then
+/// the product of every solve's flag.
+fn derivative_solve(block: &mut Block, n: usize, m: usize, per: usize, values: &[Value]) -> Vec<Value> {
+    let head = &values[..per];
+    let solved = elimination::eliminate(block, n, m, head);
+    let (qdd, rest) = solved.split_at(n);
+    let (lambda, flag) = rest.split_at(m);
+    let mut flag = flag[0];
+    let (mass, rest) = head.split_at(n * n);
+    let (_, rest) = rest.split_at(n);
+    let (jacobian, _) = rest.split_at(m * n);
+    let mut columns: Vec<Vec<Value>> = Vec::new();
+    for d in values[per..].chunks_exact(per.max(1)) {
+        let (d_mass, rest) = d.split_at(n * n);
+        let (d_forcing, rest) = rest.split_at(n);
+        let (d_jacobian, d_bias) = rest.split_at(m * n);
+        // ∂F − ∂M q̈ + ∂Aᵀλ.
+        let mut terms: Vec<Value> = mass.to_vec();
+        for i in 0..n {
+            let mut x = d_forcing[i];
+            for k in 0..n {
+                let p = block.mul(d_mass[i * n + k], qdd[k]);
+                x = block.sub(x, p);
+            }
+            for j in 0..m {
+                let p = block.mul(d_jacobian[j * n + i], lambda[j]);
+                x = block.add(x, p);
+            }
+            terms.push(x);
+        }
+        terms.extend_from_slice(jacobian);
+        // ∂b − ∂A q̈.
+        for j in 0..m {
+            let mut x = d_bias[j];
+            for k in 0..n {
+                let p = block.mul(d_jacobian[j * n + k], qdd[k]);
+                x = block.sub(x, p);
+            }
+            terms.push(x);
+        }
+        let column = elimination::eliminate(block, n, m, &terms);
+        flag = block.mul(flag, column[n + m]);
+        columns.push(column[..n].to_vec());
+    }
+    let mut out = Vec::with_capacity(n * columns.len() + 1);
+    for i in 0..n {
+        out.extend(columns.iter().map(|c| c[i]));
+    }
+    out.push(flag);
+    out
+}
