@@ -100,8 +100,12 @@ fn states_text(c: &Case) -> String {
     let defaults: Vec<f64> = c.model.inputs.iter().map(|&k| c.numeric.parameters[k]).collect();
     let mut text = format!("{}\n", c.states.len());
     for (t, q, v) in &c.states {
-        let numbers: Vec<String> =
-            std::iter::once(*t).chain(q.iter().copied()).chain(v.iter().copied()).chain(defaults.iter().copied()).map(|x| format!("{x:e}")).collect();
+        let numbers: Vec<String> = std::iter::once(*t)
+            .chain(q.iter().copied())
+            .chain(v.iter().copied())
+            .chain(defaults.iter().copied())
+            .map(|x| format!("{x:e}"))
+            .collect();
         text += &(numbers.join(" ") + "\n");
     }
     text
@@ -122,10 +126,17 @@ fn run(command: &mut Command, input: &str, what: &str) -> String {
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("{what}: cannot start {:?}: {e} (scripts/test.sh installs it)", command.get_program()));
+        .unwrap_or_else(|e| {
+            panic!("{what}: cannot start {:?}: {e} (scripts/test.sh installs it)", command.get_program())
+        });
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "{what} failed:\n{}\n{}", String::from_utf8_lossy(&output.stderr), String::from_utf8_lossy(&output.stdout));
+    assert!(
+        output.status.success(),
+        "{what} failed:\n{}\n{}",
+        String::from_utf8_lossy(&output.stderr),
+        String::from_utf8_lossy(&output.stdout)
+    );
     String::from_utf8(output.stdout).unwrap()
 }
 
@@ -166,14 +177,22 @@ fn compare(c: &mut Case, printed: &str, language: &str) {
             // The exact Jacobian's entries are sums of many products: 1e-10 of their size.
             let tolerance = if part == "df/dy" { 1e-10 } else { 1e-12 } * scale;
             for (k, (a, b)) in g.iter().zip(w).enumerate() {
-                assert!((a - b).abs() <= tolerance, "{language} {} state {s}: {part}[{k}] = {a:e}, the lab's {b:e}", c.name);
+                assert!(
+                    (a - b).abs() <= tolerance,
+                    "{language} {} state {s}: {part}[{k}] = {a:e}, the lab's {b:e}",
+                    c.name
+                );
             }
             at += count;
         }
         let g = &got[at..at + 2 * n * p];
         let scale = by_inputs.iter().fold(1.0f64, |a, x| a.max(x.abs()));
         for (k, (a, b)) in g.iter().zip(by_inputs).enumerate() {
-            assert!((a - b).abs() <= 1e-7 * scale, "{language} {} state {s}: df/du[{k}] = {a:e}, differences {b:e}", c.name);
+            assert!(
+                (a - b).abs() <= 1e-7 * scale,
+                "{language} {} state {s}: df/du[{k}] = {a:e}, differences {b:e}",
+                c.name
+            );
         }
     }
 }
@@ -280,7 +299,11 @@ print("\n".join(repr(float(v)) for v in out))
             dir = dir.to_string_lossy()
         );
         std::fs::write(dir.join(format!("{stem}_driver.py")), driver).unwrap();
-        run(Command::new("python3").arg(dir.join(format!("{stem}_driver.py"))), states, &format!("the Python driver of {stem}"))
+        run(
+            Command::new("python3").arg(dir.join(format!("{stem}_driver.py"))),
+            states,
+            &format!("the Python driver of {stem}"),
+        )
     });
 }
 
@@ -305,7 +328,10 @@ end
         );
         std::fs::write(dir.join(format!("{stem}_driver.m")), driver).unwrap();
         run(
-            Command::new("octave-cli").args(["--no-gui", "--norc", "--quiet", "--eval"]).arg(format!("{stem}_driver")).current_dir(dir),
+            Command::new("octave-cli")
+                .args(["--no-gui", "--norc", "--quiet", "--eval"])
+                .arg(format!("{stem}_driver"))
+                .current_dir(dir),
             "",
             &format!("the Octave driver of {stem}"),
         )

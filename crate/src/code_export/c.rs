@@ -141,12 +141,10 @@ double {name}_sign(double x)
 
 "
     );
-    let inputs = d.input_texts(
-        "t",
-        &|k| format!("y[{k}]"),
-        &|pname| format!("p->{}", field_name(Language::C, pname)),
-        &|j| format!("u[{j}]"),
-    );
+    let inputs =
+        d.input_texts("t", &|k| format!("y[{k}]"), &|pname| format!("p->{}", field_name(Language::C, pname)), &|j| {
+            format!("u[{j}]")
+        });
     let declare = |r: &str| String::from(r);
     let signature = format!("double t, const double *y, const double *u, const {name}_parameters *p");
     // rhs

@@ -104,9 +104,13 @@ pub(super) fn write(d: &Description) -> String {
     out += "end\n\n";
     // terms
     let (code, outs) = body(&Matlab, &d.programs.terms, &inputs, "  ", &declare);
-    out += &format!("function out = terms(t, y, u, p)\n% M, F, A, b, f and phi (velocity and position residuals), T + V.\n{code}");
+    out += &format!(
+        "function out = terms(t, y, u, p)\n% M, F, A, b, f and phi (velocity and position residuals), T + V.\n{code}"
+    );
     let mut k = 0;
-    for (field, rows, cols) in [("M", n, n), ("F", n, 1), ("A", m_all, n), ("b", m_all, 1), ("f", m_all, 1), ("phi", m_all, 1)] {
+    for (field, rows, cols) in
+        [("M", n, n), ("F", n, 1), ("A", m_all, n), ("b", m_all, 1), ("f", m_all, 1), ("phi", m_all, 1)]
+    {
         out += &format!("  out.{field} = zeros({rows}, {cols});\n");
         for r in 0..rows {
             for c in 0..cols {

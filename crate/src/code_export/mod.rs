@@ -193,8 +193,26 @@ fn field_name(language: Language, name: &str) -> String {
         "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while",
     ];
     const MATLAB: &[&str] = &[
-        "break", "case", "catch", "classdef", "continue", "else", "elseif", "end", "for", "function", "global", "if",
-        "otherwise", "parfor", "persistent", "return", "spmd", "switch", "try", "while",
+        "break",
+        "case",
+        "catch",
+        "classdef",
+        "continue",
+        "else",
+        "elseif",
+        "end",
+        "for",
+        "function",
+        "global",
+        "if",
+        "otherwise",
+        "parfor",
+        "persistent",
+        "return",
+        "spmd",
+        "switch",
+        "try",
+        "while",
     ];
     const RUST: &[&str] = &[
         "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false", "fn",

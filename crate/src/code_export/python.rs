@@ -114,11 +114,16 @@ def _floats(a):
         d.state_names().iter().map(|s| quoted(s)).collect::<Vec<_>>().join(", "),
         d.inputs.iter().map(|(k, _)| quoted(k)).collect::<Vec<_>>().join(", "),
         d.inputs.iter().map(|(_, v)| literal(&Python, *v)).collect::<Vec<_>>().join(", "),
-        d.parameters.iter().map(|(k, v)| format!("{}: {}", quoted(k), literal(&Python, *v))).collect::<Vec<_>>().join(", "),
+        d.parameters
+            .iter()
+            .map(|(k, v)| format!("{}: {}", quoted(k), literal(&Python, *v)))
+            .collect::<Vec<_>>()
+            .join(", "),
         d.constraints.iter().map(|s| quoted(s)).collect::<Vec<_>>().join(", "),
         name = d.name,
     );
-    let inputs = d.input_texts("t", &|k| format!("y[{k}]"), &|pname| format!("p[{}]", quoted(pname)), &|j| format!("u[{j}]"));
+    let inputs =
+        d.input_texts("t", &|k| format!("y[{k}]"), &|pname| format!("p[{}]", quoted(pname)), &|j| format!("u[{j}]"));
     let declare = |r: &str| String::from(r);
     let prologue = "    y = _floats(y)\n    u = _floats(u)\n";
     // rhs
@@ -126,7 +131,10 @@ def _floats(a):
     out += &format!(
         "\ndef rhs(t, y, u=DEFAULT_INPUTS, p=PARAMETERS):\n    \"\"\"y' = f(t, y, u, p) = [q'; q''].\"\"\"\n{prologue}{LOCALS}{code}"
     );
-    out += &format!("    if not {} == 1.0:\n        raise SolveError(\"at t = %r: %s\" % (t, SolveError.__doc__))\n", outs[outs.len() - 1]);
+    out += &format!(
+        "    if not {} == 1.0:\n        raise SolveError(\"at t = %r: %s\" % (t, SolveError.__doc__))\n",
+        outs[outs.len() - 1]
+    );
     let qdd: Vec<&str> = outs[..n].iter().map(String::as_str).collect();
     out += &format!("    return np.array(y[{n}:] + [{}])\n\n", qdd.join(", "));
     // terms
@@ -156,9 +164,15 @@ def _floats(a):
         "\ndef jacobian(t, y, u=DEFAULT_INPUTS, p=PARAMETERS):\n    \"\"\"df/dy ({0} x {0}) and df/du ({0} x {p}), exact.\"\"\"\n{prologue}{LOCALS}{code}",
         2 * n
     );
-    out += &format!("    if not {} == 1.0:\n        raise SolveError(\"at t = %r: %s\" % (t, SolveError.__doc__))\n", outs[outs.len() - 1]);
+    out += &format!(
+        "    if not {} == 1.0:\n        raise SolveError(\"at t = %r: %s\" % (t, SolveError.__doc__))\n",
+        outs[outs.len() - 1]
+    );
     let width = 2 * n + p;
-    out += &format!("    dfdy = np.zeros(({0}, {0}))\n    dfdy[:{n}, {n}:] = np.eye({n})\n    dfdu = np.zeros(({0}, {p}))\n", 2 * n);
+    out += &format!(
+        "    dfdy = np.zeros(({0}, {0}))\n    dfdy[:{n}, {n}:] = np.eye({n})\n    dfdu = np.zeros(({0}, {p}))\n",
+        2 * n
+    );
     for i in 0..n {
         let row: Vec<&str> = outs[i * width..i * width + 2 * n].iter().map(String::as_str).collect();
         out += &format!("    dfdy[{}] = [{}]\n", n + i, row.join(", "));

@@ -163,17 +163,17 @@ fn sign(x: f64) -> f64 {{
             .map(|(k, v)| format!("            {}: {},\n", field_name(Language::Rust, k), literal(&Rust, *v)))
             .collect::<String>(),
     );
-    let inputs = d.input_texts(
-        "t",
-        &|k| format!("y[{k}]"),
-        &|pname| format!("p.{}", field_name(Language::Rust, pname)),
-        &|j| format!("u[{j}]"),
-    );
+    let inputs =
+        d.input_texts("t", &|k| format!("y[{k}]"), &|pname| format!("p.{}", field_name(Language::Rust, pname)), &|j| {
+            format!("u[{j}]")
+        });
     let declare = |r: &str| String::from(r);
     let signature = "t: f64, y: &[f64], u: &[f64], p: &Parameters";
     // rhs
     let (code, outs) = body(&Rust, &d.programs.rhs, &inputs, "    ", &declare);
-    out += &format!("/// `y' = f(t, y, u, p) = [q'; q'']`.\npub fn rhs({signature}) -> Result<Vec<f64>, SolveError> {{\n{code}");
+    out += &format!(
+        "/// `y' = f(t, y, u, p) = [q'; q'']`.\npub fn rhs({signature}) -> Result<Vec<f64>, SolveError> {{\n{code}"
+    );
     out += &format!("    if {} != 1.0 {{\n        return Err(SolveError);\n    }}\n", outs[outs.len() - 1]);
     out += &format!("    let mut dy = y[{n}..{}].to_vec();\n", 2 * n);
     out += &format!("    dy.extend_from_slice(&[{}]);\n    Ok(dy)\n}}\n\n", outs[..n].join(", "));
