@@ -33,11 +33,32 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
     let mut out = String::new();
     say!(out, "{}", s.title);
     say!(out, "coordinates: {}", s.coordinates.join(", "));
-    if m.parameters.is_empty() {
+    let plain: Vec<String> = m
+        .parameters
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !m.inputs.contains(k))
+        .map(|(_, p)| format!("{} = {}", p.name, p.value))
+        .collect();
+    if plain.is_empty() {
         say!(out, "parameters: none");
     } else {
-        let ps: Vec<String> = m.parameters.iter().map(|p| format!("{} = {}", p.name, p.value)).collect();
-        say!(out, "parameters: {}", ps.join(", "));
+        say!(out, "parameters: {}", plain.join(", "));
+    }
+    if !m.scenario.inputs.is_empty() {
+        let inputs: Vec<String> = m
+            .scenario
+            .inputs
+            .iter()
+            .map(|(name, input)| match &input.signal {
+                Some(nhlab::scenario::Signal::Expression(text)) => format!("{name} = {text} (its signal)"),
+                Some(nhlab::scenario::Signal::Table(points)) => {
+                    format!("{name} = a table of {} points (its signal)", points.len())
+                }
+                None => format!("{name} = {}", input.value),
+            })
+            .collect();
+        say!(out, "inputs: {}", inputs.join(", "));
     }
     describe_bodies(&mut out, m);
     if let Some(contacts) = nhlab::simulation::contact_analysis(&l.numeric, &l.initial) {

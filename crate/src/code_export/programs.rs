@@ -25,6 +25,10 @@ use crate::mechanics::{dynamics_outputs, Model};
 /// for each, and a compiler's time grows with it.
 pub const MAX_EXPORT_INSTRUCTIONS: usize = 400_000;
 
+/// Most instructions of the solve written out (four times what machine code
+/// takes: a C compiler handles more than Cranelift's time budget allows).
+pub const MAX_SOLVE_INSTRUCTIONS: usize = 4 * elimination::MAX_INSTRUCTIONS;
+
 /// What an exported file computes.
 pub struct Programs {
     /// `[q̈; λ; flag]`.
@@ -54,9 +58,10 @@ pub fn build(model: &Model, kept: &[usize]) -> Result<Programs, String> {
     }
     head.extend(kept.iter().map(|&j| outputs[b_at + j]));
     let known: Vec<Option<f64>> = head.iter().map(|&e| graph.as_number(e).map(|x| x.to_f64())).collect();
-    if elimination::instruction_estimate(n, m, &known) > elimination::MAX_INSTRUCTIONS * 4 {
+    let estimate = elimination::instruction_estimate(n, m, &known);
+    if estimate > MAX_SOLVE_INSTRUCTIONS {
         return Err(alloc::format!(
-            "the written-out solve for {n} coordinates and {m} constraints is too large to export (dense models of this size are not exported yet)"
+            "the solve written out for {n} coordinates and {m} constraints would be {estimate} instructions; at most {MAX_SOLVE_INSTRUCTIONS} are exported"
         ));
     }
     let rhs = graph
