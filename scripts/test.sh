@@ -4,7 +4,8 @@
 #   1. installs what is missing (the wasm32 target, clippy, rustfmt) from the registries;
 #   2. formatting and lints (native and for wasm32 without std);
 #   3. the core builds for wasm32-unknown-unknown without std;
-#   4. every Rust test of the workspace (unit, integration, doc tests), then the fuzz
+#   4. (NumPy, SciPy and GNU Octave, for the tests of `nhlab export`, install meanwhile:
+#      scripts/export-tools.sh) every Rust test of the workspace (unit, integration, doc tests), then the fuzz
 #      suite (tests/fuzz: a million generated inputs over every core, about four minutes);
 #      both in release mode with debug assertions and overflow checks on (`checked`
 #      below), so that the workspace is built once for the tests, the fuzz suite and
@@ -43,12 +44,22 @@ if [ ! -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] && [ -z "${NHLAB_FON
     (apt-get update -qq && apt-get install -y -qq fonts-dejavu-core) || echo "warning: could not install fonts-dejavu-core"
 fi
 cargo --version
+# What the exported code's tests run it with (NumPy, SciPy, Octave): installed while
+# the lints run, waited for before the tests.
+export_tools_log=$(mktemp)
+bash scripts/export-tools.sh >"$export_tools_log" 2>&1 &
+export_tools_pid=$!
 
 run "format" cargo fmt --all --check
 run "lint" cargo clippy --workspace --all-targets --locked -- -D warnings
 run "lint for wasm32 without std" cargo clippy -p nhlab --target wasm32-unknown-unknown --no-default-features --locked -- -D warnings
 run "core builds for wasm32 without std" \
     cargo build -p nhlab --target wasm32-unknown-unknown --no-default-features --release --locked
+
+step "tools of the exported code's tests (installed during the lints)"
+wait "$export_tools_pid" || failures+=("export tools")
+cat "$export_tools_log"
+rm -f "$export_tools_log"
 
 step "tests"
 log=$(mktemp)

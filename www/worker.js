@@ -150,6 +150,7 @@ function handle(id, data) {
     case "csv": return { result: csv(id, data.text) };
     case "longRun": return { result: longRun(id, data.text, data.tEnd) };
     case "stability": return { result: api.stability(data.text) };
+    case "exportCode": return { result: api.export_code(data.text, data.language, data.name) };
     case "trap": api.self_test_trap(); return { result: null };
     case "benchRhs": return { result: benchRhs(data.text, data.count) };
     default: throw new Error(`unknown request ${data.op}`);

@@ -15,7 +15,11 @@ fn root() -> PathBuf {
 
 fn nhlab(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_nhlab")).args(args).current_dir(root()).output().expect("nhlab runs");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 fn work_dir(what: &str) -> PathBuf {
@@ -26,7 +30,10 @@ fn work_dir(what: &str) -> PathBuf {
 }
 
 fn python(script: &str, what: &str) -> String {
-    let out = Command::new("python3").args(["-c", script]).output().expect("python3 (scripts/test.sh installs NumPy and SciPy)");
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .output()
+        .expect("python3 (scripts/test.sh installs NumPy and SciPy)");
     assert!(out.status.success(), "{what}:\n{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into()
 }
@@ -36,7 +43,11 @@ fn numbers(text: &str) -> Vec<f64> {
 }
 
 fn matrix(v: &Value) -> Vec<Vec<f64>> {
-    v.as_array().unwrap().iter().map(|row| row.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect())
+        .collect()
 }
 
 /// The cart-pole about upright: `A` and `B` are the textbook's, `ẍ = (F − m g θ)/M`,
@@ -66,7 +77,8 @@ fn the_cart_poles_state_space_is_the_textbook_one_and_the_exported_f_agrees() {
     }
     let dir = work_dir("cart-pole");
     let file = dir.join("cart_pole.py");
-    let (code, _, err) = nhlab(&["export", "scenarios/cart-pole.toml", "--lang", "python", "--out", file.to_str().unwrap()]);
+    let (code, _, err) =
+        nhlab(&["export", "scenarios/cart-pole.toml", "--lang", "python", "--out", file.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let script = format!(
         r#"
@@ -115,9 +127,11 @@ fn exported_trajectories_equal_nhlab_run() {
         let scenario = dir.join("scenario.toml");
         std::fs::write(&scenario, tightened(name)).unwrap();
         let s = scenario.to_str().unwrap();
-        let (code, csv, err) = nhlab(&["run", s, "--method", "lagrange", "--sample-at", "0,1", "--columns", "state", "--t-end", "1"]);
+        let (code, csv, err) =
+            nhlab(&["run", s, "--method", "lagrange", "--sample-at", "0,1", "--columns", "state", "--t-end", "1"]);
         assert_eq!(code, 0, "{err}");
-        let rows: Vec<Vec<f64>> = csv.lines().skip(1).map(|l| l.split(',').skip(2).map(|x| x.parse().unwrap()).collect()).collect();
+        let rows: Vec<Vec<f64>> =
+            csv.lines().skip(1).map(|l| l.split(',').skip(2).map(|x| x.parse().unwrap()).collect()).collect();
         let (start, end) = (&rows[0], &rows[rows.len() - 1]);
         let stem = name.replace('-', "_");
         for lang in ["python", "c"] {
@@ -208,12 +222,15 @@ fn bad_export_requests_are_named() {
     assert!(err.contains("--method: unknown method `newton`"), "{err}");
     let dir = work_dir("names");
     let out = dir.join("my-sleigh.m");
-    let (code, _, err) = nhlab(&["export", "scenarios/chaplygin-sleigh.toml", "--lang", "matlab", "--out", out.to_str().unwrap()]);
+    let (code, _, err) =
+        nhlab(&["export", "scenarios/chaplygin-sleigh.toml", "--lang", "matlab", "--out", out.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("call it my_sleigh.m"), "{err}");
     // A scenario with problems is named at its place, as by every command.
     let broken = dir.join("broken.toml");
-    let text = std::fs::read_to_string(root().join("scenarios/cart-pole.toml")).unwrap().replace("F = { value = 0,", "F = { value = 20,");
+    let text = std::fs::read_to_string(root().join("scenarios/cart-pole.toml"))
+        .unwrap()
+        .replace("F = { value = 0,", "F = { value = 20,");
     std::fs::write(&broken, text).unwrap();
     let (code, _, err) = nhlab(&["export", broken.to_str().unwrap(), "--lang", "c"]);
     assert_eq!(code, 2, "{err}");
@@ -233,7 +250,8 @@ fn a_model_too_large_to_export_is_refused_with_its_size() {
         let y: Vec<String> = (0..=i).map(|k| format!("sin(q{k})*q{k}'")).collect();
         kinetic.push(format!("({})^2 + ({})^2", x.join(" + "), y.join(" + ")));
     }
-    let potential: Vec<String> = (0..n).map(|i| (0..=i).map(|k| format!("-cos(q{k})")).collect::<Vec<_>>().join(" ")).collect();
+    let potential: Vec<String> =
+        (0..n).map(|i| (0..=i).map(|k| format!("-cos(q{k})")).collect::<Vec<_>>().join(" ")).collect();
     let text = format!(
         "format = \"nhlab/1\"\ntitle = \"chain\"\ncoordinates = [{}]\nkinetic = \"({})/2\"\npotential = \"{}\"\n[initial.q]\n{}\n[initial.v]\n{}\n",
         q.iter().map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(", "),

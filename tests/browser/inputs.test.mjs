@@ -74,3 +74,24 @@ test("held keys push the first two inputs to their ends and let go back to the s
   assert.deepEqual(problems, []);
   await ctx.close();
 });
+
+test("the Code menu downloads the file nhlab export writes, in each language", async () => {
+  const { execFileSync } = await import("node:child_process");
+  const cli = path.join(ROOT, "target", "release", "nhlab");
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle`);
+  await page.waitForSelector("body[data-loaded]");
+  await page.click("#export-code summary");
+  await page.screenshot({ path: path.join(SHOTS, "export-code-menu.png") });
+  for (const [language, ext] of [["c", "c"], ["python", "py"], ["matlab", "m"], ["rust", "rs"]]) {
+    if (!(await page.locator("#export-code").evaluate((d) => d.open))) await page.click("#export-code summary");
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click(`#export-code button[data-language='${language}']`)]);
+    assert.equal(download.suggestedFilename(), `whipple_bicycle.${ext}`);
+    const text = fs.readFileSync(await download.path(), "utf8");
+    const out = path.join(ROOT, "target", `export-page-${language}`, `whipple_bicycle.${ext}`);
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    execFileSync(cli, ["export", path.join(ROOT, "scenarios", "whipple-bicycle.toml"), "--lang", language, "--out", out], { stdio: ["ignore", "ignore", "pipe"] });
+    assert.ok(text === fs.readFileSync(out, "utf8"), `${language}: the page's file equals the command line's (${text.length} and ${fs.statSync(out).size} bytes)`);
+  }
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});

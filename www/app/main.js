@@ -35,6 +35,7 @@ import { frame, safely, wirePlayback } from "./playback.js";
 import { slug, watchCanvases } from "./plots.js";
 import { installInputKeys } from "./inputs.js";
 import { wireLongRun } from "./longrun.js";
+import { exportCode } from "./code.js";
 import { load } from "./runner.js";
 import { embedSuffix, exportCsv, openFromFragment, openGallery, openShare, parseFragment, renderEmbedSnippet } from "./share.js";
 import { wireStability } from "./stability.js";
@@ -144,6 +145,9 @@ function wire(lab) {
   $("export-toml").addEventListener("click", () => { lab.unshared = false; });
   $("export-toml").addEventListener("click", () => download(`${slug(lab)}.toml`, new Blob([$("editor").value], { type: "application/toml" })));
   $("export-csv").addEventListener("click", (...a) => exportCsv(lab, ...a));
+  for (const button of document.querySelectorAll("#export-code button")) {
+    button.addEventListener("click", () => exportCode(lab, button.dataset.language));
+  }
   window.addEventListener("hashchange", () => {
     const f = parseFragment();
     // Our own replaceState never fires this; a pasted link does.

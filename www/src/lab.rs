@@ -245,6 +245,20 @@ pub fn read(text: &str) -> Result<(Scenario, SourceMap), Vec<TextProblem>> {
     nhlab::scenario::load(text, nhlab::scenario::format_of(text)).map_err(problems)
 }
 
+/// `nhlab export`'s file for a scenario's text: `(file name, text)`, the file named
+/// `name` (made an identifier) with the language's extension. The same bytes as
+/// `nhlab export FILE --lang L --out NAME.EXT`.
+pub fn export_code(text: &str, language: &str, name: &str) -> Result<(String, String), String> {
+    use nhlab::code_export::{export, identifier, Language};
+    let language = Language::from_id(language).ok_or_else(|| format!("unknown language `{language}`"))?;
+    let (scenario, map) = read(text).map_err(|p| describe_all(&p))?;
+    let mut p = Prepared::from_scenario_for(&scenario, map, nhlab::mechanics::Needs::BASE.holding_inputs())
+        .map_err(|e| describe_all(&problems(e)))?;
+    let name = identifier(name);
+    let code = export(&p.model, &mut p.numeric, &p.initial, language, &name, env!("CARGO_PKG_VERSION"))?;
+    Ok((format!("{name}.{}", language.extension()), code))
+}
+
 /// The lab: a scenario and its runs.
 pub struct Lab {
     prepared: Prepared,

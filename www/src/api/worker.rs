@@ -466,6 +466,19 @@ pub fn stability(text: &str) -> Result<JsValue, JsError> {
     }
 }
 
+/// `nhlab export`'s file for the text (`{file, text}`), in the helper worker: what
+/// the page's "Export code" menu downloads.
+#[wasm_bindgen]
+pub fn export_code(text: &str, language: &str, name: &str) -> Result<JsValue, JsError> {
+    #[derive(serde::Serialize)]
+    struct Exported {
+        file: String,
+        text: String,
+    }
+    let (file, text) = crate::lab::export_code(text, language, name).map_err(|e| JsError::new(&e))?;
+    to_js(&Exported { file, text })
+}
+
 /// The page's long run ([`crate::long_run::LongRun`]), in the helper worker: the
 /// worker steps it in slices and posts what it has between them, so that the page
 /// shows progress and can stop it (by ending the worker).
