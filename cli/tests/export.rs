@@ -271,3 +271,39 @@ fn a_model_too_large_to_export_is_refused_with_its_size() {
     );
     assert!(out.is_empty());
 }
+
+/// The reference's controller example runs as printed: its two commands in a fresh
+/// directory, then its Python, which must hold the pendulum up.
+#[test]
+fn the_references_controller_example_runs_as_printed() {
+    let doc = std::fs::read_to_string(root().join("docs/reference.md")).unwrap();
+    let at = doc.find("A controller for the cart-pole").expect("the example");
+    let example = &doc[at..];
+    let commands: Vec<&str> = example.lines().filter_map(|l| l.strip_prefix("$ nhlab ")).take(2).collect();
+    assert_eq!(commands.len(), 2);
+    let script = example.split("```python\n").nth(1).and_then(|s| s.split("```").next()).expect("a Python block");
+    let dir = work_dir("reference-controller");
+    for command in commands {
+        let args: Vec<String> = command
+            .split_whitespace()
+            .map(|a| {
+                if a.starts_with("scenarios/") {
+                    root().join(a).to_string_lossy().into_owned()
+                } else {
+                    a.to_string()
+                }
+            })
+            .collect();
+        let out = Command::new(env!("CARGO_BIN_EXE_nhlab")).args(&args).current_dir(&dir).output().unwrap();
+        assert!(out.status.success(), "nhlab {command}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let out = Command::new("python3").args(["-c", script]).current_dir(&dir).output().expect("python3");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8_lossy(&out.stdout);
+    let theta: f64 = printed.trim().strip_prefix("theta(10) = ").and_then(|x| x.parse().ok()).expect("theta(10) = …");
+    assert!(theta.abs() < 1e-3, "the pendulum is held up: {printed}");
+    assert!(
+        doc.contains(&format!("`theta(10) =\n{}`", printed.trim().trim_start_matches("theta(10) = "))),
+        "the printed value is the reference's: {printed}"
+    );
+}

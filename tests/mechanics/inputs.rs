@@ -207,6 +207,26 @@ fn bad_inputs_are_named_where_they_are() {
     assert!(p.iter().any(|m| m.starts_with("inputs.u.signal[1]") && m.contains("the times must increase")), "{p:?}");
     let p = problems(&driven("[[0, 0], [1, 1]]").replace("value = 0", "value = 3"));
     assert!(p.iter().any(|m| m.starts_with("inputs.u") && m.contains("range")), "{p:?}");
+    let p = problems(&driven("\"u + 1\""));
+    assert!(p.iter().any(|m| m.starts_with("inputs.u.signal (line 9") && m.contains("cycle: u → u")), "{p:?}");
+    let p = problems(&driven("[]"));
+    assert!(p.iter().any(|m| m.starts_with("inputs.u.signal (line 9") && m.contains("at least one")), "{p:?}");
     let p = problems(&driven("true"));
     assert!(p.iter().any(|m| m.contains("inputs.u.signal") || m.contains("an expression of t")), "{p:?}");
+}
+
+/// The reference's `[inputs]` example (`docs/reference.md`) runs as it says:
+/// `x = (2 sin t − sin 2t)/3`.
+#[test]
+fn the_references_inputs_example_runs_as_it_says() {
+    let doc = std::fs::read_to_string(format!("{}/../docs/reference.md", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let at = doc.find("title = \"Driven oscillator\"").expect("the example");
+    let start = doc[..at].rfind("```toml\n").unwrap() + "```toml\n".len();
+    let text = &doc[start..start + doc[start..].find("```").unwrap()];
+    assert!(doc[start + text.len()..].contains("`x = (2 sin t − sin 2t)/3`"));
+    let times = [1.0, 3.0];
+    for (t, x) in times.iter().zip(simulate(text, &times)) {
+        let want = (2.0 * t.sin() - (2.0 * t).sin()) / 3.0;
+        assert!((x - want).abs() < 1e-9, "x({t}) = {x}, want {want}");
+    }
 }

@@ -462,7 +462,12 @@ fn declare_names(
                     }
                 }
                 DefinitionError::Parse { name, error } => c.parse_error(&place(name), error),
-                DefinitionError::Cycle(_) | DefinitionError::TooDeep { .. } => c.at("definitions", e.to_string()),
+                // A cycle through an input's signal is blamed on the signal.
+                DefinitionError::Cycle(names) => match names.iter().find(|n| signals.iter().any(|(k, _)| k == *n)) {
+                    Some(name) => c.at(&format!("inputs.{name}.signal"), e.to_string()),
+                    None => c.at("definitions", e.to_string()),
+                },
+                DefinitionError::TooDeep { .. } => c.at("definitions", e.to_string()),
             }
         }
     }
