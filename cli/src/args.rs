@@ -90,6 +90,11 @@ pub enum TableFormat {
 pub struct RunArgs {
     /// Scenario file; `-` reads standard input.
     pub file: String,
+    /// `NAME=SIGNAL`: drive input NAME by an expression of `t` (`0.5*sin(2*t)`) or by
+    /// `@FILE.csv`, `t,u` rows read as a piecewise-linear table (repeat for several);
+    /// replaces the scenario's `signal`.
+    #[arg(long = "input", allow_hyphen_values = true)]
+    pub inputs: Vec<String>,
     /// Method ids (repeat for several); default: the scenario's `run.methods`.
     #[arg(long = "method")]
     pub methods: Vec<String>,

@@ -53,21 +53,39 @@ fn read(file: &str) -> Result<(String, Format), Failure> {
 /// Loads and validates `file`, deriving what `needs` asks of the scenario read
 /// (Hamel's split and the vakonomic equations only for the commands that use them).
 pub fn load_file(file: &str, needs: impl Fn(&Scenario) -> Needs) -> Result<Loaded, Failure> {
+    load_file_with(file, needs, |_| Ok(Vec::new()))
+}
+
+/// As [`load_file`], with the scenario changed by `edit` (a flag's override) before
+/// it is validated; a problem at a field `edit` set is blamed on the flag
+/// (`edit` returns `(field prefix, flag)` pairs).
+pub fn load_file_with(
+    file: &str,
+    needs: impl Fn(&Scenario) -> Needs,
+    edit: impl FnOnce(&mut Scenario) -> Result<Vec<(String, String)>, Failure>,
+) -> Result<Loaded, Failure> {
     let (text, format) = read(file)?;
     let name = if file == "-" { "<stdin>" } else { file };
-    let problems = |p: nhlab::scenario::Problems| {
+    let mut flagged: Vec<(String, String)> = Vec::new();
+    let problems = |p: nhlab::scenario::Problems, flagged: &[(String, String)]| {
         Failure::BadInput(
             p.0.iter()
-                .map(|p| match p.position {
-                    Some((line, col)) => format!("{name}:{line}:{col}: {}: {}", p.field, p.message),
-                    None => format!("{name}: {}: {}", p.field, p.message),
+                .map(|p| {
+                    if let Some((_, flag)) = flagged.iter().find(|(field, _)| p.field.starts_with(field.as_str())) {
+                        return format!("{flag}: {}", p.message);
+                    }
+                    match p.position {
+                        Some((line, col)) => format!("{name}:{line}:{col}: {}: {}", p.field, p.message),
+                        None => format!("{name}: {}: {}", p.field, p.message),
+                    }
                 })
                 .collect(),
         )
     };
-    let (scenario, map) = load(&text, format).map_err(problems)?;
+    let (mut scenario, map) = load(&text, format).map_err(|p| problems(p, &[]))?;
+    flagged.extend(edit(&mut scenario)?);
     let needs = needs(&scenario);
-    let prepared = Prepared::from_scenario_for(&scenario, map, needs).map_err(problems)?;
+    let prepared = Prepared::from_scenario_for(&scenario, map, needs).map_err(|p| problems(p, &flagged))?;
     // Warnings of loading (unknown fields) and of preparing (free velocities).
     for w in &prepared.map.warnings {
         match w.position {
@@ -76,6 +94,63 @@ pub fn load_file(file: &str, needs: impl Fn(&Scenario) -> Needs) -> Result<Loade
         }
     }
     Ok(prepared)
+}
+
+/// `--input NAME=SIGNAL` flags applied to the scenario's `[inputs]`: `SIGNAL` an
+/// expression of `t` (`0.5*sin(2*t)`), or `@FILE`, a CSV file of `t,u` rows (a header
+/// row allowed) read as a piecewise-linear table. Returns the fields set, with the
+/// flag that set each, for [`load_file_with`].
+pub fn apply_inputs(scenario: &mut Scenario, flags: &[String]) -> Result<Vec<(String, String)>, Failure> {
+    use nhlab::scenario::Signal;
+    let mut set = Vec::new();
+    for flag in flags {
+        let bad = |m: String| Failure::bad(format!("--input {flag}: {m}"));
+        let (name, signal) =
+            flag.split_once('=').ok_or_else(|| bad("expected NAME=EXPRESSION or NAME=@FILE.csv".into()))?;
+        let name = name.trim();
+        let names: Vec<String> = scenario.inputs.keys().cloned().collect();
+        let Some(input) = scenario.inputs.get_mut(name) else {
+            return Err(bad(if names.is_empty() {
+                "the scenario has no [inputs]".into()
+            } else {
+                format!("`{name}` is not an input (the scenario's: {})", names.join(", "))
+            }));
+        };
+        input.signal = Some(match signal.trim().strip_prefix('@') {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| bad(format!("{path}: {e}")))?;
+                let mut points = Vec::new();
+                for (k, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+                    let cells: Vec<&str> = line.split(',').map(str::trim).collect();
+                    match cells[..] {
+                        [t, u] => match (t.parse::<f64>(), u.parse::<f64>()) {
+                            (Ok(t), Ok(u)) => points.push([t, u]),
+                            _ if k == 0 => {} // a header row
+                            _ => {
+                                return Err(bad(format!(
+                                    "{path}, line {}: expected two numbers `t,u`, found `{line}`",
+                                    k + 1
+                                )))
+                            }
+                        },
+                        _ => {
+                            return Err(bad(format!(
+                                "{path}, line {}: expected two cells `t,u`, found `{line}`",
+                                k + 1
+                            )))
+                        }
+                    }
+                    if points.len() > nhlab::scenario::MAX_SIGNAL_POINTS {
+                        return Err(bad(format!("{path}: more than {} rows", nhlab::scenario::MAX_SIGNAL_POINTS)));
+                    }
+                }
+                Signal::Table(points)
+            }
+            None => Signal::Expression(signal.trim().to_string()),
+        });
+        set.push((format!("inputs.{name}"), format!("--input {name}")));
+    }
+    Ok(set)
 }
 
 /// The methods named by `ids` that exist (unknown ids are refused later, by

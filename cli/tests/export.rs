@@ -307,3 +307,35 @@ fn the_references_controller_example_runs_as_printed() {
         "the printed value is the reference's: {printed}"
     );
 }
+
+/// `run --input NAME=SIGNAL` drives an input by an expression or a CSV table, as a
+/// scenario's `signal` would: the unit oscillator `x'' = −x + u` from rest follows
+/// `(2 sin t − sin 2t)/3` under `u = sin 2t`, and `t − sin t` under the ramp `u = t`.
+#[test]
+fn run_takes_an_inputs_signal_from_the_command_line() {
+    let text = "format = \"nhlab/1\"\ntitle = \"oscillator\"\ncoordinates = [\"x\"]\nkinetic = \"x'^2/2\"\npotential = \"x^2/2\"\nforces = { x = \"u\" }\n[inputs]\nu = { value = 0 }\n[initial]\nq = { x = 0 }\nv = { x = 0 }\n[run]\nrtol = 1e-12\natol = 1e-13\nt_end = 1\n";
+    let dir = work_dir("run-input");
+    let file = dir.join("oscillator.toml");
+    std::fs::write(&file, text).unwrap();
+    let table = dir.join("ramp.csv");
+    std::fs::write(&table, "t,u\n0,0\n1,1\n").unwrap();
+    let f = file.to_str().unwrap();
+    let ramp = format!("u=@{}", table.to_str().unwrap());
+    for (flag, want) in [("u=sin(2*t)", (2.0 * 1f64.sin() - 2f64.sin()) / 3.0), (ramp.as_str(), 1.0 - 1f64.sin())] {
+        let (code, csv, err) = nhlab(&["run", f, "--input", flag, "--sample-at", "1", "--columns", "state"]);
+        assert_eq!(code, 0, "{err}");
+        let last: Vec<f64> = csv.lines().last().unwrap().split(',').skip(1).map(|x| x.parse().unwrap()).collect();
+        assert_eq!(last[0], 1.0);
+        assert!((last[1] - want).abs() < 1e-9, "--input {flag}: x(1) = {}, want {want}", last[1]);
+    }
+    let (code, _, err) = nhlab(&["run", f, "--input", "v=1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--input v=1: `v` is not an input (the scenario's: u)"), "{err}");
+    let (code, _, err) = nhlab(&["run", f, "--input", "u=sin(tt)"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--input u: unknown name `tt`"), "{err}");
+    std::fs::write(&table, "t,u\n0,0\n0,1\n").unwrap();
+    let (code, _, err) = nhlab(&["run", f, "--input", &ramp]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--input u: the times must increase"), "{err}");
+}

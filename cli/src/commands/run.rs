@@ -8,7 +8,7 @@ use nhlab::simulation::{Diagnostics, Limits, Settings, Simulation};
 use nhlab::view::View;
 
 use crate::args::{RunArgs, TableFormat};
-use crate::input::{known_methods, load_file, method};
+use crate::input::{apply_inputs, known_methods, load_file_with, method};
 use crate::output::{write_to, Stream};
 use crate::times::parse_sample_times;
 use crate::Failure;
@@ -23,7 +23,11 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     // A figure draws the energy, residuals and E-vector whatever the table holds.
     let computed = if args.plot.is_some() { Diagnostics::ALL } else { columns };
     // Hamel's split is derived for the E-vector only when it is computed.
-    let l = load_file(&args.file, |s| Needs::for_methods(&known_methods(&ids_of(s)), computed.e_vector))?;
+    let l = load_file_with(
+        &args.file,
+        |s| Needs::for_methods(&known_methods(&ids_of(s)), computed.e_vector),
+        |s| apply_inputs(s, &args.inputs),
+    )?;
     let s = &l.model.scenario;
     let ids = ids_of(s);
     let methods = ids.iter().map(|id| method(id)).collect::<Result<Vec<Method>, _>>()?;
