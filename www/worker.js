@@ -145,6 +145,7 @@ function handle(id, data) {
     case "advance": return advance(id, data.target, data.sliceMs);
     case "restart": lab.restart(); return update({ caughtUp: false });
     case "setInput": return { result: lab.set_input(data.slot, data.value) };
+    case "csvPlayed": return { result: lab.csv() };
     case "resend": lab.resend(); return update({ caughtUp: false });
     case "derive": return { result: helperLab(data.text).derive(data.method) };
     case "csv": return { result: csv(id, data.text) };

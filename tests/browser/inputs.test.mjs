@@ -6,7 +6,16 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT, open, servedBrowser } from "./harness.mjs";
+import { ROOT, open, servedBrowser, downloadText } from "./harness.mjs";
+
+const clockOf = (page) => page.evaluate(() => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]));
+
+/** The CSV's rows as objects of numbers (the method column dropped). */
+function rows(text) {
+  const [head, ...lines] = text.trim().split("\n");
+  const names = head.split(",");
+  return lines.map((line) => Object.fromEntries(line.split(",").map((x, i) => [names[i], Number(x)])));
+}
 
 let server, browser;
 const SHOTS = process.env.NHLAB_SCREENSHOTS ?? path.join(ROOT, "target", "screenshots");
@@ -30,17 +39,32 @@ test("the bicycle is steered by its steer-torque slider, from the moment it move
   // The parameters card no longer lists the inputs.
   assert.equal(await page.locator(".param input[aria-label='T_delta']").count(), 0);
   await page.click("#play"); // pause
+  const paused = await clockOf(page);
   await steer.fill("2");
   assert.equal(await page.textContent("#inputs .input-value"), "2");
   await page.screenshot({ path: path.join(SHOTS, "inputs-bicycle.png") });
   await toEnd(page);
   const heading = () => page.evaluate(() => window.nhlabTest.runs().map((r) => [r.t, r.q[2]]));
   const steered = await heading();
+  // The CSV holds the run as played (the text alone cannot reproduce it).
+  const played = await downloadText(page, "#export-csv");
+  assert.equal(played.name, "whipple-bicycle-as-played.csv");
+  assert.match(await page.textContent("#notice"), /as played to t = 5\.000, with the inputs you moved/);
   // Reset: the run starts again with the scenario's input, and so does the control.
   await page.click("#reset");
   await page.waitForFunction(() => document.querySelector('#inputs input[data-input="T_delta"]').value === "0");
   await toEnd(page);
   const free = await heading();
+  const scenario = await downloadText(page, "#export-csv");
+  assert.equal(scenario.name, "whipple-bicycle.csv");
+  const [a, b] = [rows(played.text), rows(scenario.text)];
+  const before = b.filter((r) => r.t < paused);
+  assert.ok(before.length > 3, `${before.length} rows before t = ${paused}`);
+  for (const r of before) {
+    const s = a.find((x) => x.t === r.t);
+    assert.ok(s && s.delta === r.delta, `the same step at t = ${r.t} before the torque`);
+  }
+  assert.ok(Math.abs(a.at(-1).psi - b.at(-1).psi) > 0.05, "the steered run turns away in the CSV too");
   assert.equal(steered[0][0], free[0][0], "both at the end");
   // 2 N m of steer torque from the first second on turns the bicycle well away.
   assert.ok(Math.abs(steered[0][1] - free[0][1]) > 0.05, `heading with torque ${steered[0][1]}, without ${free[0][1]}`);

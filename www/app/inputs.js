@@ -38,6 +38,7 @@ export function renderInputs(lab, info) {
     const control = { input, slider, shown, lo, hi, held: null };
     const send = (value) => {
       shown.textContent = String(value);
+      lab.inputsMoved = true; // the CSV export then writes the runs as played
       lab.runner?.ask("setInput", { slot: input.slot, value }).catch(() => {});
     };
     control.send = send;

@@ -88,6 +88,7 @@ export function install(lab, runner, text, opened, { fromEditor = false, keepClo
   lab.display = display;
   lab.text = text;
   lab.info = opened.info;
+  lab.inputsMoved = false;
   lab.stalled = null;
   lab.target = null;
   lab.jumping = false;
@@ -197,7 +198,7 @@ export async function restartRuns(lab) {
   const a = await runner.ask("restart");
   if (a.ok && runner === lab.runner) applyUpdate(lab, a.result);
   // The runs start again with the scenario's input values: so do the controls.
-  if (runner === lab.runner) renderInputs(lab, lab.info);
+  if (runner === lab.runner) { lab.inputsMoved = false; renderInputs(lab, lab.info); }
 }
 
 /** A trap on the page (drawing, editing): a fresh instance of the module, a new

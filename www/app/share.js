@@ -50,6 +50,15 @@ export async function exportCsv(lab) {
   // the command line's whatever the playback position; the button cancels it.
   const button = $("export-csv");
   if (lab.exporting) { lab.helper.replace("export cancelled"); return; }
+  if (lab.inputsMoved) {
+    // Inputs moved by hand: the run cannot be computed again from the text, so the
+    // file holds the samples the runs have recorded so far, as played.
+    const answer = await lab.runner.ask("csvPlayed");
+    if (!answer.ok) { notice(`CSV export failed: ${answer.error}`); return; }
+    download(`${slug(lab)}-as-played.csv`, new Blob([answer.result], { type: "text/csv" }));
+    notice(`The CSV holds the runs as played to t = ${lab.clock.toFixed(3)}, with the inputs you moved; Reset and export again for the scenario's own run.`, "info");
+    return;
+  }
   const label = button.textContent;
   lab.exporting = true;
   button.textContent = "Cancel export";
