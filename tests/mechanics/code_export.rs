@@ -384,3 +384,53 @@ fn main() {{
         run(&mut Command::new(&binary), states, &format!("the Rust driver of {stem}"))
     });
 }
+
+/// A title and constraint names written to break the files (comment ends, quotes,
+/// newlines, a keyword as the parameter's name) still give files their tools accept.
+#[test]
+fn hostile_names_do_not_break_the_files() {
+    let text = nhlab_tests::scenarios::text("chaplygin-sleigh")
+        .replacen("title = \"", "title = \"*/ \\\"\\\"\\\" % ' \\\\d\\nend */ ", 1)
+        .replace("name = \"edge\"", "name = \"it's \\\"the\\\" */ edge\\\\\"")
+        .replace("[parameters]\n", "[parameters]\nwhile = 1.0\n");
+    let (scenario, map) = load_toml(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(scenario.title.contains("*/") && scenario.title.contains('\n'), "{}", scenario.title);
+    let model = Model::build_for(&scenario, &map, Needs::BASE.holding_inputs()).unwrap();
+    let mut numeric = NumericModel::new(&model).unwrap();
+    let initial = initial_state(&model, &mut numeric, &map).unwrap();
+    let dir = work_dir("hostile");
+    let check = |program: &str, args: &[&str], what: &str| {
+        let out =
+            Command::new(program).args(args).current_dir(&dir).output().unwrap_or_else(|e| panic!("{program}: {e}"));
+        assert!(
+            out.status.success(),
+            "{what}:\n{}\n{}",
+            String::from_utf8_lossy(&out.stderr),
+            String::from_utf8_lossy(&out.stdout)
+        );
+    };
+    for language in Language::ALL {
+        let file = format!("hostile.{}", language.extension());
+        let code = export(&model, &mut numeric, &initial, language, "hostile", "test").unwrap();
+        std::fs::write(dir.join(&file), &code).unwrap();
+        match language {
+            Language::C => check("cc", &["-std=c99", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", &file], "C"),
+            Language::Python => check(
+                "python3",
+                &["-W", "error", "-c", "import hostile; print(hostile.CONSTRAINTS, hostile.PARAMETERS)"],
+                "Python",
+            ),
+            Language::Matlab => check(
+                "octave-cli",
+                &["--no-gui", "--norc", "--quiet", "--eval", "m = hostile(); disp(m.constraints)"],
+                "Octave",
+            ),
+            Language::Rust => check(
+                "rustc",
+                &["--edition", "2021", "--crate-type", "lib", "-D", "warnings", "--emit", "metadata", &file],
+                "Rust",
+            ),
+        }
+        assert!(code.contains("while"), "{}: the parameter keeps its name (or its renaming is listed)", language.id());
+    }
+}

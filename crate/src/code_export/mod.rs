@@ -174,14 +174,31 @@ impl Description {
 }
 
 /// A scenario name as an identifier: lower case, `_` for anything else, never
-/// starting with a digit (`whipple-bicycle` → `whipple_bicycle`).
+/// starting with a digit or `_`, never a keyword of the four languages
+/// (`whipple-bicycle` → `whipple_bicycle`, `end` → `model_end`).
 pub fn identifier(text: &str) -> String {
     let mut out: String =
         text.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
-    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+    let keyword =
+        Language::ALL.into_iter().any(|l| field_name(l, &out) != out) || PYTHON_KEYWORDS.contains(&out.as_str());
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit() || c == '_') || keyword {
         out.insert_str(0, "model_");
     }
     out
+}
+
+/// Python's keywords (a module name cannot be one).
+const PYTHON_KEYWORDS: &[&str] = &[
+    "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else", "except",
+    "false", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "none", "nonlocal", "not", "or",
+    "pass", "raise", "return", "true", "try", "while", "with", "yield",
+];
+
+/// User text for a comment or a string literal: one line, and never closing a C
+/// comment or a Python docstring (`*/` and `"""` broken with a space).
+fn one_line(text: &str) -> String {
+    let flat: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    flat.replace("*/", "* /").replace("\"\"\"", "\"\" \"")
 }
 
 /// A parameter's field name in `language`: its own, with `_` appended where that is
@@ -281,11 +298,11 @@ pub fn export(
         }
     }
     let description = Description {
-        title: model.scenario.title.clone(),
+        title: one_line(&model.scenario.title),
         version: version.to_string(),
         name: identifier(name),
         coordinates: model.coordinate_names().to_vec(),
-        constraints: model.constraints.iter().map(|c| c.name.clone()).collect(),
+        constraints: model.constraints.iter().map(|c| one_line(&c.name)).collect(),
         parameters,
         inputs: inputs.iter().map(|&k| (model.parameters[k].name.clone(), model.parameters[k].value)).collect(),
         slots,
