@@ -119,3 +119,28 @@ test("the Code menu downloads the file nhlab export writes, in each language", a
   assert.deepEqual(problems, []);
   await ctx.close();
 });
+
+test("every gallery item exports from the page as from the command line", async () => {
+  const { execFileSync } = await import("node:child_process");
+  const cli = path.join(ROOT, "target", "release", "nhlab");
+  const names = fs.readdirSync(path.join(ROOT, "scenarios")).filter((f) => f.endsWith(".toml")).map((f) => f.replace(/\.toml$/, ""));
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh`);
+  await page.waitForSelector("body[data-loaded]");
+  for (const name of names) {
+    const stem = name.replace(/-/g, "_");
+    const out = path.join(ROOT, "target", "export-page-gallery", `${stem}.c`);
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    execFileSync(cli, ["export", path.join(ROOT, "scenarios", `${name}.toml`), "--lang", "c", "--out", out], { stdio: ["ignore", "ignore", "pipe"] });
+    if ((await page.inputValue("#gallery")) !== name) {
+      const token = await page.evaluate(() => document.body.dataset.loaded);
+      await page.selectOption("#gallery", name);
+      await page.waitForFunction((token) => document.body.dataset.loaded !== token, token);
+    }
+    await page.click("#export-code summary");
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export-code button[data-language='c']")]);
+    assert.equal(download.suggestedFilename(), `${stem}.c`, name);
+    assert.ok(fs.readFileSync(await download.path(), "utf8") === fs.readFileSync(out, "utf8"), `${name}: the page's C equals the command line's`);
+  }
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
