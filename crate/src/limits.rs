@@ -23,5 +23,8 @@ pub const MAX_PARTICLES: usize = 200;
 /// Most definitions (chains of definitions are also limited in depth: 32).
 pub const MAX_DEFINITIONS: usize = 1000;
 
+/// Most `[inputs]`: each is a live control on the page and a column of `B`.
+pub const MAX_INPUTS: usize = 32;
+
 /// Most `view.series`.
 pub const MAX_SERIES: usize = 32;

@@ -211,6 +211,12 @@ fn bad_inputs_are_named_where_they_are() {
     assert!(p.iter().any(|m| m.starts_with("inputs.u.signal (line 9") && m.contains("cycle: u → u")), "{p:?}");
     let p = problems(&driven("[]"));
     assert!(p.iter().any(|m| m.starts_with("inputs.u.signal (line 9") && m.contains("at least one")), "{p:?}");
+    let many: String = (0..33).map(|k| format!("u{k} = {{ value = 0 }}\n")).collect();
+    let p = problems(&driven("\"0\"").replace("[inputs]\n", &format!("[inputs]\n{many}")));
+    assert!(
+        p.iter().any(|m| m.starts_with("inputs (line") && m.contains("34 inputs; the lab supports at most 32")),
+        "{p:?}"
+    );
     let p = problems(&driven("true"));
     assert!(p.iter().any(|m| m.contains("inputs.u.signal") || m.contains("an expression of t")), "{p:?}");
 }

@@ -343,13 +343,14 @@ fn check_header(c: &mut Checker<'_>, s: &Scenario) -> bool {
     if s.coordinates.is_empty() {
         c.at("coordinates", "a scenario needs at least one coordinate");
     }
-    use crate::limits::{MAX_CONSTRAINTS, MAX_COORDINATES, MAX_DEFINITIONS, MAX_PARTICLES, MAX_SERIES};
+    use crate::limits::{MAX_CONSTRAINTS, MAX_COORDINATES, MAX_DEFINITIONS, MAX_INPUTS, MAX_PARTICLES, MAX_SERIES};
     let mut within = true;
     for (field, count, limit) in [
         ("coordinates", s.coordinates.len(), MAX_COORDINATES),
         ("constraints", s.constraint_count(), MAX_CONSTRAINTS),
         ("particles", s.particles.len(), MAX_PARTICLES),
         ("definitions", s.definitions.len(), MAX_DEFINITIONS),
+        ("inputs", s.inputs.len(), MAX_INPUTS),
         ("view.series", s.view.series.len(), MAX_SERIES),
     ] {
         if count > limit {
