@@ -57,7 +57,9 @@ export function renderPlots(lab, info) {
     const canvas = el("canvas", { id: p.id, role: "img", "aria-label": p.title });
     lab.canvasSizes.observe(canvas);
     lab.canvasViews.observe(canvas);
-    const png = el("button", { type: "button", class: "small", text: "PNG", title: `Download “${p.title}” as PNG` });
+    // Each named for its plot: eight buttons all called "PNG" cannot be told apart
+    // by a screen reader's list of buttons.
+    const png = el("button", { type: "button", class: "small", text: "PNG", title: `Download “${p.title}” as PNG`, "aria-label": `PNG of ${p.title}` });
     png.addEventListener("click", () => downloadCanvas(lab, canvas, p.id));
     const head = el("div", { class: "fig-head" }, el("h3", { text: p.title }), png);
     if (p.kind === "Scene" && forces > 0) {

@@ -107,7 +107,9 @@ export function install(lab, runner, text, opened, { fromEditor = false, keepClo
   resetLongRun(lab, lab.info);
   lab.clock = lab.info.layout.t0;
   lab.lastFrame = null;
-  if (!keepClock) lab.playing = true;
+  // No autoplay for those who asked their system for reduced motion: the initial
+  // state is shown and Play starts it.
+  if (!keepClock) lab.playing = !matchMedia("(prefers-reduced-motion: reduce)").matches;
   updatePlayButton(lab);
   lab.dirty = true;
   // Which load the page shows: a test (or an embedder) waits for the next one.
