@@ -339,3 +339,21 @@ fn run_takes_an_inputs_signal_from_the_command_line() {
     assert_eq!(code, 2);
     assert!(err.contains("--input u: the times must increase"), "{err}");
 }
+
+/// `check` lists the inputs apart from the parameters, with their signals.
+#[test]
+fn check_lists_the_inputs() {
+    let (code, out, err) = nhlab(&["check", "scenarios/cart-pole.toml"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("parameters: M = 1, g = 9.81, l = 0.5, m = 0.2\n"), "{out}");
+    assert!(out.contains("inputs: F = 0\n"), "{out}");
+    let dir = work_dir("check-inputs");
+    let file = dir.join("driven.toml");
+    let text = std::fs::read_to_string(root().join("scenarios/cart-pole.toml"))
+        .unwrap()
+        .replace("label = \"force on the cart\" }", "label = \"force on the cart\", signal = \"sin(t)\" }");
+    std::fs::write(&file, text).unwrap();
+    let (code, out, err) = nhlab(&["check", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("inputs: F = sin(t) (its signal)\n"), "{out}");
+}
