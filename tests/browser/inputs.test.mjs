@@ -23,9 +23,15 @@ servedBrowser((s, b) => { server = s; browser = b; fs.mkdirSync(SHOTS, { recursi
 
 const waitClockPast = (page, t) => page.waitForFunction((t) => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) > t, t, { timeout: 30000 });
 
+/** "To end", then waits until every run's update is at its end time (a flag left
+ *  over from the run before a Reset would not do). */
 async function toEnd(page) {
   await page.click("#to-end");
-  await page.waitForSelector("body[data-finished='1']", { timeout: 60000 });
+  await page.waitForFunction(() => {
+    const runs = window.nhlabTest.runs();
+    const end = window.nhlabTest.info()?.t_end;
+    return runs?.length > 0 && runs.every((r) => r.t >= end);
+  }, null, { timeout: 60000 });
 }
 
 test("the bicycle is steered by its steer-torque slider, from the moment it moves", async () => {
