@@ -40,8 +40,10 @@ if ! have wasm-bindgen "$WASM_BINDGEN_VERSION"; then
 fi
 
 # npm packages (binaryen's wasm-opt 132, esbuild and CodeMirror for the editor's bundle,
+# axe-core for the accessibility checks of the browser tests,
 # playwright-core) are pinned in package-lock.json.
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -x node_modules/.bin/esbuild ] || [ ! -d node_modules/playwright-core ] \
+    || [ ! -f node_modules/axe-core/axe.min.js ] \
     || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     echo "installing npm packages (npm registry)"
     npm ci --no-audit --no-fund --loglevel=error

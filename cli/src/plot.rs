@@ -178,15 +178,35 @@ where
 
 /// `linearize --plot`: the eigenvalues against the swept value (`nhlab_plots`'
 /// stability figure), SVG or PNG.
-pub fn write_stability(path: &str, title: &str, x_label: &str, sweep: &nhlab::stability::Sweep) -> Result<(), Failure> {
+/// Against the derived `axis` when the scenario gives one (`sweep.axis`).
+pub fn write_stability(
+    path: &str,
+    title: &str,
+    x_label: &str,
+    sweep: &nhlab::stability::Sweep,
+    axis: Option<&nhlab::stability::Axis>,
+) -> Result<(), Failure> {
     let tracks = sweep.tracks();
-    let ranges = nhlab_plots::sweep_ranges(sweep);
+    let mut ranges = nhlab_plots::sweep_ranges(sweep);
+    let mut marginal = nhlab_plots::marginal_ranges(sweep);
+    let (values, label) = match axis {
+        Some(a) => {
+            let map = |x: f64| nhlab_plots::on_axis(x, &sweep.values, &a.values);
+            for r in ranges.iter_mut().chain(marginal.iter_mut()) {
+                *r = (map(r.0), map(r.1));
+            }
+            (a.values.clone(), a.label())
+        }
+        None => (sweep.values.clone(), x_label.to_string()),
+    };
     let chart = nhlab_plots::StabilityChart {
         title,
-        x_label,
-        values: &sweep.values,
+        x_label: &label,
+        values: &values,
         tracks: &tracks,
         stable: &ranges,
+        marginal: &marginal,
+        marginal_note: true,
         current: None,
         companion: None,
         scale: 1.0,

@@ -231,7 +231,7 @@ fn bad_input_exits_2_naming_the_place() {
     let broken = std::fs::read_to_string(scenario("pendulum-cartesian")).unwrap().replace("m/2*(x'^2", "m/2*(xx'^2");
     let (code, _, err) = nhlab_with_input(&["check", "-"], Some(&broken));
     assert_eq!(code, 2);
-    assert_eq!(err.trim(), "error: <stdin>:7:17: kinetic: unknown name `xx`; did you mean `x`?");
+    assert_eq!(err.trim(), "error: <stdin>:8:17: kinetic: unknown name `xx`; did you mean `x`?");
     let (code, _, err) = nhlab(&["eval", &scenario("pendulum-cartesian"), "--method", "lagrang"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown method `lagrang`"), "{err}");
@@ -531,7 +531,7 @@ fn free_velocities_are_warned_about_in_check_run_and_eval() {
     let (code, _, err) = nhlab_with_input(&["check", "-"], Some(&spec_example));
     assert_eq!(code, 0);
     assert!(
-        err.contains("<stdin>:26:5: initial.v: x' is not fixed by the constraints; took the minimum-norm value x' = 0"),
+        err.contains("<stdin>:27:5: initial.v: x' is not fixed by the constraints; took the minimum-norm value x' = 0"),
         "{err}"
     );
     let (code, out, err) =
@@ -784,7 +784,10 @@ fn linearize_follows_the_scenarios_stability_table_and_plots() {
     assert_eq!(rows.len(), 1001);
     assert_eq!(rows[0]["stable"], false);
     assert_eq!(rows[1000]["stable"], true);
+    // Above the critical spin the wobble is neutral: marginal, and the figure says so.
+    assert_eq!((rows[0]["marginal"].clone(), rows[1000]["marginal"].clone()), (false.into(), true.into()));
     let figure = std::fs::read_to_string(&svg).unwrap();
+    assert!(figure.contains("linear analysis cannot decide"), "the figure names the marginal range");
     let _ = std::fs::remove_file(&svg);
     assert!(
         figure.contains("Re λ") && figure.contains("Im λ") && figure.contains("<polyline"),
@@ -858,12 +861,46 @@ fn linearize_sweeps_and_finds_the_stability_boundaries() {
     let speed = |k: usize| b[k]["value"].as_f64().unwrap() * 0.3;
     assert!((speed(0) - 4.29238253634111).abs() < 1e-9 && b[0]["becomes"] == "stable", "{b:?}");
     assert!((speed(1) - 6.02426201538837).abs() < 1e-9 && b[1]["becomes"] == "unstable", "{b:?}");
+    // The self-stable range is asymptotically stable (every Re λ < 0): not marginal.
+    assert!(v["rows"].as_array().unwrap().iter().all(|r| r["marginal"] == false));
     // CSV: one row per value, the boundaries on standard error.
     let (code, out, err) = linearize_bicycle("phi=0,phi'=0,delta'=0", &["--sweep", "rear'=10:20:5", "--format", "csv"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.lines().next(), Some("rear',re1,im1,re2,im2,re3,im3,re4,im4"));
     assert_eq!(out.lines().count(), 4);
     assert!(err.contains("boundary: rear' = 14.3079417878"), "{err}");
+}
+
+/// The bicycle's own table sweeps the rear wheel's rate and shows it against the
+/// forward speed `v = rR·rear'` (`sweep.axis`): the boundaries on that axis are the
+/// benchmark's weave and capsize speeds (Meijaard et al. 2007: 4.292382536 and
+/// 6.024262015 m/s). An axis that cannot be drawn is refused at its key.
+#[test]
+fn linearize_shows_the_bicycle_against_its_forward_speed() {
+    let file = scenario("whipple-bicycle");
+    let svg = std::env::temp_dir().join(format!("nhlab-axis-{}.svg", std::process::id()));
+    let (code, out, err) = nhlab(&["linearize", file.as_str(), "--plot", svg.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((v["axis"]["name"].as_str(), v["axis"]["unit"].as_str()), (Some("v"), Some("m/s")));
+    let b: Vec<f64> = v["axis"]["boundaries"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    assert!((b[0] - 4.292382536).abs() < 1e-8 && (b[1] - 6.024262015).abs() < 1e-8, "{b:?}");
+    let values = v["axis"]["values"].as_array().unwrap();
+    assert_eq!(values.len(), v["rows"].as_array().unwrap().len());
+    assert!((values[500].as_f64().unwrap() - 0.3 * v["rows"][500]["value"].as_f64().unwrap()).abs() < 1e-12);
+    let figure = std::fs::read_to_string(&svg).unwrap();
+    let _ = std::fs::remove_file(&svg);
+    assert!(figure.contains("v (m/s)"), "the figure's axis is the speed");
+    // Decreasing, or of something else than the parameters and the swept quantity.
+    let text = std::fs::read_to_string(&file).unwrap();
+    for (value, says) in [("-rR*rear'", "must increase with rear'"), ("rR*front'", "unknown name `front`")] {
+        let bad = std::env::temp_dir().join(format!("nhlab-axis-{}-{}.toml", std::process::id(), says.len()));
+        std::fs::write(&bad, text.replace("value = \"rR*rear'\"", &format!("value = \"{value}\""))).unwrap();
+        let (code, _, err) = nhlab(&["linearize", bad.to_str().unwrap()]);
+        let _ = std::fs::remove_file(&bad);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("stability.sweep.axis.value: ") && err.contains(says), "{err}");
+    }
 }
 
 /// Bad arguments are refused with status 2 and say which.

@@ -14,7 +14,10 @@ use plotters::prelude::*;
 
 pub mod scene;
 mod stability;
-pub use stability::{draw_stability, stable_ranges, sweep_ranges, StabilityChart, Track, STABLE_FILL};
+pub use stability::{
+    draw_stability, marginal_ranges, on_axis, stable_ranges, sweep_ranges, StabilityChart, Track, MARGINAL_FILL,
+    MODE_COLOURS, STABLE_FILL,
+};
 
 use nhlab::formulations::Method;
 

@@ -1,9 +1,12 @@
-// Accessibility of the page (issue 39, in progress): every PNG button named for its
-// panel; no autoplay where the system asks for reduced motion.
+// Accessibility of the page (issue 39): every PNG button named for its panel; no
+// autoplay where the system asks for reduced motion; axe-core's WCAG 2.2 AA rules on
+// every state the tests open; keyboard-only operation of sliders, the stability panel
+// and the share dialog.
 // Run: node --test tests/browser/   (scripts/test.sh builds dist/ first)
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { open, servedBrowser } from "./harness.mjs";
+import path from "node:path";
+import { ROOT, open, servedBrowser } from "./harness.mjs";
 
 let server, browser;
 servedBrowser((s, b) => { server = s; browser = b; });
@@ -27,4 +30,149 @@ test("every PNG button is named for its panel, and reduced motion means no autop
   await still.page.waitForFunction(() => !/^t = 0\.000 /.test(document.getElementById("clock").textContent));
   assert.deepEqual(still.problems, []);
   await context.close();
+});
+
+/** axe-core's WCAG 2.2 A and AA rules on the page as it is now: the violations, each
+ *  with the elements it found (empty when the page passes). */
+async function axeViolations(page, context = "body") {
+  if (!(await page.evaluate(() => typeof window.axe !== "undefined"))) {
+    await page.addScriptTag({ path: path.join(ROOT, "node_modules", "axe-core", "axe.min.js") });
+  }
+  return page.evaluate(async (context) => {
+    const result = await window.axe.run(context, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
+      resultTypes: ["violations"],
+    });
+    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(", ")}`);
+  }, context);
+}
+
+test("axe-core finds no WCAG 2.2 AA violation: default page, stability panel, help, error state, embed", async () => {
+  // The default page (the sleigh, with its stability panel), while playing.
+  const { page, problems, ctx } = await open(browser, server.url);
+  await page.waitForSelector("#plot-scene");
+  await page.waitForFunction(() => !document.getElementById("stability").hidden && /Boundaries|No change/.test(document.getElementById("stability-note").textContent), null, { timeout: 20000 });
+  assert.deepEqual(await axeViolations(page), [], "the default page");
+  // The stability panel moved by keys (its marker and what it reads out).
+  await page.focus("#stability-canvas");
+  await page.keyboard.press("ArrowLeft");
+  assert.deepEqual(await axeViolations(page, "#stability"), [], "the stability panel");
+  // The help, on each page.
+  await page.click("#help-open");
+  for (const tab of ["first-system", "reference", "lab"]) {
+    await page.click(`#help-tab-${tab}`);
+    await page.waitForFunction((tab) => document.getElementById("help-body").dataset.page === tab, tab);
+    assert.deepEqual(await axeViolations(page, "#help-dialog"), [], `help: ${tab}`);
+  }
+  await page.click("#close-help");
+  // The share dialog.
+  await page.click("#embed-open");
+  assert.deepEqual(await axeViolations(page, "#share-dialog"), [], "the share dialog");
+  await page.click("#close-share");
+  // An error state: a scenario with a mistake, marked in the editor and under it.
+  const text = await page.inputValue("#editor");
+  await page.fill("#editor-view .cm-content", text.replace('kinetic = "', 'kinetic = "(('));
+  await page.waitForSelector("#editor-status.error");
+  assert.deepEqual(await axeViolations(page), [], "an error state");
+  assert.deepEqual(problems, []);
+  await ctx.close();
+  // An embed, wide and narrow.
+  for (const viewport of [{ width: 720, height: 560 }, { width: 360, height: 460 }]) {
+    const e = await open(browser, `${server.url}#gallery=rolling-disk&embed&panel=stability`, { viewport });
+    await e.page.waitForSelector("#plot-scene");
+    await e.page.waitForFunction(() => !document.getElementById("stability").hidden, null, { timeout: 20000 });
+    assert.deepEqual(await axeViolations(e.page), [], `the embed at ${viewport.width}×${viewport.height}`);
+    assert.deepEqual(e.problems, []);
+    await e.ctx.close();
+  }
+});
+
+test("keyboard alone: a slider keeps its focus and steps, the stability panel takes arrows and Enter, the share dialog opens and closes", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=rolling-disk`);
+  await page.waitForSelector("#plot-scene");
+  // A parameter slider: three presses, three steps, the focus stays on it.
+  const slider = ".param input[aria-label='g slider']";
+  await page.focus(slider);
+  const start = Number(await page.inputValue(slider));
+  const written = () => page.evaluate(() => Number(/^g = ([0-9.e+-]+)$/m.exec(document.getElementById("editor").value)?.[1]));
+  let before = await written();
+  for (let k = 1; k <= 3; k++) {
+    await page.keyboard.press("ArrowRight");
+    // Each press is an edit of the text; the rebuilt panel gives the focus back.
+    await page.waitForFunction((before) => Number(/^g = ([0-9.e+-]+)$/m.exec(document.getElementById("editor").value)?.[1]) > before, before);
+    await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label") === "g slider");
+    before = await written();
+  }
+  const after = Number(await page.inputValue(slider));
+  assert.ok(after > start, `stepped from ${start} to ${after}`);
+  assert.equal(after, await written(), "the text holds the slider's value");
+  // The stability panel: Tab to it, ← moves the marker and says where, Enter runs there.
+  await page.waitForFunction(() => !document.getElementById("stability").hidden && /Boundaries/.test(document.getElementById("stability-note").textContent), null, { timeout: 20000 });
+  await page.focus("#stability-canvas");
+  await page.keyboard.press("Home");
+  assert.match(await page.textContent("#stability-cursor"), /^phi' = 0: unstable\. Enter runs at this value/);
+  for (let k = 0; k < 200; k++) await page.keyboard.press("ArrowRight");
+  assert.match(await page.textContent("#stability-cursor"), /^phi' = 2: unstable\./);
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => /phi = 2(\.0+)?\b/.test(document.getElementById("editor").value));
+  await page.waitForFunction(() => /^The run uses phi' = 2: unstable\./.test(document.getElementById("stability-note").textContent));
+  assert.equal(await page.evaluate(() => document.activeElement.id), "stability-canvas");
+  // The share dialog from the keyboard: Enter on its button, Escape closes it and the
+  // focus returns to the button.
+  await page.focus("#share");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("#share-dialog[open]");
+  await page.keyboard.press("Tab");
+  assert.ok(await page.evaluate(() => document.getElementById("share-dialog").contains(document.activeElement)), "focus inside the dialog");
+  await page.keyboard.press("Escape");
+  await page.waitForFunction(() => !document.getElementById("share-dialog").open);
+  assert.equal(await page.evaluate(() => document.activeElement.id), "share");
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("each plot is described in words and gives its data as a table; equations that scroll say so; print leaves out the mouse's instructions", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=knife-edge-incline`);
+  await page.waitForSelector("#plot-trajectory");
+  await page.waitForFunction(() => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) > 1);
+  await page.click("#play"); // pause, so that the words and the table agree
+  await page.waitForTimeout(1200);
+  // The trajectory's description: its ranges and where each method is now.
+  const described = await page.evaluate(() => {
+    const c = document.getElementById("plot-trajectory");
+    return document.getElementById(c.getAttribute("aria-describedby")).textContent;
+  });
+  assert.match(described, /^trajectory: y \[?m?\]? ?against x.*lagrange: x.* from 0 to [0-9.]+, y.* from 0 to [0-9.]+; now at x.* = [0-9.]+, y.* = [0-9.]+\./, described);
+  // Past t = π/2ω the path has reached its largest x, g sin α / 2ω² = 0.3624.
+  const largest = Number(/lagrange: x[^,]* from 0 to ([0-9.]+)/.exec(described)[1]);
+  assert.ok(Math.abs(largest - 9.81 * Math.sin(0.3) / 8) < 1e-3, `largest x ${largest}`);
+  // The data table on request: rows of the methods' points, the last at the clock.
+  await page.click("#plot-trajectory-fig details.data > summary");
+  await page.waitForSelector("#plot-trajectory-fig .data-table tbody tr");
+  const rows = await page.$$eval("#plot-trajectory-fig .data-table tbody tr", (r) => r.map((x) => [...x.children].map((c) => c.textContent)));
+  assert.ok(rows.length >= 3 * 10, `rows for three methods (${rows.length})`);
+  assert.deepEqual([...new Set(rows.map((r) => r[0]))], ["lagrange", "udwadia-kalaba", "gauss"]);
+  // x = (g sin α / 2ω²) sin²ωt: never negative, at most g sin α / 2ω² = 0.3624 (ω = 2).
+  for (const [, x] of rows) assert.ok(Number(x) >= 0 && Number(x) <= 0.3625, `x = ${x}`);
+  // The scene's handling is said on screen, not on paper.
+  assert.match(await page.textContent("#plot-scene-fig .handling"), /^; drag or the arrow keys move the view/);
+  await page.emulateMedia({ media: "print" });
+  assert.equal(await page.isVisible("#plot-scene-fig .handling"), false);
+  assert.equal(await page.isVisible("#plot-scene-fig .note-text"), true);
+  assert.equal(await page.isVisible("#plot-trajectory-fig details.data"), false);
+  await page.emulateMedia({ media: "screen" });
+  assert.deepEqual(problems, []);
+  await ctx.close();
+  // The bicycle's mass matrix is wider than its box: it scrolls, says so, takes the focus.
+  const bike = await open(browser, `${server.url}#gallery=whipple-bicycle`);
+  await bike.page.waitForFunction(() => document.querySelector("#eq-body .eq-math.scrolls"), null, { timeout: 30000 });
+  const wide = await bike.page.evaluate(() => {
+    const box = document.querySelector("#eq-body .eq-math.scrolls");
+    return { tab: box.tabIndex, label: box.getAttribute("aria-label"), wider: box.scrollWidth > box.clientWidth };
+  });
+  assert.ok(wide.tab === 0 && wide.wider && /scrolls sideways/.test(wide.label), JSON.stringify(wide));
+  await bike.page.locator("#eq-body .eq-math.scrolls").first().scrollIntoViewIfNeeded();
+  await bike.page.locator("#eq-body .eq-math.scrolls").first().screenshot({ path: path.join(ROOT, "target", "screenshots", "equation-scrolls.png") });
+  assert.deepEqual(bike.problems, []);
+  await bike.ctx.close();
 });

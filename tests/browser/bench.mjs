@@ -53,7 +53,7 @@ try {
     await page.waitForFunction(() => document.querySelectorAll("#legend li").length === 3);
     await page.click("#reset");
     await page.waitForTimeout(300);
-    const inView = await page.evaluate(() => [...document.querySelectorAll(".plots canvas")].filter((c) => !c.hasAttribute("data-offscreen")).length);
+    const inView = await page.evaluate(() => [...document.querySelectorAll(".scene-slot canvas, .plots canvas")].filter((c) => c.getClientRects().length > 0).filter((c) => !c.hasAttribute("data-offscreen")).length);
     await page.evaluate(() => { for (const k of ["work", "step", "draw", "intervals"]) window.nhlabPerf[k].length = 0; });
     await page.waitForTimeout(seconds * 1000);
     const { work, intervals } = await page.evaluate(() => ({ ...window.nhlabPerf }));
@@ -92,6 +92,15 @@ try {
     await ctx.close();
   }
   console.log(`navigation to first drawn plot: best ${ms(Math.min(...firsts))}, median ${ms(pct(firsts, 0.5))} (goal < 1500 ms)`);
+  // An embed in course notes (720×560, the scene and one plot; it loads no editor).
+  const embeds = [];
+  for (let k = 0; k < (quick ? 3 : 7); k++) {
+    const { page, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh&embed`, { viewport: { width: 720, height: 560 } });
+    await page.waitForFunction(() => window.nhlabPerf.firstPlotMs !== undefined);
+    embeds.push(await page.evaluate(() => window.nhlabPerf.firstPlotMs));
+    await ctx.close();
+  }
+  console.log(`embed (720×560): navigation to first drawn frame: best ${ms(Math.min(...embeds))}, median ${ms(pct(embeds, 0.5))} (goal < 500 ms; the full page's median ${ms(pct(firsts, 0.5))})`);
   // The editor (CodeMirror, its own module): when it is ready, and what it costs the
   // first plot, against the same page with its bundle refused (the plain text box).
   const ready = [];

@@ -81,7 +81,7 @@ export async function open(browser, url, { viewport = { width: 1400, height: 100
 
 /** How many pixels of each canvas are neither white nor grid grey: drawn data. */
 export async function inkPerCanvas(page) {
-  return page.evaluate(() => [...document.querySelectorAll(".plots canvas")].map((c) => {
+  return page.evaluate(() => [...document.querySelectorAll(".scene-slot canvas, .plots canvas")].filter((c) => c.getClientRects().length > 0).map((c) => {
     const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
     let ink = 0;
     for (let i = 0; i < d.length; i += 4) {
@@ -110,7 +110,7 @@ export async function colourPixels(page, id, colours) {
 
 /** A digest of every canvas' pixels, to tell whether the plots changed. */
 export async function canvasDigest(page) {
-  return page.evaluate(() => [...document.querySelectorAll(".plots canvas")].map((c) => c.toDataURL()).join("|"));
+  return page.evaluate(() => [...document.querySelectorAll(".scene-slot canvas, .plots canvas")].filter((c) => c.getClientRects().length > 0).map((c) => c.toDataURL()).join("|"));
 }
 
 /** The text of a download triggered by clicking `selector`. */

@@ -172,7 +172,7 @@ test("the scene is in embed mode, and exports as PNG", async () => {
   await waitClockPast(page, 0.3);
   assert.equal(await page.evaluate(() => document.body.classList.contains("embed")), true);
   const box = await (await page.$("#plot-scene")).boundingBox();
-  assert.ok(box.width > 600 && box.height > 200, `the scene spans the embedded page (${box.width}×${box.height})`);
+  assert.ok(box.width > 300 && box.height > 250, `the scene takes half the embedded page, its panel the other (${box.width}×${box.height})`);
   assert.ok((await sceneInk(page)).ink > 150);
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#plot-scene-fig button")]);
   assert.equal(download.suggestedFilename(), "rolling-disk-scene.png");

@@ -21,6 +21,8 @@ const panelReady = (page, what) => page.waitForFunction((what) => {
 /** Clicks the panel at `fraction` of its plotting area's width (the axis span the
  *  page keeps for clicks). */
 async function clickAt(page, fraction) {
+  // In view first (the scene comes before it, and may push it below the fold).
+  await page.locator("#stability-canvas").scrollIntoViewIfNeeded();
   const span = await page.evaluate(() => window.nhlabTest.stabilitySpan());
   const box = await (await page.$("#stability-canvas")).boundingBox();
   await page.mouse.click(box.x + span[0] + fraction * (span[1] - span[0]), box.y + 40);
@@ -29,12 +31,29 @@ async function clickAt(page, fraction) {
 test("the stability panel draws the sweep, a click runs at that value, and a link carries it", async () => {
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=rolling-disk`);
   await panelReady(page, "phi'");
-  // The coin: one boundary at phi'² = g/(3r), the run's spin 6 in the stable range.
-  assert.match(await note(page), /Boundaries: phi' = 3\.30151480\d* \(becomes stable\)\. The run uses phi' = 6: stable\./);
-  // Drawn: the tracks in their colours and the stable range shaded green.
-  const [blue, red, shade] = await colourPixels(page, "stability-canvas", ["#1f77b4", "#d62728", "#e4f3e4"]);
-  assert.ok(blue > 200 && red > 200, `tracks drawn (${blue}, ${red} pixels)`);
-  assert.ok(shade > 5000, `the stable range shaded (${shade} pixels)`);
+  // The coin: one boundary at phi'² = g/(3r); above it the wobble is a neutral
+  // oscillation (every Re λ zero to round-off), which the panel calls marginal.
+  assert.match(await note(page), /^The run uses phi' = 6: marginal — linear analysis cannot decide\. Boundaries: phi' = 3\.30151480\d* \(becomes stable\)\. Marginal from 3\.30151480\d* to 10 \(shaded grey: every Re λ is zero to round-off\) — linear analysis cannot decide\./);
+  // Drawn: the tracks in the modes' dark colours (never a method's), the marginal
+  // range shaded grey rather than green.
+  const [navy, green, blue, red] = await colourPixels(page, "stability-canvas", ["#000080", "#005a32", "#1f77b4", "#d62728"]);
+  assert.ok(navy > 200 && green > 200, `tracks drawn (${navy}, ${green} pixels)`);
+  assert.ok(blue < 20 && red < 20, `no method's colour (${blue}, ${red} pixels)`);
+  // Light pixels: the shading, neutral grey (#ededed) where marginal, tinted green
+  // (#e4f3e4) where asymptotically stable.
+  const { grey, tinted } = await page.evaluate(() => {
+    const c = document.getElementById("stability-canvas");
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    let grey = 0, tinted = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      const [r, g, b] = [d[i], d[i + 1], d[i + 2]];
+      if (r < 225 || r > 245) continue;
+      if (Math.abs(r - g) <= 2 && Math.abs(g - b) <= 2) grey++;
+      else if (g - r >= 8 && g - b >= 8) tinted++;
+    }
+    return { grey, tinted };
+  });
+  assert.ok(grey > 5000 && tinted < 100, `the marginal range shaded grey (${grey} grey, ${tinted} green pixels)`);
   await (await page.$("#stability")).screenshot({ path: path.join(SHOTS, "stability-disk.png") });
 
   // Its PNG is drawn afresh at twice the size, with the panel's title over it.
@@ -78,7 +97,7 @@ test("a parameter sweep is clicked into the parameter; a broken table is a messa
     .replace(`at = { theta = 0, "theta'" = 0, "psi'" = 0 }`, `at = { theta = 0, "theta'" = 0, "psi'" = 0, "phi'" = 6 }`);
   await page.fill("#editor-view .cm-content", text);
   await panelReady(page, "against g");
-  assert.match(await note(page), /Boundaries: g = 32\.4\d* \(becomes unstable\)\. The run uses g = 9\.81: stable\./);
+  assert.match(await note(page), /^The run uses g = 9\.81: marginal — linear analysis cannot decide\. Boundaries: g = 32\.4\d* \(becomes unstable\)\. Marginal from 0 to 32\.4\d* \(shaded grey[^)]*\) — linear analysis cannot decide\./);
   await clickAt(page, 0.8); // g = 40
   await page.waitForFunction(() => /g = 40\b/.test(document.getElementById("editor").value));
   await page.waitForFunction(() => /The run uses g = 40: unstable\./.test(document.getElementById("stability-note").textContent));
@@ -101,6 +120,21 @@ test("a sweep slower than its budget is stopped with a message, and the run goes
   const clock = () => page.evaluate(() => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]));
   const before = await clock();
   await page.waitForFunction((t) => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) > t, before);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("the bicycle's panel is drawn against its forward speed, with the benchmark's speeds", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle`);
+  await panelReady(page, "against v [m/s], from rear'");
+  const text = await note(page);
+  assert.match(text, /^The run uses rear' = 16\.6666666\d* \(v = 5 m\/s\): stable\./, text);
+  assert.match(text, /rear' = 14\.3079417\d* \(v = 4\.29238253\d* m\/s; becomes stable\); rear' = 20\.0808733\d* \(v = 6\.02426201\d* m\/s; becomes unstable\)/, text);
+  // A click at 20 % of the axis: 20 % of 0 … 9.99 m/s, about 2 m/s (rear' ≈ 6.66).
+  await clickAt(page, 0.2);
+  await page.waitForFunction(() => /rear = 6\.6\d*/.test(document.getElementById("editor").value));
+  await page.waitForFunction(() => /^The run uses rear' = 6\.6\d* \(v = 1\.99\d* m\/s\): unstable\./.test(document.getElementById("stability-note").textContent), null, { timeout: 20000 });
+  await (await page.$("#stability")).screenshot({ path: path.join(SHOTS, "stability-bicycle-speed.png") });
   assert.deepEqual(problems, []);
   await ctx.close();
 });

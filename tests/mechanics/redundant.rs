@@ -251,7 +251,7 @@ fn the_robots_straight_running_linearises_through_the_redundancy() {
         let (_, inertia, md) = reduced(&p);
         let spec = StabilitySpec {
             method: Some(method.into()),
-            sweep: Some(SweepSpec { over: "x'".into(), from: -1.0, to: 1.0, step: 0.5 }),
+            sweep: Some(SweepSpec { over: "x'".into(), from: -1.0, to: 1.0, step: 0.5, axis: None }),
             ..model.scenario.stability.clone().unwrap()
         };
         let mut study = Study::new(&model, &spec).unwrap();

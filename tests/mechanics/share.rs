@@ -27,7 +27,12 @@ fn every_scenario_round_trips_in_a_short_link() {
         assert!(map.warnings.is_empty(), "{path}: {:?}", map.warnings);
         let payload = encode_share(&s).unwrap();
         let url = format!("https://nhlab.example/#s={payload}");
-        assert!(url.len() < 2_000, "{path}: {} characters", url.len());
+        // Under 2,000 characters, what every mail and chat program keeps whole; the
+        // bicycle (over 6 kB of text: 25 parameters, a drawn frame and fork, a sweep
+        // with its axis) under 2,500. Unchanged, a gallery item shares as
+        // `#gallery=NAME` anyway.
+        let limit = if text.len() < 6_000 { 2_000 } else { 2_500 };
+        assert!(url.len() < limit, "{path}: {} characters", url.len());
         println!("share link {path}: {} characters", url.len());
         let (back, map) = decode_share(&payload).unwrap();
         assert!(map.warnings.is_empty(), "{path} (shared): {:?}", map.warnings);
@@ -47,8 +52,9 @@ fn a_link_carries_the_authors_text_as_written() {
         let url = format!("https://nhlab.example/#s={payload}");
         println!("share link {path}: {} characters ({} bytes of text)", url.len(), text.len());
         // Typical scenarios (under 4 kB of text with their comments) stay under 2,000
-        // characters; the longest gallery text (the bicycle, 5 kB) under 3,000.
-        let limit = if text.len() < 4_000 { 2_000 } else { 3_000 };
+        // characters; the longest gallery text (the bicycle, 6.4 kB with its drawn
+        // frame and its sweep's axis) under 3,500.
+        let limit = if text.len() < 4_000 { 2_000 } else { 3_500 };
         assert!(url.len() < limit, "{path}: {} characters", url.len());
         assert_eq!(share_text(&payload).unwrap(), text, "{path}: the text, byte for byte");
         let (shared, _) = decode_share(&payload).unwrap();

@@ -302,7 +302,7 @@ fn the_sleigh_running_straight_is_stable_forwards_only() {
     let spec = StabilitySpec {
         at: [("phi".to_string(), 0.0), ("phi'".to_string(), 0.0)].into_iter().collect(),
         ignorable: vec!["x".into(), "y".into()],
-        sweep: Some(SweepSpec { over: "x'".into(), from: -2.0, to: 2.0, step: 0.5 }),
+        sweep: Some(SweepSpec { over: "x'".into(), from: -2.0, to: 2.0, step: 0.5, axis: None }),
         ..StabilitySpec::default()
     };
     let mut study = Study::new(&model, &spec).unwrap();
@@ -612,7 +612,7 @@ fn coupled_pendula_scenarios_linearise_to_their_frequencies() {
 /// short form (`1e300 values`), not as a 301-digit number.
 #[test]
 fn a_sweep_with_too_many_values_says_how_many_briefly() {
-    let sweep = |step: f64| SweepSpec { over: "k".into(), from: 0.0, to: 1.0, step }.values();
+    let sweep = |step: f64| SweepSpec { over: "k".into(), from: 0.0, to: 1.0, step, axis: None }.values();
     assert_eq!(sweep(1e-300).unwrap_err(), "1e300 values; at most 10000");
     assert_eq!(sweep(1e-5).unwrap_err(), "100001 values; at most 10000");
     assert_eq!(sweep(0.25).unwrap(), [0.0, 0.25, 0.5, 0.75, 1.0]);

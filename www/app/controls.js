@@ -12,6 +12,8 @@ export function renderInfo(lab) {
   const info = lab.info;
   $("title").textContent = info.title;
   $("description").textContent = info.description;
+  $("hint").textContent = info.hint;
+  $("hint").hidden = !info.hint;
   $("source").textContent = info.source ? `Source: ${info.source}` : "";
   document.title = `${info.title} — nhlab`;
   renderParameters(lab, info);
@@ -32,7 +34,26 @@ export function numberField(label, value, onChange, attrs = {}) {
   return el("label", {}, label, input);
 }
 
+/** Rebuilds `box` with `build`, giving the focus back to the control of the same
+ *  name: a slider stepped with the arrow keys edits the text, and the panel is built
+ *  again from it — without this the keyboard user's focus was lost after one press. */
+export function keepingFocus(box, build) {
+  const active = document.activeElement;
+  let selector = null;
+  if (active && box.contains(active)) {
+    const name = active.getAttribute("aria-label");
+    if (name) selector = `[aria-label="${CSS.escape(name)}"]`;
+    else if (active.type === "checkbox") selector = `input[value="${CSS.escape(active.value)}"]`;
+  }
+  build();
+  if (selector) box.querySelector(selector)?.focus();
+}
+
 export function renderParameters(lab, info) {
+  keepingFocus($("parameters"), () => buildParameters(lab, info));
+}
+
+function buildParameters(lab, info) {
   const box = $("parameters");
   box.replaceChildren();
   if (!info.parameters.length) box.append(el("p", { class: "hint", text: "This scenario has no parameters." }));
@@ -133,6 +154,10 @@ export function initialRow(lab, c) {
 }
 
 export function renderSettings(lab, info) {
+  keepingFocus($("methods"), () => buildSettings(lab, info));
+}
+
+function buildSettings(lab, info) {
   const box = $("methods");
   box.querySelectorAll("label").forEach((l) => l.remove());
   for (const m of lab.api.methods()) {

@@ -19,6 +19,15 @@ export function openHelp(lab, page = "first-system", anchor = null) {
   }
   for (const tab of document.querySelectorAll(".help-tabs [role=tab]")) tab.setAttribute("aria-selected", String(tab.dataset.page === page));
   if (!$("help-dialog").open) $("help-dialog").showModal();
+  // Code blocks and tables wider than the dialog scroll: they take the focus, so that
+  // the arrow keys scroll them too (measured now that the dialog is laid out).
+  for (const wide of body.querySelectorAll("pre, table")) {
+    if (wide.scrollWidth > wide.clientWidth + 1) {
+      wide.tabIndex = 0;
+      if (wide.localName === "pre") wide.setAttribute("role", "region");
+      if (!wide.hasAttribute("aria-label")) wide.setAttribute("aria-label", wide.localName === "pre" ? "code (scrolls sideways)" : "table (scrolls sideways)");
+    }
+  }
   const target = anchor ? body.querySelector(`[id="${CSS.escape(anchor)}"]`) : null;
   if (target) target.scrollIntoView(); else body.scrollTop = 0;
 }

@@ -139,6 +139,7 @@ function wire(lab) {
   $("close-share").addEventListener("click", () => $("share-dialog").close());
   $("copy-snippet").addEventListener("click", (e) => copyText($("embed-snippet").value, e.currentTarget));
   $("embed-controls").addEventListener("change", (...a) => renderEmbedSnippet(lab, ...a));
+  $("embed-panel").addEventListener("change", () => renderEmbedSnippet(lab));
   $("help-open").addEventListener("click", () => openHelp(lab, $("help-body").dataset.page ?? "first-system"));
   $("close-help").addEventListener("click", () => $("help-dialog").close());
   for (const tab of document.querySelectorAll(".help-tabs [role=tab]")) tab.addEventListener("click", () => openHelp(lab, tab.dataset.page));
@@ -194,13 +195,16 @@ function boot(lab, api) {
 }
 
 // The editor (CodeMirror, bundled at build time) takes the textarea's place as soon
-// as it has loaded; without it the plain textarea works as before.
-import("./editor.js")
-  .then(({ createEditor }) => {
-    lab.editor = createEditor($("editor"));
-    lab.perf.editorReadyMs = performance.now(); // the benchmark's "editor ready"
-  })
-  .catch((e) => console.warn(`the editor did not load; the plain text box stays: ${errorText(e)}`));
+// as it has loaded; without it the plain textarea works as before. An embed shows no
+// editor, so it never loads it (a course page may hold several embeds).
+if (!parseFragment().embed) {
+  import("./editor.js")
+    .then(({ createEditor }) => {
+      lab.editor = createEditor($("editor"));
+      lab.perf.editorReadyMs = performance.now(); // the benchmark's "editor ready"
+    })
+    .catch((e) => console.warn(`the editor did not load; the plain text box stays: ${errorText(e)}`));
+}
 
 if (window.wasmBindings) boot(lab, window.wasmBindings);
 else addEventListener("TrunkApplicationStarted", () => boot(lab, window.wasmBindings));

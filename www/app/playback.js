@@ -3,7 +3,7 @@
 
 import { $, DRAW_MS_PER_FRAME, errorText, isTrap, notice } from "./dom.js";
 import { openHelp } from "./help.js";
-import { renderLegend, renderSceneText, renderValidity } from "./plots.js";
+import { renderLegend, renderPlotTexts, renderSceneText, renderValidity } from "./plots.js";
 import { recoverFromTrap, requestAdvance, restartRuns } from "./runner.js";
 
 export function updatePlayButton(lab) {
@@ -92,6 +92,7 @@ export function frame(lab, now) {
     renderLegend(lab);
     renderValidity(lab);
     renderSceneText(lab, now);
+    renderPlotTexts(lab, now);
     lab.perf.work.push(performance.now() - started);
     for (const k of ["work", "step", "draw", "loads"]) if (lab.perf[k].length > 5000) lab.perf[k].splice(0, 1000);
     if (!document.body.dataset.ready) {

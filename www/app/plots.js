@@ -44,7 +44,7 @@ export function renderPlots(lab, info) {
     panels.forEach((p) => {
       const fig = $(`${p.id}-fig`);
       fig.querySelector("h3").textContent = p.title;
-      fig.querySelector(".note").textContent = p.note;
+      fig.querySelector(".note .note-text").textContent = p.note;
     });
     // A new display draws the forces: the switch says so again.
     const forceSwitch = $("scene-forces");
@@ -53,8 +53,8 @@ export function renderPlots(lab, info) {
   }
   box.dataset.forces = String(forces);
   box.dataset.ids = ids;
-  box.replaceChildren(...panels.map((p) => {
-    const canvas = el("canvas", { id: p.id, role: "img", "aria-label": p.title });
+  const figures = panels.map((p) => {
+    const canvas = el("canvas", { id: p.id, role: "img", "aria-label": p.title, "aria-describedby": `${p.id}-text` });
     lab.canvasSizes.observe(canvas);
     lab.canvasViews.observe(canvas);
     // Each named for its plot: eight buttons all called "PNG" cannot be told apart
@@ -72,12 +72,20 @@ export function renderPlots(lab, info) {
     }
     const gaps = el("p", { class: "gaps", text: "Some values here are not finite (undefined or overflowing): they are left out as gaps." });
     gaps.hidden = true;
-    const fig = el("figure", { id: `${p.id}-fig`, class: p.kind === "Scene" ? "fig scene" : "fig" }, head, canvas, el("figcaption", { class: "note", text: p.note }), gaps);
+    // How to handle it (mouse and keys) after the note: not printed.
+    const caption = el("figcaption", { class: "note" }, el("span", { class: "note-text", text: p.note }));
+    if (p.handling) caption.append(el("span", { class: "handling", text: `; ${p.handling}` }));
+    const fig = el("figure", { id: `${p.id}-fig`, class: p.kind === "Scene" ? "fig scene" : "fig" }, head, canvas, caption, gaps);
     if (p.kind === "ContactNormal") {
       // Where each run's contacts lifted off or slipped, named with their instants.
       const events = el("ul", { id: "contact-events", class: "events", "aria-live": "polite" });
       events.hidden = true;
       fig.append(events);
+    }
+    if (p.kind !== "Scene") {
+      // In words, for those who do not see it: a summary kept current (the canvas'
+      // description) and, on request, the data as a table.
+      fig.append(el("p", { id: `${p.id}-text`, class: "visually-hidden" }), dataTable(lab, p));
     }
     if (p.kind === "Scene") {
       wireScene(lab, canvas);
@@ -88,7 +96,15 @@ export function renderPlots(lab, info) {
       fig.append(hidden);
     }
     return fig;
-  }));
+  });
+  // The scene goes first, under the title (the system before its plots).
+  const scene = figures.filter((f) => f.classList.contains("scene"));
+  const plots = figures.filter((f) => !f.classList.contains("scene"));
+  // An embed shows one plot beside the scene: the one its link names, else the first.
+  const named = plots.find((f) => f.id === `plot-${lab.embedPanel}-fig`);
+  (named ?? plots[0])?.classList.add("chosen");
+  $("scene-slot").replaceChildren(...scene);
+  box.replaceChildren(...plots);
 }
 
 /** The scene: drag turns the view (space) or moves it (plane), the wheel zooms, a
@@ -123,6 +139,41 @@ export function wireScene(lab, canvas) {
     lab.display.scene_drag(step[0], step[1], 1);
     lab.dirty = true;
   });
+}
+
+/** A plot's data as a table, made when it is opened (and again on each opening). */
+function dataTable(lab, p) {
+  const box = el("div", { class: "data-table" });
+  const details = el("details", { class: "data" }, el("summary", { text: "Data table" }), box);
+  details.addEventListener("toggle", () => {
+    if (!details.open || !lab.display) return;
+    const t = safely(lab, "making the table", () => lab.display.plot_table(p.id, 21));
+    if (!t) return;
+    const head = el("tr", {}, ...t.columns.map((c) => el("th", { scope: "col", text: c })));
+    const rows = t.rows.map((r) => el("tr", {}, ...r.map((c) => el("td", { text: c }))));
+    const caption = el("caption", { text: `${p.title}: each line's values up to t = ${lab.display.now().toPrecision(4)}, at most 21 a line, evenly spread` });
+    box.replaceChildren(el("table", {}, caption, el("thead", {}, head), el("tbody", {}, ...rows)));
+    box.tabIndex = 0; // it may scroll
+    box.setAttribute("role", "region");
+    box.setAttribute("aria-label", `data of ${p.title}`);
+  });
+  return details;
+}
+
+/** Each plot's summary in words (its description for screen readers): once a second
+ *  while playing, and whenever the clock has moved when paused. */
+export function renderPlotTexts(lab, now) {
+  if (!lab.display) return;
+  const clock = lab.display.now();
+  if (clock === lab.plotTextClock || (lab.playing && now - (lab.plotTextAt ?? 0) < 1000)) return;
+  lab.plotTextAt = now;
+  lab.plotTextClock = clock;
+  for (const p of lab.info?.layout?.panels ?? []) {
+    const text = $(`${p.id}-text`);
+    if (!text) continue;
+    const words = lab.display.plot_summary(p.id);
+    if (text.textContent !== words) text.textContent = words;
+  }
 }
 
 /** The scene's caption for screen readers and its note on elements it could not draw. */
@@ -187,9 +238,13 @@ export function renderLegend(lab) {
       const norm = Math.hypot(...r.e);
       item.append(el("span", { class: "e", text: entries.length <= 6 ? ` E = (${e})` : ` |E| = ${norm.toExponential(2)}; largest of ${entries.length}: ${e}` }));
     }
-    if (r.error) item.append(el("span", { class: "why", text: ` — ${r.error}`, title: r.error }));
+    // In the cell, cut to its width (the full text is on the line under the legend).
+    if (r.error) item.append(el("span", { class: "why", text: ` — ${r.error}`, title: r.error, "aria-hidden": "true" }));
     return item;
   }));
+  const ends = runs.filter((r) => r.error).map((r) => `${r.method}${r.set ? ` · ${r.set}` : ""}${r.integrator ? ` · ${r.integrator}` : ""}: ${r.error}`).join(" ");
+  const line = $("legend-ends");
+  if (line.textContent !== ends) line.textContent = ends;
 }
 
 // ---------- stability ----------

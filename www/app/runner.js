@@ -86,6 +86,7 @@ export function install(lab, runner, text, opened, { fromEditor = false, keepClo
   lab.runner = runner;
   runner.onDeath = (why) => runnerDied(lab, runner, why);
   lab.display = display;
+  lab.plotTextClock = null; // the new panels are described at once
   lab.text = text;
   lab.info = opened.info;
   lab.inputsMoved = false;

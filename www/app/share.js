@@ -1,7 +1,7 @@
 // Links: the share link and embed snippet, the address bar kept a link to what
 // plays, opening from `#s=…`, `#gallery=…` and `&embed`, and the CSV export.
 
-import { $, copyText, download, errorText, notice } from "./dom.js";
+import { $, copyText, download, el, errorText, notice } from "./dom.js";
 import { editorStatus, highlightProblem } from "./editing.js";
 import { slug } from "./plots.js";
 import { load } from "./runner.js";
@@ -9,6 +9,12 @@ import { load } from "./runner.js";
 export function shareUrl(lab) {
   const url = new URL(location.href);
   url.search = "";
+  // A gallery item as it is: the short link names it.
+  const name = unchangedGalleryItem(lab);
+  if (name !== null) {
+    url.hash = `gallery=${encodeURIComponent(name)}`;
+    return url.href;
+  }
   const share = lab.info.share;
   if (share.Err !== undefined) throw new Error(share.Err);
   url.hash = `s=${share.Ok}`;
@@ -22,6 +28,7 @@ export function openShare(lab) {
   history.replaceState(null, "", link);
   $("share-link").value = link;
   lab.shareLink = link;
+  fillPanelChoice(lab);
   renderEmbedSnippet(lab);
   copyText(link);
   $("share-dialog").showModal();
@@ -30,17 +37,40 @@ export function openShare(lab) {
 
 // ---------- help: the project's own documents, rendered at build time ----------
 
-/** The controls an embedder may show besides the plots, the scene and playback
- *  (`#…&embed&controls=parameters,methods`). */
+/** The controls an embedder may show besides the scene, its panel and playback
+ *  (`#…&embed&controls=parameters,methods`). `stability` is the older way of asking
+ *  for `&panel=stability`. */
 export const EMBED_CONTROLS = ["parameters", "initial", "methods", "stability", "equations"];
+
+/** The panel an embed shows beside the scene (`&panel=`): a plot's id (`trajectory`,
+ *  `energy`, …), `stability` or `none`; empty for the first plot. */
+export function embedPanel(lab) {
+  return lab.embedPanel || (lab.embedControls.includes("stability") ? "stability" : "");
+}
+
+/** The Embed dialog's choice of panel: the scenario's plots, its stability panel when
+ *  it has one, or nothing; the stability panel first where there is one. */
+function fillPanelChoice(lab) {
+  const select = $("embed-panel");
+  const previous = select.value;
+  const plots = (lab.info?.layout?.panels ?? []).filter((p) => p.kind !== "Scene");
+  const options = [
+    ...(lab.stability ? [["stability", "the stability panel"]] : []),
+    ...plots.map((p) => [p.id.replace(/^plot-/, ""), p.title]),
+    ["none", "nothing (the scene alone)"],
+  ];
+  select.replaceChildren(...options.map(([value, text]) => el("option", { value, text })));
+  if (options.some(([v]) => v === previous)) select.value = previous;
+}
 
 /** The iframe for course notes: as wide as the notes' column up to 720 px and in the
  *  proportion of 720 × 560 (never shorter than 460 px, where the plots still fit),
  *  showing the controls ticked in the dialog. */
 export function renderEmbedSnippet(lab) {
   const chosen = [...$("embed-controls").querySelectorAll("input:checked")].map((i) => i.value);
+  if (!$("embed-panel").options.length) fillPanelChoice(lab);
   const embed = new URL(lab.shareLink);
-  embed.hash += `&embed${chosen.length ? `&controls=${chosen.join(",")}` : ""}`;
+  embed.hash += `&embed${chosen.length ? `&controls=${chosen.join(",")}` : ""}&panel=${encodeURIComponent($("embed-panel").value)}`;
   const title = lab.info.title.replace(/[<>&"]/g, "");
   $("embed-snippet").value = `<iframe src="${embed.href}" title="${title} — nhlab" loading="lazy" style="display:block;width:100%;max-width:720px;aspect-ratio:720/560;min-height:460px;border:1px solid #ccc;box-sizing:border-box"></iframe>`;
 }
@@ -74,9 +104,33 @@ export async function exportCsv(lab) {
 
 // ---------- the fragment: #s=…, #gallery=…, &embed ----------
 
+/** Tells the page embedding this one how tall its content is, whenever that changes,
+ *  so that a host can size the frame: `{type: "nhlab:height", height}` (documented in
+ *  the lab's help) and Canvas LMS's `{subject: "lti.frameResize", height}`, which
+ *  course platforms built on it listen for. Heights in CSS pixels. */
+function reportHeight() {
+  if (window.parent === window) return;
+  let last = -1;
+  const post = () => {
+    const height = Math.ceil(document.documentElement.scrollHeight);
+    if (height === last) return;
+    last = height;
+    window.parent.postMessage({ type: "nhlab:height", height }, "*");
+    window.parent.postMessage({ subject: "lti.frameResize", height }, "*");
+  };
+  new ResizeObserver(post).observe(document.body);
+  post();
+}
+
 /** Keeps the address bar a link to what plays: `#gallery=` while that item's text
  *  is unchanged, else the running text's share link (its comments and layout
  *  included), so that a reload or a copied address opens what is on the screen. */
+/** The name of the gallery item playing, when its text is unchanged; else null. */
+function unchangedGalleryItem(lab) {
+  if (!lab.galleryOrigin) return null;
+  try { return lab.api.gallery_text(lab.galleryOrigin) === lab.text ? lab.galleryOrigin : null; } catch { return null; }
+}
+
 export function syncAddress(lab) {
   let original = null;
   if (lab.galleryOrigin) try { original = lab.api.gallery_text(lab.galleryOrigin); } catch { original = null; }
@@ -94,14 +148,16 @@ export function syncAddress(lab) {
 /** What the address keeps after the scenario in embed mode. */
 export function embedSuffix(lab) {
   if (!lab.embed) return "";
-  return `&embed${lab.embedControls.length ? `&controls=${lab.embedControls.join(",")}` : ""}`;
+  return `&embed${lab.embedControls.length ? `&controls=${lab.embedControls.join(",")}` : ""}${lab.embedPanel ? `&panel=${encodeURIComponent(lab.embedPanel)}` : ""}`;
 }
 
 export function parseFragment() {
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
   const query = new URLSearchParams(location.search);
   const controls = (params.get("controls") ?? query.get("controls") ?? "").split(",").filter((c) => EMBED_CONTROLS.includes(c));
-  return { share: params.get("s"), gallery: params.get("gallery"), embed: params.has("embed") || query.has("embed"), controls };
+  // A panel's id: letters, digits and dashes (anything else is ignored).
+  const panel = (params.get("panel") ?? query.get("panel") ?? "").replace(/[^a-z0-9-]/gi, "");
+  return { share: params.get("s"), gallery: params.get("gallery"), embed: params.has("embed") || query.has("embed"), controls, panel };
 }
 
 export function openGallery(lab, name, { message } = {}) {
@@ -147,12 +203,18 @@ export function openFromFragment(lab) {
   const f = parseFragment();
   lab.embed = f.embed;
   lab.embedControls = f.embed ? f.controls : [];
+  lab.embedPanel = f.embed ? f.panel : "";
   document.body.classList.toggle("embed", f.embed);
   for (const c of EMBED_CONTROLS) document.body.classList.toggle(`show-${c}`, lab.embedControls.includes(c));
+  const panel = embedPanel(lab);
+  for (const kind of ["none", "stability", "plot"]) {
+    document.body.classList.toggle(`panel-${kind}`, f.embed && (panel === kind || (kind === "plot" && !["none", "stability"].includes(panel))));
+  }
+  if (f.embed) reportHeight();
   document.body.classList.toggle("with-controls", lab.embedControls.some((c) => ["parameters", "initial", "methods"].includes(c)));
   const full = new URL(location.href);
   full.search = "";
-  full.hash = full.hash.replace(/&?embed\b/, "").replace(/&?controls=[^&]*/, "");
+  full.hash = full.hash.replace(/&?embed\b/, "").replace(/&?controls=[^&]*/, "").replace(/&?panel=[^&]*/, "");
   $("open-full").href = full.href;
   if (f.share !== null) {
     // In tasks of their own: reading a megabyte-long link, putting it in the editor

@@ -61,37 +61,98 @@ export function drawStability(lab) {
   const s = lab.stability;
   if (!s) return;
   const d = s.data;
-  const span = safely(lab, "drawing the stability panel", () => lab.api.draw_stability("stability-canvas", d, d.current, window.devicePixelRatio || 1));
+  const marked = s.cursor != null ? d.values[s.cursor] : d.current;
+  const span = safely(lab, "drawing the stability panel", () => lab.api.draw_stability("stability-canvas", d, marked, window.devicePixelRatio || 1));
   if (span) s.span = span;
   // A boundary within the bisection's tolerance of zero is zero.
   const range = Math.abs(d.values[d.values.length - 1] - d.values[0]);
   const fmt = (x) => (Math.abs(x) < 1e-9 * range ? "0" : Number(x.toPrecision(10)).toString());
-  const bounds = d.boundaries.map(([x, stable]) => `${d.over} = ${fmt(x)} (${stable ? "becomes stable" : "becomes unstable"})`);
+  // With a derived axis (the bicycle's speed), each value is said on it too.
+  const onAxis = (x, k) => {
+    if (!d.axis) return "";
+    const a = k !== undefined ? d.axis.boundaries[k] : interpolate(d.values, d.axis.values, x);
+    return `${d.axis.name} = ${fmt(a)}${d.axis.unit ? ` ${d.axis.unit}` : ""}; `;
+  };
+  const bounds = d.boundaries.map(([x, stable], k) => `${d.over} = ${fmt(x)} (${onAxis(x, k)}${stable ? "becomes stable" : "becomes unstable"})`);
+  const marginal = d.marginal ?? [];
+  // Where every real part is zero to round-off, linear analysis says nothing more.
+  const neutral = marginal.length ? ` Marginal from ${marginal.map(([a, b]) => `${fmt(a)} to ${fmt(b)}`).join(" and from ")} (shaded grey: every Re λ is zero to round-off) — linear analysis cannot decide.` : "";
   const here = d.values.length ? nearestIndex(d.values, d.current) : -1;
-  const at = Number.isFinite(d.current) ? ` The run uses ${d.over} = ${fmt(d.current)}${here < 0 ? "" : inRanges(d.stable, d.current) ? ": stable." : ": unstable."}` : "";
-  $("stability-title").textContent = `Linear stability against ${d.over} (${d.method}; state ${d.state.join(", ")}${d.held.length ? `; held ${d.held.join(", ")}` : ""})`;
+  const verdict = inRanges(marginal, d.current) ? ": marginal — linear analysis cannot decide." : inRanges(d.stable, d.current) ? ": stable." : ": unstable.";
+  const said = (x) => (d.axis ? ` (${onAxis(x).replace(/; $/, "")})` : "");
+  const at = Number.isFinite(d.current) ? ` The run uses ${d.over} = ${fmt(d.current)}${said(d.current)}${here < 0 ? "" : verdict}` : "";
+  $("stability-title").textContent = `Linear stability against ${d.axis ? `${d.axis.name}${d.axis.unit ? ` [${d.axis.unit}]` : ""}, from ${d.over}` : d.over} (${d.method}; state ${d.state.join(", ")}${d.held.length ? `; held ${d.held.join(", ")}` : ""})`;
   const hamel = d.hamel.length ? ` Dashed: Hamel's embedding linearised at the same states — where its eigenvalues differ, it does not follow the true motion.` : d.hamel_note ? ` ${d.hamel_note}.` : "";
-  $("stability-note").textContent = `Real (top) and imaginary (bottom) parts of the eigenvalues; stable ranges shaded green. ${bounds.length ? `Boundaries: ${bounds.join("; ")}.` : "No change of stability in this range."}${at}${hamel} Click to run at a value.`;
-  $("stability-canvas").setAttribute("aria-label", `Eigenvalues against ${d.over} from ${fmt(d.values[0])} to ${fmt(d.values[d.values.length - 1])}. ${bounds.join("; ")}`);
+  // The answer first (an embed shows the caption's first lines only).
+  $("stability-note").textContent = `${at.trim()} ${bounds.length ? `Boundaries: ${bounds.join("; ")}.` : "No change of stability in this range."}${neutral} Real (top) and imaginary (bottom) parts of the eigenvalues; stable ranges shaded green.${hamel}`.trim();
+  $("stability-handling").textContent = "Click, or choose with the arrow keys and Enter, to run at a value.";
+  $("stability-canvas").setAttribute("aria-label", `Eigenvalues against ${d.over} from ${fmt(d.values[0])} to ${fmt(d.values[d.values.length - 1])}. ${bounds.join("; ")}. Arrow keys choose a value, Enter runs at it.`);
+  // Moving the marker by keys: where it is and what the motion is there, read out.
+  const cursor = $("stability-cursor");
+  if (s.cursor != null) {
+    const x = d.values[s.cursor];
+    const kind = inRanges(marginal, x) ? "marginal" : inRanges(d.stable, x) ? "stable" : "unstable";
+    cursor.textContent = `${d.over} = ${fmt(x)}${said(x)}: ${kind}. Enter runs at this value; Escape goes back to ${fmt(d.current)}.`;
+  } else cursor.textContent = "";
+}
+
+/** `x` (in `xs`, increasing) carried to `ys` linearly between neighbours. */
+function interpolate(xs, ys, x) {
+  const k = Math.min(Math.max(nearestIndex(xs, x), 1), xs.length - 1);
+  const [x0, x1] = [xs[k - 1], xs[k]];
+  return x1 > x0 ? ys[k - 1] + (x - x0) / (x1 - x0) * (ys[k] - ys[k - 1]) : ys[k];
+}
+
+/** Runs the scenario at the swept value `values[k]`. */
+function runAt(lab, k) {
+  const s = lab.stability;
+  const value = Number(s.data.values[k].toPrecision(12));
+  s.data.current = value;
+  s.cursor = null;
+  drawStability(lab);
+  applyEdit(lab, (t) => lab.api.edit_number(t, sweptPath(s.data), value));
+}
+
+/** The keys of the stability panel: ← → move the marker one swept value (with Shift,
+ *  or Page Up / Page Down, a tenth of the range), Home and End to the ends, and Enter
+ *  runs at the value marked (as a click does); Escape returns to the run's value. */
+function stabilityKey(lab, e) {
+  const s = lab.stability;
+  if (!s) return;
+  const n = s.data.values.length;
+  const here = s.cursor ?? nearestIndex(s.data.values, s.data.current);
+  const big = Math.max(1, Math.round(n / 10));
+  const moves = { ArrowLeft: e.shiftKey ? -big : -1, ArrowRight: e.shiftKey ? big : 1, ArrowDown: -1, ArrowUp: 1, PageDown: -big, PageUp: big };
+  let next = null;
+  if (e.key in moves) next = Math.min(n - 1, Math.max(0, here + moves[e.key]));
+  else if (e.key === "Home") next = 0;
+  else if (e.key === "End") next = n - 1;
+  else if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); runAt(lab, here); return; }
+  else if (e.key === "Escape" && s.cursor !== null && s.cursor !== undefined) { s.cursor = null; drawStability(lab); e.stopPropagation(); return; }
+  if (next === null) return;
+  e.preventDefault();
+  e.stopPropagation();
+  s.cursor = next;
+  drawStability(lab);
 }
 
 export function wireStability(lab) {
   const canvas = $("stability-canvas");
   lab.canvasSizes.observe(canvas);
+  canvas.addEventListener("keydown", (e) => stabilityKey(lab, e));
+  canvas.addEventListener("blur", () => { if (lab.stability?.cursor != null) { lab.stability.cursor = null; drawStability(lab); } });
   canvas.addEventListener("click", (e) => {
     const s = lab.stability;
     if (!s) return;
     const [left, right] = s.span;
-    const values = s.data.values;
+    // The axis drawn: the derived quantity's values when the table gives one.
+    const values = s.data.axis?.values ?? s.data.values;
     const x = e.clientX - canvas.getBoundingClientRect().left;
     if (right <= left || x < left - 4 || x > right + 4) return;
     const lo = values[0], hi = values[values.length - 1];
     const raw = lo + (Math.min(Math.max(x, left), right) - left) / (right - left) * (hi - lo);
     // The nearest value of the sweep (its step is the resolution the author chose).
-    const value = Number(values[nearestIndex(values, raw)].toPrecision(12));
-    s.data.current = value;
-    drawStability(lab);
-    applyEdit(lab, (t) => lab.api.edit_number(t, sweptPath(s.data), value));
+    runAt(lab, nearestIndex(values, raw));
   });
   $("stability-png").addEventListener("click", () => downloadCanvas(lab, canvas, "stability"));
 }

@@ -106,6 +106,23 @@ export function breakLines(parent, room) {
   parent.replaceChildren(table);
 }
 
+/** An equation still wider than its box (a wide matrix) scrolls sideways: it says
+ *  so with shadows at its sides, and takes the focus so that the arrow keys scroll it
+ *  (a region only a mouse could scroll is lost to keyboard users). */
+export function markScrolling(box) {
+  const scrolls = box.scrollWidth > box.clientWidth + 1;
+  box.classList.toggle("scrolls", scrolls);
+  if (scrolls) {
+    box.tabIndex = 0;
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", `${box.closest(".eq")?.querySelector(".eq-label")?.textContent ?? "equation"} (scrolls sideways)`);
+  } else {
+    box.removeAttribute("tabindex");
+    box.removeAttribute("role");
+    box.removeAttribute("aria-label");
+  }
+}
+
 /** An equation wider than its box, set as lines ([`breakLines`]); in a matrix, each
  *  entry of a column vector (`F`, `b`) too wide for the box. Other matrices are left
  *  as they are (they scroll). */
@@ -116,7 +133,7 @@ export function fitEquation(lab, box) {
   if (lab.fitted.has(box)) box.replaceChildren(safeMath(markup));
   // A very large equation is left to scroll: measuring and rebuilding its tens of
   // thousands of nodes would hold the page for a second.
-  if (box.getElementsByTagName("*").length > MAX_FITTED_NODES) return;
+  if (box.getElementsByTagName("*").length > MAX_FITTED_NODES) { markScrolling(box); return; }
   lab.fitted.add(box);
   const row = box.closest(".eq");
   const saved = row.style.contentVisibility;
@@ -138,6 +155,7 @@ export function fitEquation(lab, box) {
       if (cell.getBoundingClientRect().width > room - left) breakLines(cell, room - left);
     }
   } finally {
+    markScrolling(box);
     row.style.contentVisibility = saved;
   }
 }

@@ -77,4 +77,15 @@ mod tests {
             assert!(!e.title.is_empty() && e.title != e.name, "{} has a title", e.name);
         }
     }
+
+    /// Each item says in one line, under its title, what is on the screen and what
+    /// to try (the page's first words about a system).
+    #[test]
+    fn every_gallery_item_has_a_one_line_hint() {
+        for e in entries() {
+            let (s, _) = nhlab::scenario::load_toml(text(e.name).unwrap()).unwrap();
+            let hint = s.hint.unwrap_or_default();
+            assert!((20..=120).contains(&hint.chars().count()) && !hint.contains('\n'), "{}: {hint:?}", e.name);
+        }
+    }
 }

@@ -114,6 +114,10 @@ pub struct PanelInfo {
     pub title: String,
     /// One sentence under the heading: how to read it.
     pub note: String,
+    /// How to handle it with a mouse or the keys, when it takes them (shown after the
+    /// note on screen, left out in print).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub handling: String,
     /// What it shows.
     pub kind: Kind,
 }
@@ -140,22 +144,19 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
     let labels = &layout.view_labels;
     let mut out = Vec::new();
     if let Some(scene) = &layout.scene {
-        let how = if scene.projection == "space" {
-            "drag to turn the view, wheel to zoom"
-        } else {
-            "drag to move, wheel to zoom"
-        };
+        let turn = if scene.projection == "space" { "turn" } else { "move" };
         out.push(PanelInfo {
             id: "plot-scene".into(),
             title: "the system".into(),
             note: format!(
-                "each method in its colour, the first solid and the others as ghosts; {how}, double-click to fit{}",
+                "each method in its colour, the first solid and the others as ghosts{}",
                 if scene.forces > 0 {
                     "; arrows: the force each contact's surface exerts, scaled to the picture (the switch hides them)"
                 } else {
                     ""
                 }
             ),
+            handling: format!("drag or the arrow keys {turn} the view, the wheel zooms, a double-click fits again"),
             kind: Kind::Scene,
         });
     }
@@ -163,6 +164,7 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
         id: "plot-trajectory".into(),
         title: format!("trajectory: {} against {}", labels[1], labels[0]),
         note: "dots mark each method's current state".into(),
+        handling: String::new(),
         kind: Kind::Trajectory,
     });
     for (i, label) in labels[2..].iter().enumerate() {
@@ -170,6 +172,7 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
             id: format!("plot-series-{i}"),
             title: format!("{label} against t"),
             note: String::new(),
+            handling: String::new(),
             kind: Kind::Series(i),
         });
     }
@@ -183,6 +186,7 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
             id: "plot-residual".into(),
             title: "constraint residuals".into(),
             note: note.into(),
+            handling: String::new(),
             kind: Kind::Residual,
         });
     }
@@ -197,6 +201,7 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
                 "the normal force each surface exerts{which}; where N ≤ 0 the contact would lift off, and the span is \
                  shaded in every plot"
             ),
+            handling: String::new(),
             kind: Kind::ContactNormal,
         });
     }
@@ -207,11 +212,12 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
             note: "the least friction coefficient that keeps each contact rolling; dashed its declared μ: above it, \
                    the contact would slip and the span is shaded in every plot"
                 .into(),
+            handling: String::new(),
             kind: Kind::ContactFriction,
         });
     }
     let (title, note) = energy_caption(&layout.energy_changes);
-    out.push(PanelInfo { id: "plot-energy".into(), title, note, kind: Kind::Energy });
+    out.push(PanelInfo { id: "plot-energy".into(), title, note, handling: String::new(), kind: Kind::Energy });
     let components = layout.e_components.len();
     if components > 0 {
         let (names, dashed) = if components > MAX_E_COMPONENTS {
@@ -223,6 +229,7 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
             id: "plot-e".into(),
             title: format!("Hamel's E-vector ({names})"),
             note: format!("solid |E|, {dashed} (a symmetric log axis once they exceed 100); E = 0 exactly where Hamel's embedding gives the true motion"),
+            handling: String::new(),
             kind: Kind::EVector,
         });
     }

@@ -17,6 +17,7 @@
 //! - [`api`]: the `#[wasm_bindgen]` surface: text, worker and page parts.
 
 pub mod api;
+pub mod describe;
 pub mod display;
 pub mod edit;
 pub mod gallery;

@@ -9,7 +9,7 @@ use nhlab::formulations::Method;
 use nhlab::mechanics::Needs;
 use nhlab::prepare::Prepared;
 use nhlab::stability::{Study, Swept};
-use nhlab_plots::{sweep_ranges, Track};
+use nhlab_plots::{marginal_ranges, sweep_ranges, Track};
 
 /// A sweep as the page draws it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -26,6 +26,9 @@ pub struct StabilityData {
     pub tracks: Vec<Track>,
     /// The stable ranges of the swept value.
     pub stable: Vec<(f64, f64)>,
+    /// The parts of `stable` where the motion is only marginally stable (a neutral
+    /// mode: linear analysis cannot decide).
+    pub marginal: Vec<(f64, f64)>,
     /// The boundaries: value and whether the motion becomes stable there.
     pub boundaries: Vec<(f64, bool)>,
     /// The reduced state's components.
@@ -40,6 +43,34 @@ pub struct StabilityData {
     /// Why Hamel's tracks are missing although the run has `hamel` (e.g. a singular
     /// split at some value), else empty.
     pub hamel_note: String,
+    /// The quantity derived from the swept one to show the sweep against
+    /// (`sweep.axis`), if the table gives one.
+    pub axis: Option<AxisData>,
+}
+
+/// A derived axis as the page draws and writes it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AxisData {
+    /// `v (m/s)`.
+    pub label: String,
+    /// `v`.
+    pub name: String,
+    /// `m/s`, or empty.
+    pub unit: String,
+    /// At each swept value.
+    pub values: Vec<f64>,
+    /// At each boundary.
+    pub boundaries: Vec<f64>,
+}
+
+impl StabilityData {
+    /// Swept value `x` on the axis the panel draws (the derived one, if any).
+    pub fn shown(&self, x: f64) -> f64 {
+        match &self.axis {
+            Some(a) => nhlab_plots::on_axis(x, &self.values, &a.values),
+            None => x,
+        }
+    }
 }
 
 /// The sweep the scenario `text` declares, or `None` when it declares none.
@@ -90,11 +121,20 @@ pub fn sweep_of(text: &str) -> Result<Option<StabilityData>, String> {
         }
     }
     let first = &sweep.rows[0];
+    let axis = study.axis.as_ref().map(|a| AxisData {
+        label: a.label(),
+        name: a.name.clone(),
+        unit: a.unit.clone().unwrap_or_default(),
+        values: a.values.clone(),
+        boundaries: sweep.boundaries.iter().map(|b| nhlab_plots::on_axis(b.value, &sweep.values, &a.values)).collect(),
+    });
     Ok(Some(StabilityData {
+        axis,
         over: spec.sweep.map(|s| s.over).unwrap_or_default(),
         kind: kind.into(),
         current,
         stable: sweep_ranges(&sweep),
+        marginal: marginal_ranges(&sweep),
         boundaries: sweep.boundaries.iter().map(|b| (b.value, b.becomes_stable)).collect(),
         values: sweep.values,
         tracks,
@@ -122,6 +162,12 @@ mod tests {
         assert_eq!(d.boundaries.len(), 1);
         assert!((d.boundaries[0].0 - critical).abs() < 1e-10 && d.boundaries[0].1);
         assert_eq!(d.stable, vec![(d.boundaries[0].0, 10.0)]);
+        // Above it the coin's wobble is a neutral oscillation (Re λ = 0 to
+        // round-off): marginal, drawn as exactly zero.
+        assert_eq!(d.marginal, d.stable);
+        let k = d.values.iter().position(|&s| (s - 6.0).abs() < 1e-9).unwrap();
+        assert!(d.tracks.iter().all(|t| t[k].0 == 0.0), "{:?}", d.tracks.iter().map(|t| t[k]).collect::<Vec<_>>());
+        assert!(d.tracks.iter().any(|t| t[k].1 > 1.0));
     }
 
     /// The sleigh runs Hamel's embedding beside the truth: its tracks come too, a
@@ -138,6 +184,21 @@ mod tests {
         assert!((hamel[0] + s).abs() < 1e-12 && (hamel[1] - s).abs() < 1e-12, "{hamel:?}");
         let truth: f64 = d.tracks.iter().map(|t| t[k].0).fold(0.0, f64::min);
         assert!((truth + 0.5 / 0.45).abs() < 1e-12, "{truth}");
+        // The heading's zero eigenvalue is structural (every row has it): the sleigh
+        // running forwards is stable, not marginal; at rest is the crossing itself.
+        assert!(d.marginal.is_empty(), "{:?}", d.marginal);
+    }
+
+    /// The bicycle's panel is drawn against its forward speed: the boundaries there
+    /// are the benchmark's weave and capsize speeds.
+    #[test]
+    fn the_bicycle_panel_is_against_its_forward_speed() {
+        let d = sweep_of(crate::gallery::text("whipple-bicycle").unwrap()).unwrap().unwrap();
+        let axis = d.axis.as_ref().unwrap();
+        assert_eq!((axis.label.as_str(), axis.values.len()), ("v (m/s)", d.values.len()));
+        assert!((axis.boundaries[0] - 4.292382536).abs() < 1e-8 && (axis.boundaries[1] - 6.024262015).abs() < 1e-8);
+        assert!((d.shown(d.current) - 5.0).abs() < 1e-12, "the run's 5 m/s");
+        assert!(d.marginal.is_empty());
     }
 
     /// Without a sweep there is no panel; a broken table is a message.

@@ -27,7 +27,7 @@ fn parse_sweep(text: &str) -> Result<SweepSpec, Failure> {
         .map(|x| x.trim().parse::<f64>().map_err(|_| bad(format!("`{x}` is not a number"))))
         .collect::<Result<_, _>>()?;
     let [from, to, step] = parts[..] else { return Err(bad("expected START:STOP:STEP".to_string())) };
-    Ok(SweepSpec { over: name.trim().to_string(), from, to, step })
+    Ok(SweepSpec { over: name.trim().to_string(), from, to, step, axis: None })
 }
 
 /// The scenario's `[stability]` with the flags given on top: `--at` after its `at`,
@@ -59,6 +59,9 @@ fn merged(table: Option<&StabilitySpec>, args: &LinearizeArgs) -> Result<(Stabil
 /// scenario's `stability.KEY`.
 fn blame(message: &str, args: &LinearizeArgs) -> String {
     let Some((key, rest)) = message.split_once(": ") else { return message.to_string() };
+    if key.starts_with("sweep.axis") {
+        return format!("stability.{message}"); // only the file has an axis
+    }
     let given = match key {
         "method" => args.method.is_some(),
         "ignorable" => args.ignorable.is_some(),
@@ -151,7 +154,7 @@ pub fn run(args: &LinearizeArgs) -> Result<(), Failure> {
             return Err(Failure::bad("--plot: a figure needs a sweep (--sweep or stability.sweep)"));
         }
         let title = format!("{}: eigenvalues against {}", l.model.scenario.title, name.as_deref().unwrap_or(""));
-        crate::plot::write_stability(plot, &title, name.as_deref().unwrap_or(""), &sweep)?;
+        crate::plot::write_stability(plot, &title, name.as_deref().unwrap_or(""), &sweep, study.axis.as_ref())?;
     }
     write_to(&args.out, "--out", &text)
 }
@@ -165,13 +168,14 @@ fn json_text(
     state_space: bool,
 ) -> Result<String, Failure> {
     let first = &sweep.rows[0];
+    let marginal = sweep.marginal();
     let rows: Vec<Value> = sweep
         .rows
         .iter()
         .enumerate()
         .map(|(k, lin)| {
             let eig: Vec<Value> = lin.eigenvalues.iter().map(|e| json!([e.re, e.im])).collect();
-            let mut row = json!({"eigenvalues": eig, "residual": lin.residual, "stable": is_stable(lin)});
+            let mut row = json!({"eigenvalues": eig, "residual": lin.residual, "stable": is_stable(lin), "marginal": marginal[k]});
             if let Some(x) = sweep.values.get(k) {
                 row["value"] = json!(x);
             }
@@ -219,6 +223,12 @@ fn json_text(
         "boundaries": boundaries,
     });
     let mut out = out;
+    if let Some(a) = &study.axis {
+        // The derived quantity at each row's value, and at each boundary.
+        let at = |x: f64| nhlab_plots::on_axis(x, &sweep.values, &a.values);
+        out["axis"] = json!({"name": a.name, "unit": a.unit, "values": a.values,
+            "boundaries": sweep.boundaries.iter().map(|b| at(b.value)).collect::<Vec<_>>()});
+    }
     if state_space {
         let rows = |m: &nalgebra::DMatrix<f64>| -> Vec<Value> {
             (0..m.nrows()).map(|r| json!(m.row(r).iter().collect::<Vec<_>>())).collect()

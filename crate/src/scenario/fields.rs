@@ -7,11 +7,12 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Field paths with `*` for any key or index.
-const KNOWN: [&str; 151] = [
+const KNOWN: [&str; 156] = [
     "format",
     "title",
     "description",
     "source",
+    "hint",
     "coordinates",
     "coordinates[*]",
     "kinetic",
@@ -79,6 +80,10 @@ const KNOWN: [&str; 151] = [
     "stability.sweep.from",
     "stability.sweep.to",
     "stability.sweep.step",
+    "stability.sweep.axis",
+    "stability.sweep.axis.name",
+    "stability.sweep.axis.value",
+    "stability.sweep.axis.unit",
     "run",
     "run.*",
     "view",

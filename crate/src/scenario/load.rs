@@ -395,9 +395,9 @@ mod tests {
         assert_eq!(s.parameters["g"], 9.81);
         assert_eq!(s.initial.v["phi"], 2.0);
         assert_eq!(s.constraints[0].name.as_deref(), Some("blade"));
-        assert_eq!(map.value("kinetic"), Some((7, 11)));
-        assert_eq!(map.inside("constraints[0].expr", 1), Some((21, 10)), "the `x` after the minus");
-        assert_eq!(map.key("parameters.g"), Some((13, 1)));
+        assert_eq!(map.value("kinetic"), Some((8, 11)));
+        assert_eq!(map.inside("constraints[0].expr", 1), Some((22, 10)), "the `x` after the minus");
+        assert_eq!(map.key("parameters.g"), Some((14, 1)));
     }
 
     #[test]

@@ -55,6 +55,10 @@ pub struct Scenario {
     /// Where the system comes from.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// One line the page shows under the title: what the reader is looking at and
+    /// what to try (nhlab addition). Plain text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
     /// Generalised coordinates, in order.
     pub coordinates: Vec<String>,
     /// Kinetic energy `T(q, q', t)`.
@@ -426,6 +430,24 @@ pub struct SweepSpec {
     pub to: f64,
     /// Step.
     pub step: f64,
+    /// A quantity derived from the swept one to show the sweep against (nhlab
+    /// addition): the bicycle's forward speed `v = rR·rear'`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub axis: Option<AxisSpec>,
+}
+
+/// `[stability.sweep] axis`: `name`, `value` (an expression of the parameters and the
+/// swept quantity, increasing with it) and `unit`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AxisSpec {
+    /// The quantity's name (`v`).
+    pub name: String,
+    /// Its expression (`rR*rear'`).
+    pub value: String,
+    /// Its unit (`m/s`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
 }
 
 /// Most values a sweep may take: a bound on the work a scenario or a command asks for.

@@ -21,6 +21,7 @@
 //! same way from the derivatives of its own `Ψ` and `G`: where its E-vector's
 //! derivatives do not vanish, its eigenvalues are not the true motion's.
 
+mod axis;
 mod derivatives;
 mod study;
 mod sweep;
@@ -31,6 +32,7 @@ use alloc::vec::Vec;
 
 use nalgebra::{Complex, DMatrix, DVector};
 
+pub use axis::{derived_axis, Axis};
 pub use derivatives::{Derivatives, TermDerivatives};
 pub use study::{Study, Swept, MAX_DERIVATIVES};
 pub use sweep::{growth, is_stable, sweep, Boundary, Sweep, BOUNDARY_TOLERANCE, MAX_REFINED, NEUTRAL};

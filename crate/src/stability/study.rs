@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 use super::{linearize_with, sweep, Derivatives, Linearization, Reference, Sweep};
 use crate::formulations::Method;
 use crate::mechanics::{Model, NumericModel};
-use crate::scenario::{SourceMap, StabilitySpec};
+use crate::scenario::{SourceMap, StabilitySpec, SweepSpec};
 use crate::simulation::state_given;
 
 /// Most derivative expressions compiled (2n variables × the n² + n + mn + 2m terms):
@@ -38,6 +38,9 @@ pub struct Study {
     pub ignorable: Vec<usize>,
     /// The swept quantity's name, what it is, and its values.
     pub sweep: Option<(String, Swept, Vec<f64>)>,
+    /// The quantity derived from the swept one that figures show the sweep against
+    /// (`sweep.axis`), at each swept value.
+    pub axis: Option<super::Axis>,
     /// Warnings met while completing reference states (each once).
     pub warnings: Vec<String>,
     /// Which ignorable coordinates' speeds may be held (`Reference::hold`).
@@ -101,6 +104,14 @@ impl Study {
                 Some((s.over.clone(), swept, values))
             }
         };
+        let axis = match (&spec.sweep, &sweep) {
+            (Some(SweepSpec { axis: Some(a), .. }), Some((over, _, values))) => {
+                let parameters: Vec<(String, f64)> =
+                    model.parameters.iter().map(|p| (p.name.clone(), p.value)).collect();
+                Some(super::derived_axis(a, over, values, &parameters).map_err(|e| format!("sweep.axis.{e}"))?)
+            }
+            _ => None,
+        };
         let at = spec.at.iter().map(|(k, v)| (k.clone(), *v)).collect();
         let dependent = match &spec.dependent {
             None => None,
@@ -116,7 +127,7 @@ impl Study {
                     .collect::<Result<Vec<_>, _>>()?,
             ),
         };
-        Ok(Self { method, at, ignorable, sweep, warnings: Vec::new(), hold: None, dependent })
+        Ok(Self { method, at, ignorable, sweep, axis, warnings: Vec::new(), hold: None, dependent })
     }
 
     /// The linearisation at the reference state, with the swept quantity at `x`

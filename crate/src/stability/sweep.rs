@@ -56,12 +56,40 @@ impl Sweep {
     }
 
     /// Each eigenvalue track's `(re, im)` at every value (NaN where a row has fewer
-    /// eigenvalues): what figures draw.
+    /// eigenvalues): what figures draw. A part within the neutral band of its row
+    /// ([`NEUTRAL`] of the largest eigenvalue) is drawn as the zero it stands for, so
+    /// that an axis never magnifies round-off (`Re λ = ±5e-16` filling a chart).
     pub fn tracks(&self) -> Vec<Vec<(f64, f64)>> {
         let count = self.rows.first().map_or(0, |r| r.eigenvalues.len());
         (0..count)
             .map(|i| {
-                self.rows.iter().map(|r| r.eigenvalues.get(i).map_or((f64::NAN, f64::NAN), |e| (e.re, e.im))).collect()
+                self.rows
+                    .iter()
+                    .map(|r| {
+                        let band = NEUTRAL * scale(r);
+                        let snap = |x: f64| if x.abs() <= band { 0.0 } else { x };
+                        r.eigenvalues.get(i).map_or((f64::NAN, f64::NAN), |e| (snap(e.re), snap(e.im)))
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Per row, whether the motion there is only *marginally* stable: stable, with an
+    /// eigenvalue that is not a structural zero on the imaginary axis (within the
+    /// neutral band) — a neutral oscillation, as the upright coin's above its critical
+    /// spin. Linear analysis cannot decide such a motion's stability. Structural zeros
+    /// (as many as every row has: a family of steady motions, a held or conserved
+    /// quantity, as the sleigh's heading) do not make a row marginal.
+    pub fn marginal(&self) -> Vec<bool> {
+        let zeros = |l: &Linearization| l.eigenvalues.iter().filter(|e| modulus(**e) <= NEUTRAL * scale(l)).count();
+        let structural = self.rows.iter().map(zeros).min().unwrap_or(0);
+        self.rows
+            .iter()
+            .map(|l| {
+                let band = NEUTRAL * scale(l);
+                let neutral = l.eigenvalues.iter().filter(|e| e.re.abs() <= band).count();
+                is_stable(l) && neutral > structural
             })
             .collect()
     }
@@ -214,6 +242,59 @@ mod tests {
         assert!((symmetric_sum(&m, 3).unwrap() - m.determinant()).abs() < 1e-12);
         assert_eq!(binomial(20, 10), 184_756);
         assert_eq!(symmetric_sum(&DMatrix::zeros(20, 20), 10), None);
+    }
+
+    /// A linearisation of `matrix` alone (what the sweep's logic reads).
+    fn of(matrix: DMatrix<f64>) -> Linearization {
+        let mut eigenvalues = crate::math::eigenvalues(&matrix).unwrap();
+        eigenvalues.sort_by(|a, b| a.re.total_cmp(&b.re).then(a.im.total_cmp(&b.im)));
+        Linearization {
+            state: Vec::new(),
+            input_matrix: DMatrix::zeros(matrix.nrows(), 0),
+            matrix,
+            inputs: Vec::new(),
+            eigenvalues,
+            dependent_coordinates: Vec::new(),
+            dependent_speeds: Vec::new(),
+            held_speeds: Vec::new(),
+            residual: 0.0,
+        }
+    }
+
+    /// An oscillator `ẍ = −k x` beside a heading that nothing restores (a structural
+    /// zero, as the sleigh's), with a damping `c`: for `c = 0` the oscillation is
+    /// neutral, its real parts round-off — drawn as zero, and marginal; for `c > 0` it
+    /// is stable; the structural zero alone never makes a row marginal.
+    #[test]
+    fn round_off_plots_as_zero_and_neutral_rows_are_marginal() {
+        let at = |c: f64| -> Result<Linearization, ()> {
+            // A rotation of the oscillator's coordinates: its eigenvalues' real parts
+            // come out as round-off, not exact zeros.
+            let (s, co) = (0.3f64.sin(), 0.3f64.cos());
+            let r = DMatrix::from_row_slice(2, 2, &[co, -s, s, co]);
+            let block = &r * DMatrix::from_row_slice(2, 2, &[0.0, 1.0, -7.3, -c]) * r.transpose();
+            let mut m = DMatrix::zeros(3, 3);
+            m.view_mut((0, 0), (2, 2)).copy_from(&block);
+            Ok(of(m))
+        };
+        let s = sweep(&[-1.0, -0.5, 0.0, 0.5, 1.0], at).unwrap();
+        assert_eq!(s.marginal(), [false, false, true, false, false]);
+        // Unstable for negative damping, stable from zero on (the neutral row counts
+        // as stable: the band).
+        assert!(matches!(s.boundaries[..], [Boundary { becomes_stable: true, .. }]), "{:?}", s.boundaries);
+        let neutral = &s.rows[2];
+        assert!(
+            neutral.eigenvalues.iter().any(|e| e.re != 0.0 && e.re.abs() < 1e-14),
+            "round-off is there: {:?}",
+            neutral.eigenvalues
+        );
+        let tracks = s.tracks();
+        assert!(tracks.iter().all(|t| t[2].0 == 0.0), "{tracks:?}");
+        // A real part outside the band is kept as it is.
+        assert!(tracks.iter().any(|t| (t[4].0 + 0.5).abs() < 1e-14), "{tracks:?}");
+        // Only the structural zero: not marginal.
+        let heading = sweep(&[1.0, 2.0], at).unwrap();
+        assert_eq!(heading.marginal(), [false, false]);
     }
 
     #[test]

@@ -97,6 +97,22 @@ impl WebDisplay {
         crate::scene::caption(labels, &self.display.shown(), self.display.now)
     }
 
+    /// Panel `id`'s text alternative: what its lines span and their values at the
+    /// clock ([`crate::describe::summary`]); empty for the scene or an unknown id.
+    pub fn plot_summary(&self, id: &str) -> String {
+        let info = self.display.layout.panels.iter().find(|p| p.id == id);
+        info.map_or_else(String::new, |info| crate::describe::summary(&self.display, info))
+    }
+
+    /// Panel `id`'s data as a table of at most `rows` points a line
+    /// ([`crate::describe::Table`]).
+    pub fn plot_table(&self, id: &str, rows: usize) -> Result<JsValue, JsError> {
+        let info = self.display.layout.panels.iter().find(|p| p.id == id);
+        let info = info.ok_or_else(|| JsError::new(&format!("no panel {id}")))?;
+        serde_wasm_bindgen::to_value(&crate::describe::table(&self.display, info, rows))
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
     /// Sets the display clock (the time the worker's runs reached).
     pub fn set_now(&mut self, t: f64) {
         if t.is_finite() {
@@ -356,13 +372,24 @@ fn paint_stability(
         canvas.set_width(w);
         canvas.set_height(h);
     }
+    // Against the derived axis when the table gives one (ranges and the marker mapped).
+    let on = |ranges: &[(f64, f64)]| -> Vec<(f64, f64)> {
+        ranges.iter().map(|r| (data.shown(r.0), data.shown(r.1))).collect()
+    };
+    let (stable, marginal) = (on(&data.stable), on(&data.marginal));
+    let (values, x_label) = match &data.axis {
+        Some(a) => (&a.values, a.label.as_str()),
+        None => (&data.values, data.over.as_str()),
+    };
     let chart = nhlab_plots::StabilityChart {
         title,
-        x_label: &data.over,
-        values: &data.values,
+        x_label,
+        values,
         tracks: &data.tracks,
-        stable: &data.stable,
-        current: Some(current),
+        stable: &stable,
+        marginal: &marginal,
+        marginal_note: !title.is_empty(),
+        current: Some(data.shown(current)),
         companion: (!data.hamel.is_empty()).then_some((Method::Hamel, &data.hamel[..])),
         scale,
     };

@@ -132,6 +132,8 @@ struct Info<'a> {
     title: &'a str,
     description: &'a str,
     source: &'a str,
+    /// One line under the title: what is on the screen and what to try.
+    hint: &'a str,
     parameters: Vec<Parameter>,
     /// `[inputs]`: live controls (`slot` set) or driven by their signal.
     inputs: Vec<InputInfo>,
@@ -216,6 +218,7 @@ impl WebLab {
             title: &s.title,
             description: s.description.as_deref().unwrap_or(""),
             source: s.source.as_deref().unwrap_or(""),
+            hint: s.hint.as_deref().unwrap_or(""),
             parameters: {
                 let mut list: Vec<Parameter> = p
                     .model

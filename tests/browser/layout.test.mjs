@@ -1,0 +1,149 @@
+// The page as a teaching instrument (issue 39): the moving system first on every
+// screen size and in embeds, a legend that never moves the page, embeds laid out by
+// their frame's size that report their height to the host, short gallery links.
+// Screenshots of each layout go to target/screenshots/.
+// Run: node --test tests/browser/   (scripts/test.sh builds dist/ first)
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { ROOT, open, servedBrowser } from "./harness.mjs";
+
+let server, browser;
+const SHOTS = process.env.NHLAB_SCREENSHOTS ?? path.join(ROOT, "target", "screenshots");
+servedBrowser((s, b) => { server = s; browser = b; });
+
+/** Where the scene's canvas is against the viewport, once the first frame is drawn. */
+async function sceneBox(page) {
+  await page.waitForSelector("#plot-scene");
+  return page.evaluate(() => {
+    const r = document.getElementById("plot-scene").getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height, vw: innerWidth, vh: innerHeight, scrollY };
+  });
+}
+
+const LAYOUTS = [
+  { name: "desktop-1400x900", url: "#gallery=chaplygin-sleigh", viewport: { width: 1400, height: 900 } },
+  { name: "phone-390x844", url: "#gallery=chaplygin-sleigh", viewport: { width: 390, height: 844 } },
+  { name: "embed-720x560", url: "#gallery=rolling-disk&embed", viewport: { width: 720, height: 560 } },
+  { name: "embed-360x460", url: "#gallery=rolling-disk&embed", viewport: { width: 360, height: 460 } },
+  { name: "bicycle-1400x900", url: "#gallery=whipple-bicycle", viewport: { width: 1400, height: 900 } },
+];
+
+for (const l of LAYOUTS) {
+  test(`the scene is in the first view: ${l.name}`, async () => {
+    const { page, problems, ctx } = await open(browser, `${server.url}${l.url}`, { viewport: l.viewport });
+    const b = await sceneBox(page);
+    const what = `${l.name}: ${JSON.stringify(b)}`;
+    assert.equal(b.scrollY, 0, what);
+    assert.ok(b.top >= 0 && b.bottom <= b.vh + 0.5, `the whole scene in the first view (${what})`);
+    assert.ok(b.left >= 0 && b.right <= b.vw + 0.5, `no wider than the view (${what})`);
+    assert.ok(b.height >= 180 && b.width >= 300, `big enough to watch (${what})`);
+    // Playback is in the first view too, beside or under the scene.
+    const play = await page.evaluate(() => { const r = document.getElementById("play").getBoundingClientRect(); return r.bottom <= innerHeight && r.top >= 0; });
+    assert.ok(play, `the Play button in the first view (${l.name})`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `no sideways scrolling (${overflow} px, ${l.name})`);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(SHOTS, `layout-${l.name}.png`) });
+    assert.deepEqual(problems, []);
+    await ctx.close();
+  });
+}
+
+test("the legend never moves the page: layout shift while Hamel's run ends is at most 0.01", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh`, { viewport: { width: 1400, height: 900 } });
+  await page.waitForSelector("#plot-scene");
+  await page.waitForFunction(() => document.querySelectorAll("#legend li").length === 3);
+  // Measured from here: the page has loaded and plays.
+  await page.evaluate(() => {
+    window.__shift = 0;
+    window.__shifts = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        if (e.hadRecentInput) continue;
+        window.__shift += e.value;
+        window.__shifts.push({ value: e.value, sources: (e.sources ?? []).map((s) => s.node?.id || s.node?.className || s.node?.nodeName) });
+      }
+    }).observe({ type: "layout-shift" });
+  });
+  // Hamel's embedding ends at t ≈ 1.14 (its split is singular there).
+  await page.waitForFunction(() => document.querySelector("#legend li.ended"), null, { timeout: 30000 });
+  await page.waitForFunction(() => /hamel: Hamel's embedding ends at t = 1\.14/.test(document.getElementById("legend-ends").textContent));
+  await page.waitForTimeout(500);
+  const shift = await page.evaluate(() => ({ total: window.__shift, shifts: window.__shifts }));
+  assert.ok(shift.total <= 0.01, `cumulative layout shift ${shift.total}: ${JSON.stringify(shift.shifts)}`);
+  await page.screenshot({ path: path.join(SHOTS, "layout-legend-ended.png") });
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("the share link of an unchanged gallery item is the short #gallery= link", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle`);
+  await page.click("#share");
+  assert.equal(await page.inputValue("#share-link"), `${server.url}#gallery=whipple-bicycle`);
+  // The Embed dialog: the panel beside the scene, chosen from the scenario's.
+  const options = await page.$$eval("#embed-panel option", (o) => o.map((x) => x.value));
+  assert.ok(options.includes("none") && options.length >= 3, JSON.stringify(options));
+  await page.selectOption("#embed-panel", "none");
+  assert.match(await page.inputValue("#embed-snippet"), /src="[^"]*#gallery=whipple-bicycle&embed&panel=none"/);
+  await page.click("#close-share");
+  // Edited, it carries the text.
+  await page.fill(".param input[aria-label='g']", "9.7");
+  await page.press(".param input[aria-label='g']", "Enter");
+  // Loaded (the address bar follows what plays).
+  await page.waitForFunction(() => location.hash.startsWith("#s="), null, { timeout: 20000 });
+  await page.click("#share");
+  assert.match(await page.inputValue("#share-link"), /#s=2\./);
+  await page.click("#close-share");
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("an embed reports its content height to the host page (nhlab:height and lti.frameResize), and shows the panel it is told to", async () => {
+  const ctx = await browser.newContext({ viewport: { width: 900, height: 900 } });
+  const page = await ctx.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+  const host = (src, width, height) => `<!doctype html><body style="margin:0">
+    <script>window.heights = []; window.lti = [];
+      addEventListener("message", (e) => {
+        if (e.data?.type === "nhlab:height") window.heights.push(e.data.height);
+        if (e.data?.subject === "lti.frameResize") window.lti.push(e.data.height);
+      });</script>
+    <iframe src="${src}" width="${width}" height="${height}" style="border:0;display:block"></iframe></body>`;
+  const cases = [
+    { src: `${server.url}#gallery=rolling-disk&embed&panel=stability`, width: 720, height: 560, panel: "#stability" },
+    { src: `${server.url}#gallery=chaplygin-sleigh&embed&panel=energy`, width: 720, height: 560, panel: "#plot-energy" },
+    { src: `${server.url}#gallery=chaplygin-sleigh&embed`, width: 360, height: 460, panel: "#plots .fig.chosen canvas" },
+  ];
+  const requested = [];
+  page.on("request", (r) => requested.push(new URL(r.url()).pathname));
+  for (const c of cases) {
+    await page.setContent(host(c.src, c.width, c.height));
+    const frame = await (await page.waitForSelector("iframe")).contentFrame();
+    await frame.waitForSelector("body[data-ready='1']", { timeout: 30000 });
+    await frame.waitForSelector("#plot-scene");
+    await frame.waitForSelector(c.panel, { state: "visible", timeout: 20000 });
+    await page.waitForTimeout(400);
+    const content = await frame.evaluate(() => Math.ceil(document.documentElement.scrollHeight));
+    await page.waitForFunction((h) => window.heights.at(-1) === h && window.lti.at(-1) === h, content, { timeout: 5000 })
+      .catch(async () => assert.fail(`reported ${JSON.stringify(await page.evaluate(() => [window.heights, window.lti]))}, content ${content}`));
+    // Only the one panel beside the scene.
+    const shown = await frame.$$eval("#plots > .fig, #stability", (f) => f.filter((x) => x.getBoundingClientRect().height > 0).map((x) => x.id));
+    assert.equal(shown.length, 1, JSON.stringify(shown));
+    if (c.width >= 600) assert.equal(content, c.height, `a wide frame is filled, not scrolled (${c.src})`);
+    else assert.ok(content > c.height, `a narrow frame is as tall as its content: the host sizes it (${content})`);
+    // A host that sizes the frame to the reported height: the height holds (no growth).
+    await page.evaluate((h) => { document.querySelector("iframe").height = String(h); }, content);
+    await page.waitForTimeout(500);
+    const after = await frame.evaluate(() => Math.ceil(document.documentElement.scrollHeight));
+    assert.equal(after, content, `resized to its height, the content keeps it (${c.src})`);
+    await page.screenshot({ path: path.join(SHOTS, `embed-host-${c.width}x${c.height}-${c.panel.replace(/[^a-z]+/g, "-")}.png`), fullPage: true });
+  }
+  // An embed loads no editor (several on one course page stay light).
+  assert.ok(requested.some((p) => p.endsWith(".wasm")), requested.join(" "));
+  assert.ok(!requested.some((p) => p.endsWith("/editor.js")), `no editor bundle: ${requested.join(" ")}`);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
