@@ -108,8 +108,11 @@ export async function exportCsv(lab) {
  *  so that a host can size the frame: `{type: "nhlab:height", height}` (documented in
  *  the lab's help) and Canvas LMS's `{subject: "lti.frameResize", height}`, which
  *  course platforms built on it listen for. Heights in CSS pixels. */
+let reportingHeight = false;
+
 function reportHeight() {
-  if (window.parent === window) return;
+  if (reportingHeight || window.parent === window) return; // once (a new fragment does not add another)
+  reportingHeight = true;
   let last = -1;
   const post = () => {
     const height = Math.ceil(document.documentElement.scrollHeight);
