@@ -49,12 +49,19 @@ if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -x node_modules/.bin/esbuild ] || 
     npm ci --no-audit --no-fund --loglevel=error
 fi
 
-if [ "$want" = browser ] && ! command -v chromium >/dev/null 2>&1; then
-    echo "installing chromium (Debian packages)"
+# Chromium, and a Chinese font for the pages in 简体中文 (the tests look at them;
+# a reader's system has its own): WenQuanYi Micro Hei, 5 MB.
+browser_packages=""
+if [ "$want" = browser ]; then
+    command -v chromium >/dev/null 2>&1 || browser_packages="chromium"
+    [ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || browser_packages="$browser_packages fonts-wqy-microhei"
+fi
+if [ -n "$browser_packages" ]; then
+    echo "installing$browser_packages (Debian packages)"
     if [ "$(id -u)" -eq 0 ]; then
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $browser_packages >/dev/null
     else
-        sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+        sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $browser_packages >/dev/null
     fi
 fi
 

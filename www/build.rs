@@ -30,11 +30,36 @@ fn main() {
     let out_dir = std::env::var("OUT_DIR").unwrap();
     std::fs::write(Path::new(&out_dir).join("gallery.rs"), out).unwrap();
     for name in ["reference", "first-system", "lab"] {
-        let path = Path::new(&manifest).join(format!("../docs/{name}.md"));
-        println!("cargo:rerun-if-changed={}", path.display());
-        let markdown = std::fs::read_to_string(&path).expect("the docs folder");
-        std::fs::write(Path::new(&out_dir).join(format!("{name}.html")), to_html(&markdown)).unwrap();
+        // English in docs/, Chinese in docs/zh/ (its reference is an introduction to
+        // the English one, which the page shows after it).
+        for (folder, prefix) in [("", ""), ("zh/", "zh-")] {
+            let path = Path::new(&manifest).join(format!("../docs/{folder}{name}.md"));
+            println!("cargo:rerun-if-changed={}", path.display());
+            let markdown = std::fs::read_to_string(&path).expect("the docs folder");
+            std::fs::write(Path::new(&out_dir).join(format!("{prefix}{name}.html")), to_html(&markdown)).unwrap();
+        }
     }
+    write_messages(&manifest, &out_dir);
+}
+
+/// The page's catalogues (www/app/i18n/*.json) as sorted tables for the texts the
+/// module makes: the keys under `rs.` (its own) and `core.` (the core's message ids).
+fn write_messages(manifest: &str, out_dir: &str) {
+    let mut out = String::new();
+    for (language, table) in [("en", "EN"), ("zh", "ZH")] {
+        let path = Path::new(manifest).join(format!("app/i18n/{language}.json"));
+        println!("cargo:rerun-if-changed={}", path.display());
+        let text = std::fs::read_to_string(&path).expect("the page's catalogues");
+        let all: std::collections::BTreeMap<String, String> =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        writeln!(out, "/// The `{language}` catalogue's `rs.` and `core.` messages, sorted by id.").unwrap();
+        writeln!(out, "pub static {table}: &[(&str, &str)] = &[").unwrap();
+        for (id, text) in all.iter().filter(|(id, _)| id.starts_with("rs.") || id.starts_with("core.")) {
+            writeln!(out, "    ({id:?}, {text:?}),").unwrap();
+        }
+        out.push_str("];\n");
+    }
+    std::fs::write(Path::new(out_dir).join("messages.rs"), out).unwrap();
 }
 
 /// Markdown to HTML (tables included), each heading with the id GitHub gives it, so
@@ -60,6 +85,8 @@ fn to_html(markdown: &str) -> String {
                 classes: classes.clone(),
                 attrs: attrs.clone(),
             }));
+        } else if events[i] == Event::SoftBreak && joins_cjk(&events, i) {
+            // A line break inside Chinese text is no space (it would be one in HTML).
         } else {
             out.push(events[i].clone());
         }
@@ -68,6 +95,21 @@ fn to_html(markdown: &str) -> String {
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, out.into_iter());
     html
+}
+
+/// Whether the soft break at `i` falls next to Chinese text (either side).
+fn joins_cjk(events: &[pulldown_cmark::Event], i: usize) -> bool {
+    use pulldown_cmark::Event;
+    let cjk = |c: char| ('\u{2E80}'..='\u{9FFF}').contains(&c) || ('\u{FF00}'..='\u{FFEF}').contains(&c);
+    let before = i.checked_sub(1).and_then(|k| match &events[k] {
+        Event::Text(t) | Event::Code(t) => t.chars().last(),
+        _ => None,
+    });
+    let after = events.get(i + 1).and_then(|e| match e {
+        Event::Text(t) | Event::Code(t) => t.chars().next(),
+        _ => None,
+    });
+    before.is_some_and(cjk) || after.is_some_and(cjk)
 }
 
 /// GitHub's heading anchor: lower case, spaces to hyphens, other punctuation dropped.

@@ -38,6 +38,9 @@ function workerParts() {
 }
 
 export class LabWorker {
+  /** The language of the texts new workers make (`en`, `zh`): set by the page. */
+  static language = "en";
+
   /** With `respawn`, a worker that is killed (timeout, trap) is replaced at once. */
   constructor({ respawn = false } = {}) {
     this.respawn = respawn;
@@ -65,7 +68,7 @@ export class LabWorker {
         return;
       }
       this.listen(markReady, fail);
-      this.w.postMessage({ init });
+      this.w.postMessage({ init, language: LabWorker.language });
     }, (e) => fail(`the lab's worker could not be fetched: ${e.message ?? e}`));
   }
 

@@ -163,6 +163,7 @@ self.onmessage = async ({ data }) => {
     try {
       api = await import(data.init.js);
       await api.default({ module_or_path: data.init.module });
+      api.set_language(data.language ?? "en");
       self.postMessage({ ready: true });
     } catch (e) {
       self.postMessage({ ready: false, error: String(e) });

@@ -56,6 +56,8 @@ pub struct Derivation {
     pub method: Method,
     /// The form of the equations, in words and symbols.
     pub form: &'static str,
+    /// Its message id (`form.lagrange`, `form.euler.nonlinear`, …; see [`crate::message`]).
+    pub form_id: &'static str,
     /// The equations, in order.
     pub equations: Vec<Equation>,
     /// The same equations' matrices (`M`, `F`, `A`, `b`; `Ψ`, `G`, `H`, `E`; …).
@@ -156,21 +158,31 @@ pub fn derive_in(model: &Model, method: Method, form_of_expressions: Form) -> Re
             }
         }
     }
-    let form = match method {
-        Method::Lagrange => "Routh's equations with multipliers: M q̈ = F + Aᵀλ, A q̈ = b",
-        Method::Euler if model.constraints_are_linear() => {
-            "Euler condition: M q̈ = F + Rᵀλ, A q̈ = b; for constraints linear in the velocities R = A"
+    let (form_id, form) = match method {
+        Method::Lagrange => ("form.lagrange", "Routh's equations with multipliers: M q̈ = F + Aᵀλ, A q̈ = b"),
+        Method::Euler if model.constraints_are_linear() => (
+            "form.euler",
+            "Euler condition: M q̈ = F + Rᵀλ, A q̈ = b; for constraints linear in the velocities R = A",
+        ),
+        Method::Euler => (
+            "form.euler.nonlinear",
+            "Euler condition: M q̈ = F + Rᵀλ, A q̈ = b, with R = ∫₀¹ ∂f/∂v(q, s·v, t) ds = Σ_l (1/l) ∂g_l/∂v",
+        ),
+        Method::UdwadiaKalaba => (
+            "form.udwadia-kalaba",
+            "Udwadia–Kalaba: q̈ = a + M^(-1/2) (A M^(-1/2))⁺ (b − A a), a = M⁻¹F; that is M q̈ = F + Aᵀλ, A q̈ = b with λ = (A M⁻¹ Aᵀ)⁺ (b − A a)",
+        ),
+        Method::Gauss => (
+            "form.gauss",
+            "Gauss: q̈ minimises ½(q̈ − a)ᵀ M (q̈ − a) subject to A q̈ = b, a = M⁻¹F; at the minimum M q̈ = F + Aᵀλ with λ its multipliers",
+        ),
+        Method::Hamel => {
+            ("form.hamel", "Hamel's embedding: Ψ q̈₂ = G; E = G − H vanishes exactly where it gives the true motion")
         }
-        Method::Euler => "Euler condition: M q̈ = F + Rᵀλ, A q̈ = b, with R = ∫₀¹ ∂f/∂v(q, s·v, t) ds = Σ_l (1/l) ∂g_l/∂v",
-        Method::UdwadiaKalaba => {
-            "Udwadia–Kalaba: q̈ = a + M^(-1/2) (A M^(-1/2))⁺ (b − A a), a = M⁻¹F; that is M q̈ = F + Aᵀλ, A q̈ = b with λ = (A M⁻¹ Aᵀ)⁺ (b − A a)"
+        Method::Voronets => {
+            ("form.voronets", "Voronets: the true motion in the independent velocities, Ψ q̈₂ = H = Nᵀ(F − Mγ)")
         }
-        Method::Gauss => {
-            "Gauss: q̈ minimises ½(q̈ − a)ᵀ M (q̈ − a) subject to A q̈ = b, a = M⁻¹F; at the minimum M q̈ = F + Aᵀλ with λ its multipliers"
-        }
-        Method::Hamel => "Hamel's embedding: Ψ q̈₂ = G; E = G − H vanishes exactly where it gives the true motion",
-        Method::Voronets => "Voronets: the true motion in the independent velocities, Ψ q̈₂ = H = Nᵀ(F − Mγ)",
-        Method::Vakonomic => "vakonomic: d/dt[∂L/∂v + Aᵀμ] − ∂L/∂q − (∂f/∂q)ᵀμ = Q, f = 0",
+        Method::Vakonomic => ("form.vakonomic", "vakonomic: d/dt[∂L/∂v + Aᵀμ] − ∂L/∂q − (∂f/∂q)ᵀμ = Q, f = 0"),
     };
     // Without constraints nothing is dependent: Voronets' equations are Lagrange's
     // (Ψ = M, H = F), as its numeric solve takes them.
@@ -297,12 +309,12 @@ pub fn derive_in(model: &Model, method: Method, form_of_expressions: Form) -> Re
     }
     if form_of_expressions == Form::Derived {
         shared::name_shared_subexpressions(&mut g, &mut equations, &mut matrices).map_err(fail)?;
-        return Ok(Derivation { graph: g, method, form, equations, matrices });
+        return Ok(Derivation { graph: g, method, form, form_id, equations, matrices });
     }
     let as_derived = (g.clone(), equations.clone(), matrices.clone());
     tidy_for_reading(&mut g, &mut equations, &mut matrices);
     shared::name_shared_subexpressions(&mut g, &mut equations, &mut matrices).map_err(fail)?;
-    let reading = Derivation { graph: g, method, form, equations, matrices };
+    let reading = Derivation { graph: g, method, form, form_id, equations, matrices };
     // Where shared parts are named, factoring can share less (a term divided by
     // different factors in different sums is no longer one node): the form that
     // prints shorter is kept.
@@ -311,7 +323,7 @@ pub fn derive_in(model: &Model, method: Method, form_of_expressions: Form) -> Re
     }
     let (mut g, mut equations, mut matrices) = as_derived;
     shared::name_shared_subexpressions(&mut g, &mut equations, &mut matrices).map_err(fail)?;
-    let derived = Derivation { graph: g, method, form, equations, matrices };
+    let derived = Derivation { graph: g, method, form, form_id, equations, matrices };
     Ok(if derived.printed_length() < reading.printed_length() { derived } else { reading })
 }
 

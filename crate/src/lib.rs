@@ -78,6 +78,7 @@ pub mod integrators;
 pub mod limits;
 pub mod math;
 pub mod mechanics;
+pub mod message;
 pub mod prepare;
 pub mod scenario;
 pub mod scene;

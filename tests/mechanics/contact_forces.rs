@@ -101,6 +101,8 @@ fn the_instant_a_ball_starts_to_slip_is_located_to_1e_9() {
         let mut sim =
             Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state).unwrap();
         let e = sim.advance_to(2.0).unwrap_err();
+        let said = nhlab::simulation::design_end(&e, None).expect("an end by design");
+        assert!(said.well_formed() && said.id == "contact.slips.stop", "{said:?}");
         let message = nhlab::simulation::design_end_message(&e, None).expect("an end by design");
         assert!(message.contains("`ball on incline`") && message.contains("slip"), "{message}");
         let last = sim.samples().last().unwrap();

@@ -76,3 +76,13 @@ fn the_compared_incline_runs_with_its_own_slope() {
         }
     }
 }
+
+/// The walk-through in Chinese (`docs/zh/first-system.md`, the Help in 简体中文) holds
+/// the same six scenarios, byte for byte: the steps a reader opens are the ones tested.
+#[test]
+fn the_chinese_walk_through_opens_the_same_steps() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/zh/first-system.md")).unwrap();
+    let chinese: Vec<String> =
+        text.split("```toml\n").skip(1).map(|b| b.split("```").next().unwrap().to_string()).collect();
+    assert_eq!(chinese, steps());
+}

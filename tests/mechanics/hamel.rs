@@ -277,7 +277,10 @@ fn an_automatic_split_stays_regular_along_the_true_motion() {
     let names = |d: &[usize]| d.iter().map(|&i| p.model.scenario.coordinates[i].clone()).collect::<Vec<_>>();
     let split = p.model.hamel.as_ref().unwrap();
     assert_eq!(names(&split.dependent), ["y"]);
-    let note = p.model.hamel_choice.as_deref().unwrap();
+    let message = p.model.hamel_choice.as_ref().unwrap();
+    assert!(message.well_formed(), "{message:?}");
+    assert_eq!((message.id, message.args[0].1.as_str(), message.args[1].1.as_str()), ("split.moved", "y", "x"));
+    let note = message.english.as_str();
     assert!(note.contains("dependent y chosen along the true motion") && note.contains("(dependent x)"), "{note}");
     // "near t = …": where |cos θ| / sqrt(cos²θ + 1/4) first falls below the threshold,
     // θ = t, a little before π/2; the coarse motion's states are at most ~0.1 apart.
@@ -318,13 +321,17 @@ fn a_split_regular_all_along_is_kept_and_said_so() {
     let text = TURNING.replace("cos(th)*x' + y'/2", "(2 + cos(th))*x' + y'");
     let p = Prepared::from_text(&text, Format::Toml).unwrap();
     assert_eq!(p.model.hamel.as_ref().unwrap().dependent, [0]);
-    let note = p.model.hamel_choice.as_deref().unwrap();
+    let message = p.model.hamel_choice.as_ref().unwrap();
+    assert!(message.well_formed() && message.id == "split.regular", "{message:?}");
+    let note = message.english.as_str();
     assert!(note.ends_with("regular along the true motion to t_end"), "{note}");
     // det A₁ = 2 is constant: no run is needed to know it is regular everywhere.
     let text = TURNING.replace("cos(th)*x' + y'/2", "2*x' + cos(th)*y'");
     let p = Prepared::from_text(&text, Format::Toml).unwrap();
     assert_eq!(p.model.hamel.as_ref().unwrap().dependent, [0]);
-    let note = p.model.hamel_choice.as_deref().unwrap();
+    let message = p.model.hamel_choice.as_ref().unwrap();
+    assert!(message.well_formed() && message.id == "split.constant", "{message:?}");
+    let note = message.english.as_str();
     assert!(note.ends_with("det A₁ is constant, so it is regular everywhere"), "{note}");
 }
 

@@ -4,6 +4,7 @@
 
 import { $, download, notice } from "./dom.js";
 import { slug } from "./plots.js";
+import { t } from "./i18n.js";
 
 const TYPES = { c: "text/x-c", python: "text/x-python", matlab: "text/x-matlab", rust: "text/x-rust" };
 
@@ -11,5 +12,5 @@ export async function exportCode(lab, language) {
   $("export-code").open = false;
   const answer = await lab.helper.ask("exportCode", { text: lab.text, language, name: slug(lab) });
   if (answer.ok) download(answer.result.file, new Blob([answer.result.text], { type: TYPES[language] ?? "text/plain" }));
-  else if (!answer.cancelled) notice(`Code export failed: ${answer.error}`);
+  else if (!answer.cancelled) notice(t("code.failed", { why: answer.error }));
 }

@@ -7,15 +7,19 @@ import { appendInFrames, renderEquationsChoice } from "./equations.js";
 import { renderLegend, renderLegendNote, renderPlots } from "./plots.js";
 import { renderInputs } from "./inputs.js";
 import { renderStability } from "./stability.js";
+import { galleryWords, t } from "./i18n.js";
+import { unchangedGalleryItem } from "./share.js";
 
 export function renderInfo(lab) {
   const info = lab.info;
-  $("title").textContent = info.title;
+  // A gallery item as it is, in the page's language where there is a translation.
+  const words = unchangedGalleryItem(lab) ? galleryWords(lab.galleryOrigin) : null;
+  $("title").textContent = words?.title ?? info.title;
   $("description").textContent = info.description;
-  $("hint").textContent = info.hint;
-  $("hint").hidden = !info.hint;
-  $("source").textContent = info.source ? `Source: ${info.source}` : "";
-  document.title = `${info.title} — nhlab`;
+  $("hint").textContent = words?.hint ?? info.hint;
+  $("hint").hidden = !$("hint").textContent;
+  $("source").textContent = info.source ? t("info.source", { source: info.source }) : "";
+  document.title = `${$("title").textContent} — nhlab`;
   renderParameters(lab, info);
   renderInputs(lab, info);
   renderInitial(lab, info);
@@ -56,11 +60,11 @@ export function renderParameters(lab, info) {
 function buildParameters(lab, info) {
   const box = $("parameters");
   box.replaceChildren();
-  if (!info.parameters.length) box.append(el("p", { class: "hint", text: "This scenario has no parameters." }));
+  if (!info.parameters.length) box.append(el("p", { class: "hint", text: t("parameters.none") }));
   const ranges = sliderRanges(lab, info);
   for (const p of info.parameters) {
     const { lo, hi, step } = ranges.get(p.name);
-    const slider = el("input", { type: "range", min: String(lo), max: String(hi), step: String(step), "aria-label": `${p.name} slider` });
+    const slider = el("input", { type: "range", min: String(lo), max: String(hi), step: String(step), "aria-label": t("parameters.slider", { name: p.name }) });
     slider.value = String(p.value);
     const bounds = {};
     if (p.min !== null && p.min !== undefined) bounds.min = String(p.min);
@@ -69,10 +73,10 @@ function buildParameters(lab, info) {
     number.value = String(p.value);
     const set = (v) => {
       const x = Number(v);
-      if (v === "" || !Number.isFinite(x)) { editorStatus(lab, `parameters.${p.name}: enter a finite number`, "error"); return; }
+      if (v === "" || !Number.isFinite(x)) { editorStatus(lab, t("field.finite", { path: `parameters.${p.name}` }), "error"); return; }
       const outside = (p.min !== null && p.min !== undefined && x < p.min) || (p.max !== null && p.max !== undefined && x > p.max);
       if (outside) {
-        editorStatus(lab, `parameters.${p.name}: ${x} is outside the range the scenario gives (${p.min ?? "−∞"} … ${p.max ?? "∞"}); change min or max in the text to go further`, "error");
+        editorStatus(lab, t("parameters.outside", { path: `parameters.${p.name}`, value: x, min: p.min ?? "−∞", max: p.max ?? "∞" }), "error");
         number.value = String(p.value);
         return;
       }
@@ -82,7 +86,7 @@ function buildParameters(lab, info) {
     slider.addEventListener("change", () => set(slider.value));
     number.addEventListener("change", () => set(number.value));
     const label = el("span", { class: "label" }, el("span", { class: "name", text: p.name }));
-    if (p.unit) label.append(el("span", { class: "unit", text: p.unit, title: `unit of ${p.name}` }));
+    if (p.unit) label.append(el("span", { class: "unit", text: p.unit, title: t("parameters.unit", { name: p.name }) }));
     box.append(el("div", { class: "param" }, label, slider, number));
   }
   if (info.parameters.length) box.append(compareControls(lab, info));
@@ -92,16 +96,16 @@ function buildParameters(lab, info) {
  *  whose runs stay overlaid (in a colour of their own) while the sliders move on. */
 export function compareControls(lab, info) {
   const sets = info.layout.set_labels ?? [];
-  const keep = el("button", { type: "button", id: "keep-parameters", text: "Keep for comparison", title: "Overlay a run with these parameter values while you change them ([compare] in the text)" });
+  const keep = el("button", { type: "button", id: "keep-parameters", text: t("compare.keep"), title: t("compare.keep.title") });
   keep.disabled = sets.length >= 3;
   keep.addEventListener("click", () => {
     applyEdit(lab, (t) => lab.api.keep_parameters(t).text);
   });
   const row = el("div", { class: "compare" }, keep);
   if (sets.length) {
-    const clear = el("button", { type: "button", id: "clear-comparisons", text: "Clear comparisons", title: "Remove [compare] from the text" });
+    const clear = el("button", { type: "button", id: "clear-comparisons", text: t("compare.clear"), title: t("compare.clear.title") });
     clear.addEventListener("click", () => applyEdit(lab, (t) => lab.api.edit_remove(t, "compare")));
-    row.append(clear, el("span", { class: "hint", text: `compared: ${sets.join("; ")}` }));
+    row.append(clear, el("span", { class: "hint", text: t("compare.sets", { sets: sets.join("; ") }) }));
   }
   return row;
 }
@@ -140,15 +144,15 @@ export function initialRow(lab, c) {
   {
     const q = numberField(c.unit ? `${c.name} [${c.unit}]` : c.name, c.q, (v) => {
       const x = Number(v);
-      if (v === "" || !Number.isFinite(x)) { editorStatus(lab, `initial.q.${c.name}: enter a finite number`, "error"); return; }
+      if (v === "" || !Number.isFinite(x)) { editorStatus(lab, t("field.finite", { path: `initial.q.${c.name}` }), "error"); return; }
       applyEdit(lab, (t) => lab.api.edit_number(t, `initial.q.${c.name}`, x));
     });
     const v = numberField(c.velocity_unit ? `${c.name}′ [${c.velocity_unit}]` : `${c.name}′`, c.v_given ? c.v : "", (value) => {
       if (value === "") { applyEdit(lab, (t) => lab.api.edit_remove(t, `initial.v.${c.name}`)); return; }
       const x = Number(value);
-      if (!Number.isFinite(x)) { editorStatus(lab, `initial.v.${c.name}: enter a finite number`, "error"); return; }
+      if (!Number.isFinite(x)) { editorStatus(lab, t("field.finite", { path: `initial.v.${c.name}` }), "error"); return; }
       applyEdit(lab, (t) => lab.api.edit_number(t, `initial.v.${c.name}`, x));
-    }, { placeholder: c.v_given ? "" : `solved: ${c.v.toPrecision(4)}` });
+    }, { placeholder: c.v_given ? "" : t("initial.solved", { value: c.v.toPrecision(4) }) });
     return el("div", { class: "pair" }, q, v);
   }
 }
@@ -165,7 +169,7 @@ function buildSettings(lab, info) {
     check.checked = info.methods.includes(m.id);
     check.addEventListener("change", () => {
       const chosen = [...box.querySelectorAll("input:checked")].map((i) => i.value);
-      if (!chosen.length) { check.checked = true; editorStatus(lab, "keep at least one method", "error"); return; }
+      if (!chosen.length) { check.checked = true; editorStatus(lab, t("methods.keep-one"), "error"); return; }
       applyEdit(lab, (t) => lab.api.edit_list(t, "run.methods", chosen));
     });
     const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
@@ -201,7 +205,7 @@ export function wireSettings(lab) {
   for (const id of ["rtol", "atol", "dt", "t_end"]) {
     $(id).addEventListener("change", () => {
       const x = Number($(id).value);
-      if ($(id).value.trim() === "" || !Number.isFinite(x)) { editorStatus(lab, `run.${id}: enter a finite number`, "error"); return; }
+      if ($(id).value.trim() === "" || !Number.isFinite(x)) { editorStatus(lab, t("field.finite", { path: `run.${id}` }), "error"); return; }
       applyEdit(lab, (t) => lab.api.edit_number(t, `run.${id}`, x));
     });
   }

@@ -1,6 +1,8 @@
 // Small helpers every module uses: elements by id and made from a description,
 // the page's notice, errors as text, the time budgets, downloads and the clipboard.
 
+import { t } from "./i18n.js";
+
 export const MATHML = "http://www.w3.org/1998/Math/MathML";
 
 export const MATHML_TAGS = new Set(["math", "mrow", "mi", "mn", "mo", "msub", "msup", "msubsup", "mfrac", "msqrt",
@@ -93,7 +95,7 @@ export async function copyText(text, button) {
   }
   if (button) {
     const label = button.textContent;
-    button.textContent = ok ? "Copied" : "Copy failed";
+    button.textContent = t(ok ? "copy.done" : "copy.failed");
     setTimeout(() => { button.textContent = label; }, 1200);
   }
   return ok;

@@ -5,6 +5,7 @@ import { $ } from "./dom.js";
 import { renderGutter } from "./editing.js";
 import { load } from "./runner.js";
 import { parseFragment } from "./share.js";
+import { LANGUAGES, language, t } from "./i18n.js";
 
 export const DRAFT_KEY = "nhlab:draft";
 
@@ -66,8 +67,9 @@ export function offerDraft(lab, fragment) {
     opened = f.share !== null ? lab.api.share_to_toml(f.share) : lab.api.gallery_text(f.gallery ?? lab.api.gallery_default());
   } catch { opened = null; }
   if (draft.text === opened) return;
-  const when = new Date(draft.at).toLocaleString();
-  $("restore-text").textContent = `${tab ? "This tab was editing" : "You were editing"} ${draft.title ? `“${draft.title}”` : "a scenario"} (${when}), different from what opened now.`;
+  const when = new Date(draft.at).toLocaleString(LANGUAGES[language()].tag);
+  const what = draft.title ? t("draft.titled", { title: draft.title }) : t("draft.untitled");
+  $("restore-text").textContent = t(tab ? "draft.tab" : "draft.browser", { what, when });
   lab.draft = draft;
   $("restore").hidden = false;
 }

@@ -5,6 +5,7 @@ import { renderInfo } from "./controls.js";
 import { $, el, errorText } from "./dom.js";
 import { keepDraft } from "./drafts.js";
 import { load } from "./runner.js";
+import { t } from "./i18n.js";
 
 export function editorStatus(lab, message, kind) {
   const s = $("editor-status");
@@ -59,7 +60,7 @@ export function applyEdit(lab, fn) {
   try {
     text = fn($("editor").value);
   } catch (e) {
-    editorStatus(lab, `${errorText(e)} — fix the text first; the change was not applied`, "error");
+    editorStatus(lab, t("edit.not-applied", { why: errorText(e) }), "error");
     renderInfo(lab); // put the controls back to the running values
     return;
   }

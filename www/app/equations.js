@@ -3,6 +3,7 @@
 
 import { $, EQUATIONS_AT_ONCE, MATHML, MATHML_ATTRS, MATHML_TAGS, MAX_TYPESET_ENTRIES, MAX_TYPESET_NODES, TYPESET_MS_PER_FRAME, budget, copyText, el } from "./dom.js";
 import { fitEquation } from "./typeset.js";
+import { count, t } from "./i18n.js";
 
 export function renderEquationsChoice(lab, info) {
   const select = $("eq-method");
@@ -15,7 +16,7 @@ export function renderEquationsChoice(lab, info) {
 /** A MathML string from the core, rebuilt from the allow-list: nothing else can get in. */
 export function safeMath(markup) {
   const doc = new DOMParser().parseFromString(markup, "application/xml");
-  if (doc.getElementsByTagName("parsererror").length) return document.createTextNode("(equation could not be shown)");
+  if (doc.getElementsByTagName("parsererror").length) return document.createTextNode(t("eq.unreadable"));
   const copy = (node) => {
     if (node.nodeType === Node.TEXT_NODE) return document.createTextNode(node.nodeValue);
     if (node.nodeType !== Node.ELEMENT_NODE || node.namespaceURI !== MATHML || !MATHML_TAGS.has(node.localName)) return null;
@@ -27,11 +28,23 @@ export function safeMath(markup) {
   return copy(doc.documentElement) ?? document.createTextNode("");
 }
 
+/** An equation's label in the page's language: the core names them "equation of x",
+ *  "y' (dependent)", "constraint blade", "shared s1" or by a symbol (`T`, `Ψ[x, x]`). */
+export function equationLabel(label) {
+  const forms = [[/^equation of (.+)$/, "eq.label.equation"], [/^(.+) \(dependent\)$/, "eq.label.dependent"],
+    [/^constraint (.+)$/, "eq.label.constraint"], [/^shared (.+)$/, "eq.label.shared"]];
+  for (const [pattern, id] of forms) {
+    const m = pattern.exec(label);
+    if (m) return t(id, { name: m[1] });
+  }
+  return label;
+}
+
 /** MathML elements in `markup` (its start tags), counted without parsing it. */
 export const mathmlElements = (markup) => markup.match(/<m[a-z]/g)?.length ?? 0;
 
 export function equationRow(lab, eq) {
-  const copy = el("button", { type: "button", class: "small", text: "Copy LaTeX", title: `Copy the LaTeX of ${eq.label}` });
+  const copy = el("button", { type: "button", class: "small", text: t("eq.copy"), title: t("eq.copy.title", { label: equationLabel(eq.label) }) });
   copy.addEventListener("click", () => copyText(eq.latex, copy));
   const box = el("div", { class: "eq-math" });
   const typeset = () => {
@@ -43,14 +56,14 @@ export function equationRow(lab, eq) {
     typeset();
   } else {
     const seconds = Math.max(1, Math.round(size / 50000));
-    const show = el("button", { type: "button", class: "small", text: "Typeset it",
-      title: `About ${seconds} s of layout, during which the page does not answer` });
+    const show = el("button", { type: "button", class: "small", text: t("eq.typeset"),
+      title: t("eq.typeset.title", { seconds }) });
     // Not broken into lines afterwards: it is longer than MAX_FITTED_NODES.
     show.addEventListener("click", typeset);
     box.classList.add("eq-long");
-    box.append(el("span", { class: "hint", text: `Too long to typeset at once (${size.toLocaleString("en")} symbols). ` }), show);
+    box.append(el("span", { class: "hint", text: `${t("eq.too-long", { symbols: count(size) })} ` }), show);
   }
-  return el("div", { class: "eq" }, el("div", { class: "eq-label", text: eq.label }), box, copy);
+  return el("div", { class: "eq" }, el("div", { class: "eq-label", text: equationLabel(eq.label) }), box, copy);
 }
 
 /** Lays every shown equation out again when the box's width changed: a few
@@ -78,14 +91,14 @@ export function refitEquationsNow(lab) {
 export async function renderEquations(lab) {
   const body = $("eq-body");
   const method = $("eq-method").value, text = lab.text;
-  body.replaceChildren(el("p", { class: "hint", text: "Deriving…" }));
+  body.replaceChildren(el("p", { class: "hint", text: t("eq.deriving") }));
   const answer = await lab.helper.ask("derive", { text, method }, { budgetMs: budget("derive") });
   if (text !== lab.text || method !== $("eq-method").value) return; // superseded
   const d = answer.ok ? answer.result
-    : { error: answer.timeout ? `deriving them took more than ${budget("derive") / 1000} s and was stopped` : answer.error };
+    : { error: answer.timeout ? t("eq.too-slow", { seconds: budget("derive") / 1000 }) : answer.error };
   if (d.error !== undefined) {
     $("eq-form").textContent = "";
-    body.replaceChildren(el("p", { class: "hint", text: `No equations: ${d.error}` }));
+    body.replaceChildren(el("p", { class: "hint", text: t("eq.none", { why: d.error }) }));
     return;
   }
   $("eq-form").textContent = d.form;
@@ -98,7 +111,7 @@ export async function renderEquations(lab) {
   const list = el("div", { class: "eq-list" });
   const rows = d.matrices.map((m) => () => (m.rows * m.cols > MAX_TYPESET_ENTRIES
     ? el("div", { class: "eq" }, el("div", { class: "eq-label", text: m.label }),
-      el("p", { class: "hint", text: `${m.rows}×${m.cols}: too large to typeset here; its entries are in the expanded equations below (and in \`nhlab derive\`).` }))
+      el("p", { class: "hint", text: t("eq.matrix-too-large", { rows: m.rows, cols: m.cols }) }))
     : equationRow(lab, m)));
   const showFrom = (start) => {
     list.querySelector(".more")?.remove();
@@ -106,12 +119,12 @@ export async function renderEquations(lab) {
     const rest = d.equations.length - start - EQUATIONS_AT_ONCE;
     appendInFrames(lab, list, batch, token, () => {
       if (rest <= 0) return;
-      const more = el("button", { type: "button", class: "small more", text: `Show ${Math.min(rest, EQUATIONS_AT_ONCE)} more of ${rest}` });
+      const more = el("button", { type: "button", class: "small more", text: t("eq.more", { shown: Math.min(rest, EQUATIONS_AT_ONCE), rest }) });
       more.addEventListener("click", () => showFrom(start + EQUATIONS_AT_ONCE));
       list.append(more);
     });
   };
-  body.replaceChildren(el("h3", { text: "Matrix form" }), matrices, el("h3", { text: "Expanded" }), list);
+  body.replaceChildren(el("h3", { text: t("eq.matrix-form") }), matrices, el("h3", { text: t("eq.expanded") }), list);
   appendInFrames(lab, matrices, rows, token, () => showFrom(0));
 }
 

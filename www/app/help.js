@@ -5,14 +5,17 @@ import { $, el, errorText, notice } from "./dom.js";
 import { keepDraft } from "./drafts.js";
 import { renderGutter } from "./editing.js";
 import { load } from "./runner.js";
+import { language, t } from "./i18n.js";
 
 /** Opens the Help dialog on `page` (`first-system`, `reference` or `lab`), scrolled to
  *  heading `anchor` if given. */
 export function openHelp(lab, page = "first-system", anchor = null) {
   const body = $("help-body");
-  if (body.dataset.page !== page) {
+  const key = `${page} ${language()}`;
+  if (body.dataset.page !== page || body.dataset.key !== key) {
     let html;
-    try { html = lab.api.help_html(page); } catch (e) { notice(errorText(e)); return; }
+    try { html = lab.api.help_html(page, language()); } catch (e) { notice(errorText(e)); return; }
+    body.dataset.key = key;
     body.innerHTML = html; // the project's own documents, rendered when the page was built
     body.dataset.page = page;
     decorateHelp(lab, body);
@@ -25,7 +28,7 @@ export function openHelp(lab, page = "first-system", anchor = null) {
     if (wide.scrollWidth > wide.clientWidth + 1) {
       wide.tabIndex = 0;
       if (wide.localName === "pre") wide.setAttribute("role", "region");
-      if (!wide.hasAttribute("aria-label")) wide.setAttribute("aria-label", wide.localName === "pre" ? "code (scrolls sideways)" : "table (scrolls sideways)");
+      if (!wide.hasAttribute("aria-label")) wide.setAttribute("aria-label", t(wide.localName === "pre" ? "help.code-scrolls" : "help.table-scrolls"));
     }
   }
   const target = anchor ? body.querySelector(`[id="${CSS.escape(anchor)}"]`) : null;
@@ -45,7 +48,7 @@ export function decorateHelp(lab, body) {
       // Another of the repository's documents (architecture, benchmarks…): not part
       // of the page, so named rather than linked to an address that does not exist.
       const name = el("span", { class: "doc-name", text: a.textContent });
-      name.title = `docs/${href.replace(/^(?:\.\.?\/)?(?:docs\/)?/, "").replace(/#.*$/, "")} in the repository`;
+      name.title = t("help.in-repository", { file: `docs/${href.replace(/^(?:\.\.?\/)?(?:docs\/)?/, "").replace(/#.*$/, "")}` });
       a.replaceWith(name);
     } else {
       a.target = "_blank";
@@ -55,7 +58,7 @@ export function decorateHelp(lab, body) {
   for (const code of body.querySelectorAll("pre > code.language-toml")) {
     const text = code.textContent;
     if (!/^format = "nhlab\/1"/m.test(text)) continue;
-    const button = el("button", { type: "button", class: "small open-example", text: "Open in the editor" });
+    const button = el("button", { type: "button", class: "small open-example", text: t("help.open-example") });
     button.addEventListener("click", () => {
       $("help-dialog").close();
       lab.galleryName = null;

@@ -5,6 +5,7 @@
 // end, S / W the second; on release it goes back to its slider's value.
 
 import { $, el } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** Key pairs (lower end, upper end) of the first two inputs. */
 export const INPUT_KEYS = [["a", "d"], ["s", "w"]];
@@ -16,7 +17,7 @@ export function renderInputs(lab, info) {
   const inputs = info.inputs ?? [];
   box.hidden = inputs.length === 0;
   if (!inputs.length) return;
-  box.append(el("span", { class: "inputs-head", text: "Inputs" }));
+  box.append(el("span", { class: "inputs-head", text: t("inputs.head") }));
   let keyed = 0;
   for (const input of inputs) {
     const name = input.label ? `${input.label} (${input.name})` : input.name;
@@ -25,14 +26,14 @@ export function renderInputs(lab, info) {
     if (input.unit) label.append(el("span", { class: "unit", text: input.unit }));
     row.append(label);
     if (input.slot === null || input.slot === undefined) {
-      row.append(el("span", { class: "hint", text: `follows its signal: ${input.signal}` }));
+      row.append(el("span", { class: "hint", text: t("inputs.signal", { signal: input.signal }) }));
       box.append(row);
       continue;
     }
     const span = input.value === 0 ? 1 : Math.abs(input.value);
     const lo = input.min ?? input.value - span, hi = input.max ?? input.value + span;
     const step = input.step ?? (hi - lo) / 200;
-    const slider = el("input", { type: "range", min: String(lo), max: String(hi), step: String(step), "aria-label": `${name} control`, "data-input": input.name });
+    const slider = el("input", { type: "range", min: String(lo), max: String(hi), step: String(step), "aria-label": t("inputs.control", { name }), "data-input": input.name });
     slider.value = String(input.value);
     const shown = el("output", { class: "input-value", "aria-live": "off", text: String(input.value) });
     const control = { input, slider, shown, lo, hi, held: null };
@@ -47,7 +48,7 @@ export function renderInputs(lab, info) {
     if (keyed < INPUT_KEYS.length) {
       const [down, up] = INPUT_KEYS[keyed];
       control.keys = { [down]: lo, [up]: hi };
-      row.append(el("kbd", { class: "input-keys", title: `hold ${down.toUpperCase()} or ${up.toUpperCase()} to push ${input.name} to its ends`, text: `${down.toUpperCase()} ${up.toUpperCase()}` }));
+      row.append(el("kbd", { class: "input-keys", title: t("inputs.keys", { down: down.toUpperCase(), up: up.toUpperCase(), name: input.name }), text: `${down.toUpperCase()} ${up.toUpperCase()}` }));
       slider.setAttribute("aria-keyshortcuts", `${down.toUpperCase()} ${up.toUpperCase()}`);
       keyed += 1;
     }

@@ -5,6 +5,7 @@
 
 import { $ } from "./dom.js";
 import { safely } from "./playback.js";
+import { t } from "./i18n.js";
 
 /** Wires the panel's controls once. */
 export function wireLongRun(lab) {
@@ -35,14 +36,14 @@ function stopLongRun(lab, why) {
 
 async function startLongRun(lab) {
   const tEnd = Number($("long-run-t").value);
-  if (!Number.isFinite(tEnd)) { $("long-run-text").textContent = "Enter the time to run to."; return; }
+  if (!Number.isFinite(tEnd)) { $("long-run-text").textContent = t("longrun.enter-time"); return; }
   stopLongRun(lab, "restarted");
   const worker = new lab.LabWorker();
   lab.longRun = worker;
   $("long-run-start").disabled = true;
   $("long-run-cancel").disabled = false;
   $("long-run-progress").value = 0;
-  $("long-run-text").textContent = "Running…";
+  $("long-run-text").textContent = t("longrun.running");
   let last = null;
   const show = (data) => {
     last = data;
@@ -55,8 +56,8 @@ async function startLongRun(lab) {
   const answer = await worker.ask("longRun", { text: lab.text, tEnd }, { onProgress: (data) => { if (lab.longRun === worker) show(data); } });
   if (lab.longRun !== worker && !answer.ok) {
     // Cancelled by the user (or replaced): say where it got to.
-    if (answer.error === "cancelled" && last) $("long-run-text").textContent = `Cancelled at ${Math.round(100 * last.progress)} %. ${summary(last)}`;
-    else if (answer.error === "cancelled") $("long-run-text").textContent = "Cancelled.";
+    if (answer.error === "cancelled" && last) $("long-run-text").textContent = `${t("longrun.cancelled-at", { percent: Math.round(100 * last.progress) })} ${summary(last)}`;
+    else if (answer.error === "cancelled") $("long-run-text").textContent = t("longrun.cancelled");
     return;
   }
   lab.longRun = null;
@@ -64,7 +65,7 @@ async function startLongRun(lab) {
   $("long-run-start").disabled = false;
   $("long-run-cancel").disabled = true;
   if (answer.ok) show(answer.result);
-  else $("long-run-text").textContent = `The long run could not run: ${answer.error}`;
+  else $("long-run-text").textContent = t("longrun.failed", { why: answer.error });
 }
 
 /** The chart of the last data received (nothing until the canvas has a size: the
@@ -72,7 +73,7 @@ async function startLongRun(lab) {
 function drawLongRun(lab) {
   const data = lab.longRunData;
   if (!data || $("long-run-canvas").hidden) return;
-  safely(lab, "drawing the long run", () => lab.api.draw_long_run("long-run-canvas", data, window.devicePixelRatio || 1));
+  safely(lab, "task.long-run", () => lab.api.draw_long_run("long-run-canvas", data, window.devicePixelRatio || 1));
 }
 
 /** Each run's largest error by a tenth of the way and by the end (or where it stopped). */
@@ -83,8 +84,8 @@ function summary(data) {
     if (r.error && r.points.length === 0) return `${r.label}: ${r.error}`;
     const largest = (t) => r.points.filter((p) => p[0] <= t).reduce((m, p) => Math.max(m, p[1]), 0);
     const end = r.points.length ? r.points[r.points.length - 1][0] : data.t0;
-    const text = `${r.label}: largest |ΔE| ${largest(at).toExponential(2)} by t = ${at.toPrecision(3)}, ${largest(end).toExponential(2)} by t = ${end.toPrecision(4)}`;
+    const text = t("longrun.run-summary", { label: r.label, early: largest(at).toExponential(2), at: at.toPrecision(3), last: largest(end).toExponential(2), end: end.toPrecision(4) });
     return r.error ? `${text} (${r.error})` : text;
   });
-  return `${data.finished ? "Done" : `${Math.round(100 * data.progress)} %`}. ${parts.join("; ")}.`;
+  return `${data.finished ? t("longrun.done") : `${Math.round(100 * data.progress)} %`}. ${parts.join("; ")}.`;
 }

@@ -39,6 +39,7 @@ import { exportCode } from "./code.js";
 import { load } from "./runner.js";
 import { embedSuffix, exportCsv, openFromFragment, openGallery, openShare, parseFragment, renderEmbedSnippet } from "./share.js";
 import { wireStability } from "./stability.js";
+import { chooseLanguage, galleryWords, language, linkedLanguage, setLanguage, t } from "./i18n.js";
 
 // channel.js and worker.js are copied as they are (trunk hashes only the page's own
 // files): the glue's hashed name versions them, so a cached copy never meets a newer
@@ -112,11 +113,14 @@ function wire(lab) {
   const gallery = $("gallery");
   const groups = new Map();
   for (const g of lab.api.gallery_entries()) {
-    if (!groups.has(g.group)) groups.set(g.group, el("optgroup", { label: g.group }));
-    groups.get(g.group).append(el("option", { value: g.name, text: g.title, "data-title": g.title }));
+    if (!groups.has(g.group)) groups.set(g.group, el("optgroup", { label: t(`gallery.group.${g.group}`), "data-group": g.group }));
+    const title = galleryWords(g.name)?.title ?? g.title;
+    groups.get(g.group).append(el("option", { value: g.name, text: title, "data-title": title, "data-own-title": g.title }));
   }
-  const classics = [...groups.keys()].sort((a, b) => (a.startsWith("Classic") ? -1 : b.startsWith("Classic") ? 1 : a.localeCompare(b)));
-  gallery.replaceChildren(el("option", { value: "", text: "(your own scenario)", disabled: "" }), ...classics.map((k) => groups.get(k)));
+  // The classics first, then the papers' examples.
+  const order = [...groups.keys()].sort((a, b) => (a === "classic" ? -1 : b === "classic" ? 1 : a.localeCompare(b)));
+  gallery.replaceChildren(el("option", { value: "", text: t("gallery.own"), disabled: "", "data-i18n": "gallery.own" }), ...order.map((k) => groups.get(k)));
+  $("language").addEventListener("change", () => switchLanguage(lab, $("language").value));
   gallery.addEventListener("change", () => {
     if (!gallery.value) return;
     history.replaceState(null, "", `#gallery=${encodeURIComponent(gallery.value)}${embedSuffix(lab)}`);
@@ -140,6 +144,7 @@ function wire(lab) {
   $("copy-snippet").addEventListener("click", (e) => copyText($("embed-snippet").value, e.currentTarget));
   $("embed-controls").addEventListener("change", (...a) => renderEmbedSnippet(lab, ...a));
   $("embed-panel").addEventListener("change", () => renderEmbedSnippet(lab));
+  $("embed-language").addEventListener("change", () => renderEmbedSnippet(lab));
   $("help-open").addEventListener("click", () => openHelp(lab, $("help-body").dataset.page ?? "first-system"));
   $("close-help").addEventListener("click", () => $("help-dialog").close());
   for (const tab of document.querySelectorAll(".help-tabs [role=tab]")) tab.addEventListener("click", () => openHelp(lab, tab.dataset.page));
@@ -152,7 +157,14 @@ function wire(lab) {
   window.addEventListener("hashchange", () => {
     const f = parseFragment();
     // Our own replaceState never fires this; a pasted link does.
-    if (f.share !== null || f.gallery !== null) openFromFragment(lab);
+    const opening = f.share !== null || f.gallery !== null;
+    // A pasted link that names another language (what it opens is loaded in it).
+    const linked = linkedLanguage();
+    if (linked && linked !== language()) {
+      lab.linkLanguage = linked;
+      switchLanguage(lab, linked, { remember: false, reload: !opening });
+    }
+    if (opening) openFromFragment(lab);
   });
   window.addEventListener("resize", () => { lab.dirty = true; });
   window.addEventListener("beforeunload", (e) => {
@@ -167,19 +179,46 @@ function wire(lab) {
   wireStability(lab);
 }
 
+/** The reader chose another language: the page's strings at once, and the running
+ *  scenario loaded again in workers that speak it (its runs start again). */
+function switchLanguage(lab, lang, { remember = true, reload = true } = {}) {
+  setLanguage(lang, { remember });
+  lab.stability = null; // its notes are made in the helper, in the language it had
+  lab.api.set_language(language());
+  lab.LabWorker.language = language();
+  for (const group of $("gallery").querySelectorAll("optgroup")) group.label = t(`gallery.group.${group.dataset.group}`);
+  for (const option of $("gallery").querySelectorAll("option[data-own-title]")) {
+    option.dataset.title = galleryWords(option.value)?.title ?? option.dataset.ownTitle;
+    option.textContent = option.dataset.title;
+  }
+  // A link that named its language names the new one.
+  if (lab.linkLanguage) lab.linkLanguage = language();
+  lab.helper.replace("language");
+  lab.spare?.kill("language");
+  lab.spare = null;
+  if (lab.text && reload) load(lab, lab.text, { trusted: true, fromEditor: true });
+  // The editor's content took the textarea's name (in the language of its time).
+  document.querySelector("#editor-view .cm-content")?.setAttribute("aria-label", t("side.editor"));
+  if ($("help-dialog").open) openHelp(lab, $("help-body").dataset.page ?? "first-system");
+}
+
 function boot(lab, api) {
   if (lab.api) return;
   lab.api = api;
+  lab.perf.bootMs = performance.now(); // the page's module is ready (the benchmark's breakdown)
+  api.set_language(language());
+  lab.LabWorker.language = language();
   lab.helper = new lab.LabWorker({ respawn: true });
   watchCanvases(lab);
   wireLongRun(lab);
   // For the browser tests: a deliberate trap on the page or in the runner.
   window.nhlabTest = {
-    trapPage: () => safely(lab, "self-test", () => lab.api.self_test_trap()),
+    trapPage: () => safely(lab, "task.self-test", () => lab.api.self_test_trap()),
     stabilitySpan: () => lab.stability?.span ?? null,
     trapWorker: () => lab.runner.ask("trap"),
     load: (text) => load(lab, text, { fromEditor: true }),   // the benchmark times an edit's whole path
     info: () => lab.info,                              // what the runner's WebLab.info() said
+    helpHtml: (page, lang) => lab.api.help_html(page, lang), // the Help's pages, for their links
     runs: () => lab.lastRuns,                          // each run's last update: t, q at the clock, …
     benchRhs: (text, count) => lab.helper.ask("benchRhs", { text, count }), // compiled against interpreted, in a worker
   };
@@ -189,10 +228,15 @@ function boot(lab, api) {
     openFromFragment(lab);
     offerDraft(lab, fragment);
   } catch (e) {
-    notice(`The lab could not start: ${errorText(e)}`);
+    notice(t("error.start", { why: errorText(e) }));
   }
   requestAnimationFrame((...a) => frame(lab, ...a));
 }
+
+// The language first: nothing is shown before it is chosen.
+setLanguage(chooseLanguage());
+lab.linkLanguage = linkedLanguage();
+$("title").textContent = t("stage.loading"); // until the scenario's title
 
 // The editor (CodeMirror, bundled at build time) takes the textarea's place as soon
 // as it has loaded; without it the plain textarea works as before. An embed shows no

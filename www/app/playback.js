@@ -5,19 +5,20 @@ import { $, DRAW_MS_PER_FRAME, errorText, isTrap, notice } from "./dom.js";
 import { openHelp } from "./help.js";
 import { renderLegend, renderPlotTexts, renderSceneText, renderValidity } from "./plots.js";
 import { recoverFromTrap, requestAdvance, restartRuns } from "./runner.js";
+import { t } from "./i18n.js";
 
 export function updatePlayButton(lab) {
   const b = $("play");
-  b.textContent = lab.playing ? "Pause" : catchingUp(lab) ? "Stop" : "Play";
+  b.textContent = t(lab.playing ? "transport.pause" : catchingUp(lab) ? "transport.stop" : "transport.play");
   b.setAttribute("aria-pressed", String(lab.playing));
 }
 
 export function safely(lab, what, fn) {
   try { return fn(); } catch (e) {
-    if (isTrap(e)) { recoverFromTrap(lab, `${what}: ${errorText(e)}`); return undefined; }
+    if (isTrap(e)) { recoverFromTrap(lab, `${t(what)}: ${errorText(e)}`); return undefined; }
     lab.playing = false;
     updatePlayButton(lab);
-    notice(`${what}: ${errorText(e)}`);
+    notice(`${t(what)}: ${errorText(e)}`);
     return undefined;
   }
 }
@@ -73,7 +74,7 @@ export function frame(lab, now) {
     if (fresh) lab.drewPlaying = lab.playing;
     const t0 = performance.now();
     const dpr = window.devicePixelRatio || 1;
-    const gaps = safely(lab, "drawing", () => (fresh
+    const gaps = safely(lab, "task.drawing", () => (fresh
       ? lab.display.draw(dpr, lab.playing, DRAW_MS_PER_FRAME)
       : lab.display.draw_pending(dpr, DRAW_MS_PER_FRAME))) ?? [];
     lab.perf.draw.push(performance.now() - t0);
@@ -87,7 +88,7 @@ export function frame(lab, now) {
     }
     const shown = reached(lab);
     const progress = waiting && lab.clock > lab.info.t0
-      ? ` (catching up: ${Math.floor(100 * (shown - lab.info.t0) / (lab.clock - lab.info.t0))} %)` : "";
+      ? t("transport.catching-up", { percent: Math.floor(100 * (shown - lab.info.t0) / (lab.clock - lab.info.t0)) }) : "";
     $("clock").textContent = `t = ${shown.toFixed(3)} / ${lab.info.t_end}${progress}`;
     renderLegend(lab);
     renderValidity(lab);

@@ -5,6 +5,7 @@
 import { $, download, el } from "./dom.js";
 import { safely } from "./playback.js";
 import { drawStability } from "./stability.js";
+import { t } from "./i18n.js";
 
 /** Watches the page's canvases for `lab`: each one's CSS size is kept in
  *  `data-css-size`, so that drawing never asks the browser for a layout (reading
@@ -30,7 +31,7 @@ export function watchCanvases(lab) {
     lab.dirty = true;
   }, { rootMargin: "64px" });
   window.addEventListener("beforeprint", () => {
-    if (lab.display) safely(lab, "drawing", () => lab.display.draw(window.devicePixelRatio || 1, false, Infinity)); // all of it
+    if (lab.display) safely(lab, "task.drawing", () => lab.display.draw(window.devicePixelRatio || 1, false, Infinity)); // all of it
     $("print-text").textContent = lab.text ?? "";
   });
 }
@@ -59,7 +60,7 @@ export function renderPlots(lab, info) {
     lab.canvasViews.observe(canvas);
     // Each named for its plot: eight buttons all called "PNG" cannot be told apart
     // by a screen reader's list of buttons.
-    const png = el("button", { type: "button", class: "small", text: "PNG", title: `Download “${p.title}” as PNG`, "aria-label": `PNG of ${p.title}` });
+    const png = el("button", { type: "button", class: "small", text: "PNG", title: t("png.title", { title: p.title }), "aria-label": t("png.label", { title: p.title }) });
     png.addEventListener("click", () => downloadCanvas(lab, canvas, p.id));
     const head = el("div", { class: "fig-head" }, el("h3", { text: p.title }), png);
     if (p.kind === "Scene" && forces > 0) {
@@ -67,14 +68,14 @@ export function renderPlots(lab, info) {
       const forceSwitch = el("input", { type: "checkbox", id: "scene-forces" });
       forceSwitch.checked = true;
       forceSwitch.addEventListener("change", () => { lab.display?.set_show_forces(forceSwitch.checked); lab.dirty = true; });
-      const label = el("label", { class: "small scene-forces", title: "Draw the force each contact's surface exerts, as an arrow at the contact (scaled to the picture)" }, forceSwitch, el("span", { text: " contact forces" }));
+      const label = el("label", { class: "small scene-forces", title: t("scene.forces.title") }, forceSwitch, el("span", { text: ` ${t("scene.forces")}` }));
       head.insertBefore(label, png);
     }
-    const gaps = el("p", { class: "gaps", text: "Some values here are not finite (undefined or overflowing): they are left out as gaps." });
+    const gaps = el("p", { class: "gaps", text: t("plot.gaps") });
     gaps.hidden = true;
     // How to handle it (mouse and keys) after the note: not printed.
     const caption = el("figcaption", { class: "note" }, el("span", { class: "note-text", text: p.note }));
-    if (p.handling) caption.append(el("span", { class: "handling", text: `; ${p.handling}` }));
+    if (p.handling) caption.append(el("span", { class: "handling", text: `${t("clause.separator")}${p.handling}` }));
     const fig = el("figure", { id: `${p.id}-fig`, class: p.kind === "Scene" ? "fig scene" : "fig" }, head, canvas, caption, gaps);
     if (p.kind === "ContactNormal") {
       // Where each run's contacts lifted off or slipped, named with their instants.
@@ -144,18 +145,18 @@ export function wireScene(lab, canvas) {
 /** A plot's data as a table, made when it is opened (and again on each opening). */
 function dataTable(lab, p) {
   const box = el("div", { class: "data-table" });
-  const details = el("details", { class: "data" }, el("summary", { text: "Data table" }), box);
+  const details = el("details", { class: "data" }, el("summary", { text: t("table.summary") }), box);
   details.addEventListener("toggle", () => {
     if (!details.open || !lab.display) return;
-    const t = safely(lab, "making the table", () => lab.display.plot_table(p.id, 21));
-    if (!t) return;
-    const head = el("tr", {}, ...t.columns.map((c) => el("th", { scope: "col", text: c })));
-    const rows = t.rows.map((r) => el("tr", {}, ...r.map((c) => el("td", { text: c }))));
-    const caption = el("caption", { text: `${p.title}: each line's values up to t = ${lab.display.now().toPrecision(4)}, at most 21 a line, evenly spread` });
+    const table = safely(lab, "task.table", () => lab.display.plot_table(p.id, 21));
+    if (!table) return;
+    const head = el("tr", {}, ...table.columns.map((c) => el("th", { scope: "col", text: c })));
+    const rows = table.rows.map((r) => el("tr", {}, ...r.map((c) => el("td", { text: c }))));
+    const caption = el("caption", { text: t("table.caption", { title: p.title, t: lab.display.now().toPrecision(4) }) });
     box.replaceChildren(el("table", {}, caption, el("thead", {}, head), el("tbody", {}, ...rows)));
     box.tabIndex = 0; // it may scroll
     box.setAttribute("role", "region");
-    box.setAttribute("aria-label", `data of ${p.title}`);
+    box.setAttribute("aria-label", t("table.label", { title: p.title }));
   });
   return details;
 }
@@ -185,17 +186,16 @@ export function renderSceneText(lab, now) {
   const hidden = [...new Set(lab.runs.flatMap((r) => r.hidden ?? []))];
   const note = $("scene-hidden");
   note.hidden = hidden.length === 0;
-  note.textContent = hidden.length ? `Not drawn at this time (a value is not finite there): ${hidden.join(", ")}.` : "";
+  note.textContent = hidden.length ? t("scene.hidden", { names: hidden.join(", ") }) : "";
 }
 
 /** The line under the legend: what its `E = (…)` is (set once per scenario, not per frame). */
 export function renderLegendNote(info) {
   const comps = info.layout.e_components;
-  const colours = info.layout.set_labels?.length
-    ? "Each method in its colour with the scenario's parameters; each parameter set of [compare] in a colour of its own (the set's name and changed values follow the method); every method with its mark along its lines."
-    : "Each method in its colour and with its mark (● ■ ▲ …) along its lines.";
+  const colours = t(info.layout.set_labels?.length ? "legend.colours.sets" : "legend.colours");
   $("legend-note").textContent = comps.length
-    ? `${colours} E = (…) is Hamel's E-vector, G − H, at the clock's state of that run, by independent coordinate (${comps.join(", ")}): zero exactly where Hamel's embedding, which has no multipliers, gives the true motion.${info.hamel_split ? ` Hamel's split: ${info.hamel_split}.` : ""}`
+    ? [colours, t("legend.e-vector", { components: comps.join(", ") }), info.hamel_split ? t("legend.split", { split: info.hamel_split }) : ""]
+      .filter(Boolean).join(t("sentence.separator"))
     : colours;
   $("legend-note").hidden = false;
 }
@@ -236,7 +236,7 @@ export function renderLegend(lab) {
       const shown = entries.length <= 6 ? entries : [...entries].sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 6);
       const e = shown.map(([name, x]) => `${name} ${x.toExponential(2)}`).join(", ");
       const norm = Math.hypot(...r.e);
-      item.append(el("span", { class: "e", text: entries.length <= 6 ? ` E = (${e})` : ` |E| = ${norm.toExponential(2)}; largest of ${entries.length}: ${e}` }));
+      item.append(el("span", { class: "e", text: entries.length <= 6 ? ` E = (${e})` : ` ${t("legend.e-largest", { norm: norm.toExponential(2), count: entries.length, e })}` }));
     }
     // In the cell, cut to its width (the full text is on the line under the legend).
     if (r.error) item.append(el("span", { class: "why", text: ` — ${r.error}`, title: r.error, "aria-hidden": "true" }));
@@ -263,7 +263,7 @@ export function downloadCanvas(lab, canvas, id) {
     // The sweep drawn afresh at twice the size, with its title (the page shows the
     // title above the canvas).
     const s = lab.stability, box = canvas.getBoundingClientRect(), out = document.createElement("canvas");
-    const drawn = s && safely(lab, "exporting", () => {
+    const drawn = s && safely(lab, "task.exporting", () => {
       lab.api.draw_stability_export(out, s.data, s.data.current, $("stability-title").textContent, box.width, box.height + 40, EXPORT_SCALE);
       return true;
     });
@@ -275,6 +275,6 @@ export function downloadCanvas(lab, canvas, id) {
   // legend (the page's panels name the methods in the legend above them instead).
   const box = canvas.getBoundingClientRect();
   const out = document.createElement("canvas");
-  const drawn = safely(lab, "exporting", () => { lab.display.draw_export(id, out, box.width, box.height + 40, EXPORT_SCALE); return true; });
+  const drawn = safely(lab, "task.exporting", () => { lab.display.draw_export(id, out, box.width, box.height + 40, EXPORT_SCALE); return true; });
   save(drawn ? out : canvas);
 }

@@ -10,6 +10,7 @@ import { renderInputs } from "./inputs.js";
 import { resetLongRun } from "./longrun.js";
 import { updatePlayButton } from "./playback.js";
 import { syncAddress } from "./share.js";
+import { count, t } from "./i18n.js";
 
 /** Builds a lab from `text` in a fresh runner, under the load budget (none for the
  *  gallery's own files, `trusted`). On success the runner replaces the running one
@@ -28,12 +29,14 @@ export async function load(lab, text, { trusted = false, fromEditor = false, kee
   if (!answer.ok) {
     candidate.kill("refused");
     const message = answer.timeout ? tooSlowToLoad(lab, text, progress) : answer.error;
+    lab.loadTimedOut = Boolean(answer.timeout);
     editorStatus(lab, message, "error");
     highlightProblem(lab, message);
     if (answer.timeout) notice(message);
     return false;
   }
   lab.perf.loads.push(performance.now() - started);
+  lab.perf.firstLoadedMs ??= performance.now(); // the first scenario is open in its runner
   install(lab, candidate, text, answer.result, { fromEditor, keepClock });
   return true;
 }
@@ -42,23 +45,22 @@ export async function load(lab, text, { trusted = false, fromEditor = false, kee
  *  the text, or deriving the model and building its scene), with the sizes that part
  *  depends on. */
 function tooSlowToLoad(lab, text, { phase, size }) {
-  const took = `took more than ${budget("load") / 1000} s to load and was stopped`;
-  const previous = lab.display ? " The previous run goes on." : "";
-  if (phase === "reading") {
-    return `This scenario (${text.length.toLocaleString("en")} characters) ${took} while its text was being read and checked. \`nhlab check\` has no time limit.${previous}`;
-  }
-  const scene = size?.shapes > 0 ? ` and building its scene (${plural(size.shapes, "shape")}, ${plural(size.points, "point")})` : "";
-  return `This scenario${describeSize(size)} ${took} while deriving and compiling its equations of motion${scene}. Models of this size are for the command line (\`nhlab run\` has no time limit).${previous}`;
+  const seconds = budget("load") / 1000;
+  const previous = lab.display ? ` ${t("load.previous")}` : "";
+  if (phase === "reading") return t("load.too-slow.reading", { characters: count(text.length), seconds }) + previous;
+  const scene = size?.shapes > 0 ? t("load.scene", { shapes: plural(size.shapes, "shape"), points: plural(size.points, "point") }) : "";
+  return t("load.too-slow.deriving", { size: describeSize(size), seconds, scene }) + previous;
 }
 
-const plural = (n, one) => `${n.toLocaleString("en")} ${one}${n === 1 ? "" : "s"}`;
+/** "3 shapes": a count and its noun (`count.shape.one` / `count.shape.other`). */
+const plural = (n, one) => t(`count.${one}.${n === 1 ? "one" : "other"}`, { n: count(n) });
 
 /** " (120 coordinates, 30 constraints)": what a scenario that took too long holds. */
 export function describeSize(size) {
   if (!size) return "";
   const parts = ["coordinate", "constraint", "definition", "particle"]
     .filter((one) => size[`${one}s`] > 0).map((one) => plural(size[`${one}s`], one));
-  return parts.length ? ` (${parts.join(", ")})` : "";
+  return parts.length ? ` (${parts.join(t("list.separator"))})` : "";
 }
 
 /** A started runner for the next load: one is kept ready, so that an edit does not
@@ -78,7 +80,7 @@ export function install(lab, runner, text, opened, { fromEditor = false, keepClo
   } catch (e) {
     runner.kill("refused");
     if (isTrap(e)) recoverFromTrap(lab, errorText(e));
-    else editorStatus(lab, `the lab could not lay out this scenario's plots: ${errorText(e)}`, "error");
+    else editorStatus(lab, t("load.no-layout", { why: errorText(e) }), "error");
     return;
   }
   retire(lab.runner);
@@ -103,7 +105,7 @@ export function install(lab, runner, text, opened, { fromEditor = false, keepClo
     definitions: lab.info.definitions ?? [],
   });
   const warnings = lab.info.warnings;
-  editorStatus(lab, warnings.length ? `loaded, with warnings:\n${warnings.join("\n")}` : "loaded", warnings.length ? "warning" : "ok");
+  editorStatus(lab, warnings.length ? `${t("status.warnings")}\n${warnings.join("\n")}` : t("status.loaded"), warnings.length ? "warning" : "ok");
   renderInfo(lab);
   resetLongRun(lab, lab.info);
   lab.clock = lab.info.layout.t0;
@@ -159,9 +161,10 @@ export function requestAdvance(lab) {
     if (a.timeout) { // the runner was killed, and a fresh one waits for Reset or Play
       const at = lab.display.now().toPrecision(6);
       const shapes = lab.info?.layout?.scene?.labels?.length;
+      const seconds = budget("step") / 1000;
       lab.stalled = phase === "collecting"
-        ? `Collecting this scenario's samples${shapes ? ` and the pictures of its scene (${plural(shapes, "shape")})` : ""} took more than ${budget("step") / 1000} s, so playback stopped at t = ${at}. \`nhlab run\` has no time limit.`
-        : `One step of this scenario took more than ${budget("step") / 1000} s, so playback stopped at t = ${at}. Models of this size are for the command line (\`nhlab run\` has no time limit).`;
+        ? t("step.too-slow.collecting", { pictures: shapes ? t("step.pictures", { shapes: plural(shapes, "shape") }) : "", seconds, t: at })
+        : t("step.too-slow", { seconds, t: at });
       lab.playing = false;
       updatePlayButton(lab);
       notice(lab.stalled);
@@ -179,7 +182,7 @@ export function requestAdvance(lab) {
 export async function runnerDied(lab, runner, why) {
   if (runner !== lab.runner) return;
   const timedOut = why === "timed out";
-  if (!timedOut) notice(`The lab's worker hit an internal error (${why}) and was restarted with the same scenario.`);
+  if (!timedOut) notice(t("trap.worker", { why }));
   await restartRunner(lab, { show: !timedOut });
 }
 
@@ -189,7 +192,7 @@ export async function restartRunner(lab, { show }) {
   fresh.onDeath = (why) => runnerDied(lab, fresh, why);
   const answer = await fresh.ask("open", { text: lab.text });
   if (fresh !== lab.runner) return;
-  if (!answer.ok) notice(`The lab's worker could not be restarted (${answer.error}): reload the page.`);
+  if (!answer.ok) notice(t("trap.worker-failed", { why: answer.error }));
   else if (show) { lab.caughtUp = false; applyUpdate(lab, answer.result); }
 }
 
@@ -219,9 +222,9 @@ export async function recoverFromTrap(lab, reason) {
     const runner = lab.runner;
     const a = await runner.ask("resend");
     if (a.ok && runner === lab.runner) applyUpdate(lab, a.result);
-    notice(`The lab hit an internal error (${reason}) and was restarted with the last scenario that worked.`);
+    notice(t("trap.page", { why: reason }));
   } catch (e) {
-    notice(`The lab hit an internal error (${reason}) and could not restart: reload the page.`);
+    notice(t("trap.page-failed", { why: reason }));
   } finally {
     lab.recovering = false;
   }

@@ -5,6 +5,7 @@ import { $, copyText, download, el, errorText, notice } from "./dom.js";
 import { editorStatus, highlightProblem } from "./editing.js";
 import { slug } from "./plots.js";
 import { load } from "./runner.js";
+import { t } from "./i18n.js";
 
 export function shareUrl(lab) {
   const url = new URL(location.href);
@@ -12,12 +13,12 @@ export function shareUrl(lab) {
   // A gallery item as it is: the short link names it.
   const name = unchangedGalleryItem(lab);
   if (name !== null) {
-    url.hash = `gallery=${encodeURIComponent(name)}`;
+    url.hash = `gallery=${encodeURIComponent(name)}${lab.linkLanguage ? `&lang=${lab.linkLanguage}` : ""}`;
     return url.href;
   }
   const share = lab.info.share;
   if (share.Err !== undefined) throw new Error(share.Err);
-  url.hash = `s=${share.Ok}`;
+  url.hash = `s=${share.Ok}${lab.linkLanguage ? `&lang=${lab.linkLanguage}` : ""}`;
   return url.href;
 }
 
@@ -55,9 +56,9 @@ function fillPanelChoice(lab) {
   const previous = select.value;
   const plots = (lab.info?.layout?.panels ?? []).filter((p) => p.kind !== "Scene");
   const options = [
-    ...(lab.stability ? [["stability", "the stability panel"]] : []),
+    ...(lab.stability ? [["stability", t("share.panel.stability")]] : []),
     ...plots.map((p) => [p.id.replace(/^plot-/, ""), p.title]),
-    ["none", "nothing (the scene alone)"],
+    ["none", t("share.panel.none")],
   ];
   select.replaceChildren(...options.map(([value, text]) => el("option", { value, text })));
   if (options.some(([v]) => v === previous)) select.value = previous;
@@ -70,7 +71,9 @@ export function renderEmbedSnippet(lab) {
   const chosen = [...$("embed-controls").querySelectorAll("input:checked")].map((i) => i.value);
   if (!$("embed-panel").options.length) fillPanelChoice(lab);
   const embed = new URL(lab.shareLink);
-  embed.hash += `&embed${chosen.length ? `&controls=${chosen.join(",")}` : ""}&panel=${encodeURIComponent($("embed-panel").value)}`;
+  const lang = $("embed-language").value;
+  embed.hash = embed.hash.replace(/&lang=[^&]*/, "");
+  embed.hash += `&embed${chosen.length ? `&controls=${chosen.join(",")}` : ""}&panel=${encodeURIComponent($("embed-panel").value)}${lang ? `&lang=${lang}` : ""}`;
   const title = lab.info.title.replace(/[<>&"]/g, "");
   $("embed-snippet").value = `<iframe src="${embed.href}" title="${title} — nhlab" loading="lazy" style="display:block;width:100%;max-width:720px;aspect-ratio:720/560;min-height:460px;border:1px solid #ccc;box-sizing:border-box"></iframe>`;
 }
@@ -84,22 +87,22 @@ export async function exportCsv(lab) {
     // Inputs moved by hand: the run cannot be computed again from the text, so the
     // file holds the samples the runs have recorded so far, as played.
     const answer = await lab.runner.ask("csvPlayed");
-    if (!answer.ok) { notice(`CSV export failed: ${answer.error}`); return; }
+    if (!answer.ok) { notice(t("csv.failed", { why: answer.error })); return; }
     download(`${slug(lab)}-as-played.csv`, new Blob([answer.result], { type: "text/csv" }));
-    notice(`The CSV holds the runs as played to t = ${lab.clock.toFixed(3)}, with the inputs you moved; Reset and export again for the scenario's own run.`, "info");
+    notice(t("csv.as-played", { t: lab.clock.toFixed(3) }), "info");
     return;
   }
   const label = button.textContent;
   lab.exporting = true;
-  button.textContent = "Cancel export";
+  button.textContent = t("csv.cancel");
   const answer = await lab.helper.ask("csv", { text: lab.text }, {
-    onProgress: (x) => { button.textContent = `Cancel export (${Math.round(100 * x)} %)`; },
+    onProgress: (x) => { button.textContent = t("csv.cancel.progress", { percent: Math.round(100 * x) }); },
   });
   lab.exporting = false;
   button.textContent = label;
   if (answer.ok) download(`${slug(lab)}.csv`, new Blob([answer.result], { type: "text/csv" }));
-  else if (answer.cancelled) notice("CSV export cancelled.", "info");
-  else notice(`CSV export failed: ${answer.error}`);
+  else if (answer.cancelled) notice(t("csv.cancelled"), "info");
+  else notice(t("csv.failed", { why: answer.error }));
 }
 
 // ---------- the fragment: #s=…, #gallery=…, &embed ----------
@@ -129,7 +132,7 @@ function reportHeight() {
  *  is unchanged, else the running text's share link (its comments and layout
  *  included), so that a reload or a copied address opens what is on the screen. */
 /** The name of the gallery item playing, when its text is unchanged; else null. */
-function unchangedGalleryItem(lab) {
+export function unchangedGalleryItem(lab) {
   if (!lab.galleryOrigin) return null;
   try { return lab.api.gallery_text(lab.galleryOrigin) === lab.text ? lab.galleryOrigin : null; } catch { return null; }
 }
@@ -145,13 +148,15 @@ export function syncAddress(lab) {
   if (hash !== null) history.replaceState(null, "", hash + embed);
   $("edited-mark").hidden = !edited;
   const option = [...$("gallery").options].find((o) => o.value === lab.galleryOrigin);
-  if (option) option.textContent = option.dataset.title + (edited ? " (edited)" : "");
+  if (option) option.textContent = option.dataset.title + (edited ? t("gallery.edited") : "");
 }
 
-/** What the address keeps after the scenario in embed mode. */
+/** What the address keeps after the scenario: the language a link named, and in
+ *  embed mode what the embed shows. */
 export function embedSuffix(lab) {
-  if (!lab.embed) return "";
-  return `&embed${lab.embedControls.length ? `&controls=${lab.embedControls.join(",")}` : ""}${lab.embedPanel ? `&panel=${encodeURIComponent(lab.embedPanel)}` : ""}`;
+  const lang = lab.linkLanguage ? `&lang=${lab.linkLanguage}` : "";
+  if (!lab.embed) return lang;
+  return `${lang}&embed${lab.embedControls.length ? `&controls=${lab.embedControls.join(",")}` : ""}${lab.embedPanel ? `&panel=${encodeURIComponent(lab.embedPanel)}` : ""}`;
 }
 
 export function parseFragment() {
@@ -184,7 +189,7 @@ async function openSharedScenario(lab, payload) {
   try {
     text = lab.api.share_to_toml(payload);
   } catch (e) {
-    openGallery(lab, lab.api.gallery_default(), { message: `${errorText(e)} Showing the default system instead.` });
+    openGallery(lab, lab.api.gallery_default(), { message: t("link.default-instead", { why: errorText(e) }) });
     return;
   }
   const ok = await load(lab, text);
@@ -197,9 +202,7 @@ async function openSharedScenario(lab, payload) {
   await nextTask();
   editorStatus(lab, status, "error");
   highlightProblem(lab, status);
-  notice(/took more than/.test(status)
-    ? "This share link's scenario took too long to load and was stopped (see under the editor). The default system plays meanwhile."
-    : "This share link's scenario has problems: they are shown under the editor, where you can fix them. The default system plays meanwhile.");
+  notice(t(lab.loadTimedOut ? "link.too-slow" : "link.problems"));
 }
 
 export function openFromFragment(lab) {
@@ -232,7 +235,7 @@ export function openFromFragment(lab) {
   }
   if (f.gallery !== null) {
     if (!openGallery(lab, f.gallery)) {
-      openGallery(lab, lab.api.gallery_default(), { message: `There is no gallery item “${f.gallery}”. Showing the default system instead.` });
+      openGallery(lab, lab.api.gallery_default(), { message: t("link.no-item", { name: f.gallery }) });
     }
     return;
   }

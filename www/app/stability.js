@@ -5,6 +5,7 @@ import { $, budget, inRanges, nearestIndex } from "./dom.js";
 import { applyEdit } from "./editing.js";
 import { safely } from "./playback.js";
 import { downloadCanvas } from "./plots.js";
+import { t } from "./i18n.js";
 
 /** The swept quantity's path in the scenario text and its value in the running scenario. */
 export function sweptPath(data) {
@@ -33,7 +34,7 @@ export async function renderStability(lab) {
     drawStability(lab);
     return;
   }
-  if (old) $("stability-note").textContent = "Computing the eigenvalues…";
+  if (old) $("stability-note").textContent = t("stability.computing");
   const ask = () => lab.helper.ask("stability", { text }, { budgetMs: budget("derive") });
   let answer = await ask();
   // Another request that overran its budget took the lab.helper down with this one
@@ -44,9 +45,9 @@ export async function renderStability(lab) {
     lab.stability = null;
     fig.hidden = answer.ok;
     if (!answer.ok) {
-      const why = answer.timeout ? `the sweep took more than ${budget("derive") / 1000} s and was stopped (\`nhlab linearize\` has no time limit)` : answer.error;
+      const why = answer.timeout ? t("stability.too-slow", { seconds: budget("derive") / 1000 }) : answer.error;
       $("stability-canvas").getContext("2d").clearRect(0, 0, 1e4, 1e4);
-      $("stability-note").textContent = `No stability analysis: ${why}`;
+      $("stability-note").textContent = t("stability.none", { why });
     }
     return;
   }
@@ -62,7 +63,7 @@ export function drawStability(lab) {
   if (!s) return;
   const d = s.data;
   const marked = s.cursor != null ? d.values[s.cursor] : d.current;
-  const span = safely(lab, "drawing the stability panel", () => lab.api.draw_stability("stability-canvas", d, marked, window.devicePixelRatio || 1));
+  const span = safely(lab, "task.stability", () => lab.api.draw_stability("stability-canvas", d, marked, window.devicePixelRatio || 1));
   if (span) s.span = span;
   // A boundary within the bisection's tolerance of zero is zero.
   const range = Math.abs(d.values[d.values.length - 1] - d.values[0]);
@@ -73,26 +74,30 @@ export function drawStability(lab) {
     const a = k !== undefined ? d.axis.boundaries[k] : interpolate(d.values, d.axis.values, x);
     return `${d.axis.name} = ${fmt(a)}${d.axis.unit ? ` ${d.axis.unit}` : ""}; `;
   };
-  const bounds = d.boundaries.map(([x, stable], k) => `${d.over} = ${fmt(x)} (${onAxis(x, k)}${stable ? "becomes stable" : "becomes unstable"})`);
+  const bounds = d.boundaries.map(([x, stable], k) => t(stable ? "stability.becomes-stable" : "stability.becomes-unstable", { over: d.over, value: fmt(x), axis: onAxis(x, k) }));
   const marginal = d.marginal ?? [];
   // Where every real part is zero to round-off, linear analysis says nothing more.
-  const neutral = marginal.length ? ` Marginal from ${marginal.map(([a, b]) => `${fmt(a)} to ${fmt(b)}`).join(" and from ")} (shaded grey: every Re λ is zero to round-off) — linear analysis cannot decide.` : "";
+  const neutral = marginal.length ? ` ${t("stability.marginal-ranges", { ranges: marginal.map(([a, b]) => t("stability.range", { from: fmt(a), to: fmt(b) })).join(t("stability.and")) })}` : "";
   const here = d.values.length ? nearestIndex(d.values, d.current) : -1;
-  const verdict = inRanges(marginal, d.current) ? ": marginal — linear analysis cannot decide." : inRanges(d.stable, d.current) ? ": stable." : ": unstable.";
+  const kindAt = (x) => (inRanges(marginal, x) ? "marginal" : inRanges(d.stable, x) ? "stable" : "unstable");
   const said = (x) => (d.axis ? ` (${onAxis(x).replace(/; $/, "")})` : "");
-  const at = Number.isFinite(d.current) ? ` The run uses ${d.over} = ${fmt(d.current)}${said(d.current)}${here < 0 ? "" : verdict}` : "";
-  $("stability-title").textContent = `Linear stability against ${d.axis ? `${d.axis.name}${d.axis.unit ? ` [${d.axis.unit}]` : ""}, from ${d.over}` : d.over} (${d.method}; state ${d.state.join(", ")}${d.held.length ? `; held ${d.held.join(", ")}` : ""})`;
-  const hamel = d.hamel.length ? ` Dashed: Hamel's embedding linearised at the same states — where its eigenvalues differ, it does not follow the true motion.` : d.hamel_note ? ` ${d.hamel_note}.` : "";
+  const at = Number.isFinite(d.current)
+    ? t(here < 0 ? "stability.run-uses" : `stability.run-uses.${kindAt(d.current)}`, { over: d.over, value: fmt(d.current), axis: said(d.current) })
+    : "";
+  const held = d.held.length ? t("stability.held", { held: d.held.join(", ") }) : "";
+  const against = d.axis ? t("stability.against-axis", { name: d.axis.name, unit: d.axis.unit ? ` [${d.axis.unit}]` : "", over: d.over }) : d.over;
+  $("stability-title").textContent = t("stability.heading", { against, method: d.method, state: d.state.join(", "), held });
+  const hamel = d.hamel.length ? ` ${t("stability.hamel-dashed")}` : d.hamel_note ? ` ${d.hamel_note}.` : "";
   // The answer first (an embed shows the caption's first lines only).
-  $("stability-note").textContent = `${at.trim()} ${bounds.length ? `Boundaries: ${bounds.join("; ")}.` : "No change of stability in this range."}${neutral} Real (top) and imaginary (bottom) parts of the eigenvalues; stable ranges shaded green.${hamel}`.trim();
-  $("stability-handling").textContent = "Click, or choose with the arrow keys and Enter, to run at a value.";
-  $("stability-canvas").setAttribute("aria-label", `Eigenvalues against ${d.over} from ${fmt(d.values[0])} to ${fmt(d.values[d.values.length - 1])}. ${bounds.join("; ")}. Arrow keys choose a value, Enter runs at it.`);
+  const found = bounds.length ? t("stability.boundaries", { list: bounds.join("; ") }) : t("stability.no-change");
+  $("stability-note").textContent = [at, found, neutral, t("stability.parts"), hamel].map((s) => s.trim()).filter(Boolean).join(t("sentence.separator"));
+  $("stability-handling").textContent = t("stability.handling");
+  $("stability-canvas").setAttribute("aria-label", t("stability.canvas-label", { over: d.over, from: fmt(d.values[0]), to: fmt(d.values[d.values.length - 1]), bounds: bounds.join("; ") }));
   // Moving the marker by keys: where it is and what the motion is there, read out.
   const cursor = $("stability-cursor");
   if (s.cursor != null) {
     const x = d.values[s.cursor];
-    const kind = inRanges(marginal, x) ? "marginal" : inRanges(d.stable, x) ? "stable" : "unstable";
-    cursor.textContent = `${d.over} = ${fmt(x)}${said(x)}: ${kind}. Enter runs at this value; Escape goes back to ${fmt(d.current)}.`;
+    cursor.textContent = t("stability.cursor", { over: d.over, value: fmt(x), axis: said(x), kind: t(`stability.kind.${kindAt(x)}`), current: fmt(d.current) });
   } else cursor.textContent = "";
 }
 

@@ -3,6 +3,7 @@
 
 import { MATHML, MAX_TYPESET_NODES } from "./dom.js";
 import { safeMath } from "./equations.js";
+import { t } from "./i18n.js";
 
 export const SIGNS = new Set(["+", "−", "-"]);
 
@@ -115,7 +116,7 @@ export function markScrolling(box) {
   if (scrolls) {
     box.tabIndex = 0;
     box.setAttribute("role", "group");
-    box.setAttribute("aria-label", `${box.closest(".eq")?.querySelector(".eq-label")?.textContent ?? "equation"} (scrolls sideways)`);
+    box.setAttribute("aria-label", t("eq.scrolls", { label: box.closest(".eq")?.querySelector(".eq-label")?.textContent ?? t("eq.equation") }));
   } else {
     box.removeAttribute("tabindex");
     box.removeAttribute("role");

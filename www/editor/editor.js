@@ -142,7 +142,7 @@ export function createEditor(textarea) {
         bracketMatching(), closeBrackets(), autocompletion({ override: [complete], icons: false }),
         StreamLanguage.define(toml), syntaxHighlighting(highlight), names, nameMarks(),
         keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, indentWithTab]),
-        EditorView.contentAttributes.of({ tabindex: "0", "aria-label": "Scenario TOML", "aria-describedby": "editor-status", spellcheck: "false", autocapitalize: "off", autocorrect: "off" }),
+        EditorView.contentAttributes.of({ tabindex: "0", "aria-label": textarea.getAttribute("aria-label") ?? "Scenario TOML", "aria-describedby": "editor-status", spellcheck: "false", autocapitalize: "off", autocorrect: "off" }),
         EditorView.updateListener.of((u) => {
           if (!u.docChanged) return;
           // The textarea's own value follows too: scripts in other worlds (extensions,

@@ -7,6 +7,7 @@ use nhlab_plots::Line;
 use serde::Serialize;
 
 use crate::display::Display;
+use crate::i18n::tr;
 use crate::panels::{content, spec, Kind, PanelInfo};
 
 /// Lines described in a summary at most; the rest are counted.
@@ -16,7 +17,7 @@ const MAX_DESCRIBED: usize = 8;
 /// 0.001 … 100,000.
 pub fn number(x: f64) -> String {
     if !x.is_finite() {
-        return "not finite".into();
+        return tr("describe.not-finite", &[]);
     }
     if x == 0.0 {
         return "0".into();
@@ -52,7 +53,7 @@ pub fn summary(display: &Display, info: &PanelInfo) -> String {
     let labelled: Vec<&Line> = lines.iter().filter(|l| l.label.is_some()).collect();
     let mut out = format!("{}.", info.title);
     if labelled.is_empty() {
-        out.push_str(" No data yet.");
+        out.push_str(&format!(" {}", tr("describe.no-data", &[])));
         return out;
     }
     for line in labelled.iter().take(MAX_DESCRIBED) {
@@ -60,32 +61,44 @@ pub fn summary(display: &Display, info: &PanelInfo) -> String {
         let (Some(xs), Some(ys), Some(last)) =
             (span(finite(line).map(|p| p.0)), span(finite(line).map(|p| p.1)), finite(line).last())
         else {
-            out.push_str(&format!(" {label}: no finite values yet."));
+            out.push_str(&format!(" {}", tr("describe.no-finite", &[("label", &label)])));
             continue;
         };
         let (x, y) = (axes.x_label, axes.y_label);
         if info.kind == Kind::Trajectory {
-            out.push_str(&format!(
-                " {label}: {x} from {} to {}, {y} from {} to {}; now at {x} = {}, {y} = {}.",
-                number(xs.0),
-                number(xs.1),
-                number(ys.0),
-                number(ys.1),
-                number(last.0),
-                number(last.1)
-            ));
+            let said = tr(
+                "describe.trajectory",
+                &[
+                    ("label", &label),
+                    ("x", &x),
+                    ("y", &y),
+                    ("x0", &number(xs.0)),
+                    ("x1", &number(xs.1)),
+                    ("y0", &number(ys.0)),
+                    ("y1", &number(ys.1)),
+                    ("xn", &number(last.0)),
+                    ("yn", &number(last.1)),
+                ],
+            );
+            out.push_str(&format!(" {said}"));
         } else {
-            out.push_str(&format!(
-                " {label}: {y} from {} to {}; at {x} = {}, {}.",
-                number(ys.0),
-                number(ys.1),
-                number(last.0),
-                number(last.1)
-            ));
+            let said = tr(
+                "describe.series",
+                &[
+                    ("label", &label),
+                    ("x", &x),
+                    ("y", &y),
+                    ("y0", &number(ys.0)),
+                    ("y1", &number(ys.1)),
+                    ("xn", &number(last.0)),
+                    ("yn", &number(last.1)),
+                ],
+            );
+            out.push_str(&format!(" {said}"));
         }
     }
     if labelled.len() > MAX_DESCRIBED {
-        out.push_str(&format!(" And {} more lines.", labelled.len() - MAX_DESCRIBED));
+        out.push_str(&format!(" {}", tr("describe.more", &[("count", &(labelled.len() - MAX_DESCRIBED))])));
     }
     out
 }

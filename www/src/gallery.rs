@@ -25,14 +25,16 @@ pub struct Entry {
     pub group: &'static str,
 }
 
-/// The section of item `name`, from its file name's prefix.
+/// The section of item `name`, from its file name's prefix: `paper000` (Hamel's
+/// embedding and the E-vector, Zhao, Zhao & Jiang 2017), `paper001` (variable mass,
+/// Ge & Cheng 1982) or `classic`; the page names them (`gallery.group.<id>`).
 fn group(name: &str) -> &'static str {
     if name.starts_with("paper000-") {
-        "Hamel's embedding and the E-vector (Zhao, Zhao & Jiang 2017)"
+        "paper000"
     } else if name.starts_with("paper001-") {
-        "Variable mass (Ge & Cheng 1982)"
+        "paper001"
     } else {
-        "Classic systems"
+        "classic"
     }
 }
 

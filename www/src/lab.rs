@@ -17,6 +17,7 @@ use nhlab::scene::{Projection, ScenePlayer};
 use nhlab::simulation::{Diagnostics, Sample, SampleRef, Samples, Settings, Simulation, NO_SAMPLES};
 use nhlab::view::View;
 
+use crate::i18n::tr;
 use crate::layout::{ContactLayout, Layout, SceneLayout};
 use crate::rows::{Columns, RowFormat};
 
@@ -129,7 +130,7 @@ impl Run {
         sim.validity_events()
             .iter()
             .filter(|e| e.start <= now)
-            .map(|e| nhlab::simulation::describe_validity_event(e, &contacts[e.contact], now))
+            .map(|e| crate::i18n::message(&nhlab::simulation::describe_validity_message(e, &contacts[e.contact], now)))
             .collect()
     }
 
@@ -147,37 +148,30 @@ impl Run {
         while self.error.is_none() && sim.time() < now && taken < max_steps {
             if sim.samples().len() >= limit {
                 self.ended = true;
-                self.error = Some(format!(
-                    "stopped at t = {}: {limit} samples, the page's limit per run (memory); \
-                     use a larger dt, looser tolerances or an earlier t_end (the command line has no limit)",
-                    nhlab::math::ShortTime(sim.time())
-                ));
+                let at = nhlab::math::ShortTime(sim.time());
+                self.error = Some(tr("run.sample-limit", &[("t", &at), ("limit", &limit)]));
                 break;
             }
             match sim.step(t_end) {
                 Ok(true) => taken += 1,
                 Ok(false) => break,
                 Err(e) => {
-                    self.error =
-                        Some(match nhlab::simulation::design_end_message(&e, self.hamel_dependent.as_deref()) {
-                            // Information, not a failure: the embedding is undefined from here on,
-                            // or the scenario asked to stop where a contact fails.
-                            Some(message) => {
-                                self.ended = true;
-                                message
-                            }
-                            None => format!("stopped: {e}"),
-                        });
+                    self.error = Some(match nhlab::simulation::design_end(&e, self.hamel_dependent.as_deref()) {
+                        // Information, not a failure: the embedding is undefined from here on,
+                        // or the scenario asked to stop where a contact fails.
+                        Some(message) => {
+                            self.ended = true;
+                            crate::i18n::message(&message)
+                        }
+                        None => tr("run.stopped", &[("why", &e)]),
+                    });
                     break;
                 }
             }
             // Non-finite numbers stop the run instead of reaching a plot.
             match sim.samples().last() {
                 Some(last) if !sample_is_finite(last) => {
-                    self.error = Some(format!(
-                        "stopped at t = {}: the state is no longer finite",
-                        nhlab::math::ShortTime(last.t)
-                    ));
+                    self.error = Some(tr("run.not-finite", &[("t", &nhlab::math::ShortTime(last.t))]));
                 }
                 _ => recorder.record_step(
                     &mut self.rows,
@@ -418,10 +412,10 @@ impl Lab {
                 let mut numeric = p.numeric.clone();
                 numeric.parameters.copy_from_slice(parameters);
                 match nhlab::formulations::applicability(&p.model, method) {
-                    Err(why) => run.error = Some(format!("cannot run: {why}")),
+                    Err(why) => run.error = Some(tr("run.cannot-run", &[("why", &why)])),
                     Ok(()) => match Simulation::new(numeric, settings, initial) {
                         Ok(sim) => run.sim = Some(sim),
-                        Err(e) => run.error = Some(format!("cannot start: {e}")),
+                        Err(e) => run.error = Some(tr("run.cannot-start", &[("why", &e)])),
                     },
                 }
                 runs.push(run);

@@ -2,6 +2,7 @@
 //! plots' labels and panels, the runs, the scene's elements, and so the shape of
 //! the rows that follow ([`Layout::row_format`]).
 
+use crate::i18n::tr;
 use crate::rows::RowFormat;
 
 /// What the page needs to know of a loaded scenario to lay out and label its plots.
@@ -139,53 +140,43 @@ impl Layout {
     }
 }
 
-/// The panels of a scenario, in page order (the layout's own `panels` aside).
+/// The panels of a scenario, in page order (the layout's own `panels` aside), their
+/// words in the page's language ([`tr`]).
 pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
     let labels = &layout.view_labels;
     let mut out = Vec::new();
     if let Some(scene) = &layout.scene {
-        let turn = if scene.projection == "space" { "turn" } else { "move" };
+        let forces = if scene.forces > 0 { tr("panel.scene.forces", &[]) } else { String::new() };
         out.push(PanelInfo {
             id: "plot-scene".into(),
-            title: "the system".into(),
-            note: format!(
-                "each method in its colour, the first solid and the others as ghosts{}",
-                if scene.forces > 0 {
-                    "; arrows: the force each contact's surface exerts, scaled to the picture (the switch hides them)"
-                } else {
-                    ""
-                }
-            ),
-            handling: format!("drag or the arrow keys {turn} the view, the wheel zooms, a double-click fits again"),
+            title: tr("panel.scene.title", &[]),
+            note: tr("panel.scene.note", &[("forces", &forces)]),
+            handling: tr(if scene.projection == "space" { "panel.scene.turn" } else { "panel.scene.move" }, &[]),
             kind: Kind::Scene,
         });
     }
     out.push(PanelInfo {
         id: "plot-trajectory".into(),
-        title: format!("trajectory: {} against {}", labels[1], labels[0]),
-        note: "dots mark each method's current state".into(),
+        title: tr("panel.trajectory.title", &[("y", &labels[1]), ("x", &labels[0])]),
+        note: tr("panel.trajectory.note", &[]),
         handling: String::new(),
         kind: Kind::Trajectory,
     });
     for (i, label) in labels[2..].iter().enumerate() {
         out.push(PanelInfo {
             id: format!("plot-series-{i}"),
-            title: format!("{label} against t"),
+            title: tr("panel.series.title", &[("label", label)]),
             note: String::new(),
             handling: String::new(),
             kind: Kind::Series(i),
         });
     }
     if layout.constraints {
-        let note = if layout.any_holonomic {
-            "solid: largest |residual| as written (|φ| for holonomic constraints, |f| for the others); dashed: largest |φ̇ = φ_q q̇ + φ_t| of the holonomic ones (log scale)"
-        } else {
-            "largest |f| over the constraints (log scale): drift from the constraint surface"
-        };
+        let note = if layout.any_holonomic { "panel.residual.note.holonomic" } else { "panel.residual.note" };
         out.push(PanelInfo {
             id: "plot-residual".into(),
-            title: "constraint residuals".into(),
-            note: note.into(),
+            title: tr("panel.residual.title", &[]),
+            note: tr(note, &[]),
             handling: String::new(),
             kind: Kind::Residual,
         });
@@ -193,14 +184,11 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
     if layout.contacts.iter().any(|c| c.determined[0]) {
         let names: Vec<&str> = layout.contacts.iter().map(|c| c.name.as_str()).collect();
         let which =
-            if names.len() == 1 { String::new() } else { format!(" ({}: solid, then dashed)", names.join(", ")) };
+            if names.len() == 1 { String::new() } else { tr("panel.normal.which", &[("names", &names.join(", "))]) };
         out.push(PanelInfo {
             id: "plot-contact-normal".into(),
-            title: "contact forces: N".into(),
-            note: format!(
-                "the normal force each surface exerts{which}; where N ≤ 0 the contact would lift off, and the span is \
-                 shaded in every plot"
-            ),
+            title: tr("panel.normal.title", &[]),
+            note: tr("panel.normal.note", &[("which", &which)]),
             handling: String::new(),
             kind: Kind::ContactNormal,
         });
@@ -208,10 +196,8 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
     if layout.contacts.iter().any(|c| c.determined == [true, true]) {
         out.push(PanelInfo {
             id: "plot-contact-friction".into(),
-            title: "friction needed: |F_t| / N".into(),
-            note: "the least friction coefficient that keeps each contact rolling; dashed its declared μ: above it, \
-                   the contact would slip and the span is shaded in every plot"
-                .into(),
+            title: tr("panel.friction.title", &[]),
+            note: tr("panel.friction.note", &[]),
             handling: String::new(),
             kind: Kind::ContactFriction,
         });
@@ -221,14 +207,17 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
     let components = layout.e_components.len();
     if components > 0 {
         let (names, dashed) = if components > MAX_E_COMPONENTS {
-            (format!("{components} components"), format!("dashed the {MAX_E_COMPONENTS} largest components"))
+            (
+                tr("panel.e.components", &[("count", &components)]),
+                tr("panel.e.dashed-largest", &[("count", &MAX_E_COMPONENTS)]),
+            )
         } else {
-            (layout.e_components.join(", "), "dashed its components".into())
+            (layout.e_components.join(", "), tr("panel.e.dashed", &[]))
         };
         out.push(PanelInfo {
             id: "plot-e".into(),
-            title: format!("Hamel's E-vector ({names})"),
-            note: format!("solid |E|, {dashed} (a symmetric log axis once they exceed 100); E = 0 exactly where Hamel's embedding gives the true motion"),
+            title: tr("panel.e.title", &[("names", &names)]),
+            note: tr("panel.e.note", &[("dashed", &dashed)]),
             handling: String::new(),
             kind: Kind::EVector,
         });
@@ -241,19 +230,9 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
 /// energy's own change, and why).
 pub fn energy_caption(changes: &[String]) -> (String, String) {
     if changes.is_empty() {
-        (
-            "energy drift".into(),
-            "|T + V − (T + V)(0)| (log scale): the true motion conserves T + V here, so this is each method's error"
-                .into(),
-        )
+        (tr("panel.energy.drift.title", &[]), tr("panel.energy.drift.note", &[]))
     } else {
-        (
-            "energy change".into(),
-            format!(
-                "|T + V − (T + V)(0)| (log scale): T + V need not be conserved here ({}), so this is how it changes along each method's motion",
-                changes.join("; ")
-            ),
-        )
+        (tr("panel.energy.change.title", &[]), tr("panel.energy.change.note", &[("why", &changes.join("; "))]))
     }
 }
 

@@ -14,6 +14,7 @@
 //! - [`gallery`]: every file of `scenarios/`, embedded at build time;
 //! - [`kernel`]: Lagrange's right-hand side compiled to a WebAssembly module;
 //! - [`stability`]: the stability panel's sweep (the scenario's `[stability]`);
+//! - [`i18n`]: the texts made here in the page's language (English, Chinese);
 //! - [`api`]: the `#[wasm_bindgen]` surface: text, worker and page parts.
 
 pub mod api;
@@ -21,6 +22,7 @@ pub mod describe;
 pub mod display;
 pub mod edit;
 pub mod gallery;
+pub mod i18n;
 pub mod kernel;
 pub mod lab;
 pub mod layout;

@@ -8,6 +8,7 @@
 //! Memory stays bounded whatever the length: each run keeps [`POINTS`] points and
 //! frees its samples as it goes; the work is bounded by the runs' step limits.
 
+use crate::i18n::tr;
 use nhlab::formulations::Method;
 use nhlab::mechanics::Needs;
 use nhlab::prepare::Prepared;
@@ -147,7 +148,7 @@ impl LongRunOne {
             next: 0,
         };
         if let Err(why) = nhlab::formulations::applicability(&prepared.model, method) {
-            one.error = Some(format!("cannot run: {why}"));
+            one.error = Some(tr("run.cannot-run", &[("why", &why)]));
             return one;
         }
         let mut numeric = prepared.numeric.clone();
@@ -159,7 +160,7 @@ impl LongRunOne {
                 one.start_energy = sim.samples().get(0).map_or(f64::NAN, |s| s.energy);
                 one.sim = Some(sim);
             }
-            Err(e) => one.error = Some(format!("cannot start: {e}")),
+            Err(e) => one.error = Some(tr("run.cannot-start", &[("why", &e)])),
         }
         one
     }

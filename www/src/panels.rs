@@ -169,7 +169,7 @@ pub fn spec<'a>(layout: &'a Layout, info: &'a PanelInfo, y_scale: Scale, dpr: f6
     let (x_label, y_label, x_range) = match info.kind {
         Kind::Trajectory => (axes[0].as_str(), axes[1].as_str(), None),
         Kind::Series(i) => (t, axes[2 + i].as_str(), span),
-        Kind::Residual => (t, "max |residual|", span),
+        Kind::Residual => (t, crate::i18n::word("axis.residual"), span),
         Kind::Energy => (t, "|ΔE|", span),
         Kind::EVector => (t, "E", span),
         Kind::ContactNormal => (t, "N", span),

@@ -6,6 +6,7 @@
 //! smaller (what has been seen stays in view without the picture pumping in and
 //! out), and the centre is that of what is shown now. A double-click fits again.
 
+use crate::i18n::tr;
 use nhlab::scene::{Bounds, Camera, Fit, Mark, Picture, Projection};
 
 /// Kinds of marks in the flat form.
@@ -194,7 +195,7 @@ pub fn draw<B: plotters::prelude::DrawingBackend>(
 
 /// The text alternative: what is drawn, and where each element is for each method.
 pub fn caption(labels: &[String], shown: &[Shown<'_>], t: f64) -> String {
-    let mut out = format!("The system at t = {t:.2}: {}.", labels.join(", "));
+    let mut out = tr("scene.caption", &[("t", &format!("{t:.2}")), ("labels", &labels.join(", "))]);
     for s in shown {
         let mut places = Vec::new();
         for (k, label) in labels.iter().enumerate() {
@@ -205,12 +206,13 @@ pub fn caption(labels: &[String], shown: &[Shown<'_>], t: f64) -> String {
                 continue;
             }
             let centre = |i: usize| points.iter().map(|p| p[i]).sum::<f64>() / points.len() as f64;
-            places.push(format!("{label} at ({:.2}, {:.2}, {:.2})", centre(0), centre(1), centre(2)));
+            let at = format!("({:.2}, {:.2}, {:.2})", centre(0), centre(1), centre(2));
+            places.push(tr("scene.place", &[("label", label), ("at", &at)]));
         }
         let hidden = if s.picture.hidden.is_empty() {
             String::new()
         } else {
-            format!("; not drawn here (a value is not finite): {}", s.picture.hidden.join(", "))
+            tr("scene.hidden", &[("names", &s.picture.hidden.join(", "))])
         };
         out.push_str(&format!(" {}: {}{hidden}.", s.label, places.join("; ")));
     }

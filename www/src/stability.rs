@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::tr;
 use nhlab::formulations::Method;
 use nhlab::mechanics::Needs;
 use nhlab::prepare::Prepared;
@@ -116,8 +117,8 @@ pub fn sweep_of(text: &str) -> Result<Option<StabilityData>, String> {
         });
         match swept {
             Ok(h) if h.rows.len() == sweep.rows.len() => hamel = h.tracks(),
-            Ok(_) => hamel_note = "Hamel's embedding: its sweep has a different length".into(),
-            Err(e) => hamel_note = format!("Hamel's embedding could not be linearised: {e}"),
+            Ok(_) => hamel_note = tr("stability.hamel-length", &[]),
+            Err(e) => hamel_note = tr("stability.hamel-failed", &[("why", &e)]),
         }
     }
     let first = &sweep.rows[0];

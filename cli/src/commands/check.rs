@@ -76,12 +76,12 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
     let names = |ix: &[usize]| ix.iter().map(|&i| s.coordinates[i].as_str()).collect::<Vec<_>>().join(", ");
     let independent = |d: &[usize]| (0..m.coordinate_count()).filter(|i| !d.contains(i)).collect::<Vec<_>>();
     let split = match &m.hamel {
-        Ok(h) => Ok((h.dependent.clone(), m.hamel_choice.clone(), h.combined)),
+        Ok(h) => Ok((h.dependent.clone(), m.hamel_choice.as_ref().map(|c| c.english.clone()), h.combined)),
         Err(SplitError::NotDerived) => m.split_without_terms().map(|first| {
             let t_end = s.run.t_end_or_default();
             let combined = m.redundancy(&m.initial_reference()).is_some();
             match choose_along_motion_without_terms(m, &l.numeric, &l.initial, t_end, first.clone()) {
-                Some(choice) => (choice.dependent, Some(choice.note), combined),
+                Some(choice) => (choice.dependent, Some(choice.note.english), combined),
                 None => (first, None, combined),
             }
         }),

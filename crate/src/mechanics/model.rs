@@ -35,7 +35,7 @@ pub struct Model {
     /// How the lab chose the split when the scenario left it open (after following
     /// the true motion, `simulation::split_choice`); `None` before that, or when the
     /// scenario gives `[hamel] dependent`.
-    pub hamel_choice: Option<String>,
+    pub hamel_choice: Option<crate::message::Message>,
     /// The vakonomic equations (in `vakonomic_graph`, with auxiliary symbols
     /// `mu1…`), or why not.
     pub vakonomic: Result<VakonomicEquations, VakonomicError>,
@@ -295,7 +295,7 @@ impl Model {
     /// Derives Hamel's split again with the given dependent coordinates (a split
     /// chosen along the motion, `simulation::split_choice`), with `note` saying how
     /// it was chosen. The model's compiled form must be built again after this.
-    pub fn rederive_hamel(&mut self, dependent: &[usize], note: String) {
+    pub fn rederive_hamel(&mut self, dependent: &[usize], note: crate::message::Message) {
         let reference = self.initial_reference();
         let mut g = self.graph.clone();
         self.hamel = HamelSplit::derive(&self.base, &mut g, dependent, &reference);

@@ -23,7 +23,10 @@ use crate::mechanics::{DiscreteTerms, DynamicsError, NumericModel};
 pub use sample_block::{lagrange_program_with_diagnostics, MAX_COMPILED_DIAGNOSTICS};
 pub use samples::{Iter, SampleRef, Samples, Widths, NO_SAMPLES};
 use samples::{Measures, Scalars};
-pub use validity::{describe as describe_validity_event, Condition, ValidityEvent, TIME_TOLERANCE};
+pub use validity::{
+    describe as describe_validity_event, describe_message as describe_validity_message, Condition, ValidityEvent,
+    TIME_TOLERANCE,
+};
 
 pub use crate::scenario::{OnInvalid, Stabilization};
 
@@ -75,21 +78,36 @@ pub fn design_end_message(
     e: &IntegrationError<DynamicsError>,
     dependent: Option<&str>,
 ) -> Option<alloc::string::String> {
+    design_end(e, dependent).map(|m| m.english)
+}
+
+/// [`design_end_message`] with its id and parameters (a page translates it).
+pub fn design_end(e: &IntegrationError<DynamicsError>, dependent: Option<&str>) -> Option<crate::message::Message> {
     match e {
         IntegrationError::System(DynamicsError::ContactInvalid { message, .. }) => Some(message.clone()),
-        _ => ended_by_design(e).map(|t| hamel_end_message(t, dependent)),
+        _ => ended_by_design(e).map(|t| hamel_end(t, dependent)),
     }
 }
 
 /// The words for a run of Hamel's embedding that ended at `t`, its split having
 /// the dependent coordinates `dependent` (`y`, `x, y`).
 pub fn hamel_end_message(t: f64, dependent: Option<&str>) -> alloc::string::String {
-    alloc::format!(
-        "Hamel's embedding ends at t = {}: its split (dependent {}) is singular there; \
+    hamel_end(t, dependent).english
+}
+
+/// [`hamel_end_message`] with its id and parameters.
+pub fn hamel_end(t: f64, dependent: Option<&str>) -> crate::message::Message {
+    use crate::message::Message;
+    let at = crate::math::ShortTime(t);
+    let english = alloc::format!(
+        "Hamel's embedding ends at t = {at}: its split (dependent {}) is singular there; \
          choose other dependent coordinates in [hamel] to follow it further",
-        crate::math::ShortTime(t),
         dependent.unwrap_or("the dependent coordinates")
-    )
+    );
+    match dependent {
+        Some(names) => Message::new("run.hamel-ends", english).arg("t", at).arg("dependent", names),
+        None => Message::new("run.hamel-ends.unnamed", english).arg("t", at),
+    }
 }
 
 /// The terms a structure-preserving integrator steps, or why it cannot run: it

@@ -8,7 +8,6 @@
 //! whose worst regularity along the motion is best.
 
 use alloc::format;
-use alloc::string::String;
 use alloc::vec::Vec;
 
 use nalgebra::DMatrix;
@@ -18,6 +17,7 @@ use crate::expr::SymbolKind;
 use crate::formulations::Method;
 use crate::integrators::IntegratorKind;
 use crate::mechanics::{best_split, Model, NumericModel};
+use crate::message::Message;
 
 /// Steps of the coarse true motion at most: the choice never costs more than about
 /// this many right-hand sides times the integrator's stages.
@@ -36,7 +36,7 @@ pub struct SplitChoice {
     /// Indices of the dependent coordinates.
     pub dependent: Vec<usize>,
     /// How the split was chosen, for `nhlab check` and the page.
-    pub note: String,
+    pub note: Message,
 }
 
 /// `det A₁ / Π ‖rows of A‖`: ±1 for orthogonal rows carried by the dependent
@@ -125,25 +125,34 @@ fn choose_from(
     let s = &model.scenario;
     let names = |d: &[usize]| d.iter().map(|&i| s.coordinates[i].as_str()).collect::<Vec<_>>().join(", ");
     if constant {
-        let note =
-            "chosen by column pivoting of A at the initial state; det A₁ is constant, so it is regular everywhere";
-        return Some(SplitChoice { dependent: first, note: note.into() });
+        let note = Message::new(
+            "split.constant",
+            "chosen by column pivoting of A at the initial state; det A₁ is constant, so it is regular everywhere"
+                .into(),
+        );
+        return Some(SplitChoice { dependent: first, note });
     }
     let states = true_motion(numeric, initial, t_end);
     let mut numeric = numeric.clone();
     let jacobians: Vec<(f64, DMatrix<f64>)> =
         states.iter().filter_map(|x| numeric.jacobian_at(x.t, &x.q, &x.v).ok().map(|a| (x.t, a))).collect();
     let reached = states.last().map_or(initial.t, |x| x.t);
-    let horizon = if reached < t_end {
-        format!("t = {} (as far as it was followed)", crate::math::ShortTime(reached))
-    } else {
-        "t_end".into()
+    let followed = (reached < t_end).then_some(crate::math::ShortTime(reached));
+    let horizon = match followed {
+        Some(at) => format!("t = {at} (as far as it was followed)"),
+        None => "t_end".into(),
+    };
+    // The ids of the notes that name the horizon: to t_end, or as far as followed.
+    let to = |id_end: &'static str, id_followed: &'static str, m: Message| match followed {
+        Some(at) => Message { id: id_followed, ..m }.arg("reached", at),
+        None => Message { id: id_end, ..m },
     };
     let worst = |d: &[usize]| worst_along(&jacobians, d, combined, initial.t);
     let (kept, kept_at) = worst(&first);
     if kept >= REGULAR || jacobians.is_empty() {
-        let note =
+        let english =
             format!("chosen by column pivoting of A at the initial state; regular along the true motion to {horizon}");
+        let note = to("split.regular", "split.regular.followed", Message::new("", english));
         return Some(SplitChoice { dependent: first, note });
     }
     let mut candidates: Vec<Vec<usize>> = Vec::new();
@@ -159,17 +168,27 @@ fn choose_from(
     let at = crate::math::ShortTime(kept_at);
     match best {
         Some((value, d)) if value > kept => {
-            let regular = if value >= REGULAR { format!("stays regular to {horizon}") } else { "is the most regular of those tried, though not regular throughout".into() };
-            let note = format!(
+            let regular = if value >= REGULAR {
+                format!("stays regular to {horizon}")
+            } else {
+                "is the most regular of those tried, though not regular throughout".into()
+            };
+            let english = format!(
                 "dependent {} chosen along the true motion: the initial state's choice (dependent {}) turns singular near t = {at}; this one {regular}",
                 names(&d),
                 names(&first)
             );
+            let note = Message::new("split.moved.best", english).arg("dependent", names(&d)).arg("first", names(&first)).arg("t", at);
+            let note = if value >= REGULAR { to("split.moved", "split.moved.followed", note) } else { note };
             Some(SplitChoice { dependent: d, note })
         }
         _ => Some(SplitChoice {
             dependent: first,
-            note: format!("chosen by column pivoting of A at the initial state; it turns singular near t = {at}, and no split tried does better along the true motion"),
+            note: Message::new(
+                "split.singular",
+                format!("chosen by column pivoting of A at the initial state; it turns singular near t = {at}, and no split tried does better along the true motion"),
+            )
+            .arg("t", at),
         }),
     }
 }

@@ -11,6 +11,7 @@ use alloc::vec::Vec;
 
 use crate::formulations::{self, Method};
 use crate::mechanics::{ContactForce, ContactInfo, ContactState, DynamicsError, NumericModel};
+use crate::message::Message;
 
 /// The assumption a contact broke.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,37 +140,72 @@ pub(crate) fn status(forces: &[ContactForce]) -> Vec<[bool; 2]> {
 /// ground` (rolling[0]) slips (|F_t| > μ N) from t = 0.685303105 until t = 1.12908``. An end after `until` (the page's clock) is not said yet; a span still
 /// open at an infinite `until` lasts to the run's end.
 pub fn describe(event: &ValidityEvent, contact: &ContactInfo, until: f64) -> String {
-    let what = match event.condition {
-        Condition::LiftOff => "lifts off (N ≤ 0)",
-        Condition::Slip => "slips (|F_t| > μ N)",
+    describe_message(event, contact, until).english
+}
+
+/// [`describe`] with its id and parameters (a page translates it).
+pub fn describe_message(event: &ValidityEvent, contact: &ContactInfo, until: f64) -> Message {
+    let (what, kind) = match event.condition {
+        Condition::LiftOff => ("lifts off (N ≤ 0)", "lifts-off"),
+        Condition::Slip => ("slips (|F_t| > μ N)", "slips"),
     };
-    let span = match event.end {
-        Some(end) if end <= until => format!(" until t = {}", crate::math::short_number(end)),
-        None if until == f64::INFINITY => String::from(" to the run's end"),
-        _ => String::from(" on"),
+    let start = crate::math::short_number(event.start);
+    let (span, how, end) = match event.end {
+        Some(end) if end <= until => {
+            let end = crate::math::short_number(end);
+            (format!(" until t = {end}"), "until", Some(end))
+        }
+        None if until == f64::INFINITY => (String::from(" to the run's end"), "to-end", None),
+        _ => (String::from(" on"), "on", None),
     };
-    format!(
-        "`{}` ({}) {what} from t = {}{span}: the rolling model does not hold there",
-        contact.name,
-        contact.field,
-        crate::math::short_number(event.start)
-    )
+    let english = format!(
+        "`{}` ({}) {what} from t = {start}{span}: the rolling model does not hold there",
+        contact.name, contact.field
+    );
+    let id = match (kind, how) {
+        ("lifts-off", "until") => "contact.lifts-off.until",
+        ("lifts-off", "to-end") => "contact.lifts-off.to-end",
+        ("lifts-off", _) => "contact.lifts-off.on",
+        (_, "until") => "contact.slips.until",
+        (_, "to-end") => "contact.slips.to-end",
+        _ => "contact.slips.on",
+    };
+    let message = Message::new(id, english).arg("name", &contact.name).arg("field", &contact.field).arg("start", start);
+    match end {
+        Some(end) => message.arg("end", end),
+        None => message,
+    }
 }
 
 /// The words for an event that stopped a run.
-pub(crate) fn stop_message(name: &str, field: &str, condition: Condition, t: f64, force: &ContactForce) -> String {
+pub(crate) fn stop_message(name: &str, field: &str, condition: Condition, t: f64, force: &ContactForce) -> Message {
     let at = crate::math::short_number(t);
     match condition {
-        Condition::LiftOff => format!(
-            "`{name}` ({field}) lifts off at t = {at}: its normal force falls to zero and would have to pull \
-             ([run] on_invalid = \"stop\")"
-        ),
-        Condition::Slip => format!(
-            "`{name}` ({field}) starts to slip at t = {at}: it needs a friction coefficient of {}, and has {} \
-             ([run] on_invalid = \"stop\")",
-            crate::math::Short(force.mu_needed),
-            crate::math::Short(force.mu)
-        ),
+        Condition::LiftOff => Message::new(
+            "contact.lifts-off.stop",
+            format!(
+                "`{name}` ({field}) lifts off at t = {at}: its normal force falls to zero and would have to pull \
+                 ([run] on_invalid = \"stop\")"
+            ),
+        )
+        .arg("name", name)
+        .arg("field", field)
+        .arg("t", at),
+        Condition::Slip => {
+            let (needed, mu) = (crate::math::Short(force.mu_needed), crate::math::Short(force.mu));
+            Message::new(
+                "contact.slips.stop",
+                format!(
+                    "`{name}` ({field}) starts to slip at t = {at}: it needs a friction coefficient of {needed}, \
+                     and has {mu} ([run] on_invalid = \"stop\")"
+                ),
+            )
+            .arg("name", name)
+            .arg("field", field)
+            .arg("t", at)
+            .arg("needed", needed)
+            .arg("mu", mu)
+        }
     }
 }
 

@@ -8,9 +8,10 @@ use nhlab::scenario::{load, share_text, Scenario, SourceMap};
 
 use super::to_js;
 use crate::edit::{self, Edit};
-use crate::gallery;
+use crate::{gallery, i18n};
 
-/// The gallery's cards: `[{name, title, description, source}]`.
+/// The gallery's cards: `[{name, title, description, source, group}]`, `group` an id
+/// (`classic`, `paper000`, …) the page names in its language.
 #[wasm_bindgen]
 pub fn gallery_entries() -> Result<JsValue, JsError> {
     to_js(&gallery::entries())
@@ -26,14 +27,36 @@ pub fn gallery_text(name: &str) -> Result<String, JsError> {
 /// `reference` (docs/reference.md, the format and the command line),
 /// `first-system` (docs/first-system.md, the guided example) or `lab`
 /// (docs/lab.md, the page and the command line feature by feature).
+/// In `language` `zh` the Chinese documents (docs/zh/), whose reference introduces
+/// the English one, shown after it.
 #[wasm_bindgen]
-pub fn help_html(name: &str) -> Result<String, JsError> {
-    match name {
-        "reference" => Ok(include_str!(concat!(env!("OUT_DIR"), "/reference.html")).into()),
-        "first-system" => Ok(include_str!(concat!(env!("OUT_DIR"), "/first-system.html")).into()),
-        "lab" => Ok(include_str!(concat!(env!("OUT_DIR"), "/lab.html")).into()),
-        _ => Err(JsError::new(&format!("no help page `{name}`"))),
+pub fn help_html(name: &str, language: &str) -> Result<String, JsError> {
+    let english = match name {
+        "reference" => include_str!(concat!(env!("OUT_DIR"), "/reference.html")),
+        "first-system" => include_str!(concat!(env!("OUT_DIR"), "/first-system.html")),
+        "lab" => include_str!(concat!(env!("OUT_DIR"), "/lab.html")),
+        _ => return Err(JsError::new(&format!("no help page `{name}`"))),
+    };
+    if i18n::Language::from_id(language) != Some(i18n::Language::Zh) {
+        return Ok(english.into());
     }
+    Ok(match name {
+        "reference" => format!(
+            "{}<hr><div lang=\"en\">{english}</div>",
+            include_str!(concat!(env!("OUT_DIR"), "/zh-reference.html"))
+        ),
+        "first-system" => include_str!(concat!(env!("OUT_DIR"), "/zh-first-system.html")).into(),
+        _ => include_str!(concat!(env!("OUT_DIR"), "/zh-lab.html")).into(),
+    })
+}
+
+/// Makes the texts this module makes from now on (panel titles and notes, plot
+/// descriptions, why a run ended) in `language`: `en` or `zh`.
+#[wasm_bindgen]
+pub fn set_language(language: &str) -> Result<(), JsError> {
+    let chosen = i18n::Language::from_id(language).ok_or_else(|| JsError::new(&format!("no language `{language}`")))?;
+    i18n::set(chosen);
+    Ok(())
 }
 
 /// The gallery item the page opens on.

@@ -9,6 +9,7 @@ use nhlab::scenario::encode_share_text;
 
 use super::{method, text::size_of, to_js};
 use crate::edit;
+use crate::i18n::tr;
 use crate::lab::{describe_all, read, Lab};
 use crate::layout::Layout;
 
@@ -173,7 +174,7 @@ struct EquationOut {
 
 #[derive(serde::Serialize)]
 struct DerivationOut {
-    form: &'static str,
+    form: String,
     matrices: Vec<EquationOut>,
     equations: Vec<EquationOut>,
 }
@@ -289,13 +290,13 @@ impl WebLab {
                 let names = p.model.coordinate_names();
                 let dependent = split.dependent.iter().map(|&i| names[i].as_str()).collect::<Vec<_>>().join(", ");
                 let given = s.hamel.as_ref().is_some_and(|h| !h.dependent.is_empty());
-                let how = if given {
-                    "from [hamel] dependent"
-                } else {
-                    p.model.hamel_choice.as_deref().unwrap_or("chosen by the lab")
+                let how = match (&p.model.hamel_choice, given) {
+                    (_, true) => tr("split.given", &[]),
+                    (Some(choice), false) => crate::i18n::message(choice),
+                    (None, false) => tr("split.by-lab", &[]),
                 };
                 let basis = p.model.split_basis_note(split.combined).map(|b| format!("; {b}")).unwrap_or_default();
-                format!("dependent {dependent}{basis} ({how})")
+                tr("split.summary", &[("dependent", &dependent), ("basis", &basis), ("how", &how)])
             }),
             warnings: self.lab.warnings.iter().map(|w| w.describe()).collect(),
             share: encode_share_text(&self.text),
@@ -405,7 +406,7 @@ impl WebLab {
     pub fn derive(&self, method_id: &str) -> Result<JsValue, JsError> {
         let d = self.lab.derive(method(method_id)?).map_err(|e| JsError::new(&e))?;
         let out = DerivationOut {
-            form: d.form,
+            form: crate::i18n::message(&nhlab::message::Message::new(d.form_id, d.form.into())),
             matrices: d
                 .matrices
                 .iter()

@@ -63,7 +63,7 @@ pub enum DynamicsError {
     #[error("{message}")]
     ContactInvalid {
         /// What happened where, in words.
-        message: String,
+        message: crate::message::Message,
         /// When.
         t: f64,
     },

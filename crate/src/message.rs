@@ -1,0 +1,119 @@
+//! Messages a user reads, with a stable id and named parameters beside their
+//! English, so that a page can say them in another language: the web lab looks the
+//! id up in its catalogues (`www/app/i18n/*.json`, as `core.<id>`, its `{name}`
+//! places filled from the parameters) and falls back to the English, which is also
+//! what `Display` writes and the command line prints. The ids are part of the
+//! contract: a new wording keeps its id, a new meaning takes a new one.
+//!
+//! The messages given ids so far are those a run of the page ends or marks with
+//! (Hamel's split turning singular, a contact lifting off or slipping); the
+//! scenario's problems are English only.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+
+/// A message: its id, its parameters (already written as text) and its English.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    /// Stable id, e.g. `run.hamel-ends`.
+    pub id: &'static str,
+    /// The parameters by name, as the English writes them.
+    pub args: Vec<(&'static str, String)>,
+    /// The English text.
+    pub english: String,
+}
+
+impl Message {
+    /// The message `id` whose English is `english`, with no parameters yet.
+    pub fn new(id: &'static str, english: String) -> Self {
+        Self { id, args: Vec::new(), english }
+    }
+
+    /// With parameter `name` written as `value`.
+    #[must_use]
+    pub fn arg(mut self, name: &'static str, value: impl fmt::Display) -> Self {
+        self.args.push((name, value.to_string()));
+        self
+    }
+
+    /// Whether its id is one of [`IDS`] and its parameters are exactly those the id
+    /// lists, in that order (what a translation may use).
+    pub fn well_formed(&self) -> bool {
+        IDS.iter().any(|(id, names)| {
+            *id == self.id && names.len() == self.args.len() && names.iter().zip(&self.args).all(|(n, (a, _))| n == a)
+        })
+    }
+
+    /// `template` with each `{name}` replaced by the parameter of that name (a name
+    /// it does not have is left as it is): how a translation is filled.
+    pub fn fill(&self, template: &str) -> String {
+        let mut out = String::with_capacity(template.len() + 32);
+        let mut rest = template;
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            let after = &rest[open + 1..];
+            match after.find('}').map(|close| (&after[..close], close)) {
+                Some((name, close)) if self.args.iter().any(|(n, _)| *n == name) => {
+                    let (_, value) = self.args.iter().find(|(n, _)| *n == name).expect("found above");
+                    out.push_str(value);
+                    rest = &after[close + 1..];
+                }
+                _ => {
+                    out.push('{');
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+impl fmt::Display for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.english)
+    }
+}
+
+/// Every id a [`Message`] may carry, with its parameters' names: a page's catalogue
+/// is checked against this list (a test of the web lab).
+pub const IDS: &[(&str, &[&str])] = &[
+    ("run.hamel-ends", &["t", "dependent"]),
+    ("run.hamel-ends.unnamed", &["t"]),
+    ("contact.lifts-off.stop", &["name", "field", "t"]),
+    ("contact.slips.stop", &["name", "field", "t", "needed", "mu"]),
+    ("contact.lifts-off.until", &["name", "field", "start", "end"]),
+    ("contact.lifts-off.to-end", &["name", "field", "start"]),
+    ("contact.lifts-off.on", &["name", "field", "start"]),
+    ("contact.slips.until", &["name", "field", "start", "end"]),
+    ("contact.slips.to-end", &["name", "field", "start"]),
+    ("contact.slips.on", &["name", "field", "start"]),
+    ("split.constant", &[]),
+    ("split.regular", &[]),
+    ("split.regular.followed", &["reached"]),
+    ("split.moved", &["dependent", "first", "t"]),
+    ("split.moved.followed", &["dependent", "first", "t", "reached"]),
+    ("split.moved.best", &["dependent", "first", "t"]),
+    ("split.singular", &["t"]),
+    ("form.lagrange", &[]),
+    ("form.euler", &[]),
+    ("form.euler.nonlinear", &[]),
+    ("form.udwadia-kalaba", &[]),
+    ("form.gauss", &[]),
+    ("form.hamel", &[]),
+    ("form.voronets", &[]),
+    ("form.vakonomic", &[]),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_replaces_named_places_and_keeps_the_rest() {
+        let m = Message::new("x", "x".into()).arg("t", 1.5).arg("name", "a{b}");
+        assert_eq!(m.fill("在 t = {t} 时 {name} {other} {"), "在 t = 1.5 时 a{b} {other} {");
+        assert_eq!(m.to_string(), "x");
+    }
+}

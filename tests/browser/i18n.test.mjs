@@ -1,0 +1,258 @@
+// English and 简体中文: the catalogues (www/app/i18n/en.json, zh.json) hold the same
+// messages with the same places, every message the page and the module ask for is in
+// them and none is unused, every gallery item has a Chinese title and hint; in Chinese
+// the page shows no English outside the scenario's own words (names, its text) and
+// passes axe-core's WCAG 2.2 AA rules; the language follows the browser, the header's
+// menu (remembered) and `lang=` in a link or an embed; the Chinese help's links land
+// on headings that exist. Screenshots in target/screenshots/zh-*.png.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { ROOT, open, servedBrowser } from "./harness.mjs";
+
+let server, browser;
+servedBrowser((s, b) => { server = s; browser = b; });
+
+const SHOTS = path.join(ROOT, "target", "screenshots");
+const read = (file) => fs.readFileSync(path.join(ROOT, file), "utf8");
+const catalogue = (lang) => JSON.parse(read(`www/app/i18n/${lang}.json`));
+const places = (text) => [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
+const files = (dir, ext) => fs.readdirSync(path.join(ROOT, dir), { recursive: true })
+  .filter((f) => f.endsWith(ext)).map((f) => path.join(dir, f));
+
+test("the catalogues hold the same messages, none empty, each with the same places", () => {
+  const en = catalogue("en"), zh = catalogue("zh");
+  assert.deepEqual(Object.keys(zh).sort(), Object.keys(en).sort(), "keys differ between en.json and zh.json");
+  for (const [id, text] of Object.entries(en)) {
+    assert.ok(text.length > 0 || id === "sentence.separator", `${id}: empty in en.json`);
+    assert.ok(zh[id].length > 0 || id === "sentence.separator", `${id}: empty in zh.json`);
+    assert.deepEqual(places(zh[id]), places(text), `${id}: the languages fill different places`);
+  }
+});
+
+test("every message the page and the module ask for is in the catalogues, and every message is asked for", () => {
+  const en = catalogue("en");
+  const namespaces = new Set(Object.keys(en).map((k) => k.split(".")[0]));
+  const key = /["']([a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+)["']/g;
+  const used = new Set();
+  // The page's modules: every string that looks like a message id in a namespace of
+  // the catalogue (t("…"), safely(lab, "task.…"), t(cond ? "a" : "b")).
+  for (const file of files("www/app", ".js")) {
+    for (const [, id] of read(file).matchAll(key)) if (namespaces.has(id.split(".")[0])) used.add(id);
+  }
+  // Ids put together from parts, with every part they take.
+  for (const group of ["classic", "paper000", "paper001"]) used.add(`gallery.group.${group}`);
+  for (const noun of ["shape", "point", "coordinate", "constraint", "definition", "particle"]) {
+    for (const n of ["one", "other"]) used.add(`count.${noun}.${n}`);
+  }
+  for (const kind of ["stable", "unstable", "marginal"]) { used.add(`stability.run-uses.${kind}`); used.add(`stability.kind.${kind}`); }
+  // index.html: data-i18n and data-i18n-attrs.
+  const html = read("index.html");
+  for (const [, id] of html.matchAll(/data-i18n="([^"]+)"/g)) used.add(id);
+  for (const [, pairs] of html.matchAll(/data-i18n-attrs="([^"]+)"/g)) for (const pair of pairs.split(";")) used.add(pair.split("=")[1]);
+  // The module's own texts (www/src, `rs.`) and the core's message ids (`core.`).
+  for (const file of files("www/src", ".rs")) {
+    for (const [, id] of read(file).matchAll(/"([a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+)"/g)) if (en[`rs.${id}`] !== undefined) used.add(`rs.${id}`);
+  }
+  for (const [, id] of read("crate/src/message.rs").matchAll(/\("([a-z0-9.-]+)", &\[/g)) used.add(`core.${id}`);
+  const missing = [...used].filter((id) => en[id] === undefined && !id.startsWith("rs.") && !id.startsWith("core."));
+  assert.deepEqual(missing, [], "asked for but not in the catalogues");
+  const coreMissing = [...used].filter((id) => id.startsWith("core.") && en[id] === undefined);
+  assert.deepEqual(coreMissing, [], "core message ids without a text");
+  const unused = Object.keys(en).filter((id) => !used.has(id));
+  assert.deepEqual(unused, [], "in the catalogues but asked for nowhere");
+});
+
+test("every gallery item has a Chinese title and hint of one line", () => {
+  const words = JSON.parse(read("www/app/i18n/gallery.zh.json"));
+  const names = fs.readdirSync(path.join(ROOT, "scenarios")).filter((f) => f.endsWith(".toml")).map((f) => f.replace(/\.toml$/, "")).sort();
+  assert.deepEqual(Object.keys(words).sort(), names);
+  for (const [name, { title, hint }] of Object.entries(words)) {
+    assert.ok(/[\u4e00-\u9fff]/.test(title) && /[\u4e00-\u9fff]/.test(hint), `${name}: not Chinese`);
+    assert.ok(!/\n/.test(hint) && hint.length <= 80, `${name}: the hint is one short line`);
+  }
+});
+
+/** Words of three letters or more the page shows (text, titles, accessible names,
+ *  placeholders) outside the scenario's own text, equations, code and the editor. */
+async function shownWords(page) {
+  return page.evaluate(() => {
+    const skip = "[translate='no'], .cm-editor, #editor, .gutter, .eq-math, math, pre, code, kbd, script, style, noscript, .print-only, #gallery, #language, #embed-language, #embed-snippet, #share-link";
+    const out = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.parentElement?.closest(skip) || !n.nodeValue.trim()) continue;
+      out.push([n.parentElement.id || n.parentElement.className || n.parentElement.localName, n.nodeValue]);
+    }
+    for (const e of document.querySelectorAll("[title], [aria-label], [placeholder]")) {
+      if (e.closest(skip) && !e.matches("#editor-view .cm-content")) continue;
+      for (const a of ["title", "aria-label", "placeholder"]) if (e.getAttribute(a)) out.push([`${e.id || e.localName}@${a}`, e.getAttribute(a)]);
+    }
+    return out;
+  });
+}
+
+/** The words a scenario brings (its names and texts), and the names of things. */
+async function ownWords(page) {
+  const info = await page.evaluate(() => window.nhlabTest.info());
+  const texts = [info.title, info.description, info.source, info.hint ?? "", ...info.warnings,
+    ...info.coordinates.flatMap((c) => [c.name, c.unit ?? "", c.velocity_unit ?? ""]),
+    ...info.parameters.flatMap((p) => [p.name, p.unit ?? ""]), ...(info.inputs ?? []).flatMap((i) => [i.name, i.label ?? "", i.signal ?? "", i.unit ?? ""]),
+    ...info.layout.view_labels, ...info.layout.axis_labels, ...(info.layout.scene?.labels ?? []), ...(info.layout.set_labels ?? []),
+    ...(info.layout.contacts ?? []).map((c) => c.name), info.layout.time_label ?? ""];
+  const words = new Set(texts.join(" ").toLowerCase().match(/[a-z]+/g) ?? []);
+  // Names of methods, integrators, people, formats and keys, in both languages alike.
+  for (const w of ("nhlab lagrange udwadia kalaba gauss voronets hamel euler vakonomic rattle dormand prince baumgarte routh "
+    + "chaplygin toml latex png csv iframe space enter escape shift home page worker javascript webassembly matlab octave "
+    + "python rust english linearize derive check max rtol atol dopri rad").split(" ")) words.add(w);
+  return words;
+}
+
+function english(shown, own) {
+  // Code in the words (`nhlab run`, [compare], det A₁) is the same in both languages.
+  const prose = (text) => text.replace(/`[^`]*`|\[[^\]]*\]|\bdet\b/g, " ");
+  return shown.map(([where, text]) => [where, (prose(text).match(/[A-Za-z]{3,}/g) ?? []).filter((w) => !own.has(w.toLowerCase()))])
+    .filter(([, words]) => words.length).map(([where, words]) => `${where}: ${words.join(" ")}`);
+}
+
+test("in 简体中文 no English is left outside the scenario's own words, in the page, its dialogs and an embed", async () => {
+  for (const name of ["rolling-disk", "chaplygin-sleigh", "coin-slipping", "cart-pole"]) {
+    const { page, problems, ctx } = await open(browser, `${server.url}#gallery=${name}&lang=zh`);
+    await page.waitForSelector("#plot-scene");
+    assert.equal(await page.evaluate(() => document.documentElement.lang), "zh-CN");
+    // Every panel and the legend as they are once the runs have ended, the equations derived.
+    await page.click("#to-end");
+    await page.waitForSelector("body[data-finished='1']", { timeout: 30000 });
+    await page.waitForFunction(() => !/Deriving|正在推导/.test(document.getElementById("eq-body").textContent), null, { timeout: 20000 });
+    await page.waitForTimeout(1200); // the plots' words (refreshed once a second)
+    const own = await ownWords(page);
+    assert.deepEqual(english(await shownWords(page), own), [], `${name}: English on the page`);
+    if (name === "rolling-disk") {
+      await page.screenshot({ path: path.join(SHOTS, "zh-desktop-1400x1000.png") });
+      await page.click("#embed-open");
+      assert.deepEqual(english(await shownWords(page), own), [], "the share dialog");
+      await page.click("#close-share");
+    }
+    assert.deepEqual(problems, []);
+    await ctx.close();
+  }
+});
+
+test("in 简体中文: axe-core finds no WCAG 2.2 AA violation (page, stability panel, help, share dialog, error, embed)", async () => {
+  const axe = async (page, context = "body") => {
+    if (!(await page.evaluate(() => typeof window.axe !== "undefined"))) {
+      await page.addScriptTag({ path: path.join(ROOT, "node_modules", "axe-core", "axe.min.js") });
+    }
+    return page.evaluate(async (context) => {
+      const result = await window.axe.run(context, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] }, resultTypes: ["violations"] });
+      return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(", ")}`);
+    }, context);
+  };
+  const { page, problems, ctx } = await open(browser, `${server.url}#lang=zh`);
+  await page.waitForFunction(() => !document.getElementById("stability").hidden && /边界|没有变化/.test(document.getElementById("stability-note").textContent), null, { timeout: 20000 });
+  assert.deepEqual(await axe(page), [], "the default page");
+  await page.focus("#stability-canvas");
+  await page.keyboard.press("ArrowLeft");
+  assert.match(await page.textContent("#stability-cursor"), /Enter 以此值运行/);
+  assert.deepEqual(await axe(page, "#stability"), [], "the stability panel");
+  await page.click("#help-open");
+  for (const tab of ["first-system", "reference", "lab"]) {
+    await page.click(`#help-tab-${tab}`);
+    await page.waitForFunction((tab) => document.getElementById("help-body").dataset.key === `${tab} zh`, tab);
+    assert.deepEqual(await axe(page, "#help-dialog"), [], `help: ${tab}`);
+  }
+  await page.screenshot({ path: path.join(SHOTS, "zh-help.png") });
+  await page.click("#close-help");
+  await page.click("#embed-open");
+  assert.deepEqual(await axe(page, "#share-dialog"), [], "the share dialog");
+  await page.click("#close-share");
+  const text = await page.inputValue("#editor");
+  await page.fill("#editor-view .cm-content", text.replace('kinetic = "', 'kinetic = "(('));
+  await page.waitForSelector("#editor-status.error");
+  assert.deepEqual(await axe(page), [], "an error state");
+  assert.deepEqual(problems, []);
+  await ctx.close();
+  const e = await open(browser, `${server.url}#gallery=rolling-disk&embed&panel=stability&lang=zh`, { viewport: { width: 720, height: 560 } });
+  await e.page.waitForFunction(() => !document.getElementById("stability").hidden, null, { timeout: 20000 });
+  assert.deepEqual(await axe(e.page), [], "the embed");
+  assert.match(await e.page.textContent("#play"), /暂停|播放/);
+  await e.page.screenshot({ path: path.join(SHOTS, "zh-embed-720x560.png") });
+  assert.deepEqual(e.problems, []);
+  await e.ctx.close();
+});
+
+test("the language: the browser's, the header's menu (remembered), lang= in a link and in the embed snippet", async () => {
+  // A browser that prefers Chinese opens in Chinese; one that prefers English in English.
+  const zhContext = await browser.newContext({ locale: "zh-CN", viewport: { width: 390, height: 844 } });
+  const zh = await open(browser, `${server.url}#gallery=chaplygin-sleigh`, { context: zhContext });
+  assert.equal(await zh.page.textContent("#step"), "单步");
+  assert.equal(await zh.page.textContent("#title"), "Chaplygin 雪橇");
+  await zh.page.waitForFunction(() => /Hamel 嵌入在 t = [0-9.]+ 结束/.test(document.getElementById("legend-ends").textContent), null, { timeout: 20000 });
+  await zh.page.screenshot({ path: path.join(SHOTS, "zh-phone-390x844.png") });
+  // The menu switches to English at once, runs again in English, and is remembered.
+  await zh.page.selectOption("#language", "en");
+  await zh.page.waitForFunction(() => document.getElementById("step").textContent === "Step");
+  assert.equal(await zh.page.evaluate(() => document.documentElement.lang), "en");
+  await zh.page.waitForFunction(() => /Hamel's embedding ends at t = /.test(document.getElementById("legend-ends").textContent), null, { timeout: 20000 });
+  assert.equal(await zh.page.textContent("#title"), "Chaplygin sleigh");
+  await zh.page.reload();
+  await zh.page.waitForSelector("body[data-ready='1']");
+  assert.equal(await zh.page.textContent("#step"), "Step", "the choice is kept");
+  // lang= in the address wins over the kept choice, and is not kept itself.
+  await zh.page.goto(`${server.url}#gallery=rolling-disk&lang=zh`);
+  await zh.page.waitForFunction(() => document.getElementById("step").textContent === "单步");
+  // An unchanged gallery item is titled in Chinese; once edited, by its text's own words.
+  await zh.page.waitForFunction(() => document.getElementById("title").textContent === "滚动的圆盘（硬币）");
+  await zh.page.fill(".param input[aria-label='g']", "9.7");
+  await zh.page.press(".param input[aria-label='g']", "Enter");
+  await zh.page.waitForFunction(() => document.getElementById("title").textContent === "Rolling disk (coin)");
+  assert.equal(await zh.page.textContent("#step"), "单步");
+  assert.deepEqual(zh.problems, []);
+  await zhContext.close();
+  const enContext = await browser.newContext({ locale: "en-GB" });
+  const en = await open(browser, `${server.url}#gallery=rolling-disk`, { context: enContext });
+  assert.equal(await en.page.textContent("#step"), "Step");
+  // The embed snippet names the language chosen for it.
+  await en.page.click("#embed-open");
+  await en.page.selectOption("#embed-language", "zh");
+  assert.match(await en.page.inputValue("#embed-snippet"), /#gallery=rolling-disk&embed&panel=[a-z-]*&lang=zh"/);
+  await en.page.selectOption("#embed-language", "");
+  assert.doesNotMatch(await en.page.inputValue("#embed-snippet"), /lang=/);
+  assert.deepEqual(en.problems, []);
+  await enContext.close();
+});
+
+test("the Chinese help: its links land on headings that exist, and its example opens in the editor", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#lang=zh`);
+  const broken = await page.evaluate(() => {
+    const pages = Object.fromEntries(["first-system", "reference", "lab"].map((p) => {
+      const box = document.createElement("div");
+      box.innerHTML = window.nhlabTest.helpHtml(p, "zh");
+      return [p, box];
+    }));
+    const out = [];
+    for (const [name, box] of Object.entries(pages)) {
+      for (const a of box.querySelectorAll("a[href]")) {
+        const m = /^(?:(?:\.\.?\/)?(?:docs\/)?(reference|first-system|lab)\.md)?(?:#(.+))?$/.exec(a.getAttribute("href"));
+        if (!m || !m[2]) continue;
+        const target = pages[m[1] ?? name];
+        if (!target.querySelector(`[id="${CSS.escape(m[2])}"]`)) out.push(`${name}: ${a.getAttribute("href")}`);
+      }
+    }
+    return out;
+  });
+  assert.deepEqual(broken, []);
+  await page.click("#help-open");
+  await page.click("#help-tab-first-system");
+  await page.waitForFunction(() => document.getElementById("help-body").dataset.key === "first-system zh");
+  assert.match(await page.textContent("#help-body h1"), /编写你的第一个系统/);
+  const buttons = await page.$$(".open-example");
+  assert.equal(buttons.length, 6);
+  assert.equal(await buttons[0].textContent(), "在编辑器中打开");
+  await buttons[2].click();
+  await page.waitForFunction(() => /^已加载/.test(document.getElementById("editor-status").textContent), null, { timeout: 20000 });
+  assert.match(await page.inputValue("#editor"), /name = "blade"/);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});

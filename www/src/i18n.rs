@@ -1,0 +1,175 @@
+//! The texts this module makes for the page — panel titles and notes, plot
+//! descriptions, the scene's caption, why a run ended — in the page's language.
+//!
+//! The catalogues are the page's own (`www/app/i18n/en.json`, `zh.json`): build.rs
+//! compiles their `rs.` keys (texts made here) and `core.` keys (the core's
+//! [`nhlab::message`] ids) into sorted tables, so the page and the module never
+//! disagree on a word. The page (and each worker, when it starts) chooses the
+//! language with `set_language`; native code and tests speak English.
+
+use std::cell::Cell;
+use std::fmt::Display;
+
+mod tables {
+    include!(concat!(env!("OUT_DIR"), "/messages.rs"));
+}
+
+/// A language of the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    /// English (the catalogues' reference).
+    En,
+    /// Simplified Chinese.
+    Zh,
+}
+
+impl Language {
+    /// `en` or `zh` (`zh-CN` and the like too); None for others.
+    pub fn from_id(id: &str) -> Option<Self> {
+        match id.split(['-', '_']).next()?.to_ascii_lowercase().as_str() {
+            "en" => Some(Self::En),
+            "zh" => Some(Self::Zh),
+            _ => None,
+        }
+    }
+
+    fn table(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Self::En => tables::EN,
+            Self::Zh => tables::ZH,
+        }
+    }
+}
+
+thread_local! {
+    static CURRENT: Cell<Language> = const { Cell::new(Language::En) };
+}
+
+/// Chooses the language of the texts made from now on (this thread's).
+pub fn set(language: Language) {
+    CURRENT.with(|c| c.set(language));
+}
+
+/// The language texts are made in.
+pub fn current() -> Language {
+    CURRENT.with(Cell::get)
+}
+
+/// The text of `id` in `language`, if its catalogue has it.
+pub fn lookup(language: Language, id: &str) -> Option<&'static str> {
+    let table = language.table();
+    table.binary_search_by(|(k, _)| (*k).cmp(id)).ok().map(|i| table[i].1)
+}
+
+/// A fixed word (`rs.<id>`, no places) in the current language, borrowed from the
+/// catalogue: for labels drawn where a `&str` is wanted.
+pub fn word(id: &'static str) -> &'static str {
+    let key = format!("rs.{id}");
+    lookup(current(), &key).or_else(|| lookup(Language::En, &key)).unwrap_or(id)
+}
+
+/// The message `rs.<id>` in the current language (English where it lacks one), its
+/// `{name}` places filled from `args`.
+pub fn tr(id: &str, args: &[(&str, &dyn Display)]) -> String {
+    let key = format!("rs.{id}");
+    let template = lookup(current(), &key).or_else(|| lookup(Language::En, &key)).unwrap_or(id);
+    fill(template, args)
+}
+
+/// A core message in the current language: its catalogue text (`core.<id>`) filled
+/// from its parameters, or its English.
+pub fn message(m: &nhlab::message::Message) -> String {
+    match lookup(current(), &format!("core.{}", m.id)) {
+        Some(template) if current() != Language::En => m.fill(template),
+        _ => m.english.clone(),
+    }
+}
+
+/// `template` with `{name}` replaced by the argument of that name.
+pub fn fill(template: &str, args: &[(&str, &dyn Display)]) -> String {
+    let mut out = String::with_capacity(template.len() + 32);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}').and_then(|close| args.iter().position(|(n, _)| *n == &after[..close]).map(|k| (k, close)))
+        {
+            Some((k, close)) => {
+                out.push_str(&args[k].1.to_string());
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `{name}` of a text, in order of first appearance.
+    fn places(text: &str) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut rest = text;
+        while let Some(open) = rest.find('{') {
+            let after = &rest[open + 1..];
+            let Some(close) = after.find('}') else { break };
+            let name = &after[..close];
+            if !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !out.iter().any(|n| n == name)
+            {
+                out.push(name.to_string());
+            }
+            rest = &after[close + 1..];
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn both_catalogues_have_the_same_ids_and_places() {
+        let en: Vec<_> = tables::EN.iter().map(|(k, _)| *k).collect();
+        let zh: Vec<_> = tables::ZH.iter().map(|(k, _)| *k).collect();
+        assert_eq!(en, zh, "the module's messages differ between en.json and zh.json");
+        for ((id, e), (_, z)) in tables::EN.iter().zip(tables::ZH) {
+            assert_eq!(places(e), places(z), "{id}: the languages fill different places");
+            assert!(!z.trim().is_empty(), "{id}: empty in zh.json");
+        }
+    }
+
+    /// The core's message ids all have a Chinese text with exactly their parameters.
+    #[test]
+    fn every_core_message_is_translated() {
+        for (id, params) in nhlab::message::IDS {
+            let key = format!("core.{id}");
+            let text = lookup(Language::Zh, &key).unwrap_or_else(|| panic!("zh.json lacks {key}"));
+            let mut want: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+            want.sort();
+            assert_eq!(places(text), want, "{key}: the Chinese fills other places than the core gives");
+        }
+    }
+
+    #[test]
+    fn a_message_is_said_in_the_language_chosen() {
+        let m = nhlab::simulation::hamel_end(1.25, Some("y"));
+        set(Language::En);
+        assert_eq!(message(&m), m.english);
+        set(Language::Zh);
+        let said = message(&m);
+        set(Language::En);
+        assert!(said.contains("1.25") && said.contains('y') && !said.contains("Hamel's embedding ends"), "{said}");
+        assert_eq!(fill("{a} and {b} {c}", &[("a", &1), ("b", &"x")]), "1 and x {c}");
+        // The English catalogue's text of a core id, filled, is the core's English:
+        // the ids' parameters are named alike on both sides.
+        for m in [nhlab::simulation::hamel_end(0.5, Some("x, y")), nhlab::simulation::hamel_end(2.0, None)] {
+            let template = lookup(Language::En, &format!("core.{}", m.id)).expect("in en.json");
+            assert_eq!(m.fill(template), m.english);
+        }
+    }
+}
