@@ -19,12 +19,19 @@ fn main() {
         .filter(|n| n.ends_with(".toml"))
         .collect();
     names.sort();
-    let mut out = String::from("/// Every scenario file: (name, TOML text).\npub static FILES: &[(&str, &str)] = &[\n");
+    // Titles read here, so that the page's gallery menu costs no scenario parse at
+    // start (loading all thirty was on the way to an embed's first frame).
+    let mut out = String::from(
+        "/// Every scenario file: (name, TOML text, title).\npub static FILES: &[(&str, &str, &str)] = &[\n",
+    );
     for n in &names {
         let path = dir.join(n);
         println!("cargo:rerun-if-changed={}", path.display());
-        writeln!(out, "    ({:?}, include_str!({:?})),", n.trim_end_matches(".toml"), path.display().to_string())
-            .unwrap();
+        let text = std::fs::read_to_string(&path).expect("a scenario file");
+        let table: toml::Table = text.parse().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let title = table.get("title").and_then(|t| t.as_str()).unwrap_or_else(|| n.trim_end_matches(".toml"));
+        let name = n.trim_end_matches(".toml");
+        writeln!(out, "    ({name:?}, include_str!({:?}), {title:?}),", path.display().to_string()).unwrap();
     }
     out.push_str("];\n");
     let out_dir = std::env::var("OUT_DIR").unwrap();

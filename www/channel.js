@@ -16,22 +16,35 @@ export function moduleFiles() {
   };
 }
 
+const blob = async (url) => {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  return URL.createObjectURL(new Blob([await response.text()], { type: "text/javascript" }));
+};
+
+/** The workers' program and the glue as blob URLs, fetched as soon as this file is
+ *  imported (before the page's module is ready), both at once. */
+const scripts = (() => {
+  const { js } = moduleFiles();
+  if (!js) return Promise.reject(new Error("the module's files are not named in the page"));
+  const worker = new URL(`worker.js${new URL(import.meta.url).search}`, document.baseURI);
+  return Promise.all([blob(worker), blob(js)]);
+})();
+scripts.catch(() => {}); // reported by the first worker that needs them
+
 function workerParts() {
   if (!shared) {
     const { js, wasm } = moduleFiles();
-    const blob = async (url) => {
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`${url}: ${response.status}`);
-      return URL.createObjectURL(new Blob([await response.text()], { type: "text/javascript" }));
-    };
     shared = (async () => {
       if (!js || !wasm) throw new Error("the module's files are not named in the page");
-      // compileStreaming needs the application/wasm type; any static server works
-      // through the buffer.
-      const module = await WebAssembly.compileStreaming(fetch(wasm))
-        .catch(async () => WebAssembly.compile(await (await fetch(wasm)).arrayBuffer()));
-      const worker = await blob(new URL(`worker.js${new URL(import.meta.url).search}`, document.baseURI));
-      return { worker, init: { js: await blob(js), module } };
+      // The page's own instance's module, compiled once; else (no page instance yet)
+      // compiled here: compileStreaming needs the application/wasm type, any static
+      // server works through the buffer.
+      const module = window.wasmBindings?.compiled_module?.()
+        ?? await WebAssembly.compileStreaming(fetch(wasm)).catch(async () => WebAssembly.compile(await (await fetch(wasm)).arrayBuffer()));
+      const [worker, glue] = await scripts;
+      performance.mark("nhlab:worker-module-compiled"); // the browser benchmark's breakdown
+      return { worker, init: { js: glue, module } };
     })();
   }
   return shared;
@@ -41,12 +54,15 @@ export class LabWorker {
   /** The language of the texts new workers make (`en`, `zh`): set by the page. */
   static language = "en";
 
-  /** With `respawn`, a worker that is killed (timeout, trap) is replaced at once. */
-  constructor({ respawn = false } = {}) {
+  /** With `respawn`, a worker that is killed (timeout, trap) is replaced at once.
+   *  With `lazy`, the worker starts at the first request (the page's first scenario
+   *  does not share the processor with workers it does not need yet). */
+  constructor({ respawn = false, lazy = false } = {}) {
     this.respawn = respawn;
     this.seq = 0;
     this.pending = new Map();
-    this.start();
+    this.idle = lazy;
+    if (!lazy) this.start();
   }
 
   /** A fresh worker; `ready` resolves once it has instantiated the module (budgets
@@ -76,7 +92,10 @@ export class LabWorker {
     this.w.onmessage = ({ data }) => {
       if (data.ready !== undefined) {
         if (!data.ready) fail(`the lab's worker could not start: ${data.error}`);
-        else markReady(true);
+        else {
+          performance.mark("nhlab:worker-ready");
+          markReady(true);
+        }
         return;
       }
       const p = this.pending.get(data.id);
@@ -108,7 +127,7 @@ export class LabWorker {
     this.error = why;
     this.w?.terminate();
     this.w = null;
-    this.markReady(false); // requests still waiting for it to start are refused
+    this.markReady?.(false); // requests still waiting for it to start are refused
     for (const id of [...this.pending.keys()]) this.finish(id, { ok: false, error: why, cancelled: true });
     this.onDeath?.(why);
     if (this.respawn) this.start();
@@ -116,6 +135,7 @@ export class LabWorker {
 
   /** Kills this worker and starts a fresh one in its place. */
   replace(why) {
+    if (this.idle) return; // not started: nothing to replace
     const { onDeath, respawn } = this;
     Object.assign(this, { onDeath: null, respawn: false });
     this.kill(why);
@@ -127,6 +147,7 @@ export class LabWorker {
    *  cancelled?, trap?}. With a budget (ms, from when the worker is ready), a worker
    *  that has not answered in time is killed and the answer says timeout. */
   async ask(op, payload = {}, { budgetMs = null, onProgress = null } = {}) {
+    if (this.idle) { this.idle = false; this.start(); }
     const ok = await this.ready;
     if (!ok || this.dead) return { ok: false, error: this.error ?? "the worker has stopped", cancelled: true };
     return new Promise((resolve) => {

@@ -48,26 +48,31 @@ impl Message {
     /// `template` with each `{name}` replaced by the parameter of that name (a name
     /// it does not have is left as it is): how a translation is filled.
     pub fn fill(&self, template: &str) -> String {
-        let mut out = String::with_capacity(template.len() + 32);
-        let mut rest = template;
-        while let Some(open) = rest.find('{') {
-            out.push_str(&rest[..open]);
-            let after = &rest[open + 1..];
-            match after.find('}').map(|close| (&after[..close], close)) {
-                Some((name, close)) if self.args.iter().any(|(n, _)| *n == name) => {
-                    let (_, value) = self.args.iter().find(|(n, _)| *n == name).expect("found above");
-                    out.push_str(value);
-                    rest = &after[close + 1..];
-                }
-                _ => {
-                    out.push('{');
-                    rest = after;
-                }
+        fill_with(template, |name| self.args.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_str()))
+    }
+}
+
+/// `template` with each `{name}` for which `value` gives a text replaced by it; the
+/// rest (other names, a lone brace) left as written.
+pub fn fill_with<'a>(template: &str, value: impl Fn(&str) -> Option<&'a str>) -> String {
+    let mut out = String::with_capacity(template.len() + 32);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}').and_then(|close| value(&after[..close]).map(|v| (v, close))) {
+            Some((text, close)) => {
+                out.push_str(text);
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
             }
         }
-        out.push_str(rest);
-        out
     }
+    out.push_str(rest);
+    out
 }
 
 impl fmt::Display for Message {

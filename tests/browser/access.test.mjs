@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { ROOT, open, servedBrowser } from "./harness.mjs";
+import { ROOT, axeViolations, open, servedBrowser } from "./harness.mjs";
 
 let server, browser;
 servedBrowser((s, b) => { server = s; browser = b; });
@@ -31,21 +31,6 @@ test("every PNG button is named for its panel, and reduced motion means no autop
   assert.deepEqual(still.problems, []);
   await context.close();
 });
-
-/** axe-core's WCAG 2.2 A and AA rules on the page as it is now: the violations, each
- *  with the elements it found (empty when the page passes). */
-async function axeViolations(page, context = "body") {
-  if (!(await page.evaluate(() => typeof window.axe !== "undefined"))) {
-    await page.addScriptTag({ path: path.join(ROOT, "node_modules", "axe-core", "axe.min.js") });
-  }
-  return page.evaluate(async (context) => {
-    const result = await window.axe.run(context, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
-      resultTypes: ["violations"],
-    });
-    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(", ")}`);
-  }, context);
-}
 
 test("axe-core finds no WCAG 2.2 AA violation: default page, stability panel, help, error state, embed", async () => {
   // The default page (the sleigh, with its stability panel), while playing.

@@ -119,3 +119,18 @@ export async function downloadText(page, selector) {
   const file = await download.path();
   return { name: download.suggestedFilename(), text: fs.readFileSync(file, "utf8") };
 }
+
+/** axe-core's WCAG 2.2 A and AA rules on the page as it is now: the violations, each
+ *  with the elements it found (empty when the page passes). */
+export async function axeViolations(page, context = "body") {
+  if (!(await page.evaluate(() => typeof window.axe !== "undefined"))) {
+    await page.addScriptTag({ path: path.join(ROOT, "node_modules", "axe-core", "axe.min.js") });
+  }
+  return page.evaluate(async (context) => {
+    const result = await window.axe.run(context, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
+      resultTypes: ["violations"],
+    });
+    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(", ")}`);
+  }, context);
+}

@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT, open, servedBrowser } from "./harness.mjs";
+import { ROOT, axeViolations, open, servedBrowser } from "./harness.mjs";
 
 let server, browser;
 servedBrowser((s, b) => { server = s; browser = b; });
@@ -64,12 +64,12 @@ test("every message the page and the module ask for is in the catalogues, and ev
   assert.deepEqual(unused, [], "in the catalogues but asked for nowhere");
 });
 
-test("every gallery item has a Chinese title and hint of one line", () => {
+test("every gallery item has a Chinese title, a hint of one line and a description", () => {
   const words = JSON.parse(read("www/app/i18n/gallery.zh.json"));
   const names = fs.readdirSync(path.join(ROOT, "scenarios")).filter((f) => f.endsWith(".toml")).map((f) => f.replace(/\.toml$/, "")).sort();
   assert.deepEqual(Object.keys(words).sort(), names);
-  for (const [name, { title, hint }] of Object.entries(words)) {
-    assert.ok(/[\u4e00-\u9fff]/.test(title) && /[\u4e00-\u9fff]/.test(hint), `${name}: not Chinese`);
+  for (const [name, { title, hint, description }] of Object.entries(words)) {
+    assert.ok([title, hint, description].every((w) => /[\u4e00-\u9fff]/.test(w)), `${name}: not Chinese`);
     assert.ok(!/\n/.test(hint) && hint.length <= 80, `${name}: the hint is one short line`);
   }
 });
@@ -140,42 +140,33 @@ test("in 简体中文 no English is left outside the scenario's own words, in th
 });
 
 test("in 简体中文: axe-core finds no WCAG 2.2 AA violation (page, stability panel, help, share dialog, error, embed)", async () => {
-  const axe = async (page, context = "body") => {
-    if (!(await page.evaluate(() => typeof window.axe !== "undefined"))) {
-      await page.addScriptTag({ path: path.join(ROOT, "node_modules", "axe-core", "axe.min.js") });
-    }
-    return page.evaluate(async (context) => {
-      const result = await window.axe.run(context, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] }, resultTypes: ["violations"] });
-      return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(", ")}`);
-    }, context);
-  };
   const { page, problems, ctx } = await open(browser, `${server.url}#lang=zh`);
   await page.waitForFunction(() => !document.getElementById("stability").hidden && /边界|没有变化/.test(document.getElementById("stability-note").textContent), null, { timeout: 20000 });
-  assert.deepEqual(await axe(page), [], "the default page");
+  assert.deepEqual(await axeViolations(page), [], "the default page");
   await page.focus("#stability-canvas");
   await page.keyboard.press("ArrowLeft");
   assert.match(await page.textContent("#stability-cursor"), /Enter 以此值运行/);
-  assert.deepEqual(await axe(page, "#stability"), [], "the stability panel");
+  assert.deepEqual(await axeViolations(page, "#stability"), [], "the stability panel");
   await page.click("#help-open");
   for (const tab of ["first-system", "reference", "lab"]) {
     await page.click(`#help-tab-${tab}`);
     await page.waitForFunction((tab) => document.getElementById("help-body").dataset.key === `${tab} zh`, tab);
-    assert.deepEqual(await axe(page, "#help-dialog"), [], `help: ${tab}`);
+    assert.deepEqual(await axeViolations(page, "#help-dialog"), [], `help: ${tab}`);
   }
   await page.screenshot({ path: path.join(SHOTS, "zh-help.png") });
   await page.click("#close-help");
   await page.click("#embed-open");
-  assert.deepEqual(await axe(page, "#share-dialog"), [], "the share dialog");
+  assert.deepEqual(await axeViolations(page, "#share-dialog"), [], "the share dialog");
   await page.click("#close-share");
   const text = await page.inputValue("#editor");
   await page.fill("#editor-view .cm-content", text.replace('kinetic = "', 'kinetic = "(('));
   await page.waitForSelector("#editor-status.error");
-  assert.deepEqual(await axe(page), [], "an error state");
+  assert.deepEqual(await axeViolations(page), [], "an error state");
   assert.deepEqual(problems, []);
   await ctx.close();
   const e = await open(browser, `${server.url}#gallery=rolling-disk&embed&panel=stability&lang=zh`, { viewport: { width: 720, height: 560 } });
   await e.page.waitForFunction(() => !document.getElementById("stability").hidden, null, { timeout: 20000 });
-  assert.deepEqual(await axe(e.page), [], "the embed");
+  assert.deepEqual(await axeViolations(e.page), [], "the embed");
   assert.match(await e.page.textContent("#play"), /暂停|播放/);
   await e.page.screenshot({ path: path.join(SHOTS, "zh-embed-720x560.png") });
   assert.deepEqual(e.problems, []);

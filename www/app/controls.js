@@ -15,7 +15,7 @@ export function renderInfo(lab) {
   // A gallery item as it is, in the page's language where there is a translation.
   const words = unchangedGalleryItem(lab) ? galleryWords(lab.galleryOrigin) : null;
   $("title").textContent = words?.title ?? info.title;
-  $("description").textContent = info.description;
+  $("description").textContent = words?.description ?? info.description;
   $("hint").textContent = words?.hint ?? info.hint;
   $("hint").hidden = !$("hint").textContent;
   $("source").textContent = info.source ? t("info.source", { source: info.source }) : "";

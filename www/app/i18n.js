@@ -77,7 +77,7 @@ export function translateStatic(root) {
   }
 }
 
-/** A gallery item's title and hint in the current language, {title, hint}, or null
+/** A gallery item's words in the current language, {title, hint, description}, or null
  *  where its file's own words stand (English; the files themselves are never
  *  translated, and an edited item shows what its text says). */
 export function galleryWords(name) {

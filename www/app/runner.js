@@ -25,6 +25,7 @@ export async function load(lab, text, { trusted = false, fromEditor = false, kee
     budgetMs: trusted ? null : budget("load"),
     onProgress: (p) => { progress = { ...progress, ...p }; },
   });
+  setTimeout(() => keepSpare(lab), 0);
   if (token !== lab.loadToken) { candidate.kill("superseded"); return undefined; }
   if (!answer.ok) {
     candidate.kill("refused");
@@ -64,12 +65,17 @@ export function describeSize(size) {
 }
 
 /** A started runner for the next load: one is kept ready, so that an edit does not
- *  wait for a worker to start (about 40 ms of the 75 ms an edit took without it). */
+ *  wait for a worker to start (about 40 ms of the 75 ms an edit took without it).
+ *  The next one is started once this load has answered (see `load`), not beside it. */
 export function takeSpare(lab) {
   const spare = lab.spare ?? new lab.LabWorker();
   lab.spare = null;
-  setTimeout(() => { if (!lab.spare) lab.spare = new lab.LabWorker(); }, 0);
   return spare;
+}
+
+/** Starts the spare runner for the next load, if there is none. */
+function keepSpare(lab) {
+  if (!lab.spare) lab.spare = new lab.LabWorker();
 }
 
 /** Makes `runner`, which has just opened `text`, the running lab. */

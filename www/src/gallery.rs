@@ -15,12 +15,8 @@ pub const DEFAULT: &str = "chaplygin-sleigh";
 pub struct Entry {
     /// File name without `.toml`: the `#gallery=` name.
     pub name: &'static str,
-    /// Title.
-    pub title: String,
-    /// Description (plain text).
-    pub description: String,
-    /// Source (plain text).
-    pub source: String,
+    /// Title (read by build.rs).
+    pub title: &'static str,
     /// The gallery's section: the classics, or the paper whose worked examples it is.
     pub group: &'static str,
 }
@@ -40,24 +36,12 @@ fn group(name: &str) -> &'static str {
 
 /// Every item, sorted by name.
 pub fn entries() -> Vec<Entry> {
-    files::FILES
-        .iter()
-        .map(|&(name, text)| {
-            let scenario = nhlab::scenario::load(text, nhlab::scenario::Format::Toml).ok().map(|(s, _)| s);
-            Entry {
-                name,
-                title: scenario.as_ref().map_or_else(|| name.to_string(), |s| s.title.clone()),
-                description: scenario.as_ref().and_then(|s| s.description.clone()).unwrap_or_default(),
-                source: scenario.as_ref().and_then(|s| s.source.clone()).unwrap_or_default(),
-                group: group(name),
-            }
-        })
-        .collect()
+    files::FILES.iter().map(|&(name, _, title)| Entry { name, title, group: group(name) }).collect()
 }
 
 /// The TOML text of the item `name`.
 pub fn text(name: &str) -> Option<&'static str> {
-    files::FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+    files::FILES.iter().find(|(n, ..)| *n == name).map(|(_, t, _)| *t)
 }
 
 #[cfg(test)]
@@ -77,6 +61,9 @@ mod tests {
             let lab = crate::lab::Lab::new(text(e.name).unwrap());
             assert!(lab.is_ok(), "{}: {:?}", e.name, lab.err());
             assert!(!e.title.is_empty() && e.title != e.name, "{} has a title", e.name);
+            // The title build.rs read is the one the scenario loads with.
+            let (s, _) = nhlab::scenario::load_toml(text(e.name).unwrap()).unwrap();
+            assert_eq!(e.title, s.title, "{}", e.name);
         }
     }
 

@@ -87,25 +87,8 @@ pub fn message(m: &nhlab::message::Message) -> String {
 
 /// `template` with `{name}` replaced by the argument of that name.
 pub fn fill(template: &str, args: &[(&str, &dyn Display)]) -> String {
-    let mut out = String::with_capacity(template.len() + 32);
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        match after.find('}').and_then(|close| args.iter().position(|(n, _)| *n == &after[..close]).map(|k| (k, close)))
-        {
-            Some((k, close)) => {
-                out.push_str(&args[k].1.to_string());
-                rest = &after[close + 1..];
-            }
-            None => {
-                out.push('{');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+    let texts: Vec<(&str, String)> = args.iter().map(|(name, value)| (*name, value.to_string())).collect();
+    nhlab::message::fill_with(template, |name| texts.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_str()))
 }
 
 #[cfg(test)]

@@ -24,6 +24,14 @@ fn method(id: &str) -> Result<Method, JsError> {
     Method::from_id(id).ok_or_else(|| JsError::new(&format!("unknown method `{id}`")))
 }
 
+/// This instance's compiled `WebAssembly.Module`: the page hands it to its workers,
+/// so the module is compiled once (compiling it again for the workers took ~200 ms
+/// of an embed's first frame, on the critical path).
+#[wasm_bindgen]
+pub fn compiled_module() -> JsValue {
+    wasm_bindgen::module()
+}
+
 /// For the browser tests only: panics on purpose, so that they can prove that a trap
 /// — in the worker or on the page — never poisons the page (the instance that
 /// trapped is replaced and the last good scenario reloaded).
