@@ -55,14 +55,27 @@ export class LabWorker {
   static language = "en";
 
   /** With `respawn`, a worker that is killed (timeout, trap) is replaced at once.
-   *  With `lazy`, the worker starts at the first request (the page's first scenario
-   *  does not share the processor with workers it does not need yet). */
-  constructor({ respawn = false, lazy = false } = {}) {
+   *  With `lazy`, the worker starts at the first request, and not before `after`
+   *  has resolved (the page's first frame: the first scenario does not share the
+   *  processor with workers it does not need yet). */
+  constructor({ respawn = false, lazy = false, after = null } = {}) {
     this.respawn = respawn;
     this.seq = 0;
     this.pending = new Map();
     this.idle = lazy;
+    this.after = after;
     if (!lazy) this.start();
+  }
+
+  /** A lazy worker's start, at its first request (after `after`). */
+  wake() {
+    this.idle = false;
+    if (!this.after) { this.start(); return; }
+    const generation = this.generation;
+    this.ready = this.after.then(() => {
+      if (this.generation === generation) this.start(); // not started meanwhile (replace)
+      return this.ready;
+    });
   }
 
   /** A fresh worker; `ready` resolves once it has instantiated the module (budgets
@@ -147,7 +160,7 @@ export class LabWorker {
    *  cancelled?, trap?}. With a budget (ms, from when the worker is ready), a worker
    *  that has not answered in time is killed and the answer says timeout. */
   async ask(op, payload = {}, { budgetMs = null, onProgress = null } = {}) {
-    if (this.idle) { this.idle = false; this.start(); }
+    if (this.idle) this.wake();
     const ok = await this.ready;
     if (!ok || this.dead) return { ok: false, error: this.error ?? "the worker has stopped", cancelled: true };
     return new Promise((resolve) => {

@@ -210,7 +210,9 @@ function boot(lab, api) {
   lab.LabWorker.language = language();
   // The runner for the first scenario starts now, while the page wires itself.
   lab.spare = new lab.LabWorker();
-  lab.helper = new lab.LabWorker({ respawn: true, lazy: true });
+  // The helper (equations, stability sweeps, exports) starts once the first frame is drawn.
+  lab.firstDrawn = new Promise((resolve) => { lab.markFirstDrawn = resolve; });
+  lab.helper = new lab.LabWorker({ respawn: true, lazy: true, after: lab.firstDrawn });
   watchCanvases(lab);
   wireLongRun(lab);
   // For the browser tests: a deliberate trap on the page or in the runner.

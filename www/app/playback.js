@@ -99,6 +99,7 @@ export function frame(lab, now) {
     if (!document.body.dataset.ready) {
       document.body.dataset.ready = "1";
       lab.perf.firstPlotMs = performance.now();
+      lab.markFirstDrawn?.();
     }
   }
   if (lab.perf.intervals.length > 5000) lab.perf.intervals.splice(0, 1000);
