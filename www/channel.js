@@ -2,18 +2,11 @@
 // time budgets, and replacement. Nothing here waits on the page's thread: a worker
 // that takes too long is terminated, whatever it is doing.
 
-/** What every worker is made from, fetched and compiled once: the worker's program
- *  and the wasm-bindgen glue as blob URLs (so new workers start without the network,
- *  and a cached file never meets a newer module), and the compiled module
- *  (instantiating one is quick). */
-let shared = null;
-
-/** The wasm-bindgen glue and the .wasm, as trunk named them in the page. */
+/** The three modules' wasm-bindgen glue and .wasm, `{page, runner, helper}`, each
+ *  `{js, wasm}`, as the build named them in the page (scripts/name-modules.mjs). */
 export function moduleFiles() {
-  return {
-    js: document.querySelector('link[rel="modulepreload"]')?.href,
-    wasm: document.querySelector('link[rel="preload"][as="fetch"]')?.href,
-  };
+  const named = document.getElementById("nhlab-modules");
+  return named ? JSON.parse(named.textContent) : {};
 }
 
 const blob = async (url) => {
@@ -22,43 +15,84 @@ const blob = async (url) => {
   return URL.createObjectURL(new Blob([await response.text()], { type: "text/javascript" }));
 };
 
-/** The workers' program and the glue as blob URLs, fetched as soon as this file is
- *  imported (before the page's module is ready), both at once. */
-const scripts = (() => {
-  const { js } = moduleFiles();
-  if (!js) return Promise.reject(new Error("the module's files are not named in the page"));
-  const worker = new URL(`worker.js${new URL(import.meta.url).search}`, document.baseURI);
-  return Promise.all([blob(worker), blob(js)]);
-})();
-scripts.catch(() => {}); // reported by the first worker that needs them
+/** compileStreaming needs the application/wasm type; any static server works
+ *  through the buffer. */
+const compile = (url) => WebAssembly.compileStreaming(fetch(url))
+  .catch(async () => WebAssembly.compile(await (await fetch(url)).arrayBuffer()));
 
-function workerParts() {
-  if (!shared) {
-    const { js, wasm } = moduleFiles();
-    shared = (async () => {
-      if (!js || !wasm) throw new Error("the module's files are not named in the page");
-      // The page's own instance's module, compiled once; else (no page instance yet)
-      // compiled here: compileStreaming needs the application/wasm type, any static
-      // server works through the buffer.
-      const module = window.wasmBindings?.compiled_module?.()
-        ?? await WebAssembly.compileStreaming(fetch(wasm)).catch(async () => WebAssembly.compile(await (await fetch(wasm)).arrayBuffer()));
-      const [worker, glue] = await scripts;
-      performance.mark("nhlab:worker-module-compiled"); // the browser benchmark's breakdown
-      return { worker, init: { js: glue, module } };
+/** The first runner, which the page's head starts before any of the page's scripts
+ *  (scripts/name-modules.mjs): `{worker, heard}`, its Worker and what it said before
+ *  this file listened. The first runner the page asks for takes it. */
+let early = window.nhlabEarly ?? null;
+
+/** The runner's module as the early runner compiled it (it sends it back when
+ *  ready), so that later runners do not compile it again; null if it failed. */
+let earlyModule = null;
+if (early) {
+  let resolve;
+  earlyModule = new Promise((r) => { resolve = r; });
+  earlyModule.resolve = resolve;
+}
+
+/** What a worker of each kind is made from, fetched and compiled once per kind: the
+ *  worker's program and its module's wasm-bindgen glue as blob URLs (so new workers
+ *  start without the network, and a cached file never meets a newer module), and
+ *  the compiled module (instantiating one is quick). */
+const parts = new Map();
+const workerUrl = new URL(`worker.js${new URL(import.meta.url).search}`, document.baseURI);
+let program = null;
+
+function workerParts(kind) {
+  if (!parts.has(kind)) {
+    const files = moduleFiles()[kind];
+    const made = (async () => {
+      if (!files) throw new Error(LabWorker.say("channel.not-named", { kind }));
+      program ??= blob(workerUrl);
+      const compiled = kind === "runner" && earlyModule ? earlyModule.then((m) => m ?? compile(files.wasm)) : compile(files.wasm);
+      const [module, glue, script] = await Promise.all([compiled, blob(files.js), program]);
+      performance.mark(`nhlab:${kind}-module-compiled`); // the browser benchmark's breakdown
+      return { worker: script, init: { js: glue, module } };
     })();
+    made.catch(() => {}); // reported by the first worker that needs it
+    parts.set(kind, made);
   }
-  return shared;
+  return parts.get(kind);
+}
+
+/** Fetches and compiles the module of `kind` now, before a worker of that kind
+ *  asks for it (the page does it for the helper once it has drawn: compiling then
+ *  does not share the processor with the first step of a scenario loaded later). */
+export function prepareModule(kind) {
+  workerParts(kind);
+}
+
+/** A module of `kind` instantiated on the page (the browser tests and the benchmark
+ *  call what the workers call, without a worker between). */
+export async function loadModule(kind) {
+  const { init } = await workerParts(kind);
+  const api = await import(init.js);
+  await api.default({ module_or_path: init.module });
+  api.set_language(LabWorker.language);
+  return api;
 }
 
 export class LabWorker {
-  /** The language of the texts new workers make (`en`, `zh`): set by the page. */
+  /** The language of the texts workers make (`en`, `zh`), sent with every request:
+   *  set by the page. */
   static language = "en";
 
-  /** With `respawn`, a worker that is killed (timeout, trap) is replaced at once.
+  /** Says message `id` of the page's catalogue (`channel.*`) with its parameters:
+   *  the page sets its translator here as soon as it has imported this file. */
+  static say = (id, params = {}) => `${id} ${JSON.stringify(params)}`;
+
+  /** `kind`: `runner` (the scenario that plays) or `helper` (equations, stability
+   *  sweeps, exports, the long run): which module the worker runs.
+   *  With `respawn`, a worker that is killed (timeout, trap) is replaced at once.
    *  With `lazy`, the worker starts at the first request, and not before `after`
    *  has resolved (the page's first frame: the first scenario does not share the
    *  processor with workers it does not need yet). */
-  constructor({ respawn = false, lazy = false, after = null } = {}) {
+  constructor({ kind = "runner", respawn = false, lazy = false, after = null } = {}) {
+    this.kind = kind;
     this.respawn = respawn;
     this.seq = 0;
     this.pending = new Map();
@@ -83,28 +117,40 @@ export class LabWorker {
   start() {
     this.dead = false;
     this.error = null;
+    this.timedOut = false;
     const generation = this.generation = (this.generation ?? 0) + 1;
     let markReady;
     this.ready = new Promise((resolve) => { markReady = resolve; });
     this.markReady = markReady;
     const fail = (why) => { this.error = why; markReady(false); };
-    workerParts().then(({ worker, init }) => {
+    if (this.kind === "runner" && early) {
+      // The runner the page's head started: listen, and hear what it said meanwhile.
+      const { worker, heard } = early;
+      early = null;
+      this.w = worker;
+      this.first = true;
+      this.listen(markReady, fail);
+      for (const data of heard) this.w.onmessage({ data });
+      return;
+    }
+    workerParts(this.kind).then(({ worker, init }) => {
       if (this.dead || generation !== this.generation) return;
       try {
         this.w = new Worker(worker, { type: "module" });
       } catch (e) {
-        fail(`this browser cannot run the lab's worker (module workers need Chrome 80, Safari 15 or Firefox 114 or later): ${e.message ?? e}`);
+        fail(LabWorker.say("channel.old-browser", { why: e.message ?? e }));
         return;
       }
       this.listen(markReady, fail);
-      this.w.postMessage({ init, language: LabWorker.language });
-    }, (e) => fail(`the lab's worker could not be fetched: ${e.message ?? e}`));
+      this.w.postMessage({ init });
+    }, (e) => fail(LabWorker.say("channel.not-fetched", { why: e.message ?? e })));
   }
 
   listen(markReady, fail) {
     this.w.onmessage = ({ data }) => {
       if (data.ready !== undefined) {
-        if (!data.ready) fail(`the lab's worker could not start: ${data.error}`);
+        if (this.first) earlyModule.resolve(data.module ?? null);
+        if (!data.ready) fail(LabWorker.say("channel.not-started", { why: data.error }));
         else {
           performance.mark("nhlab:worker-ready");
           markReady(true);
@@ -116,11 +162,11 @@ export class LabWorker {
       if (data.progress !== undefined) { p.onProgress?.(data.progress); return; }
       this.finish(data.id, data);
       // A trap leaves the instance unusable: this worker is done.
-      if (data.trap) this.kill(`its wasm instance trapped (${data.error})`);
+      if (data.trap) this.kill(LabWorker.say("channel.trapped", { why: data.error }));
     };
     this.w.onerror = (e) => {
       e.preventDefault?.();
-      this.kill(`it failed: ${e.message || "an error"}`);
+      this.kill(e.message ? LabWorker.say("channel.failed", { why: e.message }) : LabWorker.say("channel.failed.unknown"));
       markReady(false);
     };
   }
@@ -138,6 +184,7 @@ export class LabWorker {
     if (this.dead) return;
     this.dead = true;
     this.error = why;
+    if (this.first) earlyModule.resolve(null); // (no-op once it was ready)
     this.w?.terminate();
     this.w = null;
     this.markReady?.(false); // requests still waiting for it to start are refused
@@ -162,18 +209,19 @@ export class LabWorker {
   async ask(op, payload = {}, { budgetMs = null, onProgress = null } = {}) {
     if (this.idle) this.wake();
     const ok = await this.ready;
-    if (!ok || this.dead) return { ok: false, error: this.error ?? "the worker has stopped", cancelled: true };
+    if (!ok || this.dead) return { ok: false, error: this.error ?? LabWorker.say("channel.stopped"), cancelled: true };
     return new Promise((resolve) => {
       const id = ++this.seq;
       const entry = { resolve, onProgress, timer: null };
       this.pending.set(id, entry);
       if (budgetMs !== null) {
         entry.timer = setTimeout(() => {
-          this.finish(id, { ok: false, timeout: true, error: `stopped after ${budgetMs / 1000} s` });
-          this.kill("timed out");
+          this.finish(id, { ok: false, timeout: true, error: LabWorker.say("channel.stopped-after", { seconds: budgetMs / 1000 }) });
+          this.timedOut = true; // (its death is no trap: runner.js says so in other words)
+          this.kill(LabWorker.say("channel.timed-out"));
         }, budgetMs);
       }
-      this.w.postMessage({ id, op, ...payload });
+      this.w.postMessage({ id, op, ...payload, locale: LabWorker.language });
     });
   }
 }

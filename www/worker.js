@@ -8,17 +8,22 @@
 // Either can be terminated at any moment (too slow, a trap, a newer scenario): the
 // page's thread never waits on it, so no scenario can freeze the page.
 //
-// Protocol: the first message is {init: {js, module}} (the wasm-bindgen glue's URL and
-// the compiled WebAssembly.Module); the answer is {ready: true} or {ready: false,
-// error}. Then each request {id, op, ...} gets {id, ok: true, result} or {id, ok:
-// false, error, trap}; a long one may send {id, progress} first.
+// Each kind runs its own module (www/modules/runner, www/modules/helper), which
+// exports only what that kind does: an op the module lacks fails with a message.
+//
+// Protocol: the first message is {init: {js, module}} (the kind's wasm-bindgen glue's
+// URL and its compiled WebAssembly.Module, or the .wasm's URL); the answer is
+// {ready: true, module?} (the module it compiled) or {ready: false, error}. Then each
+// request {id, op, ..., locale} (the language of its texts, `en` or `zh`) gets
+// {id, ok: true, result} or {id, ok: false, error, trap}; a long one may send
+// {id, progress} first.
 
 const MAX_ROWS = 20000;        // rows per run in one update (a resend of a long run comes in pieces)
 const MAX_STEPS_PER_CALL = 4096;
 
 let api = null;
 let lab = null;                // the runner's WebLab
-let cached = { text: null, lab: null }; // the helper's WebLab, for repeated derivations
+let cached = { text: null, method: null, lab: null }; // the helper's WebLab, for repeated derivations
 let msPerRound = null;         // measured cost of one step of every run, to size calls (null: not yet)
 let runs = 1;
 
@@ -57,11 +62,11 @@ function advance(id, target, sliceMs) {
   return update({ caughtUp, steps, stepMs });
 }
 
-function helperLab(text) {
-  if (cached.text !== text) {
+function helperLab(text, method) {
+  if (cached.text !== text || cached.method !== method) {
     cached.lab?.free();
-    cached = { text: null, lab: null };
-    cached = { text, lab: api.WebLab.with_everything(text) }; // the panel offers every method
+    cached = { text: null, method: null, lab: null };
+    cached = { text, method, lab: api.WebLab.for_equations(text, method) };
   }
   return cached.lab;
 }
@@ -147,7 +152,7 @@ function handle(id, data) {
     case "setInput": return { result: lab.set_input(data.slot, data.value) };
     case "csvPlayed": return { result: lab.csv() };
     case "resend": lab.resend(); return update({ caughtUp: false });
-    case "derive": return { result: helperLab(data.text).derive(data.method) };
+    case "derive": return { result: helperLab(data.text, data.method).derive(data.method) };
     case "csv": return { result: csv(id, data.text) };
     case "longRun": return { result: longRun(id, data.text, data.tEnd) };
     case "stability": return { result: api.stability(data.text) };
@@ -158,13 +163,23 @@ function handle(id, data) {
   }
 }
 
+/** compileStreaming needs the application/wasm type; any static server works
+ *  through the buffer. */
+const compile = (url) => WebAssembly.compileStreaming(fetch(url))
+  .catch(async () => WebAssembly.compile(await (await fetch(url)).arrayBuffer()));
+
+let locale = "en"; // the language of the texts it makes (`en`, `zh`)
+
 self.onmessage = async ({ data }) => {
   if (data.init) {
     try {
       api = await import(data.init.js);
-      await api.default({ module_or_path: data.init.module });
-      api.set_language(data.language ?? "en");
-      self.postMessage({ ready: true });
+      // A compiled module (from channel.js), or its address (the first runner, which
+      // the page's head starts: it compiles the module and sends it back for the rest).
+      const given = data.init.module instanceof WebAssembly.Module;
+      const module = given ? data.init.module : await compile(data.init.module);
+      await api.default({ module_or_path: module });
+      self.postMessage({ ready: true, module: given ? undefined : module });
     } catch (e) {
       self.postMessage({ ready: false, error: String(e) });
     }
@@ -172,6 +187,10 @@ self.onmessage = async ({ data }) => {
   }
   try {
     if (!api) throw new Error("the worker has not started");
+    if (data.locale && data.locale !== locale) {
+      api.set_language(data.locale);
+      locale = data.locale;
+    }
     const { result, transfer = [] } = handle(data.id, data);
     self.postMessage({ id: data.id, ok: true, result }, transfer);
   } catch (e) {

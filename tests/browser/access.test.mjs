@@ -1,6 +1,6 @@
 // Accessibility of the page (issue 39): every PNG button named for its panel; no
 // autoplay where the system asks for reduced motion; axe-core's WCAG 2.2 AA rules on
-// every state the tests open; keyboard-only operation of sliders, the stability panel
+// every state the tests open, in English and in Chinese (one walkthrough); keyboard-only operation of sliders, the stability panel
 // and the share dialog.
 // Run: node --test tests/browser/   (scripts/test.sh builds dist/ first)
 import { test } from "node:test";
@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { ROOT, axeViolations, open, servedBrowser } from "./harness.mjs";
 
+const SHOTS = process.env.NHLAB_SCREENSHOTS ?? path.join(ROOT, "target", "screenshots");
 let server, browser;
 servedBrowser((s, b) => { server = s; browser = b; });
 
@@ -32,23 +33,35 @@ test("every PNG button is named for its panel, and reduced motion means no autop
   await context.close();
 });
 
-test("axe-core finds no WCAG 2.2 AA violation: default page, stability panel, help, error state, embed", async () => {
+/** What each language's walkthrough waits for and checks in its own words. */
+const WORDS = {
+  en: { swept: /Boundaries|No change/, cursor: /Enter runs at this value/, play: /Pause|Play/ },
+  zh: { swept: /边界|没有变化/, cursor: /Enter 以此值运行/, play: /暂停|播放/ },
+};
+
+/** axe-core's WCAG 2.2 AA rules on every state the page shows, in `lang`: the
+ *  default page, the stability panel moved by keys, each Help page, the share
+ *  dialog, an error state and embeds (wide, and for English narrow too). */
+async function walkWithAxe(lang) {
+  const words = WORDS[lang];
   // The default page (the sleigh, with its stability panel), while playing.
-  const { page, problems, ctx } = await open(browser, server.url);
+  const { page, problems, ctx } = await open(browser, `${server.url}#lang=${lang}`);
   await page.waitForSelector("#plot-scene");
-  await page.waitForFunction(() => !document.getElementById("stability").hidden && /Boundaries|No change/.test(document.getElementById("stability-note").textContent), null, { timeout: 20000 });
+  await page.waitForFunction((swept) => !document.getElementById("stability").hidden && new RegExp(swept).test(document.getElementById("stability-note").textContent), words.swept.source, { timeout: 20000 });
   assert.deepEqual(await axeViolations(page), [], "the default page");
   // The stability panel moved by keys (its marker and what it reads out).
   await page.focus("#stability-canvas");
   await page.keyboard.press("ArrowLeft");
+  assert.match(await page.textContent("#stability-cursor"), words.cursor);
   assert.deepEqual(await axeViolations(page, "#stability"), [], "the stability panel");
   // The help, on each page.
   await page.click("#help-open");
   for (const tab of ["first-system", "reference", "lab"]) {
     await page.click(`#help-tab-${tab}`);
-    await page.waitForFunction((tab) => document.getElementById("help-body").dataset.page === tab, tab);
+    await page.waitForFunction((key) => document.getElementById("help-body").dataset.key === key, `${tab} ${lang}`);
     assert.deepEqual(await axeViolations(page, "#help-dialog"), [], `help: ${tab}`);
   }
+  if (lang === "zh") await page.screenshot({ path: path.join(SHOTS, "zh-help.png") });
   await page.click("#close-help");
   // The share dialog.
   await page.click("#embed-open");
@@ -61,16 +74,22 @@ test("axe-core finds no WCAG 2.2 AA violation: default page, stability panel, he
   assert.deepEqual(await axeViolations(page), [], "an error state");
   assert.deepEqual(problems, []);
   await ctx.close();
-  // An embed, wide and narrow.
-  for (const viewport of [{ width: 720, height: 560 }, { width: 360, height: 460 }]) {
-    const e = await open(browser, `${server.url}#gallery=rolling-disk&embed&panel=stability`, { viewport });
+  // An embed, wide (and narrow).
+  const frames = lang === "en" ? [{ width: 720, height: 560 }, { width: 360, height: 460 }] : [{ width: 720, height: 560 }];
+  for (const viewport of frames) {
+    const e = await open(browser, `${server.url}#gallery=rolling-disk&embed&panel=stability&lang=${lang}`, { viewport });
     await e.page.waitForSelector("#plot-scene");
     await e.page.waitForFunction(() => !document.getElementById("stability").hidden, null, { timeout: 20000 });
     assert.deepEqual(await axeViolations(e.page), [], `the embed at ${viewport.width}×${viewport.height}`);
+    assert.match(await e.page.textContent("#play"), words.play);
+    if (lang === "zh") await e.page.screenshot({ path: path.join(SHOTS, "zh-embed-720x560.png") });
     assert.deepEqual(e.problems, []);
     await e.ctx.close();
   }
-});
+}
+
+test("axe-core finds no WCAG 2.2 AA violation: default page, stability panel, help, share dialog, error state, embed", () => walkWithAxe("en"));
+test("in 简体中文: axe-core finds no WCAG 2.2 AA violation (page, stability panel, help, share dialog, error, embed)", () => walkWithAxe("zh"));
 
 test("keyboard alone: a slider keeps its focus and steps, the stability panel takes arrows and Enter, the share dialog opens and closes", async () => {
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=rolling-disk`);

@@ -99,6 +99,30 @@ test("the share link of an unchanged gallery item is the short #gallery= link", 
   await ctx.close();
 });
 
+test("an embed loads the page's and the runner's modules, and the helper's only when it shows what the helper computes", async () => {
+  const modulesOf = async (address) => {
+    const ctx = await browser.newContext({ viewport: { width: 720, height: 560 } });
+    const page = await ctx.newPage();
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(e.message));
+    const requested = [];
+    page.on("request", (r) => requested.push(new URL(r.url()).pathname.split("/").pop()));
+    await page.goto(address);
+    await page.waitForSelector("body[data-ready='1']", { timeout: 30000 });
+    await page.waitForSelector("body[data-drawn='1']");
+    await page.waitForTimeout(1500); // anything asked for after the first frame
+    await ctx.close();
+    assert.deepEqual(problems, []);
+    return ["page", "runner", "helper"].filter((kind) => requested.some((f) => f.startsWith(`nhlab-${kind}-`) && f.endsWith("_bg.wasm")))
+      .concat(requested.includes("editor.js") ? ["editor"] : []);
+  };
+  assert.deepEqual(await modulesOf(`${server.url}#gallery=chaplygin-sleigh&embed`), ["page", "runner"]);
+  assert.deepEqual(await modulesOf(`${server.url}#gallery=rolling-disk&embed&panel=stability`), ["page", "runner", "helper"]);
+  assert.deepEqual(await modulesOf(`${server.url}#gallery=chaplygin-sleigh&embed&controls=equations`), ["page", "runner", "helper"]);
+  // The whole page: the helper's module once it has drawn (equations), and the editor.
+  assert.deepEqual(await modulesOf(server.url), ["page", "runner", "helper", "editor"]);
+});
+
 test("an embed reports its content height to the host page (nhlab:height and lti.frameResize), and shows the panel it is told to", async () => {
   const ctx = await browser.newContext({ viewport: { width: 900, height: 900 } });
   const page = await ctx.newPage();

@@ -89,6 +89,9 @@ export function refitEquationsNow(lab) {
 }
 
 export async function renderEquations(lab) {
+  // An embed without its equations never shows them: no helper is started for them
+  // (its module is the largest, and a course page may hold several embeds).
+  if (lab.embed && !lab.embedControls.includes("equations")) return;
   const body = $("eq-body");
   const method = $("eq-method").value, text = lab.text;
   body.replaceChildren(el("p", { class: "hint", text: t("eq.deriving") }));

@@ -38,7 +38,7 @@ async function startLongRun(lab) {
   const tEnd = Number($("long-run-t").value);
   if (!Number.isFinite(tEnd)) { $("long-run-text").textContent = t("longrun.enter-time"); return; }
   stopLongRun(lab, "restarted");
-  const worker = new lab.LabWorker();
+  const worker = new lab.LabWorker({ kind: "helper" });
   lab.longRun = worker;
   $("long-run-start").disabled = true;
   $("long-run-cancel").disabled = false;

@@ -1,6 +1,6 @@
 // nhlab web lab: DOM wiring only. Every computation (loading, stepping, plotting,
-// deriving, editing the TOML, share payloads, CSV) happens in the wasm module
-// (www/src/api.rs); this file turns events into calls and results into text.
+// deriving, editing the TOML, share payloads, CSV) happens in the wasm modules
+// (www/src/api/); this file turns events into calls and results into text.
 //
 // Safety: user text (titles, descriptions, names, messages, anything from a shared
 // URL) only ever reaches the page through textContent or input values. MathML from
@@ -47,7 +47,8 @@ import { chooseLanguage, galleryWords, language, linkedLanguage, setLanguage, t 
 const VERSION = new URL(document.querySelector('link[rel="modulepreload"]')?.href ?? "x:/none").pathname.split("/").pop();
 // (An address in a variable: the bundler leaves the import to the browser.)
 const channel = `./channel.js?v=${encodeURIComponent(VERSION)}`;
-const { LabWorker, moduleFiles } = await import(channel);
+const { LabWorker, loadModule, moduleFiles, prepareModule } = await import(channel);
+LabWorker.say = t; // the workers' failures in the page's language
 
 /** The page's state: one object, handed to whatever reads or changes it. */
 const lab = {
@@ -82,8 +83,9 @@ const lab = {
   instances: 0,     // wasm instances made after a trap
   perf: { work: [], step: [], draw: [], intervals: [], loads: [] }, // timings (ms), read by the browser benchmark
   LabWorker,        // channel.js: a worker with budgets and replacement
-  moduleFiles,      // channel.js: the wasm glue's and module's addresses
-  helper: null,     // a LabWorker({ respawn: true }) for derivations and exports, made at boot
+  moduleFiles,      // channel.js: the three modules' glue and .wasm addresses
+  loadModule,       // channel.js: the runner's or the helper's module on the page (tests)
+  helper: null,     // a LabWorker({ kind: "helper" }) for derivations and exports, made at boot
   longRun: null,    // the LabWorker of a long run under way (longrun.js), ended on Cancel
   longRunData: null, // what the long run last sent, redrawn when its canvas resizes
   editor: null,     // the CodeMirror editor, once loaded
@@ -180,7 +182,8 @@ function wire(lab) {
 }
 
 /** The reader chose another language: the page's strings at once, and the running
- *  scenario loaded again in workers that speak it (its runs start again). */
+ *  scenario loaded again (its panels' titles and notes are made as it loads; its runs
+ *  start again). Every request tells the workers the language of their texts. */
 function switchLanguage(lab, lang, { remember = true, reload = true } = {}) {
   setLanguage(lang, { remember });
   lab.stability = null; // its notes are made in the helper, in the language it had
@@ -193,9 +196,6 @@ function switchLanguage(lab, lang, { remember = true, reload = true } = {}) {
   }
   // A link that named its language names the new one.
   if (lab.linkLanguage) lab.linkLanguage = language();
-  lab.helper.replace("language");
-  lab.spare?.kill("language");
-  lab.spare = null;
   if (lab.text && reload) load(lab, lab.text, { trusted: true, fromEditor: true });
   // The editor's content took the textarea's name (in the language of its time).
   document.querySelector("#editor-view .cm-content")?.setAttribute("aria-label", t("side.editor"));
@@ -207,12 +207,12 @@ function boot(lab, api) {
   lab.api = api;
   lab.perf.bootMs = performance.now(); // the page's module is ready (the benchmark's breakdown)
   api.set_language(language());
-  lab.LabWorker.language = language();
-  // The runner for the first scenario starts now, while the page wires itself.
-  lab.spare = new lab.LabWorker();
   // The helper (equations, stability sweeps, exports) starts once the first frame is drawn.
   lab.firstDrawn = new Promise((resolve) => { lab.markFirstDrawn = resolve; });
-  lab.helper = new lab.LabWorker({ respawn: true, lazy: true, after: lab.firstDrawn });
+  lab.helper = new lab.LabWorker({ kind: "helper", respawn: true, lazy: true, after: lab.firstDrawn });
+  // The full page uses the helper soon (equations): its module is compiled once the
+  // page has drawn. An embed compiles it only if it asks (a course page may hold several).
+  if (!parseFragment().embed) lab.firstDrawn.then(() => prepareModule("helper"));
   watchCanvases(lab);
   wireLongRun(lab);
   // For the browser tests: a deliberate trap on the page or in the runner.
@@ -225,6 +225,7 @@ function boot(lab, api) {
     helpHtml: (page, lang) => lab.api.help_html(page, lang), // the Help's pages, for their links
     runs: () => lab.lastRuns,                          // each run's last update: t, q at the clock, …
     benchRhs: (text, count) => lab.helper.ask("benchRhs", { text, count }), // compiled against interpreted, in a worker
+    module: (kind) => lab.loadModule(kind),           // the runner's or the helper's module, on the page
   };
   try {
     wire(lab);
@@ -240,6 +241,10 @@ function boot(lab, api) {
 // The language first: nothing is shown before it is chosen.
 setLanguage(chooseLanguage());
 lab.linkLanguage = linkedLanguage();
+// The runner for the first scenario starts now, beside the page's own module: it has
+// its own module, so it waits for nothing the page does.
+LabWorker.language = language();
+lab.spare = new LabWorker();
 $("title").textContent = t("stage.loading"); // until the scenario's title
 
 // The editor (CodeMirror, bundled at build time) takes the textarea's place as soon

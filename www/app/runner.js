@@ -10,7 +10,7 @@ import { renderInputs } from "./inputs.js";
 import { resetLongRun } from "./longrun.js";
 import { updatePlayButton } from "./playback.js";
 import { syncAddress } from "./share.js";
-import { count, t } from "./i18n.js";
+import { count, language, t } from "./i18n.js";
 
 /** Builds a lab from `text` in a fresh runner, under the load budget (none for the
  *  gallery's own files, `trusted`). On success the runner replaces the running one
@@ -18,7 +18,7 @@ import { count, t } from "./i18n.js";
  *  reason shows under the editor (false); undefined when a newer load overtook this. */
 export async function load(lab, text, { trusted = false, fromEditor = false, keepClock = false } = {}) {
   const token = ++lab.loadToken;
-  const candidate = takeSpare(lab);
+  const candidate = takeSpare(lab, text);
   const started = performance.now();
   let progress = { phase: "reading", size: null };
   const answer = await candidate.ask("open", { text }, {
@@ -67,11 +67,17 @@ export function describeSize(size) {
 /** A started runner for the next load: one is kept ready, so that an edit does not
  *  wait for a worker to start (about 40 ms of the 75 ms an edit took without it).
  *  The next one is started once this load has answered (see `load`), not beside it. */
-export function takeSpare(lab) {
+export function takeSpare(lab, text) {
+  // The runner's module reads TOML only: a JSON text runs in a worker of the
+  // helper's module, which reads both (its reader is a tenth of the runner's module).
+  if (isJson(text)) return new lab.LabWorker({ kind: "helper" });
   const spare = lab.spare ?? new lab.LabWorker();
   lab.spare = null;
   return spare;
 }
+
+/** Whether a scenario's text is JSON (it starts with `{`), as the core decides. */
+const isJson = (text) => text.trimStart().startsWith("{");
 
 /** Starts the spare runner for the next load, if there is none. */
 function keepSpare(lab) {
@@ -154,6 +160,9 @@ export function applyUpdate(lab, u) {
   lab.dirty = true;
 }
 
+/** How many step budgets a runner's first request has. */
+const COLD_STEP_BUDGETS = 3;
+
 /** Asks the runner to step towards the clock, one request at a time; a request
  *  that takes longer than the step budget means one step of the model is too slow
  *  to play: the runner is stopped and playback with it. */
@@ -162,12 +171,16 @@ export function requestAdvance(lab) {
   lab.advancing = true;
   const target = lab.clock;
   let phase = "stepping";
-  runner.ask("advance", { target, sliceMs: WORKER_SLICE_MS }, { budgetMs: budget("step"), onProgress: (p) => { phase = p.phase; } }).then((a) => {
+  // A runner's first step also compiles the code it runs (the engine compiles each
+  // function at its first call): it has three budgets' time.
+  const budgetMs = budget("step") * (runner.stepped ? 1 : COLD_STEP_BUDGETS);
+  runner.ask("advance", { target, sliceMs: WORKER_SLICE_MS }, { budgetMs, onProgress: (p) => { phase = p.phase; } }).then((a) => {
     lab.advancing = false;
+    if (a.ok) runner.stepped = true;
     if (a.timeout) { // the runner was killed, and a fresh one waits for Reset or Play
       const at = lab.display.now().toPrecision(6);
       const shapes = lab.info?.layout?.scene?.labels?.length;
-      const seconds = budget("step") / 1000;
+      const seconds = budgetMs / 1000;
       lab.stalled = phase === "collecting"
         ? t("step.too-slow.collecting", { pictures: shapes ? t("step.pictures", { shapes: plural(shapes, "shape") }) : "", seconds, t: at })
         : t("step.too-slow", { seconds, t: at });
@@ -187,13 +200,13 @@ export function requestAdvance(lab) {
  *  and the plots keep what they show. A runner replaced on purpose does not come here. */
 export async function runnerDied(lab, runner, why) {
   if (runner !== lab.runner) return;
-  const timedOut = why === "timed out";
+  const timedOut = runner.timedOut;
   if (!timedOut) notice(t("trap.worker", { why }));
   await restartRunner(lab, { show: !timedOut });
 }
 
 export async function restartRunner(lab, { show }) {
-  const fresh = new lab.LabWorker();
+  const fresh = new lab.LabWorker({ kind: isJson(lab.text) ? "helper" : "runner" });
   lab.runner = fresh;
   fresh.onDeath = (why) => runnerDied(lab, fresh, why);
   const answer = await fresh.ask("open", { text: lab.text });
@@ -220,9 +233,10 @@ export async function recoverFromTrap(lab, reason) {
   lab.recovering = true;
   lab.display = null; // the old instance's objects are unusable; never freed
   try {
-    const { js, wasm } = lab.moduleFiles();
+    const { js, wasm } = lab.moduleFiles().page;
     const fresh = await import(`${js}?instance=${++lab.instances}`);
     await fresh.default({ module_or_path: wasm });
+    fresh.set_language(language());
     lab.api = fresh;
     lab.display = new fresh.WebDisplay(lab.info.layout);
     const runner = lab.runner;

@@ -16,9 +16,7 @@ export function shareUrl(lab) {
     url.hash = `gallery=${encodeURIComponent(name)}${lab.linkLanguage ? `&lang=${lab.linkLanguage}` : ""}`;
     return url.href;
   }
-  const share = lab.info.share;
-  if (share.Err !== undefined) throw new Error(share.Err);
-  url.hash = `s=${share.Ok}${lab.linkLanguage ? `&lang=${lab.linkLanguage}` : ""}`;
+  url.hash = `s=${lab.api.share_payload(lab.text)}${lab.linkLanguage ? `&lang=${lab.linkLanguage}` : ""}`; // throws why it cannot
   return url.href;
 }
 
@@ -144,7 +142,9 @@ export function syncAddress(lab) {
   const embed = embedSuffix(lab);
   let hash = null;
   if (original !== null && !edited) hash = `#gallery=${encodeURIComponent(lab.galleryOrigin)}`;
-  else if (lab.info.share.Ok !== undefined) hash = `#s=${lab.info.share.Ok}`;
+  else {
+    try { hash = `#s=${lab.api.share_payload(lab.text)}`; } catch { hash = null; } // too long to be a link
+  }
   if (hash !== null) history.replaceState(null, "", hash + embed);
   $("edited-mark").hidden = !edited;
   const option = [...$("gallery").options].find((o) => o.value === lab.galleryOrigin);

@@ -5,6 +5,7 @@ import { $, budget, inRanges, nearestIndex } from "./dom.js";
 import { applyEdit } from "./editing.js";
 import { safely } from "./playback.js";
 import { downloadCanvas } from "./plots.js";
+import { embedPanel } from "./share.js";
 import { t } from "./i18n.js";
 
 /** The swept quantity's path in the scenario text and its value in the running scenario. */
@@ -28,7 +29,9 @@ export function sweepKey(lab, text, data) {
 export async function renderStability(lab) {
   const text = lab.text, fig = $("stability");
   const old = lab.stability;
-  if (!/stability/.test(text)) { fig.hidden = true; lab.stability = null; return; }
+  // Nothing to sweep, or an embed that shows another panel (it starts no helper).
+  const shown = !lab.embed || embedPanel(lab) === "stability";
+  if (!shown || !/stability/.test(text)) { fig.hidden = true; lab.stability = null; return; }
   if (old && old.key === sweepKey(lab, text, old.data)) {
     old.data.current = sweptValue(old.data, lab.info);
     drawStability(lab);

@@ -118,21 +118,6 @@ pub fn keep_parameters(text: &str) -> Result<(String, String), String> {
     Ok((doc.to_string(), name))
 }
 
-/// The keys of the table at `path` in the order the text writes them (the scenario's
-/// maps are sorted by name; sliders follow the author's order). Empty when the text is
-/// not TOML or has no such table.
-pub fn key_order(text: &str, path: &str) -> Vec<String> {
-    let Ok(doc) = text.parse::<DocumentMut>() else { return Vec::new() };
-    let mut item: &Item = doc.as_item();
-    for key in path.split('.') {
-        match item.as_table_like().and_then(|t| t.get(key)) {
-            Some(next) => item = next,
-            None => return Vec::new(),
-        }
-    }
-    item.as_table_like().map(|t| t.iter().map(|(k, _)| k.to_string()).collect()).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,15 +159,6 @@ mod tests {
         assert!(out.contains("v = {"), "{out}");
         assert!(!out.contains("phi = 2"), "{out}");
         assert_eq!(apply(TEXT, "nothing.here", Edit::Remove).unwrap(), TEXT);
-    }
-
-    #[test]
-    fn keys_come_in_the_authors_order() {
-        let text = crate::gallery::text("chaplygin-sleigh").unwrap();
-        assert_eq!(key_order(text, "parameters"), ["m", "a", "I"]);
-        assert_eq!(key_order(TEXT, "initial.q"), ["x", "phi"]);
-        assert!(key_order("{ not toml", "parameters").is_empty());
-        assert!(key_order(TEXT, "nothing").is_empty());
     }
 
     #[test]

@@ -235,8 +235,22 @@ fn problems(p: Problems) -> Vec<TextProblem> {
 }
 
 /// Reads a scenario's text (TOML, or JSON when it starts with `{`), deriving nothing.
+///
+/// The runner's module alone reads TOML only: the JSON reader is 42 KiB (brotli) of
+/// it, and the page runs a JSON text in a worker of the helper's module instead
+/// (www/app/runner.js), which reads both.
 pub fn read(text: &str) -> Result<(Scenario, SourceMap), Vec<TextProblem>> {
-    nhlab::scenario::load(text, nhlab::scenario::format_of(text)).map_err(problems)
+    use nhlab::scenario::{format_of, load, Format};
+    match format_of(text) {
+        Format::Json if cfg!(all(feature = "runner", not(feature = "helper"))) => Err(vec![TextProblem {
+            field: "(file)".into(),
+            line: None,
+            column: None,
+            message: "this module reads TOML only: a JSON scenario runs in the helper's module".into(),
+        }]),
+        Format::Json => load(text, Format::Json).map_err(problems),
+        Format::Toml => load(text, Format::Toml).map_err(problems),
+    }
 }
 
 /// `nhlab export`'s file for a scenario's text: `(file name, text)`, the file named
@@ -283,10 +297,16 @@ impl Lab {
         Lab::new_for(text, needs)
     }
 
-    /// As [`Lab::new`], with everything derived: for the equations panel, which
-    /// offers every method.
-    pub fn with_everything(text: &str) -> Result<Lab, Vec<TextProblem>> {
-        Lab::new_for(text, |_| Needs::ALL)
+    /// As [`Lab::new`], with what printing `method`'s equations needs derived as well
+    /// (the helper's, for the equations panel). Deriving every method at once, as it
+    /// did, took seconds for a large model (the vakonomic equations above all) beside
+    /// the runner's first steps on a two-core machine.
+    pub fn for_equations(text: &str, method: Method) -> Result<Lab, Vec<TextProblem>> {
+        Lab::new_for(text, |s| {
+            let mut methods = s.run.chosen_methods();
+            methods.push(method);
+            Needs::for_methods(&methods, true)
+        })
     }
 
     fn new_for(text: &str, needs: impl Fn(&Scenario) -> Needs) -> Result<Lab, Vec<TextProblem>> {
@@ -434,6 +454,16 @@ impl Lab {
     /// The prepared model.
     pub fn prepared(&self) -> &Prepared {
         &self.prepared
+    }
+
+    /// The parameters' names in the order the text writes them (the source map's
+    /// places, TOML or JSON alike; reading the text again for it would take a TOML
+    /// editor into the runner's module).
+    pub fn parameter_order(&self) -> Vec<&str> {
+        let map = &self.prepared.map;
+        let mut names: Vec<&str> = self.scenario().parameters.keys().map(String::as_str).collect();
+        names.sort_by_key(|name| map.key(&format!("parameters.{name}")).unwrap_or((usize::MAX, 0)));
+        names
     }
 
     /// Whether Lagrange's right-hand side runs compiled code, or why not.
@@ -765,6 +795,26 @@ mod tests {
 
     fn sleigh() -> String {
         crate::gallery::text("chaplygin-sleigh").expect("in the gallery").to_string()
+    }
+
+    #[test]
+    fn the_equations_panel_derives_the_method_it_prints() {
+        // The sleigh runs lagrange, hamel and gauss: the vakonomic equations are
+        // derived only when the panel asks for them.
+        assert!(Lab::new(&sleigh()).unwrap().derive(Method::Vakonomic).is_err());
+        for method in Method::ALL {
+            let lab = Lab::for_equations(&sleigh(), method).unwrap();
+            let d = lab.derive(method).unwrap_or_else(|e| panic!("{method:?}: {e}"));
+            assert!(!d.equations.is_empty() || !d.matrices.is_empty(), "{method:?}");
+        }
+    }
+
+    #[test]
+    fn parameters_come_in_the_authors_order() {
+        assert_eq!(Lab::new(&sleigh()).unwrap().parameter_order(), ["m", "a", "I"]);
+        let json = r#"{"format": "nhlab/1", "title": "t", "coordinates": ["x"], "kinetic": "k*x'^2/2 + b",
+            "potential": "a*x^2", "parameters": {"k": 1, "b": 0, "a": 2}, "initial": {"q": {"x": 1}, "v": {"x": 0}}}"#;
+        assert_eq!(Lab::new(json).unwrap().parameter_order(), ["k", "b", "a"]);
     }
 
     #[test]

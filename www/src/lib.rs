@@ -15,7 +15,9 @@
 //! - [`kernel`]: Lagrange's right-hand side compiled to a WebAssembly module;
 //! - [`stability`]: the stability panel's sweep (the scenario's `[stability]`);
 //! - [`i18n`]: the texts made here in the page's language (English, Chinese);
-//! - [`api`]: the `#[wasm_bindgen]` surface: text, worker and page parts.
+//! - [`api`]: the `#[wasm_bindgen]` surface, in parts by module: the features
+//!   `page`, `runner` and `helper` choose which part a module exports, and the
+//!   crates of `www/modules/` build the three modules, one feature each.
 
 pub mod api;
 pub mod describe;

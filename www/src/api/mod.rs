@@ -3,33 +3,49 @@
 //! scenario problems); nothing here unwraps, and the panic hook (lib.rs) turns any
 //! bug into a console message instead of a silent trap.
 //!
-//! In three parts, by where they run: [`text`] (the gallery, the Help, share links,
-//! edits of the scenario's text: anywhere), [`worker`] ([`worker::WebLab`], the
-//! runner's lab, and the helper's derivations, sweeps and exports) and [`page`]
-//! ([`page::WebDisplay`], what the page keeps and draws).
+//! The lab is three WebAssembly modules, one per place it runs, so that each loads
+//! only what it uses (an embed's first frame waits for two of them, never the third).
+//! A module is a cdylib crate of `www/modules/` that turns on one feature of this
+//! crate, and with it one part of this surface:
+//!
+//! - `page` ([`page`], [`text`]): [`page::WebDisplay`], what the page keeps and
+//!   draws, the gallery, the Help, share links and edits of the scenario's text;
+//! - `runner` ([`runner`]): [`runner::WebLab`], the scenario that plays;
+//! - `helper` ([`runner`] and [`helper`]): every method's equations, stability
+//!   sweeps, exports and the long run.
+//!
+//! The exports here ([`set_language`], [`self_test_trap`]) are in all three.
 
+#[cfg(feature = "helper")]
+pub mod helper;
+#[cfg(feature = "page")]
 pub mod page;
+#[cfg(any(feature = "runner", feature = "helper"))]
+pub mod runner;
+#[cfg(feature = "page")]
 pub mod text;
-pub mod worker;
 
 use wasm_bindgen::prelude::*;
 
-use nhlab::formulations::Method;
+use crate::i18n;
 
+#[cfg(any(feature = "runner", feature = "helper", feature = "page"))]
 fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsError> {
     value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
 }
 
-fn method(id: &str) -> Result<Method, JsError> {
-    Method::from_id(id).ok_or_else(|| JsError::new(&format!("unknown method `{id}`")))
+#[cfg(any(feature = "helper", feature = "page"))]
+fn method(id: &str) -> Result<nhlab::formulations::Method, JsError> {
+    nhlab::formulations::Method::from_id(id).ok_or_else(|| JsError::new(&format!("unknown method `{id}`")))
 }
 
-/// This instance's compiled `WebAssembly.Module`: the page hands it to its workers,
-/// so the module is compiled once (compiling it again for the workers took ~200 ms
-/// of an embed's first frame, on the critical path).
+/// Makes the texts this module makes from now on (panel titles and notes, plot
+/// descriptions, why a run ended) in `language`: `en` or `zh`.
 #[wasm_bindgen]
-pub fn compiled_module() -> JsValue {
-    wasm_bindgen::module()
+pub fn set_language(language: &str) -> Result<(), JsError> {
+    let chosen = i18n::Language::from_id(language).ok_or_else(|| JsError::new(&format!("no language `{language}`")))?;
+    i18n::set(chosen);
+    Ok(())
 }
 
 /// For the browser tests only: panics on purpose, so that they can prove that a trap

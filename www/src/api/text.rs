@@ -1,10 +1,10 @@
-//! What works on text alone, on the page or in a worker: the gallery, the Help,
-//! share links, a scenario's size, and edits of its TOML that keep the rest.
+//! The page's work on text: the gallery, the Help, share links, and edits of the
+//! scenario's TOML that keep the rest. In the page's module (feature `page`).
 
 use wasm_bindgen::prelude::*;
 
 use nhlab::formulations::Method;
-use nhlab::scenario::{load, share_text, Scenario, SourceMap};
+use nhlab::scenario::{encode_share_text, share_text};
 
 use super::to_js;
 use crate::edit::{self, Edit};
@@ -50,19 +50,17 @@ pub fn help_html(name: &str, language: &str) -> Result<String, JsError> {
     })
 }
 
-/// Makes the texts this module makes from now on (panel titles and notes, plot
-/// descriptions, why a run ended) in `language`: `en` or `zh`.
-#[wasm_bindgen]
-pub fn set_language(language: &str) -> Result<(), JsError> {
-    let chosen = i18n::Language::from_id(language).ok_or_else(|| JsError::new(&format!("no language `{language}`")))?;
-    i18n::set(chosen);
-    Ok(())
-}
-
 /// The gallery item the page opens on.
 #[wasm_bindgen]
 pub fn gallery_default() -> String {
     gallery::DEFAULT.to_string()
+}
+
+/// The share payload (`#s=`) of the scenario's text as written; the error says why
+/// it cannot be a link (too long).
+#[wasm_bindgen]
+pub fn share_payload(text: &str) -> Result<String, JsError> {
+    encode_share_text(text).map_err(|e| JsError::new(&e))
 }
 
 /// The scenario of a share payload (`#s=<payload>`) as text for the editor: the
@@ -70,44 +68,6 @@ pub fn gallery_default() -> String {
 #[wasm_bindgen]
 pub fn share_to_toml(payload: &str) -> Result<String, JsError> {
     share_text(payload).map_err(|p| JsError::new(&format!("this share link is not valid: {p}")))
-}
-
-/// The size of the scenario in `text` as read, before anything is derived
-/// ([`ReadScenario::size`]), or `null` when it cannot be read.
-#[wasm_bindgen]
-pub fn scenario_size(text: &str) -> Result<JsValue, JsError> {
-    let format = nhlab::scenario::format_of(text);
-    let Ok((s, map)) = load(text, format) else { return Ok(JsValue::NULL) };
-    size_of(text, &s, &map)
-}
-
-/// `{title, coordinates, constraints, definitions, particles, shapes, points,
-/// warnings, characters}` (`shapes` and `points` of its `[scene]`).
-pub(super) fn size_of(text: &str, s: &Scenario, map: &SourceMap) -> Result<JsValue, JsError> {
-    #[derive(serde::Serialize)]
-    struct Size<'a> {
-        title: &'a str,
-        coordinates: usize,
-        constraints: usize,
-        definitions: usize,
-        particles: usize,
-        shapes: usize,
-        points: usize,
-        warnings: usize,
-        characters: usize,
-    }
-    let shapes = s.scene.as_ref().map_or(&[][..], |scene| &scene.shapes[..]);
-    to_js(&Size {
-        title: &s.title,
-        coordinates: s.coordinates.len(),
-        constraints: s.constraint_count(),
-        definitions: s.definitions.len(),
-        particles: s.particles.len(),
-        shapes: shapes.len(),
-        points: shapes.iter().map(|shape| shape.points.len()).sum(),
-        warnings: map.warnings.len(),
-        characters: text.chars().count(),
-    })
 }
 
 /// Sets a number at a dotted path of the TOML text (`parameters.m`), keeping the rest.

@@ -1,14 +1,13 @@
-//! What runs in the workers: [`WebLab`], the runner's scenario and its runs, which
-//! sends the page the rows it records, and the helper's derivations, stability
-//! sweeps and exports.
+//! What the runner worker does: [`ReadScenario`] and [`WebLab`], the scenario that
+//! plays and its runs, which sends the page the rows it records. In the runner's
+//! and the helper's modules (features `runner`, `helper`; the helper adds its own
+//! methods in [`super::helper`]).
 
 use wasm_bindgen::prelude::*;
 
 use nhlab::formulations::Method;
-use nhlab::scenario::encode_share_text;
 
-use super::{method, text::size_of, to_js};
-use crate::edit;
+use super::to_js;
 use crate::i18n::tr;
 use crate::lab::{describe_all, read, Lab};
 use crate::layout::Layout;
@@ -33,7 +32,8 @@ impl ReadScenario {
         Ok(ReadScenario { text: text.to_string(), scenario, map })
     }
 
-    /// How large it is: see [`super::scenario_size`].
+    /// How large it is: `{title, coordinates, constraints, definitions, particles,
+    /// shapes, points, warnings, characters}` (`shapes` and `points` of its `[scene]`).
     pub fn size(&self) -> Result<JsValue, JsError> {
         size_of(&self.text, &self.scenario, &self.map)
     }
@@ -43,16 +43,12 @@ impl ReadScenario {
 /// sends the page what it records ([`WebLab::update`]).
 #[wasm_bindgen]
 pub struct WebLab {
-    lab: Lab,
+    pub(super) lab: Lab,
     layout: Layout,
-    /// The parameters' names in the order the text writes them.
-    parameter_order: Vec<String>,
     /// Rows of each run already sent to the page.
-    sent: Vec<usize>,
+    pub(super) sent: Vec<usize>,
     /// Each run's rows and current row of the last [`WebLab::update`], until taken.
     pending: Vec<(Vec<f64>, Vec<f64>, Vec<f64>)>,
-    /// The scenario's text as loaded: what a share link carries.
-    text: String,
 }
 
 #[derive(serde::Serialize)]
@@ -156,27 +152,8 @@ struct Info<'a> {
     /// Hamel's split and how it was chosen (`dependent y; chosen …`), when there is one.
     hamel_split: Option<String>,
     warnings: Vec<String>,
-    /// The share payload (`#s=`), or why the scenario cannot be shared as a link.
-    share: Result<String, String>,
     /// How Lagrange's right-hand side runs ([`WebLab::rhs_code`]).
     rhs_code: String,
-}
-
-#[derive(serde::Serialize)]
-struct EquationOut {
-    label: String,
-    mathml: String,
-    latex: String,
-    /// A matrix's size (1×1 for an equation): the page typesets only small ones.
-    rows: usize,
-    cols: usize,
-}
-
-#[derive(serde::Serialize)]
-struct DerivationOut {
-    form: String,
-    matrices: Vec<EquationOut>,
-    equations: Vec<EquationOut>,
 }
 
 #[wasm_bindgen]
@@ -185,27 +162,20 @@ impl WebLab {
     /// The error lists every problem as `line L, column C: field: message`.
     #[wasm_bindgen(constructor)]
     pub fn new(text: &str) -> Result<WebLab, JsError> {
-        WebLab::from_lab(text, Lab::new(text))
+        WebLab::from_lab(Lab::new(text))
     }
 
     /// As [`WebLab::new`], for a scenario already read.
     pub fn from_read(read: ReadScenario) -> Result<WebLab, JsError> {
-        let ReadScenario { text, scenario, map } = read;
-        WebLab::from_lab(&text, Lab::from_read(&scenario, map))
+        let ReadScenario { scenario, map, .. } = read;
+        WebLab::from_lab(Lab::from_read(&scenario, map))
     }
 
-    /// A lab with every formulation derived (the helper worker's, for the equations
-    /// panel, which offers every method).
-    pub fn with_everything(text: &str) -> Result<WebLab, JsError> {
-        WebLab::from_lab(text, Lab::with_everything(text))
-    }
-
-    fn from_lab(text: &str, lab: Result<Lab, Vec<crate::lab::TextProblem>>) -> Result<WebLab, JsError> {
+    pub(super) fn from_lab(lab: Result<Lab, Vec<crate::lab::TextProblem>>) -> Result<WebLab, JsError> {
         let lab = lab.map_err(|p| JsError::new(&describe_all(&p)))?;
         let layout = lab.layout();
-        let parameter_order = edit::key_order(text, "parameters");
         let runs = lab.runs().len();
-        Ok(WebLab { lab, layout, parameter_order, sent: vec![0; runs], pending: Vec::new(), text: text.to_string() })
+        Ok(WebLab { lab, layout, sent: vec![0; runs], pending: Vec::new() })
     }
 
     /// What the page shows around the plots: title, parameters, state, settings,
@@ -239,8 +209,9 @@ impl WebLab {
                         }
                     })
                     .collect();
-                // The author's order (JSON scenarios and unknown names keep the sorted one).
-                list.sort_by_key(|x| self.parameter_order.iter().position(|n| *n == x.name).unwrap_or(usize::MAX));
+                // The author's order.
+                let order = self.lab.parameter_order();
+                list.sort_by_key(|x| order.iter().position(|n| *n == x.name));
                 list
             },
             inputs: s
@@ -299,7 +270,6 @@ impl WebLab {
                 tr("split.summary", &[("dependent", &dependent), ("basis", &basis), ("how", &how)])
             }),
             warnings: self.lab.warnings.iter().map(|w| w.describe()).collect(),
-            share: encode_share_text(&self.text),
             rhs_code: self.rhs_code(),
         };
         to_js(&info)
@@ -401,38 +371,6 @@ impl WebLab {
         self.lab.csv()
     }
 
-    /// The equations of `method`: `{form, matrices, equations}`, each entry with
-    /// `label`, `mathml` and `latex`.
-    pub fn derive(&self, method_id: &str) -> Result<JsValue, JsError> {
-        let d = self.lab.derive(method(method_id)?).map_err(|e| JsError::new(&e))?;
-        let out = DerivationOut {
-            form: crate::i18n::message(&nhlab::message::Message::new(d.form_id, d.form.into())),
-            matrices: d
-                .matrices
-                .iter()
-                .map(|m| EquationOut {
-                    label: m.name.to_string(),
-                    mathml: d.matrix_mathml(m),
-                    latex: d.matrix_latex(m),
-                    rows: m.rows,
-                    cols: m.cols,
-                })
-                .collect(),
-            equations: d
-                .equations
-                .iter()
-                .map(|e| EquationOut {
-                    label: e.label.clone(),
-                    mathml: d.mathml(e),
-                    latex: d.latex(e),
-                    rows: 1,
-                    cols: 1,
-                })
-                .collect(),
-        };
-        to_js(&out)
-    }
-
     /// How Lagrange's right-hand side runs: `"compiled"` (a WebAssembly module made
     /// for this scenario), `"interpreted"`, or `"interpreted: <why>"` when
     /// compiling failed (the runs are the same to rounding either way).
@@ -443,110 +381,32 @@ impl WebLab {
             Err(why) => format!("interpreted: {why}"),
         }
     }
-
-    /// Interprets Lagrange's right-hand side from now on and restarts the runs (for
-    /// the benchmark's comparison).
-    pub fn interpret_rhs(&mut self) {
-        self.lab.interpret();
-        self.sent.iter_mut().for_each(|s| *s = 0);
-    }
-
-    /// Benchmark: `evaluations` right-hand sides of `method` at the initial state
-    /// (the page times the call); returns a checksum so the work cannot be skipped.
-    pub fn bench_rhs(&self, method_id: &str, evaluations: u32) -> Result<f64, JsError> {
-        let m = method(method_id)?;
-        self.lab.prepared().rhs_loop(m, evaluations as usize).map_err(|e| JsError::new(&e.to_string()))
-    }
 }
 
-/// The sweep of the scenario's `[stability]` table (for the stability panel; the
-/// helper worker computes it), or `null` when it declares none.
-#[wasm_bindgen]
-pub fn stability(text: &str) -> Result<JsValue, JsError> {
-    match crate::stability::sweep_of(text) {
-        Ok(Some(data)) => to_js(&data),
-        Ok(None) => Ok(JsValue::NULL),
-        Err(e) => Err(JsError::new(&e)),
-    }
-}
-
-/// `nhlab export`'s file for the text (`{file, text}`), in the helper worker: what
-/// the page's "Export code" menu downloads.
-#[wasm_bindgen]
-pub fn export_code(text: &str, language: &str, name: &str) -> Result<JsValue, JsError> {
+/// What [`ReadScenario::size`] says.
+fn size_of(text: &str, s: &nhlab::scenario::Scenario, map: &nhlab::scenario::SourceMap) -> Result<JsValue, JsError> {
     #[derive(serde::Serialize)]
-    struct Exported {
-        file: String,
-        text: String,
+    struct Size<'a> {
+        title: &'a str,
+        coordinates: usize,
+        constraints: usize,
+        definitions: usize,
+        particles: usize,
+        shapes: usize,
+        points: usize,
+        warnings: usize,
+        characters: usize,
     }
-    let (file, text) = crate::lab::export_code(text, language, name).map_err(|e| JsError::new(&e))?;
-    to_js(&Exported { file, text })
-}
-
-/// The page's long run ([`crate::long_run::LongRun`]), in the helper worker: the
-/// worker steps it in slices and posts what it has between them, so that the page
-/// shows progress and can stop it (by ending the worker).
-#[wasm_bindgen]
-pub struct WebLongRun {
-    run: crate::long_run::LongRun,
-}
-
-#[derive(serde::Serialize)]
-struct LongRunLine {
-    label: String,
-    colour: String,
-    method: &'static str,
-    set: usize,
-    integrator: usize,
-    error: Option<String>,
-    /// `[t, |ΔE|]` pairs.
-    points: Vec<[f64; 2]>,
-}
-
-#[derive(serde::Serialize)]
-struct LongRunData {
-    t0: f64,
-    t_end: f64,
-    progress: f64,
-    finished: bool,
-    runs: Vec<LongRunLine>,
-}
-
-#[wasm_bindgen]
-impl WebLongRun {
-    /// The long run of scenario `text` to `t_end`; a message when it cannot start.
-    #[wasm_bindgen(constructor)]
-    pub fn new(text: &str, t_end: f64) -> Result<WebLongRun, JsError> {
-        crate::long_run::LongRun::new(text, t_end).map(|run| WebLongRun { run }).map_err(|e| JsError::new(&e))
-    }
-
-    /// At most `max_steps` steps over all runs; the steps taken (0: done).
-    pub fn advance(&mut self, max_steps: u32) -> u32 {
-        self.run.advance(max_steps as usize) as u32
-    }
-
-    /// Every run's points so far, its colour and label, and the progress.
-    pub fn data(&self) -> Result<JsValue, JsError> {
-        let runs = self
-            .run
-            .runs
-            .iter()
-            .map(|r| LongRunLine {
-                label: r.label.clone(),
-                colour: nhlab_plots::css_colour(r.series),
-                method: r.series.method.id(),
-                set: r.series.set,
-                integrator: r.series.integrator,
-                error: r.error.clone(),
-                points: r.points.iter().map(|&(t, e)| [t, e]).collect(),
-            })
-            .collect();
-        to_js(&LongRunData {
-            t0: self.run.t0(),
-            t_end: self.run.t_end,
-            progress: self.run.progress(),
-            finished: self.run.finished(),
-            runs,
-        })
-    }
+    let shapes = s.scene.as_ref().map_or(&[][..], |scene| &scene.shapes[..]);
+    to_js(&Size {
+        title: &s.title,
+        coordinates: s.coordinates.len(),
+        constraints: s.constraint_count(),
+        definitions: s.definitions.len(),
+        particles: s.particles.len(),
+        shapes: shapes.len(),
+        points: shapes.iter().map(|shape| shape.points.len()).sum(),
+        warnings: map.warnings.len(),
+        characters: text.chars().count(),
+    })
 }
