@@ -5,6 +5,9 @@ import { $, EQUATIONS_AT_ONCE, MATHML, MATHML_ATTRS, MATHML_TAGS, MAX_TYPESET_EN
 import { fitEquation } from "./typeset.js";
 import { count, t } from "./i18n.js";
 
+/** How long the equations wait for a new run's first step. */
+const EQUATIONS_WAIT_MS = 1500;
+
 export function renderEquationsChoice(lab, info) {
   const select = $("eq-method");
   const previous = select.value;
@@ -95,6 +98,10 @@ export async function renderEquations(lab) {
   const body = $("eq-body");
   const method = $("eq-method").value, text = lab.text;
   body.replaceChildren(el("p", { class: "hint", text: t("eq.deriving") }));
+  // A new run's first step before the equations (at most 1.5 s): on two cores a large
+  // model's derivation beside it made that step miss its time budget.
+  await Promise.race([lab.runner?.firstStep, new Promise((resolve) => setTimeout(resolve, EQUATIONS_WAIT_MS))]);
+  if (text !== lab.text || method !== $("eq-method").value) return; // superseded
   const answer = await lab.helper.ask("derive", { text, method }, { budgetMs: budget("derive") });
   if (text !== lab.text || method !== $("eq-method").value) return; // superseded
   const d = answer.ok ? answer.result

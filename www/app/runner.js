@@ -98,6 +98,8 @@ export function install(lab, runner, text, opened, { fromEditor = false, keepClo
   retire(lab.runner);
   lab.display?.free();
   lab.runner = runner;
+  // The helper's equations wait for the new run's first step (see equations.js).
+  runner.firstStep = new Promise((resolve) => { runner.markFirstStep = resolve; });
   runner.onDeath = (why) => runnerDied(lab, runner, why);
   lab.display = display;
   lab.plotTextClock = null; // the new panels are described at once
@@ -172,11 +174,13 @@ export function requestAdvance(lab) {
   const target = lab.clock;
   let phase = "stepping";
   // A runner's first step also compiles the code it runs (the engine compiles each
-  // function at its first call): it has three budgets' time.
+  // function at its first call): until it has recorded one, three budgets' time.
   const budgetMs = budget("step") * (runner.stepped ? 1 : COLD_STEP_BUDGETS);
   runner.ask("advance", { target, sliceMs: WORKER_SLICE_MS }, { budgetMs, onProgress: (p) => { phase = p.phase; } }).then((a) => {
     lab.advancing = false;
-    if (a.ok) runner.stepped = true;
+    // Warm once a step is recorded (an adaptive integrator's first tries may be
+    // rejected: a request can answer without one).
+    if (a.ok && a.result.runs.some((r) => r.samples > 1)) { runner.stepped = true; runner.markFirstStep?.(); }
     if (a.timeout) { // the runner was killed, and a fresh one waits for Reset or Play
       const at = lab.display.now().toPrecision(6);
       const shapes = lab.info?.layout?.scene?.labels?.length;
