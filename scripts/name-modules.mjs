@@ -3,7 +3,7 @@
 // nhlab-runner_bg.wasm), so a browser could keep a cached copy of an older one.
 // This names each worker module after its content, and writes the three modules'
 // names into the page (a JSON script element, #nhlab-modules) for www/channel.js,
-// and starts the first runner worker at once.
+// with www/early.js after it, which starts the first runner at once.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -32,21 +32,17 @@ const linked = (pattern) => {
   return found[1];
 };
 modules.page = { js: linked(/<link rel="modulepreload" href="([^"]+)"/), wasm: linked(/<link rel="preload" href="([^"]+_bg\.wasm)"/) };
-// The first runner starts from the first moment, beside the page's own module: its
-// worker fetches and compiles the runner's module itself, so the first scenario's
-// worker waits for none of the page's scripts (www/channel.js adopts it). Before the
-// stylesheet, so that nothing holds it back; its failure leaves channel.js to start one.
-const version = encodeURIComponent(modules.page.js.split("/").pop());
-const early = `
-try {
-  const at = (address) => new URL(address, document.baseURI).href;
-  const worker = new Worker(at("./worker.js?v=${version}"), { type: "module" });
-  const early = { worker, heard: [] };
-  worker.onmessage = ({ data }) => early.heard.push(data);
-  worker.onerror = (e) => { e.preventDefault(); early.heard.push({ ready: false, error: e.message || "its program did not load" }); };
-  worker.postMessage({ init: { js: at(${JSON.stringify(modules.runner.js)}), module: at(${JSON.stringify(modules.runner.wasm)}) } });
-  window.nhlabEarly = early;
-} catch (e) {}`;
+// Where the first runner (www/early.js) finds the first scenario's text: the gallery's
+// files, which index.html copies into scenarios/, and the item the page opens on.
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const defaultItem = fs.readFileSync(path.join(root, "www/src/gallery.rs"), "utf8").match(/pub const DEFAULT: &str = "([a-z0-9-]+)";/);
+if (!defaultItem) throw new Error("www/src/gallery.rs names no DEFAULT item");
+if (!fs.existsSync(at(`scenarios/${defaultItem[1]}.toml`))) throw new Error("index.html does not copy scenarios/ into the page's folder");
+modules.gallery = { folder: "./scenarios/", default: defaultItem[1], version: modules.page.wasm.split("/").pop() };
+// The first runner starts from the first moment, beside the page's own module
+// (www/early.js says how). Before the stylesheet, so that nothing holds it back.
+const early = fs.readFileSync(path.join(root, "www/early.js"), "utf8");
+if (/<\/script/i.test(early)) throw new Error("www/early.js cannot be inlined: it holds </script");
 const tags = `<script type="application/json" id="nhlab-modules">${JSON.stringify(modules)}</script><script>${early}</script>`;
 if (!html.includes('<meta charset="utf-8">')) throw new Error("index.html has no <meta charset=\"utf-8\">");
 fs.writeFileSync(at("index.html"), html.replace('<meta charset="utf-8">', `<meta charset="utf-8">${tags}`));

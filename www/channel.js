@@ -21,18 +21,11 @@ const compile = (url) => WebAssembly.compileStreaming(fetch(url))
   .catch(async () => WebAssembly.compile(await (await fetch(url)).arrayBuffer()));
 
 /** The first runner, which the page's head starts before any of the page's scripts
- *  (scripts/name-modules.mjs): `{worker, heard}`, its Worker and what it said before
- *  this file listened. The first runner the page asks for takes it. */
+ *  (www/early.js): `{worker, heard, module}`, its Worker, what it said before this
+ *  file listened, and the runner's module as the head compiled it. The first runner
+ *  the page asks for takes the worker; later runners take the module. */
 let early = window.nhlabEarly ?? null;
-
-/** The runner's module as the early runner compiled it (it sends it back when
- *  ready), so that later runners do not compile it again; null if it failed. */
-let earlyModule = null;
-if (early) {
-  let resolve;
-  earlyModule = new Promise((r) => { resolve = r; });
-  earlyModule.resolve = resolve;
-}
+const earlyModule = early?.module?.catch(() => null) ?? null;
 
 /** What a worker of each kind is made from, fetched and compiled once per kind: the
  *  worker's program and its module's wasm-bindgen glue as blob URLs (so new workers
@@ -128,7 +121,6 @@ export class LabWorker {
       const { worker, heard } = early;
       early = null;
       this.w = worker;
-      this.first = true;
       this.listen(markReady, fail);
       for (const data of heard) this.w.onmessage({ data });
       return;
@@ -149,7 +141,6 @@ export class LabWorker {
   listen(markReady, fail) {
     this.w.onmessage = ({ data }) => {
       if (data.ready !== undefined) {
-        if (this.first) earlyModule.resolve(data.module ?? null);
         if (!data.ready) fail(LabWorker.say("channel.not-started", { why: data.error }));
         else {
           performance.mark("nhlab:worker-ready");
@@ -184,7 +175,6 @@ export class LabWorker {
     if (this.dead) return;
     this.dead = true;
     this.error = why;
-    if (this.first) earlyModule.resolve(null); // (no-op once it was ready)
     this.w?.terminate();
     this.w = null;
     this.markReady?.(false); // requests still waiting for it to start are refused

@@ -12,11 +12,16 @@
 // exports only what that kind does: an op the module lacks fails with a message.
 //
 // Protocol: the first message is {init: {js, module}} (the kind's wasm-bindgen glue's
-// URL and its compiled WebAssembly.Module, or the .wasm's URL); the answer is
-// {ready: true, module?} (the module it compiled) or {ready: false, error}. Then each
+// URL and its compiled WebAssembly.Module; `module: null, error` if the page could
+// not compile it); the answer is {ready: true} or {ready: false, error}. Then each
 // request {id, op, ..., locale} (the language of its texts, `en` or `zh`) gets
 // {id, ok: true, result} or {id, ok: false, error, trap}; a long one may send
 // {id, progress} first.
+// The first runner (www/early.js) also gets {prepare: {js}} before init (it imports
+// the glue while the page compiles the module) and {speculate: {text, locale}}: the
+// scenario the page will open first, which it opens as soon as it can; the page's
+// "open" of the same text in the same language takes that lab (its answer says
+// `ahead: true`).
 
 const MAX_ROWS = 20000;        // rows per run in one update (a resend of a long run comes in pieces)
 const MAX_STEPS_PER_CALL = 4096;
@@ -26,6 +31,11 @@ let lab = null;                // the runner's WebLab
 let cached = { text: null, method: null, lab: null }; // the helper's WebLab, for repeated derivations
 let msPerRound = null;         // measured cost of one step of every run, to size calls (null: not yet)
 let runs = 1;
+let glue = null;               // the glue's import, begun by {prepare}
+let speculation = null;        // {text, locale}: the first scenario, to open once the module is ready
+let speculated = null;         // {text, locale, lab}: what opening it made, for the page's "open"
+let asked = false;             // the page has asked for something: too late to speculate
+let broken = null;             // a trap while speculating: every request answers with it
 
 /** What the runs recorded since the last update, ready to post (buffers transferred). */
 function update(extra = {}) {
@@ -135,17 +145,21 @@ function longRun(id, text, tEnd) {
 function handle(id, data) {
   switch (data.op) {
     case "open": {
-      // What it is doing, and (once read) how large the scenario is: said if it takes too long.
-      self.postMessage({ id, progress: { phase: "reading" } });
-      const read = new api.ReadScenario(data.text);
-      self.postMessage({ id, progress: { phase: "deriving", size: read.size() } });
-      const next = api.WebLab.from_read(read);
+      let next = taken(data.text);
+      const ahead = next !== null;
+      if (!ahead) {
+        // What it is doing, and (once read) how large the scenario is: said if it takes too long.
+        self.postMessage({ id, progress: { phase: "reading" } });
+        const read = new api.ReadScenario(data.text);
+        self.postMessage({ id, progress: { phase: "deriving", size: read.size() } });
+        next = api.WebLab.from_read(read);
+      }
       lab?.free();
       lab = next;
       msPerRound = null;
       const info = lab.info();
       runs = Math.max(1, info.layout.methods.length);
-      return update({ info, caughtUp: false });
+      return update({ info, caughtUp: false, ahead });
     }
     case "advance": return advance(id, data.target, data.sliceMs);
     case "restart": lab.restart(); return update({ caughtUp: false });
@@ -163,34 +177,71 @@ function handle(id, data) {
   }
 }
 
-/** compileStreaming needs the application/wasm type; any static server works
- *  through the buffer. */
-const compile = (url) => WebAssembly.compileStreaming(fetch(url))
-  .catch(async () => WebAssembly.compile(await (await fetch(url)).arrayBuffer()));
+/** The lab opened from `text` before the page asked (see `speculate`), if the page's
+ *  language is the one it was opened in; null otherwise. Either way it is the last. */
+function taken(text) {
+  const made = speculated;
+  speculated = null;
+  if (made?.text === text && made.locale === locale) return made.lab;
+  made?.lab.free();
+  return null;
+}
+
+/** Opens the scenario the page will ask for first, unless the page has asked for
+ *  something already. A scenario with problems leaves nothing: the page's own
+ *  request reports them. */
+function speculate() {
+  const { text, locale: wanted } = speculation;
+  speculation = null;
+  if (asked) return;
+  try {
+    setLocale(wanted);
+    speculated = { text, locale: wanted, lab: api.WebLab.from_read(new api.ReadScenario(text)) };
+  } catch (e) {
+    if (e instanceof WebAssembly.RuntimeError) broken = e;
+  }
+}
 
 let locale = "en"; // the language of the texts it makes (`en`, `zh`)
 
+function setLocale(wanted) {
+  if (wanted && wanted !== locale) {
+    api.set_language(wanted);
+    locale = wanted;
+  }
+}
+
+let started = false; // the module is instantiated
+
 self.onmessage = async ({ data }) => {
-  if (data.init) {
-    try {
-      api = await import(data.init.js);
-      // A compiled module (from channel.js), or its address (the first runner, which
-      // the page's head starts: it compiles the module and sends it back for the rest).
-      const given = data.init.module instanceof WebAssembly.Module;
-      const module = given ? data.init.module : await compile(data.init.module);
-      await api.default({ module_or_path: module });
-      self.postMessage({ ready: true, module: given ? undefined : module });
-    } catch (e) {
-      self.postMessage({ ready: false, error: String(e) });
-    }
+  if (data.prepare) {
+    glue ??= import(data.prepare.js);
     return;
   }
-  try {
-    if (!api) throw new Error("the worker has not started");
-    if (data.locale && data.locale !== locale) {
-      api.set_language(data.locale);
-      locale = data.locale;
+  if (data.speculate) {
+    if (!asked) speculation = data.speculate;
+    if (started && speculation) speculate();
+    return;
+  }
+  if (data.init) {
+    try {
+      if (!data.init.module) throw new Error(data.init.error);
+      api = await (glue ?? import(data.init.js));
+      await api.default({ module_or_path: data.init.module });
+      started = true;
+      self.postMessage({ ready: true });
+    } catch (e) {
+      self.postMessage({ ready: false, error: String(e) });
+      return;
     }
+    if (speculation) speculate();
+    return;
+  }
+  asked = true;
+  try {
+    if (!started) throw new Error("the worker has not started");
+    if (broken) throw broken;
+    setLocale(data.locale);
     const { result, transfer = [] } = handle(data.id, data);
     self.postMessage({ id: data.id, ok: true, result }, transfer);
   } catch (e) {

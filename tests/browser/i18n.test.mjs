@@ -139,6 +139,26 @@ test("in 简体中文 no English is left outside the scenario's own words, in th
   }
 });
 
+test("the editor speaks the page's language: the text's name and what CodeMirror's parts say (its completions' list)", async () => {
+  const { page, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh`);
+  await page.waitForSelector("#editor-view .cm-content");
+  const completions = async () => {
+    await page.locator("#editor-view .cm-content").focus();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type('\n[view]\nseries = ["ph');
+    await page.waitForSelector("#editor-view .cm-tooltip-autocomplete");
+    const label = await page.getAttribute("#editor-view .cm-tooltip-autocomplete [role='listbox']", "aria-label");
+    await page.keyboard.press("Escape");
+    return label;
+  };
+  assert.equal(await page.getAttribute("#editor-view .cm-content", "aria-label"), "Scenario TOML");
+  assert.equal(await completions(), "Completions");
+  await page.selectOption("#language", "zh");
+  await page.waitForFunction(() => document.querySelector("#editor-view .cm-content").getAttribute("aria-label") === "场景 TOML");
+  assert.equal(await completions(), "补全建议");
+  await ctx.close();
+});
+
 test("the language: the browser's, the header's menu (remembered), lang= in a link and in the embed snippet", async () => {
   // A browser that prefers Chinese opens in Chinese; one that prefers English in English.
   const zhContext = await browser.newContext({ locale: "zh-CN", viewport: { width: 390, height: 844 } });

@@ -99,20 +99,31 @@ test("the share link of an unchanged gallery item is the short #gallery= link", 
   await ctx.close();
 });
 
+/** Opens `address` in a fresh 720×560 context (nothing cached), `before(page)` first;
+ *  once it has drawn, returns what `after(page)` gives (no page errors allowed). */
+async function coldOpen(address, before, after) {
+  const ctx = await browser.newContext({ viewport: { width: 720, height: 560 } });
+  const page = await ctx.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  await before?.(page);
+  await page.goto(address);
+  await page.waitForSelector("body[data-drawn='1']", { timeout: 30000 });
+  const seen = await after(page);
+  await ctx.close();
+  assert.deepEqual(problems, []);
+  return seen;
+}
+
 test("an embed loads the page's and the runner's modules, and the helper's only when it shows what the helper computes", async () => {
   const modulesOf = async (address) => {
-    const ctx = await browser.newContext({ viewport: { width: 720, height: 560 } });
-    const page = await ctx.newPage();
-    const problems = [];
-    page.on("pageerror", (e) => problems.push(e.message));
     const requested = [];
-    page.on("request", (r) => requested.push(new URL(r.url()).pathname.split("/").pop()));
-    await page.goto(address);
-    await page.waitForSelector("body[data-ready='1']", { timeout: 30000 });
-    await page.waitForSelector("body[data-drawn='1']");
-    await page.waitForTimeout(1500); // anything asked for after the first frame
-    await ctx.close();
-    assert.deepEqual(problems, []);
+    await coldOpen(address, async (page) => {
+      page.on("request", (r) => requested.push(new URL(r.url()).pathname.split("/").pop()));
+    }, async (page) => {
+      await page.waitForSelector("body[data-ready='1']", { timeout: 30000 });
+      await page.waitForTimeout(1500); // anything asked for after the first frame
+    });
     return ["page", "runner", "helper"].filter((kind) => requested.some((f) => f.startsWith(`nhlab-${kind}-`) && f.endsWith("_bg.wasm")))
       .concat(requested.includes("editor.js") ? ["editor"] : []);
   };
@@ -121,6 +132,36 @@ test("an embed loads the page's and the runner's modules, and the helper's only 
   assert.deepEqual(await modulesOf(`${server.url}#gallery=chaplygin-sleigh&embed&controls=equations`), ["page", "runner", "helper"]);
   // The whole page: the helper's module once it has drawn (equations), and the editor.
   assert.deepEqual(await modulesOf(server.url), ["page", "runner", "helper", "editor"]);
+});
+
+test("the first runner opens the first scenario before the page asks (a gallery item, a share link, the default, in Chinese), and anything else as usual", async () => {
+  const firstOpen = (address) => coldOpen(address, null, (page) => page.evaluate(() => ({ ahead: window.nhlabPerf.firstOpenedAhead,
+    title: document.getElementById("title").textContent, editor: document.getElementById("editor").value, lang: document.documentElement.lang })));
+  const disk = await firstOpen(`${server.url}#gallery=rolling-disk&embed`);
+  assert.equal(disk.ahead, true);
+  assert.match(disk.title, /disk/i);
+  // A share link of an edited text: inflated in the page's head, the same bytes as the editor's.
+  const { page: maker, ctx: makerCtx } = await open(browser, server.url);
+  const edited = await maker.evaluate(() => window.wasmBindings.gallery_text("chaplygin-sleigh").replace(/^title = .*$/m, 'title = "A sleigh shared as a link"'));
+  const payload = await maker.evaluate((text) => window.wasmBindings.share_payload(text), edited);
+  await makerCtx.close();
+  const shared = await firstOpen(`${server.url}#s=${payload}&embed`);
+  assert.equal(shared.ahead, true);
+  assert.equal(shared.editor, edited);
+  assert.equal(shared.title, "A sleigh shared as a link");
+  // The default item on the bare address, and a link in Chinese (the texts the runner makes are in the page's language).
+  assert.equal((await firstOpen(server.url)).ahead, true);
+  const zh = await firstOpen(`${server.url}#gallery=rolling-disk&lang=zh`);
+  assert.equal(zh.ahead, true);
+  assert.equal(zh.lang, "zh-CN");
+  // An item the gallery lacks: nothing is opened ahead, and the default plays with the page's message.
+  const missing = await firstOpen(`${server.url}#gallery=no-such-item&embed`);
+  assert.equal(missing.ahead, false);
+  assert.match(missing.title, /sleigh/i);
+  // A damaged link: nothing ahead; the page says what is wrong, the default plays.
+  const damaged = await firstOpen(`${server.url}#s=2.${payload.slice(2, 40)}&embed`);
+  assert.equal(damaged.ahead, false);
+  assert.match(damaged.title, /sleigh/i);
 });
 
 test("an embed reports its content height to the host page (nhlab:height and lti.frameResize), and shows the panel it is told to", async () => {

@@ -18,6 +18,7 @@ export function editorStatus(lab, message, kind) {
   const problems = kind === "error"
     ? message.split("\n").map((l) => /line (\d+), column (\d+): (.*)$/.exec(l)).filter(Boolean).map((m) => ({ line: Number(m[1]), column: Number(m[2]), message: m[3] }))
     : [];
+  lab.problems = problems; // (for an editor that loads later)
   lab.editor?.setProblems(problems);
 }
 

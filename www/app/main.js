@@ -36,7 +36,7 @@ import { slug, watchCanvases } from "./plots.js";
 import { installInputKeys } from "./inputs.js";
 import { wireLongRun } from "./longrun.js";
 import { exportCode } from "./code.js";
-import { load } from "./runner.js";
+import { editorNames, load } from "./runner.js";
 import { embedSuffix, exportCsv, openFromFragment, openGallery, openShare, parseFragment, renderEmbedSnippet } from "./share.js";
 import { wireStability } from "./stability.js";
 import { chooseLanguage, galleryWords, language, linkedLanguage, setLanguage, t } from "./i18n.js";
@@ -79,6 +79,7 @@ const lab = {
   galleryOrigin: null, // the gallery item the text came from (marked "edited" once changed)
   unshared: false, // edits since the last Share or export: leaving asks first
   draft: null, // the text offered by "Restore it"
+  problems: [], // the text's problems, [{line, column, message}], as the editor marks them
   loadToken: 0,     // the newest load; an older one that finishes late is dropped
   instances: 0,     // wasm instances made after a trap
   perf: { work: [], step: [], draw: [], intervals: [], loads: [] }, // timings (ms), read by the browser benchmark
@@ -184,6 +185,13 @@ function wire(lab) {
 /** The reader chose another language: the page's strings at once, and the running
  *  scenario loaded again (its panels' titles and notes are made as it loads; its runs
  *  start again). Every request tells the workers the language of their texts. */
+/** The editor's words in the page's language: the text's name, and the phrases of
+ *  CodeMirror's that its parts say (www/editor/editor.js). */
+function editorWords() {
+  const phrases = { "Completions": "editor.completions", "Selection deleted": "editor.selection-deleted", "Control character": "editor.control-character" };
+  return { label: t("side.editor"), phrases: Object.fromEntries(Object.entries(phrases).map(([english, id]) => [english, t(id)])) };
+}
+
 function switchLanguage(lab, lang, { remember = true, reload = true } = {}) {
   setLanguage(lang, { remember });
   lab.stability = null; // its notes are made in the helper, in the language it had
@@ -197,8 +205,7 @@ function switchLanguage(lab, lang, { remember = true, reload = true } = {}) {
   // A link that named its language names the new one.
   if (lab.linkLanguage) lab.linkLanguage = language();
   if (lab.text && reload) load(lab, lab.text, { trusted: true, fromEditor: true });
-  // The editor's content took the textarea's name (in the language of its time).
-  document.querySelector("#editor-view .cm-content")?.setAttribute("aria-label", t("side.editor"));
+  lab.editor?.setLanguage(editorWords());
   if ($("help-dialog").open) openHelp(lab, $("help-body").dataset.page ?? "first-system");
 }
 
@@ -253,7 +260,11 @@ $("title").textContent = t("stage.loading"); // until the scenario's title
 if (!parseFragment().embed) {
   import("./editor.js")
     .then(({ createEditor }) => {
-      lab.editor = createEditor($("editor"));
+      lab.editor = createEditor($("editor"), editorWords());
+      // A scenario that opened, or failed to, before the editor had loaded: its names
+      // and its problems.
+      if (lab.info) lab.editor.setNames(editorNames(lab.info));
+      if (lab.problems?.length) lab.editor.setProblems(lab.problems);
       lab.perf.editorReadyMs = performance.now(); // the benchmark's "editor ready"
     })
     .catch((e) => console.warn(`the editor did not load; the plain text box stays: ${errorText(e)}`));

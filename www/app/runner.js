@@ -38,6 +38,7 @@ export async function load(lab, text, { trusted = false, fromEditor = false, kee
   }
   lab.perf.loads.push(performance.now() - started);
   lab.perf.firstLoadedMs ??= performance.now(); // the first scenario is open in its runner
+  lab.perf.firstOpenedAhead ??= Boolean(answer.result.ahead); // by the first runner, before the page asked (www/early.js)
   install(lab, candidate, text, answer.result, { fromEditor, keepClock });
   return true;
 }
@@ -84,6 +85,13 @@ function keepSpare(lab) {
   if (!lab.spare) lab.spare = new lab.LabWorker();
 }
 
+/** The names the editor marks and completes, from a lab's info. */
+export const editorNames = (info) => ({
+  coordinates: info.coordinates.map((c) => c.name),
+  parameters: info.parameters.map((p) => p.name),
+  definitions: info.definitions ?? [],
+});
+
 /** Makes `runner`, which has just opened `text`, the running lab. */
 export function install(lab, runner, text, opened, { fromEditor = false, keepClock = false } = {}) {
   let display;
@@ -113,11 +121,7 @@ export function install(lab, runner, text, opened, { fromEditor = false, keepClo
   if (!fromEditor) $("editor").value = text;
   syncAddress(lab);
   renderGutter(lab, new Set());
-  lab.editor?.setNames({
-    coordinates: lab.info.coordinates.map((c) => c.name),
-    parameters: lab.info.parameters.map((p) => p.name),
-    definitions: lab.info.definitions ?? [],
-  });
+  lab.editor?.setNames(editorNames(lab.info));
   const warnings = lab.info.warnings;
   editorStatus(lab, warnings.length ? `${t("status.warnings")}\n${warnings.join("\n")}` : t("status.loaded"), warnings.length ? "warning" : "ok");
   renderInfo(lab);

@@ -74,7 +74,7 @@ export function drawStability(lab) {
   // With a derived axis (the bicycle's speed), each value is said on it too.
   const onAxis = (x, k) => {
     if (!d.axis) return "";
-    const a = k !== undefined ? d.axis.boundaries[k] : interpolate(d.values, d.axis.values, x);
+    const a = k !== undefined ? d.axis.boundaries[k] : lab.api.on_axis(x, d.values, d.axis.values);
     return `${d.axis.name} = ${fmt(a)}${d.axis.unit ? ` ${d.axis.unit}` : ""}; `;
   };
   const bounds = d.boundaries.map(([x, stable], k) => t(stable ? "stability.becomes-stable" : "stability.becomes-unstable", { over: d.over, value: fmt(x), axis: onAxis(x, k) }));
@@ -102,13 +102,6 @@ export function drawStability(lab) {
     const x = d.values[s.cursor];
     cursor.textContent = t("stability.cursor", { over: d.over, value: fmt(x), axis: said(x), kind: t(`stability.kind.${kindAt(x)}`), current: fmt(d.current) });
   } else cursor.textContent = "";
-}
-
-/** `x` (in `xs`, increasing) carried to `ys` linearly between neighbours. */
-function interpolate(xs, ys, x) {
-  const k = Math.min(Math.max(nearestIndex(xs, x), 1), xs.length - 1);
-  const [x0, x1] = [xs[k - 1], xs[k]];
-  return x1 > x0 ? ys[k - 1] + (x - x0) / (x1 - x0) * (ys[k] - ys[k - 1]) : ys[k];
 }
 
 /** Runs the scenario at the swept value `values[k]`. */

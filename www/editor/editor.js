@@ -9,7 +9,7 @@
 // types. So the rest of the page, and a page whose bundle failed to load (the plain
 // textarea stays), work the same way.
 
-import { EditorState, Annotation, RangeSetBuilder, StateEffect, StateField } from "@codemirror/state";
+import { EditorState, Annotation, Compartment, RangeSetBuilder, StateEffect, StateField } from "@codemirror/state";
 import {
   EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection,
   Decoration, ViewPlugin,
@@ -127,8 +127,15 @@ function complete(context) {
   return { from: word.from, options, validFor: /^[A-Za-z0-9_]*'?$/ };
 }
 
-/** Replaces `textarea` by an editor that lends it its text, caret and focus. */
-export function createEditor(textarea) {
+/** The editor's own words in the page's language: CodeMirror's phrases (what a screen
+ *  reader hears: "Completions", "Selection deleted") and the text's accessible name. */
+const words = new Compartment();
+const wordsOf = ({ phrases = {}, label = "Scenario TOML" } = {}) =>
+  [EditorState.phrases.of(phrases), EditorView.contentAttributes.of({ "aria-label": label })];
+
+/** Replaces `textarea` by an editor that lends it its text, caret and focus;
+ *  `language`: `{phrases, label}`, the editor's words (see `setLanguage`). */
+export function createEditor(textarea, language = {}) {
   const native = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value");
   const parent = document.createElement("div");
   parent.id = "editor-view";
@@ -142,7 +149,8 @@ export function createEditor(textarea) {
         bracketMatching(), closeBrackets(), autocompletion({ override: [complete], icons: false }),
         StreamLanguage.define(toml), syntaxHighlighting(highlight), names, nameMarks(),
         keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, indentWithTab]),
-        EditorView.contentAttributes.of({ tabindex: "0", "aria-label": textarea.getAttribute("aria-label") ?? "Scenario TOML", "aria-describedby": "editor-status", spellcheck: "false", autocapitalize: "off", autocorrect: "off" }),
+        EditorView.contentAttributes.of({ tabindex: "0", "aria-describedby": "editor-status", spellcheck: "false", autocapitalize: "off", autocorrect: "off" }),
+        words.of(wordsOf({ label: textarea.getAttribute("aria-label") ?? undefined, ...language })),
         EditorView.updateListener.of((u) => {
           if (!u.docChanged) return;
           // The textarea's own value follows too: scripts in other worlds (extensions,
@@ -174,6 +182,8 @@ export function createEditor(textarea) {
     view,
     /** Whether the user is in the editor (the page then leaves the caret alone). */
     hasFocus: () => view.hasFocus,
+    /** The editor's words in another language: `{phrases, label}`. */
+    setLanguage: (language) => view.dispatch({ effects: words.reconfigure(wordsOf(language)) }),
     /** The names to mark and complete: `{coordinates, parameters, definitions}`. */
     setNames: (value) => view.dispatch({ effects: setNames.of(value) }),
     /** The current problems, `[{line, column, message}]` (1-based), marked in place. */

@@ -356,6 +356,14 @@ struct CanvasBox {
     scale: f64,
 }
 
+/// Swept value `x` on the stability panel's derived axis (`axis[k]` at `values[k]`,
+/// linear between, held at the ends): the panel's words say the marked value on the
+/// axis the chart draws, by the chart's own rule.
+#[wasm_bindgen]
+pub fn on_axis(x: f64, values: &[f64], axis: &[f64]) -> f64 {
+    nhlab_plots::on_axis(x, values, axis)
+}
+
 /// The stability chart on `canvas`, its backing store `css_w × css_h` times `scale`;
 /// returns the swept values' horizontal span in CSS pixels.
 fn paint_stability(
