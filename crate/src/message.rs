@@ -6,15 +6,18 @@
 //! contract: a new wording keeps its id, a new meaning takes a new one.
 //!
 //! The messages given ids so far are those a run of the page ends or marks with
-//! (Hamel's split turning singular, a contact lifting off or slipping); the
-//! scenario's problems are English only.
+//! (Hamel's split turning singular, a contact lifting off or slipping), the forms of
+//! the equations, and a scenario's problems with its expressions (parse errors, the
+//! commonest problems of a text being typed: [`crate::expr::ParseErrorKind::message`])
+//! and a few of its checks ([`problem`]); the scenario's other problems are English
+//! only.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
 
 /// A message: its id, its parameters (already written as text) and its English.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Message {
     /// Stable id, e.g. `run.hamel-ends`.
     pub id: &'static str,
@@ -109,7 +112,66 @@ pub const IDS: &[(&str, &[&str])] = &[
     ("form.hamel", &[]),
     ("form.voronets", &[]),
     ("form.vakonomic", &[]),
+    ("problem.expr.empty", &[]),
+    ("problem.expr.too-long", &["length", "limit"]),
+    ("problem.expr.too-deep", &["limit"]),
+    ("problem.expr.star-star", &[]),
+    ("problem.expr.unexpected-character", &["character"]),
+    ("problem.expr.invalid-number", &["number"]),
+    ("problem.expr.number-out-of-range", &["number"]),
+    ("problem.expr.expected", &["expected", "found"]),
+    ("problem.expr.missing-operator", &["found"]),
+    ("problem.expr.unclosed-parenthesis", &[]),
+    ("problem.expr.unknown-name", &["name"]),
+    ("problem.expr.unknown-name.one", &["name", "a"]),
+    ("problem.expr.unknown-name.two", &["name", "a", "b"]),
+    ("problem.expr.unknown-name.three", &["name", "a", "b", "c"]),
+    ("problem.expr.unknown-function", &["name"]),
+    ("problem.expr.unknown-function.one", &["name", "a"]),
+    ("problem.expr.unknown-function.two", &["name", "a", "b"]),
+    ("problem.expr.unknown-function.three", &["name", "a", "b", "c"]),
+    ("problem.expr.not-a-function", &["name"]),
+    ("problem.expr.missing-arguments", &["function"]),
+    ("problem.expr.wrong-arity.one", &["function", "expected", "found"]),
+    ("problem.expr.wrong-arity.other", &["function", "expected", "found"]),
+    ("problem.expr.acceleration", &["name"]),
+    ("problem.expr.invalid-prime", &["name", "reason"]),
+    ("problem.expr.vector", &["message"]),
+    ("problem.expr.division-by-zero", &[]),
+    ("problem.expr.overflow", &[]),
+    ("problem.initial-missing", &["name"]),
+    ("problem.not-finite", &[]),
+    ("problem.not-a-coordinate", &["name"]),
+    ("problem.not-positive", &["value"]),
 ];
+
+/// A scenario's problems that have ids besides its expressions' (the commonest of
+/// checking a text being typed); each function's English is the checker's wording.
+pub mod problem {
+    use super::Message;
+    use alloc::format;
+
+    /// No initial value for coordinate `name` (and no holonomic constraint to solve it from).
+    pub fn initial_missing(name: &str) -> Message {
+        Message::new("problem.initial-missing", format!("the initial value of coordinate `{name}` is missing"))
+            .arg("name", name)
+    }
+
+    /// A value that must be a finite number is not.
+    pub fn not_finite() -> Message {
+        Message::new("problem.not-finite", "the value must be a finite number".into())
+    }
+
+    /// `name`, given where a coordinate is wanted, is not one.
+    pub fn not_a_coordinate(name: &str) -> Message {
+        Message::new("problem.not-a-coordinate", format!("`{name}` is not a coordinate")).arg("name", name)
+    }
+
+    /// A value that must be positive (and finite) is `value`.
+    pub fn not_positive(value: f64) -> Message {
+        Message::new("problem.not-positive", format!("expected a positive number, found {value}")).arg("value", value)
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -74,6 +74,7 @@ fn parameter_sets(model: &Model, numeric: &NumericModel, map: &SourceMap) -> Res
                     position: map.value(&field),
                     message: format!("with this set's values, {}: {}", p.field, p.message),
                     field: field.clone(),
+                    said: None,
                 }));
             }
         }
@@ -118,8 +119,9 @@ impl Prepared {
         };
         let mut model = Model::build_for(scenario, &map, needs).map_err(with_unknown_fields)?;
         let compile = |model: &Model| {
-            NumericModel::new(model)
-                .map_err(|e| Problems(vec![Problem { field: "model".into(), position: None, message: format!("{e}") }]))
+            NumericModel::new(model).map_err(|e| {
+                Problems(vec![Problem { field: "model".into(), position: None, message: format!("{e}"), said: None }])
+            })
         };
         let mut numeric = compile(&model)?;
         let (initial, warnings) =

@@ -159,6 +159,25 @@ test("the editor speaks the page's language: the text's name and what CodeMirror
   await ctx.close();
 });
 
+test("a mistake typed in an expression is told in Chinese, at its line and column, and marked in the editor", async () => {
+  const { page, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh&lang=zh`);
+  await page.waitForSelector("#editor-view .cm-content");
+  const text = await page.evaluate(() => document.getElementById("editor").value);
+  await page.fill("#editor-view .cm-content", text.replace('kinetic = "', 'kinetic = "ph + '));
+  await page.waitForFunction(() => document.getElementById("editor-status").classList.contains("error"), null, { timeout: 10000 });
+  const status = await page.textContent("#editor-status");
+  assert.match(status, /^第 \d+ 行第 \d+ 列：kinetic：未知的名称 `ph`；是否想写 `phi` 或 `pi`？$/, status);
+  // Marked at its place (the editor draws the lines in view: the mistake's, at the top).
+  await page.evaluate(() => { const view = document.querySelector("#editor-view .cm-scroller"); view.scrollTop = 0; view.scrollIntoView(); });
+  await page.waitForSelector("#editor-view .cm-lintRange-error");
+  await (await page.$("#editor-status")).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(SHOTS, "zh-problem-1400x1000.png") });
+  // Back in English, the same mistake in the core's words (what the command line prints).
+  await page.selectOption("#language", "en");
+  await page.waitForFunction(() => /^line \d+, column \d+: kinetic: unknown name `ph`; did you mean `phi` or `pi`\?$/.test(document.getElementById("editor-status").textContent), null, { timeout: 10000 });
+  await ctx.close();
+});
+
 test("the language: the browser's, the header's menu (remembered), lang= in a link and in the embed snippet", async () => {
   // A browser that prefers Chinese opens in Chinese; one that prefers English in English.
   const zhContext = await browser.newContext({ locale: "zh-CN", viewport: { width: 390, height: 844 } });

@@ -7,10 +7,14 @@ import { keepDraft } from "./drafts.js";
 import { load } from "./runner.js";
 import { t } from "./i18n.js";
 
+/** Shows `message` under the editor: `kind` `ok`, `warning` or `error`. An error's
+ *  lines `line L, column C: field: what` (as the module writes them, which the page
+ *  reads for the places) are shown in the page's language. */
 export function editorStatus(lab, message, kind) {
   const s = $("editor-status");
   s.className = `editor-status ${kind}`;
-  s.textContent = message;
+  lab.status = { message, kind };
+  s.textContent = kind === "error" ? message.split("\n").map(placed).join("\n") : message;
   // The lines named by the problems are marked in the gutter, and in the editor the
   // places themselves, with their messages.
   const bad = new Set(kind === "error" ? [...message.matchAll(/line (\d+), column \d+/g)].map((m) => Number(m[1])) : []);
@@ -20,6 +24,12 @@ export function editorStatus(lab, message, kind) {
     : [];
   lab.problems = problems; // (for an editor that loads later)
   lab.editor?.setProblems(problems);
+}
+
+/** `line L, column C: field: what` in the page's language (other lines as they are). */
+function placed(line) {
+  const m = /^line (\d+), column (\d+): ([^:\s]+): (.*)$/s.exec(line);
+  return m ? t("problem.at", { line: m[1], column: m[2], field: m[3], problem: m[4] }) : line;
 }
 
 /** Line numbers beside the editor, `bad` ones marked; scrolled with the text. */

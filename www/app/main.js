@@ -80,6 +80,7 @@ const lab = {
   unshared: false, // edits since the last Share or export: leaving asks first
   draft: null, // the text offered by "Restore it"
   problems: [], // the text's problems, [{line, column, message}], as the editor marks them
+  status: null, // what the line under the editor says, {message, kind}, as given (editing.js)
   loadToken: 0,     // the newest load; an older one that finishes late is dropped
   instances: 0,     // wasm instances made after a trap
   perf: { work: [], step: [], draw: [], intervals: [], loads: [] }, // timings (ms), read by the browser benchmark
@@ -204,7 +205,13 @@ function switchLanguage(lab, lang, { remember = true, reload = true } = {}) {
   }
   // A link that named its language names the new one.
   if (lab.linkLanguage) lab.linkLanguage = language();
-  if (lab.text && reload) load(lab, lab.text, { trusted: true, fromEditor: true });
+  if (lab.text && reload) {
+    // The run again in the new language; then a text typed with problems (the run
+    // plays the last good one), so that its problems are said in it too.
+    const typed = $("editor").value;
+    const problems = lab.status?.kind === "error" && typed !== lab.text;
+    load(lab, lab.text, { trusted: true, fromEditor: true }).then(() => { if (problems && $("editor").value === typed) load(lab, typed, { fromEditor: true }); });
+  }
   lab.editor?.setLanguage(editorWords());
   if ($("help-dialog").open) openHelp(lab, $("help-body").dataset.page ?? "first-system");
 }

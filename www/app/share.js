@@ -195,7 +195,7 @@ async function openSharedScenario(lab, payload) {
   const ok = await load(lab, text);
   if (ok !== false) return;
   // Show the link's scenario and its problems; the default system plays meanwhile.
-  const status = $("editor-status").textContent;
+  const status = lab.status?.message ?? "";
   if (!lab.display) await load(lab, lab.api.gallery_text(lab.api.gallery_default()), { fromEditor: true, trusted: true });
   await nextTask();
   $("editor").value = text;

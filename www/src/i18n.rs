@@ -138,6 +138,73 @@ mod tests {
         }
     }
 
+    /// Each problem with an id (every `problem.*`: the expressions' and the checks'):
+    /// the English catalogue's text, filled, is the core's English (what the command
+    /// line prints), and the Chinese says it with the same names and numbers.
+    #[test]
+    fn every_problem_with_an_id_is_said_in_both_languages() {
+        use nhlab::expr::ParseErrorKind as K;
+        use nhlab::message::problem;
+        let names = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let kinds = vec![
+            K::Empty,
+            K::TooLong { length: 5000, limit: 4096 },
+            K::TooDeep { limit: 200 },
+            K::UnexpectedCharacter('*'),
+            K::UnexpectedCharacter('#'),
+            K::InvalidNumber("1e".into()),
+            K::NumberOutOfRange("1e999".into()),
+            K::Expected { expected: "an expression", found: "end of input".into() },
+            K::MissingOperator { found: "`x`".into() },
+            K::UnclosedParenthesis,
+            K::UnknownName { name: "ph".into(), suggestions: vec![] },
+            K::UnknownName { name: "ph".into(), suggestions: names(&["phi"]) },
+            K::UnknownName { name: "ph".into(), suggestions: names(&["phi", "pi"]) },
+            K::UnknownName { name: "ph".into(), suggestions: names(&["phi", "pi", "psi"]) },
+            K::UnknownFunction { name: "sine".into(), suggestions: vec![] },
+            K::UnknownFunction { name: "sine".into(), suggestions: names(&["sin"]) },
+            K::UnknownFunction { name: "sine".into(), suggestions: names(&["sin", "sinh"]) },
+            K::UnknownFunction { name: "sine".into(), suggestions: names(&["sin", "sinh", "sign"]) },
+            K::NotAFunction { name: "x".into() },
+            K::MissingArguments { function: "sin" },
+            K::WrongArity { function: "sin", expected: 1, found: 2 },
+            K::WrongArity { function: "atan2", expected: 2, found: 1 },
+            K::AccelerationNotAllowed { name: "x".into() },
+            K::InvalidPrime { name: "a'".into(), reason: "only coordinates have velocities" },
+            K::Vector("`r` is a vector".into()),
+            K::DivisionByZero,
+            K::Overflow,
+        ];
+        for kind in &kinds {
+            assert_eq!(kind.message().english, kind.to_string());
+        }
+        let checks = [
+            problem::initial_missing("phi"),
+            problem::not_finite(),
+            problem::not_a_coordinate("z"),
+            problem::not_positive(-0.5),
+        ];
+        let mut seen = std::collections::BTreeSet::new();
+        for m in kinds.iter().map(|k| k.message()).chain(checks) {
+            assert!(m.well_formed(), "{m:?}");
+            let english = lookup(Language::En, &format!("core.{}", m.id)).expect("in en.json");
+            assert_eq!(m.fill(english), m.english, "{}", m.id);
+            set(Language::Zh);
+            let said = message(&m);
+            set(Language::En);
+            for (_, value) in &m.args {
+                assert!(said.contains(value.as_str()), "{}: {said} lacks {value}", m.id);
+            }
+            if m.id != "problem.expr.vector" {
+                assert_ne!(said, m.english, "{}", m.id);
+            }
+            seen.insert(m.id);
+        }
+        let ids: std::collections::BTreeSet<_> =
+            nhlab::message::IDS.iter().map(|(id, _)| *id).filter(|id| id.starts_with("problem.")).collect();
+        assert_eq!(seen, ids, "every problem's id is tried here");
+    }
+
     #[test]
     fn a_message_is_said_in_the_language_chosen() {
         let m = nhlab::simulation::hamel_end(1.25, Some("y"));

@@ -207,12 +207,14 @@ pub struct TextProblem {
 }
 
 impl TextProblem {
+    /// The core's problem, said in the page's language where it has a message id
+    /// (its English otherwise).
     fn from_problem(p: &Problem) -> TextProblem {
         TextProblem {
             field: p.field.clone(),
             line: p.position.map(|p| p.0),
             column: p.position.map(|p| p.1),
-            message: p.message.clone(),
+            message: p.said.as_ref().map_or_else(|| p.message.clone(), crate::i18n::message),
         }
     }
 

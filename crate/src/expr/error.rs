@@ -1,9 +1,12 @@
 //! Parse errors: each says where (a byte span), what was expected and what was found,
 //! and for unknown names which known names are nearest.
 
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
+
+use crate::message::Message;
 
 /// A byte range `start..end` in the parsed text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,51 +194,128 @@ fn list(names: &[String]) -> String {
     out
 }
 
+impl ParseErrorKind {
+    /// What went wrong, as a message with an id (`problem.expr.*`) that a page can say
+    /// in its language; its English is what [`fmt::Display`] writes.
+    pub fn message(&self) -> Message {
+        use ParseErrorKind::*;
+        let m = |id, english: String| Message::new(id, english);
+        match self {
+            Empty => m("problem.expr.empty", "the expression is empty".into()),
+            TooLong { length, limit } => m(
+                "problem.expr.too-long",
+                format!("the expression is too long ({length} bytes; the limit is {limit})"),
+            )
+            .arg("length", length)
+            .arg("limit", limit),
+            TooDeep { limit } => m(
+                "problem.expr.too-deep",
+                format!("the expression is nested too deeply (more than {limit} levels)"),
+            )
+            .arg("limit", limit),
+            UnexpectedCharacter('*') => m("problem.expr.star-star", "unexpected `*`: write `^` for a power".into()),
+            UnexpectedCharacter(c) => {
+                let c = c.escape_debug();
+                m("problem.expr.unexpected-character", format!("unexpected character `{c}`")).arg("character", c)
+            }
+            InvalidNumber(s) => {
+                m("problem.expr.invalid-number", format!("`{s}` is not a valid number")).arg("number", s)
+            }
+            NumberOutOfRange(s) => m(
+                "problem.expr.number-out-of-range",
+                format!("the number `{s}` is out of range for a double"),
+            )
+            .arg("number", s),
+            Expected { expected, found } => m("problem.expr.expected", format!("expected {expected}, found {found}"))
+                .arg("expected", expected)
+                .arg("found", found),
+            MissingOperator { found } => m(
+                "problem.expr.missing-operator",
+                format!("expected an operator before {found}: write `2*x` for a product, not `2x`"),
+            )
+            .arg("found", found),
+            UnclosedParenthesis => m("problem.expr.unclosed-parenthesis", "this `(` is never closed".into()),
+            UnknownName { name, suggestions } => suggested(
+                [
+                    "problem.expr.unknown-name",
+                    "problem.expr.unknown-name.one",
+                    "problem.expr.unknown-name.two",
+                    "problem.expr.unknown-name.three",
+                ],
+                format!("unknown name `{name}`"),
+                name,
+                suggestions,
+            ),
+            UnknownFunction { name, suggestions } => suggested(
+                [
+                    "problem.expr.unknown-function",
+                    "problem.expr.unknown-function.one",
+                    "problem.expr.unknown-function.two",
+                    "problem.expr.unknown-function.three",
+                ],
+                format!("unknown function `{name}`"),
+                name,
+                suggestions,
+            ),
+            NotAFunction { name } => m(
+                "problem.expr.not-a-function",
+                format!("`{name}` is not a function: write `{name}*(…)` for a product"),
+            )
+            .arg("name", name),
+            MissingArguments { function } => m(
+                "problem.expr.missing-arguments",
+                format!("`{function}` needs its argument in parentheses, as in `{function}(x)`"),
+            )
+            .arg("function", function),
+            WrongArity { function, expected, found } => {
+                let (id, s) = if *expected == 1 {
+                    ("problem.expr.wrong-arity.one", "")
+                } else {
+                    ("problem.expr.wrong-arity.other", "s")
+                };
+                m(id, format!("`{function}` takes {expected} argument{s}, found {found}"))
+                    .arg("function", function)
+                    .arg("expected", expected)
+                    .arg("found", found)
+            }
+            AccelerationNotAllowed { name } => m(
+                "problem.expr.acceleration",
+                format!(
+                    "accelerations such as `{name}''` are not allowed in a model: use coordinates and velocities (`{name}'`)"
+                ),
+            )
+            .arg("name", name),
+            InvalidPrime { name, reason } => {
+                m("problem.expr.invalid-prime", format!("`{name}`: {reason}")).arg("name", name).arg("reason", reason)
+            }
+            Vector(message) => m("problem.expr.vector", message.clone()).arg("message", message),
+            DivisionByZero => {
+                m("problem.expr.division-by-zero", "division by zero: the divisor is the constant 0".into())
+            }
+            Overflow => m(
+                "problem.expr.overflow",
+                "the constant overflows: its value is beyond the largest double (1.8e308)".into(),
+            ),
+        }
+    }
+}
+
+/// `english` (about `name`), then "; did you mean …?" with `suggestions` if there are
+/// any: id `ids[k]` for k suggestions, each a parameter (`a`, `b`, `c`), so that a
+/// language joins them with its own "or". [`crate::expr::nearest`] gives at most three.
+fn suggested(ids: [&'static str; 4], english: String, name: &str, suggestions: &[String]) -> Message {
+    let shown = &suggestions[..suggestions.len().min(3)];
+    let english = if shown.is_empty() { english } else { format!("{english}; did you mean {}?", list(shown)) };
+    let mut m = Message::new(ids[shown.len()], english).arg("name", name);
+    for (place, s) in ["a", "b", "c"].into_iter().zip(shown) {
+        m = m.arg(place, s);
+    }
+    m
+}
+
 impl fmt::Display for ParseErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use ParseErrorKind::*;
-        match self {
-            Empty => write!(f, "the expression is empty"),
-            TooLong { length, limit } => write!(f, "the expression is too long ({length} bytes; the limit is {limit})"),
-            TooDeep { limit } => write!(f, "the expression is nested too deeply (more than {limit} levels)"),
-            UnexpectedCharacter('*') => write!(f, "unexpected `*`: write `^` for a power"),
-            UnexpectedCharacter(c) => write!(f, "unexpected character `{}`", c.escape_debug()),
-            InvalidNumber(s) => write!(f, "`{s}` is not a valid number"),
-            NumberOutOfRange(s) => write!(f, "the number `{s}` is out of range for a double"),
-            Expected { expected, found } => write!(f, "expected {expected}, found {found}"),
-            MissingOperator { found } => {
-                write!(f, "expected an operator before {found}: write `2*x` for a product, not `2x`")
-            }
-            UnclosedParenthesis => write!(f, "this `(` is never closed"),
-            UnknownName { name, suggestions } if suggestions.is_empty() => write!(f, "unknown name `{name}`"),
-            UnknownName { name, suggestions } => {
-                write!(f, "unknown name `{name}`; did you mean {}?", list(suggestions))
-            }
-            UnknownFunction { name, suggestions } if suggestions.is_empty() => {
-                write!(f, "unknown function `{name}`")
-            }
-            UnknownFunction { name, suggestions } => {
-                write!(f, "unknown function `{name}`; did you mean {}?", list(suggestions))
-            }
-            NotAFunction { name } => {
-                write!(f, "`{name}` is not a function: write `{name}*(…)` for a product")
-            }
-            MissingArguments { function } => {
-                write!(f, "`{function}` needs its argument in parentheses, as in `{function}(x)`")
-            }
-            WrongArity { function, expected, found } => {
-                let s = if *expected == 1 { "" } else { "s" };
-                write!(f, "`{function}` takes {expected} argument{s}, found {found}")
-            }
-            AccelerationNotAllowed { name } => write!(
-                f,
-                "accelerations such as `{name}''` are not allowed in a model: use coordinates and velocities (`{name}'`)"
-            ),
-            InvalidPrime { name, reason } => write!(f, "`{name}`: {reason}"),
-            Vector(message) => f.write_str(message),
-            DivisionByZero => f.write_str("division by zero: the divisor is the constant 0"),
-            Overflow => f.write_str("the constant overflows: its value is beyond the largest double (1.8e308)"),
-        }
+        f.write_str(&self.message().english)
     }
 }
 

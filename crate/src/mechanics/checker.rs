@@ -56,6 +56,13 @@ impl<'a> Checker<'a> {
         self.problems.push(self.map.problem(field, message));
     }
 
+    /// A problem at `field`'s value, with a message id (see [`crate::message`]).
+    pub(crate) fn said(&mut self, field: &str, message: crate::message::Message) {
+        let mut p = self.map.problem(field, message.english.clone());
+        p.said = Some(message);
+        self.problems.push(p);
+    }
+
     pub(crate) fn at_key(&mut self, field: &str, message: impl Into<String>) {
         self.problems.push(self.map.key_problem(field, message));
     }
@@ -64,7 +71,7 @@ impl<'a> Checker<'a> {
         if matches!(&e.kind, ParseErrorKind::UnknownName { name, .. } if self.unavailable.contains(name)) {
             return;
         }
-        let message = match &e.kind {
+        let (message, said) = match &e.kind {
             ParseErrorKind::UnknownName { name, .. } if self.vectors.contains_key(name) => {
                 let what = self.vectors[name];
                 let parts = if what == "frame" {
@@ -75,14 +82,18 @@ impl<'a> Checker<'a> {
                          (`h = \"norm({name})\"`)"
                     )
                 };
-                format!("`{name}` is a {what}, and a number (a scalar) is expected here: {parts}")
+                (format!("`{name}` is a {what}, and a number (a scalar) is expected here: {parts}"), None)
             }
-            _ => e.to_string(),
+            kind => {
+                let said = kind.message();
+                (said.english.clone(), Some(said))
+            }
         };
         self.problems.push(Problem {
             field: field.to_string(),
             position: self.map.inside(field, e.span.start).or_else(|| self.map.value(field)),
             message,
+            said,
         });
     }
 

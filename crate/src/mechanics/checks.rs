@@ -7,6 +7,7 @@ use alloc::string::String;
 use super::checker::Checker;
 use super::constraint::Constraint;
 use crate::expr::{nearest, ExprGraph};
+use crate::message::problem;
 use crate::scenario::Scenario;
 
 /// The initial values: every coordinate is given, except those a holonomic
@@ -16,7 +17,7 @@ pub(super) fn check_initial(c: &mut Checker<'_>, s: &Scenario, g: &ExprGraph, co
     for (i, q) in s.coordinates.iter().enumerate() {
         let fixed = constraints.iter().any(|k| k.is_holonomic() && k.jacobian.get(i).is_some_and(|&a| !g.is_zero(a)));
         if !s.initial.q.contains_key(q) && !fixed {
-            c.at("initial.q", format!("the initial value of coordinate `{q}` is missing"));
+            c.said("initial.q", problem::initial_missing(q));
         }
     }
     for (which, values) in [("q", &s.initial.q), ("v", &s.initial.v)] {
@@ -25,12 +26,12 @@ pub(super) fn check_initial(c: &mut Checker<'_>, s: &Scenario, g: &ExprGraph, co
             if !s.coordinates.contains(name) {
                 c.unknown_key(&field, name, "a coordinate", s.coordinates.iter().map(String::as_str));
             } else if !value.is_finite() {
-                c.at(&field, "the value must be a finite number");
+                c.said(&field, problem::not_finite());
             }
         }
     }
     if !s.initial.t.is_finite() {
-        c.at("initial.t", "the value must be a finite number");
+        c.said("initial.t", problem::not_finite());
     }
 }
 
@@ -46,17 +47,17 @@ pub(super) fn check_stability(c: &mut Checker<'_>, s: &Scenario) {
         if !(name == "t" || s.coordinates.contains(name) || velocity(name)) {
             c.at_key(&field, format!("`{name}` is not t, a coordinate or a velocity like x'"));
         } else if !x.is_finite() {
-            c.at(&field, "the value must be a finite number");
+            c.said(&field, problem::not_finite());
         }
     }
     for (i, q) in st.ignorable.iter().enumerate() {
         if !s.coordinates.contains(q) {
-            c.at(&format!("stability.ignorable[{i}]"), format!("`{q}` is not a coordinate"));
+            c.said(&format!("stability.ignorable[{i}]"), problem::not_a_coordinate(q));
         }
     }
     for (i, q) in st.dependent.iter().flatten().enumerate() {
         if !s.coordinates.contains(q) {
-            c.at(&format!("stability.dependent[{i}]"), format!("`{q}` is not a coordinate"));
+            c.said(&format!("stability.dependent[{i}]"), problem::not_a_coordinate(q));
         }
     }
     if let Some(d) = &st.dependent {
@@ -85,7 +86,7 @@ pub(super) fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
     if let Some(h) = &s.hamel {
         for (i, q) in h.dependent.iter().enumerate() {
             if !s.coordinates.contains(q) {
-                c.at(&format!("hamel.dependent[{i}]"), format!("`{q}` is not a coordinate"));
+                c.said(&format!("hamel.dependent[{i}]"), problem::not_a_coordinate(q));
             }
         }
         // One per independent constraint: as many as there are constraints unless
@@ -166,7 +167,7 @@ pub(super) fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
     for (field, value) in [("run.t_end", r.t_end), ("run.rtol", r.rtol), ("run.atol", r.atol), ("run.dt", r.dt)] {
         if let Some(x) = value {
             if !(x.is_finite() && x > 0.0) {
-                c.at(field, format!("expected a positive number, found {x}"));
+                c.said(field, problem::not_positive(x));
             }
         }
     }
@@ -241,7 +242,7 @@ pub(super) fn check_compare(c: &mut Checker, s: &Scenario) {
             if !s.parameters.contains_key(parameter) {
                 c.unknown_key(&at, parameter, "a parameter", s.parameters.keys().map(String::as_str));
             } else if !value.is_finite() {
-                c.at(&at, "the value must be a finite number");
+                c.said(&at, problem::not_finite());
             } else if let Some(range) = s.parameters.range(parameter) {
                 if let Some(bounds) = range.excludes(value) {
                     c.at(&at, format!("{value} is outside the range of `{parameter}`, {bounds}"));

@@ -386,7 +386,7 @@ fn declare_names(
             Err(e) => c.at_key(&field, e.to_string()),
         }
         if !value.is_finite() {
-            c.at(&field, "the value must be a finite number");
+            c.said(&field, crate::message::problem::not_finite());
         }
         if let Some(range) = s.parameters.range(name) {
             check_parameter_range(c, &field, value, range);
@@ -405,7 +405,7 @@ fn declare_names(
             continue;
         }
         if !input.value.is_finite() {
-            c.at(&format!("{field}.value"), "the value must be a finite number");
+            c.said(&format!("{field}.value"), crate::message::problem::not_finite());
         }
         let range = crate::scenario::ParameterRange {
             min: input.min,

@@ -64,12 +64,12 @@ impl SourceMap {
 
     /// A problem at a field's value.
     pub fn problem(&self, field: &str, message: impl Into<String>) -> Problem {
-        Problem { field: field.to_string(), position: self.value(field), message: message.into() }
+        Problem { field: field.to_string(), position: self.value(field), message: message.into(), said: None }
     }
 
     /// A problem at a field's key.
     pub fn key_problem(&self, field: &str, message: impl Into<String>) -> Problem {
-        Problem { field: field.to_string(), position: self.key(field), message: message.into() }
+        Problem { field: field.to_string(), position: self.key(field), message: message.into(), said: None }
     }
 }
 
@@ -78,7 +78,7 @@ pub fn load(text: &str, format: Format) -> Result<(Scenario, SourceMap), Problem
     let limit = crate::limits::MAX_SCENARIO_BYTES;
     if text.len() > limit {
         let message = alloc::format!("the scenario is {} bytes; the lab reads at most {limit}", text.len());
-        return Err(Problems(vec![Problem { field: "(file)".into(), position: None, message }]));
+        return Err(Problems(vec![Problem { field: "(file)".into(), position: None, message, said: None }]));
     }
     match format {
         Format::Toml => load_toml(text),
@@ -133,7 +133,7 @@ pub fn load_json(text: &str) -> Result<(Scenario, SourceMap), Problems> {
         let limit = super::json_map::MAX_DEPTH;
         let message =
             alloc::format!("values nested more than {limit} levels deep: a scenario's values are a few levels at most");
-        return Err(Problems(vec![Problem { field, position: Some(line_col(text, at)), message }]));
+        return Err(Problems(vec![Problem { field, position: Some(line_col(text, at)), message, said: None }]));
     }
     let map = SourceMap { warnings: alloc::vec::Vec::new(), text: text.to_string(), lines: Lines::new(text), places };
     if !twice.is_empty() {
@@ -142,7 +142,7 @@ pub fn load_json(text: &str) -> Result<(Scenario, SourceMap), Problems> {
             .map(|(path, at)| {
                 let key = path.rsplit('.').next().unwrap_or(&path);
                 let message = alloc::format!("`{key}` is given twice: a key may appear once in an object");
-                Problem { field: path.clone(), position: Some(map.lines.line_col(text, at)), message }
+                Problem { field: path.clone(), position: Some(map.lines.line_col(text, at)), message, said: None }
             })
             .collect();
         return Err(Problems(problems));
@@ -176,6 +176,7 @@ impl SourceMap {
             field: field.unwrap_or_else(|| "(file)".into()),
             position: offset.map(|at| self.lines.line_col(&self.text, at.min(self.text.len()))),
             message,
+            said: None,
         }
     }
 }

@@ -5,6 +5,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
+use crate::message::Message;
+
 /// One problem with a scenario.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
@@ -14,6 +16,9 @@ pub struct Problem {
     pub position: Option<(usize, usize)>,
     /// What is wrong and, where it helps, what to do.
     pub message: String,
+    /// The same with a message id, for a page to say in its language (`message` is its
+    /// English), where the problem has one (see [`crate::message`]).
+    pub said: Option<Message>,
 }
 
 impl fmt::Display for Problem {

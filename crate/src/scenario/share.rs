@@ -66,7 +66,7 @@ fn pack(version: &str, text: &str) -> Result<String, String> {
 }
 
 fn refuse(message: String) -> Problems {
-    Problems(vec![Problem { field: "(share link)".into(), position: None, message }])
+    Problems(vec![Problem { field: "(share link)".into(), position: None, message, said: None }])
 }
 
 /// What a payload holds: the author's text (version 2) or the scenario's JSON

@@ -86,7 +86,12 @@ pub fn state_with_warnings(
     };
     let unknown: Vec<usize> = (0..v.len()).filter(|&i| !s.initial.v.contains_key(&s.coordinates[i])).collect();
     let problem = |message: String| {
-        Problems(alloc::vec![Problem { field: "initial.v".into(), position: map.value("initial.v"), message }])
+        Problems(alloc::vec![Problem {
+            field: "initial.v".into(),
+            position: map.value("initial.v"),
+            message,
+            said: None
+        }])
     };
     // A value that is not finite is blamed on the scenario field that produced it.
     let failed = |e: crate::mechanics::DynamicsError, v: &[f64]| match &e {
@@ -151,6 +156,7 @@ pub fn state_with_warnings(
                         " after solving for the omitted ones: the constraints are inconsistent or the omitted velocities cannot meet them"
                     }
                 ),
+                said: None,
             });
         }
     }
@@ -166,14 +172,13 @@ pub fn state_with_warnings(
             values.join(", ")
         )
     });
-    let warnings: Vec<Problem> = solved_positions
-        .into_iter()
-        .chain(free_velocities_warning(&s.coordinates, &free, &v).into_iter().chain(newton).map(|message| Problem {
-            field: "initial.v".into(),
-            position: map.value("initial.v"),
-            message,
-        }))
-        .collect();
+    let warnings: Vec<Problem> =
+        solved_positions
+            .into_iter()
+            .chain(free_velocities_warning(&s.coordinates, &free, &v).into_iter().chain(newton).map(|message| {
+                Problem { field: "initial.v".into(), position: map.value("initial.v"), message, said: None }
+            }))
+            .collect();
     let terms = numeric.evaluate(t, &q, &v).map_err(|e| failed(e, &v))?;
     if let Some(x) = terms.mass.iter().find(|x| **x != 0.0 && x.abs() < f64::MIN_POSITIVE) {
         // A subnormal mass carries almost no precision: its accelerations overflow
@@ -184,6 +189,7 @@ pub fn state_with_warnings(
             message: format!(
                 "the mass matrix has an entry of {x:e} at {the_state}, below the smallest normal double (2.2e-308): rescale the units"
             ),
+            said: None,
         }]));
     }
     if terms.mass.clone().cholesky().is_none() {
@@ -194,6 +200,7 @@ pub fn state_with_warnings(
                 "the mass matrix ∂²T/∂v² is not positive definite at {the_state} ({})",
                 describe_state(&s.coordinates, t, &q)
             ),
+            said: None,
         }]));
     }
     let mu = match &s.vakonomic {
@@ -231,7 +238,8 @@ fn solve_positions(
     if holonomic.is_empty() {
         return Ok(None);
     }
-    let at = |message: String| Problem { field: "initial.q".into(), position: map.value("initial.q"), message };
+    let at =
+        |message: String| Problem { field: "initial.q".into(), position: map.value("initial.q"), message, said: None };
     let mut eval = |q: &[f64]| -> Result<Residuals, Problems> {
         let terms = numeric.evaluate(t, q, v).map_err(|e| Problems(alloc::vec![at(format!("at {the_state}: {e}"))]))?;
         let phi = DVector::from_iterator(holonomic.len(), holonomic.iter().map(|&j| terms.position_residuals[j]));
