@@ -113,6 +113,16 @@ export async function canvasDigest(page) {
   return page.evaluate(() => [...document.querySelectorAll(".scene-slot canvas, .plots canvas")].filter((c) => c.getClientRects().length > 0).map((c) => c.toDataURL()).join("|"));
 }
 
+/** Brings line `line` (1-based) of the scenario editor into view, as a reader going
+ *  there with the keys would: CodeMirror draws only the lines in view, so a mark on
+ *  another line is not in the page (after a fill the caret is at the text's end). */
+export async function revealEditorLine(page, line) {
+  await page.locator("#editor-view").scrollIntoViewIfNeeded();
+  await page.locator("#editor-view .cm-content").focus();
+  await page.keyboard.press("Control+Home");
+  for (let k = 1; k < line; k++) await page.keyboard.press("ArrowDown");
+}
+
 /** The text of a download triggered by clicking `selector`. */
 export async function downloadText(page, selector) {
   const [download] = await Promise.all([page.waitForEvent("download"), page.click(selector)]);

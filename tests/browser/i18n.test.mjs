@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT, open, servedBrowser } from "./harness.mjs";
+import { ROOT, open, servedBrowser, revealEditorLine } from "./harness.mjs";
 
 let server, browser;
 servedBrowser((s, b) => { server = s; browser = b; });
@@ -167,8 +167,8 @@ test("a mistake typed in an expression is told in Chinese, at its line and colum
   await page.waitForFunction(() => document.getElementById("editor-status").classList.contains("error"), null, { timeout: 10000 });
   const status = await page.textContent("#editor-status");
   assert.match(status, /^第 \d+ 行第 \d+ 列：kinetic：未知的名称 `ph`；是否想写 `phi` 或 `pi`？$/, status);
-  // Marked at its place (the editor draws the lines in view: the mistake's, at the top).
-  await page.evaluate(() => { const view = document.querySelector("#editor-view .cm-scroller"); view.scrollTop = 0; view.scrollIntoView(); });
+  // Marked at its place.
+  await revealEditorLine(page, Number(/^第 (\d+) 行/.exec(status)[1]));
   await page.waitForSelector("#editor-view .cm-lintRange-error");
   await (await page.$("#editor-status")).scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(SHOTS, "zh-problem-1400x1000.png") });

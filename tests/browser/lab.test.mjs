@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import zlib from "node:zlib";
-import { ROOT, open, servedBrowser, inkPerCanvas, canvasDigest, downloadText, colourPixels } from "./harness.mjs";
+import { ROOT, open, servedBrowser, inkPerCanvas, canvasDigest, downloadText, colourPixels, revealEditorLine } from "./harness.mjs";
 
 let server, browser;
 const SHOTS = process.env.NHLAB_SCREENSHOTS ?? path.join(ROOT, "target", "screenshots");
@@ -166,6 +166,8 @@ test("a typed error shows its line and column while the last run keeps playing",
   const line = broken.split("\n").findIndex((l) => l.includes("w'*cos")) + 1;
   assert.match(status, new RegExp(`line ${line}, column \\d+: constraints\\[0\\]\\.expr: .*w`), status);
   // The editor marks the place itself (the unknown name), with the message, and its line in the gutter.
+  await revealEditorLine(page, line);
+  await page.waitForSelector("#editor-view .cm-lintRange-error");
   const marked = await page.evaluate(() => [...document.querySelectorAll("#editor-view .cm-lintRange-error")].map((e) => ({ text: e.textContent, line: e.closest(".cm-line").textContent })));
   assert.deepEqual(marked, [{ text: "w'", line: broken.split("\n")[line - 1] }]);
   assert.equal(await page.locator("#editor-view .cm-lint-marker-error").count(), 1);
