@@ -70,11 +70,10 @@ fn parameter_sets(model: &Model, numeric: &NumericModel, map: &SourceMap) -> Res
             Ok((initial, _)) => sets.push(ParameterSet { name, parameters, initial }),
             Err(Problems(found)) => {
                 let field = format!("compare.{name}");
-                problems.extend(found.into_iter().map(|p| Problem {
-                    position: map.value(&field),
-                    message: format!("with this set's values, {}: {}", p.field, p.message),
-                    field: field.clone(),
-                    said: None,
+                problems.extend(found.into_iter().map(|p| {
+                    let said = p.said.unwrap_or_else(|| crate::message::phrase::verbatim(&p.message));
+                    let message = crate::message::problem::with_set(&p.field, crate::message::Part(said));
+                    map.said(&field, message)
                 }));
             }
         }

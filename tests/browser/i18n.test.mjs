@@ -55,7 +55,11 @@ test("every message the page and the module ask for is in the catalogues, and ev
   for (const file of files("www/src", ".rs")) {
     for (const [, id] of read(file).matchAll(/"([a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+)"/g)) if (en[`rs.${id}`] !== undefined) used.add(`rs.${id}`);
   }
-  for (const [, id] of read("crate/src/message.rs").matchAll(/\("([a-z0-9.-]+)", &\[/g)) used.add(`core.${id}`);
+  for (const [, id] of read("crate/src/message/mod.rs").matchAll(/\("([a-z0-9.-]+)", &\[/g)) used.add(`core.${id}`);
+  // The message tables' ids: `name(params) "id" "English"`.
+  for (const table of ["problem", "phrase"]) {
+    for (const [, id] of read(`crate/src/message/${table}.rs`).matchAll(/^\s*[a-z_]+\([a-z_, ]*\)\s*"([a-z0-9.-]+)"/gm)) used.add(`core.${id}`);
+  }
   const missing = [...used].filter((id) => en[id] === undefined && !id.startsWith("rs.") && !id.startsWith("core."));
   assert.deepEqual(missing, [], "asked for but not in the catalogues");
   const coreMissing = [...used].filter((id) => id.startsWith("core.") && en[id] === undefined);
@@ -175,6 +179,27 @@ test("a mistake typed in an expression is told in Chinese, at its line and colum
   // Back in English, the same mistake in the core's words (what the command line prints).
   await page.selectOption("#language", "en");
   await page.waitForFunction(() => /^line \d+, column \d+: kinetic: unknown name `ph`; did you mean `phi` or `pi`\?$/.test(document.getElementById("editor-status").textContent), null, { timeout: 10000 });
+  await ctx.close();
+});
+
+test("a scenario's mistakes beyond its expressions are told in Chinese too: a value of the wrong type, an unknown field (a warning), a misspelt choice", async () => {
+  const { page, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh&lang=zh`);
+  await page.waitForSelector("#editor-view .cm-content");
+  const text = await page.evaluate(() => document.getElementById("editor").value);
+  const status = async (kind, pattern) => {
+    await page.waitForFunction(([k, p]) => {
+      const s = document.getElementById("editor-status");
+      return s.classList.contains(k) && new RegExp(p, "m").test(s.textContent);
+    }, [kind, pattern.source], { timeout: 10000 });
+    return page.textContent("#editor-status");
+  };
+  await page.fill("#editor-view .cm-content", text.replace(/^title = .*$/m, "title = 3"));
+  let said = await status("error", /^第 \d+ 行第 \d+ 列：title：此处应为文本（带引号），实际为数 3$/);
+  assert.doesNotMatch(said, /expected|found/, said);
+  await page.fill("#editor-view .cm-content", text.replace(/^title = /m, "titel = \"x\"\ntitle = "));
+  said = await status("warning", /^第 \d+ 行第 1 列：titel：未知的字段 `titel`（已忽略）；是否想写 `title`？$/);
+  await page.fill("#editor-view .cm-content", text.replace('integrator = "dopri5"', 'integrator = "rk5"'));
+  said = await status("error", /^第 \d+ 行第 \d+ 列：run\.integrator：未知的积分器 `rk5`：可选 .*；是否想写 `rk4`？$/);
   await ctx.close();
 });
 

@@ -14,7 +14,7 @@ export function editorStatus(lab, message, kind) {
   const s = $("editor-status");
   s.className = `editor-status ${kind}`;
   lab.status = { message, kind };
-  s.textContent = kind === "error" ? message.split("\n").map(placed).join("\n") : message;
+  s.textContent = kind === "error" || kind === "warning" ? message.split("\n").map(placed).join("\n") : message;
   // The lines named by the problems are marked in the gutter, and in the editor the
   // places themselves, with their messages.
   const bad = new Set(kind === "error" ? [...message.matchAll(/line (\d+), column \d+/g)].map((m) => Number(m[1])) : []);

@@ -38,22 +38,33 @@ pub enum DefinitionError {
 /// Longest chain of definitions referring to definitions.
 pub const MAX_DEFINITION_DEPTH: usize = 32;
 
+impl DefinitionError {
+    /// What went wrong, as a message with an id: the parse error's own for a body
+    /// that does not parse (said without the definition's name, which its place gives).
+    pub fn message(&self) -> crate::message::Message {
+        use crate::message::problem;
+        match self {
+            DefinitionError::Name(e) => e.message(),
+            DefinitionError::Parse { error, .. } => error.kind.message(),
+            DefinitionError::TooDeep { name } => problem::definitions_too_deep(name, MAX_DEFINITION_DEPTH),
+            DefinitionError::Cycle(names) => {
+                let mut cycle = String::new();
+                for n in names {
+                    cycle.push_str(n);
+                    cycle.push_str(" → ");
+                }
+                cycle.push_str(names.first().map_or("", String::as_str));
+                problem::definitions_cycle(cycle)
+            }
+        }
+    }
+}
+
 impl fmt::Display for DefinitionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DefinitionError::Name(e) => write!(f, "{e}"),
             DefinitionError::Parse { name, error } => write!(f, "in the definition of `{name}`: {error}"),
-            DefinitionError::TooDeep { name } => write!(
-                f,
-                "`{name}` sits at the end of a chain of more than {MAX_DEFINITION_DEPTH} definitions referring to each other"
-            ),
-            DefinitionError::Cycle(names) => {
-                write!(f, "definitions refer to each other in a cycle: ")?;
-                for n in names {
-                    write!(f, "{n} → ")?;
-                }
-                write!(f, "{}", names.first().map_or("", String::as_str))
-            }
+            other => f.write_str(&other.message().english),
         }
     }
 }

@@ -227,13 +227,13 @@ impl ParseErrorKind {
             )
             .arg("number", s),
             Expected { expected, found } => m("problem.expr.expected", format!("expected {expected}, found {found}"))
-                .arg("expected", expected)
-                .arg("found", found),
+                .part("expected", said(expected))
+                .part("found", said(found)),
             MissingOperator { found } => m(
                 "problem.expr.missing-operator",
                 format!("expected an operator before {found}: write `2*x` for a product, not `2x`"),
             )
-            .arg("found", found),
+            .part("found", said(found)),
             UnclosedParenthesis => m("problem.expr.unclosed-parenthesis", "this `(` is never closed".into()),
             UnknownName { name, suggestions } => suggested(
                 [
@@ -286,7 +286,7 @@ impl ParseErrorKind {
             )
             .arg("name", name),
             InvalidPrime { name, reason } => {
-                m("problem.expr.invalid-prime", format!("`{name}`: {reason}")).arg("name", name).arg("reason", reason)
+                m("problem.expr.invalid-prime", format!("`{name}`: {reason}")).arg("name", name).part("reason", said(reason))
             }
             Vector(message) => m("problem.expr.vector", message.clone()).arg("message", message),
             DivisionByZero => {
@@ -299,6 +299,31 @@ impl ParseErrorKind {
         }
     }
 }
+
+/// One of the parser's phrases (what it expected or found, why a prime is wrong) as a
+/// [`crate::message::phrase`]; a token (in backticks) as it is.
+fn said(phrase: &str) -> Message {
+    use crate::message::phrase as p;
+    match phrase {
+        OPERATOR_OR_END => p::operator_or_end(),
+        AN_EXPRESSION => p::an_expression(),
+        A_NUMBER => p::number(),
+        END_OF_EXPRESSION => p::end_of_expression(),
+        UNMATCHED_PARENTHESIS => p::unmatched_parenthesis(),
+        PRIME_NOT_COORDINATE => p::prime_not_coordinate(),
+        TOO_MANY_PRIMES => p::too_many_primes(),
+        token => p::verbatim(token),
+    }
+}
+
+// The parser's phrases, which [`said`] knows by these names.
+pub(crate) const OPERATOR_OR_END: &str = "an operator or the end";
+pub(crate) const AN_EXPRESSION: &str = "an expression";
+pub(crate) const A_NUMBER: &str = "a number";
+pub(crate) const END_OF_EXPRESSION: &str = "the end of the expression";
+pub(crate) const UNMATCHED_PARENTHESIS: &str = "an unmatched `)`";
+pub(crate) const PRIME_NOT_COORDINATE: &str = "only coordinates have velocities (a prime)";
+pub(crate) const TOO_MANY_PRIMES: &str = "at most two primes (an acceleration)";
 
 /// `english` (about `name`), then "; did you mean …?" with `suggestions` if there are
 /// any: id `ids[k]` for k suggestions, each a parameter (`a`, `b`, `c`), so that a

@@ -19,6 +19,10 @@
 use alloc::string::{String, ToString};
 
 use super::error::{ParseError, ParseErrorKind, Span};
+use super::error::{
+    AN_EXPRESSION, A_NUMBER, END_OF_EXPRESSION, OPERATOR_OR_END, PRIME_NOT_COORDINATE, TOO_MANY_PRIMES,
+    UNMATCHED_PARENTHESIS,
+};
 use super::graph::{ExprGraph, ExprId, Function};
 use super::lexer::{tokenize, Cursor, Token, TokenKind};
 use super::suggest::nearest;
@@ -75,7 +79,7 @@ impl<'s> Parser<'_, 's> {
 
     fn token_text(&self, t: &Token<'_>) -> String {
         match &t.kind {
-            TokenKind::Number(_) => "a number".to_string(),
+            TokenKind::Number(_) => A_NUMBER.to_string(),
             TokenKind::Name(n, p) => alloc::format!("`{}{}`", n, "'".repeat(*p)),
             TokenKind::Plus => "`+`".into(),
             TokenKind::Minus => "`-`".into(),
@@ -88,7 +92,7 @@ impl<'s> Parser<'_, 's> {
             TokenKind::LBracket => "`[`".into(),
             TokenKind::RBracket => "`]`".into(),
             TokenKind::Dot => "`.`".into(),
-            TokenKind::End => "the end of the expression".into(),
+            TokenKind::End => END_OF_EXPRESSION.into(),
         }
     }
 
@@ -110,12 +114,12 @@ impl<'s> Parser<'_, 's> {
             }
             TokenKind::RParen => Err(self.error(
                 t.span,
-                ParseErrorKind::Expected { expected: "an operator or the end", found: "an unmatched `)`".into() },
+                ParseErrorKind::Expected { expected: OPERATOR_OR_END, found: UNMATCHED_PARENTHESIS.into() },
             )),
-            _ => Err(self.error(
-                t.span,
-                ParseErrorKind::Expected { expected: "an operator or the end", found: self.token_text(&t) },
-            )),
+            _ => {
+                Err(self
+                    .error(t.span, ParseErrorKind::Expected { expected: OPERATOR_OR_END, found: self.token_text(&t) }))
+            }
         }
     }
 
@@ -220,7 +224,7 @@ impl<'s> Parser<'_, 's> {
             }
             _ => {
                 Err(self
-                    .error(t.span, ParseErrorKind::Expected { expected: "an expression", found: self.token_text(&t) }))
+                    .error(t.span, ParseErrorKind::Expected { expected: AN_EXPRESSION, found: self.token_text(&t) }))
             }
         }
     }
@@ -325,19 +329,15 @@ impl<'s> Parser<'_, 's> {
             Binding::Definition(_) => None,
         };
         let Some(i) = coordinate else {
-            return Err(self.error(
-                span,
-                ParseErrorKind::InvalidPrime { name: written(), reason: "only coordinates have velocities (a prime)" },
-            ));
+            return Err(
+                self.error(span, ParseErrorKind::InvalidPrime { name: written(), reason: PRIME_NOT_COORDINATE })
+            );
         };
         match primes {
             1 => Ok(self.graph.symbol_expr(self.graph.coordinate(i)[1])),
             2 if self.options.allow_accelerations => Ok(self.graph.symbol_expr(self.graph.coordinate(i)[2])),
             2 => Err(self.error(span, ParseErrorKind::AccelerationNotAllowed { name: name.to_string() })),
-            _ => Err(self.error(
-                span,
-                ParseErrorKind::InvalidPrime { name: written(), reason: "at most two primes (an acceleration)" },
-            )),
+            _ => Err(self.error(span, ParseErrorKind::InvalidPrime { name: written(), reason: TOO_MANY_PRIMES })),
         }
     }
 }

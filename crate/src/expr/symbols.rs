@@ -78,15 +78,32 @@ pub fn is_identifier(name: &str) -> bool {
 }
 
 /// Why a name could not be declared.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NameError {
     /// Not an identifier of the grammar.
-    #[error("`{0}` is not a valid name: use a letter or `_`, then letters, digits or `_`")]
     Invalid(String),
     /// A function name, `pi` or `t`.
-    #[error("`{0}` is reserved (a function, `pi` or `t`) and cannot be used as a name")]
     Reserved(String),
     /// Declared twice.
-    #[error("`{0}` is declared twice")]
     Duplicate(String),
 }
+
+impl NameError {
+    /// Why, as a message with an id (`problem.name.*`).
+    pub fn message(&self) -> crate::message::Message {
+        use crate::message::problem;
+        match self {
+            NameError::Invalid(name) => problem::invalid_name(name),
+            NameError::Reserved(name) => problem::reserved_name(name),
+            NameError::Duplicate(name) => problem::name_twice(name),
+        }
+    }
+}
+
+impl core::fmt::Display for NameError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.message().english)
+    }
+}
+
+impl core::error::Error for NameError {}

@@ -7,7 +7,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::expr::{ExprGraph, ExprId, ParseError, ParseErrorKind, ParseOptions, SymbolKind};
-use crate::scenario::{did_you_mean, Problem, SourceMap};
+use crate::message::{phrase, problem, Hint, Message, Part};
+use crate::scenario::{Problem, SourceMap};
 
 /// Collects problems while building, with positions from the source map.
 pub(crate) struct Checker<'a> {
@@ -29,15 +30,15 @@ impl<'a> Checker<'a> {
     }
 
     /// "`name` is not `what`; did you mean …?" at `field`'s value, with the
-    /// names nearest to it among `known`.
+    /// names nearest to it among `known` (`what`: a [`crate::message::phrase`]).
     pub(crate) fn unknown<'k>(
         &mut self,
         field: &str,
         name: &str,
-        what: &str,
+        what: Message,
         known: impl IntoIterator<Item = &'k str>,
     ) {
-        self.at(field, unknown_name(name, what, known));
+        self.said(field, unknown_name(name, what, known));
     }
 
     /// As [`Checker::unknown`], at `field`'s key (the name is the key).
@@ -45,10 +46,10 @@ impl<'a> Checker<'a> {
         &mut self,
         field: &str,
         name: &str,
-        what: &str,
+        what: Message,
         known: impl IntoIterator<Item = &'k str>,
     ) {
-        self.at_key(field, unknown_name(name, what, known));
+        self.said_key(field, unknown_name(name, what, known));
     }
 
     /// A problem at `field`'s value.
@@ -57,10 +58,13 @@ impl<'a> Checker<'a> {
     }
 
     /// A problem at `field`'s value, with a message id (see [`crate::message`]).
-    pub(crate) fn said(&mut self, field: &str, message: crate::message::Message) {
-        let mut p = self.map.problem(field, message.english.clone());
-        p.said = Some(message);
-        self.problems.push(p);
+    pub(crate) fn said(&mut self, field: &str, message: Message) {
+        self.problems.push(self.map.said(field, message));
+    }
+
+    /// A problem at `field`'s key, with a message id.
+    pub(crate) fn said_key(&mut self, field: &str, message: Message) {
+        self.problems.push(self.map.said_key(field, message));
     }
 
     pub(crate) fn at_key(&mut self, field: &str, message: impl Into<String>) {
@@ -109,7 +113,14 @@ impl<'a> Checker<'a> {
     }
 
     /// Parses an expression that may not contain velocities (potential, positions).
-    pub(crate) fn position_expr(&mut self, g: &mut ExprGraph, field: &str, text: &str, what: &str) -> Option<ExprId> {
+    /// `what` is a [`crate::message::phrase`] ("the potential").
+    pub(crate) fn position_expr(
+        &mut self,
+        g: &mut ExprGraph,
+        field: &str,
+        text: &str,
+        what: Message,
+    ) -> Option<ExprId> {
         let e = self.expr(g, field, text)?;
         let velocities: Vec<String> = g
             .free_symbols(e)
@@ -120,16 +131,13 @@ impl<'a> Checker<'a> {
         if velocities.is_empty() {
             Some(e)
         } else {
-            self.at(
-                field,
-                format!("{what} may depend on coordinates and t only, not on `{}`", velocities.join("`, `")),
-            );
+            self.said(field, problem::positions_only(Part(what), velocities.join("`, `")));
             None
         }
     }
 }
 
 /// "`name` is not `what`; did you mean …?", with the names nearest to it among `known`.
-fn unknown_name<'k>(name: &str, what: &str, known: impl IntoIterator<Item = &'k str>) -> String {
-    format!("`{name}` is not {what}{}", did_you_mean(name, known))
+fn unknown_name<'k>(name: &str, what: Message, known: impl IntoIterator<Item = &'k str>) -> Message {
+    problem::not_a(name, Part(what), Hint(phrase::did_you_mean(name, known)))
 }

@@ -7,7 +7,7 @@ use alloc::string::String;
 use super::checker::Checker;
 use super::constraint::Constraint;
 use crate::expr::{nearest, ExprGraph};
-use crate::message::problem;
+use crate::message::{phrase, problem, Hint};
 use crate::scenario::Scenario;
 
 /// The initial values: every coordinate is given, except those a holonomic
@@ -24,7 +24,12 @@ pub(super) fn check_initial(c: &mut Checker<'_>, s: &Scenario, g: &ExprGraph, co
         for (name, value) in values {
             let field = format!("initial.{which}.{name}");
             if !s.coordinates.contains(name) {
-                c.unknown_key(&field, name, "a coordinate", s.coordinates.iter().map(String::as_str));
+                c.unknown_key(
+                    &field,
+                    name,
+                    crate::message::phrase::a_coordinate(),
+                    s.coordinates.iter().map(String::as_str),
+                );
             } else if !value.is_finite() {
                 c.said(&field, problem::not_finite());
             }
@@ -39,13 +44,13 @@ pub(super) fn check_initial(c: &mut Checker<'_>, s: &Scenario, g: &ExprGraph, co
 pub(super) fn check_stability(c: &mut Checker<'_>, s: &Scenario) {
     let Some(st) = &s.stability else { return };
     if let Err(e) = st.linearised_method() {
-        c.at("stability.method", e);
+        c.said("stability.method", e);
     }
     let velocity = |name: &str| name.strip_suffix('\'').is_some_and(|q| s.coordinates.iter().any(|c| c == q));
     for (name, x) in &st.at {
         let field = format!("stability.at.{name}");
         if !(name == "t" || s.coordinates.contains(name) || velocity(name)) {
-            c.at_key(&field, format!("`{name}` is not t, a coordinate or a velocity like x'"));
+            c.said_key(&field, problem::not_a_state(name));
         } else if !x.is_finite() {
             c.said(&field, problem::not_finite());
         }
@@ -63,18 +68,15 @@ pub(super) fn check_stability(c: &mut Checker<'_>, s: &Scenario) {
     if let Some(d) = &st.dependent {
         let m = s.constraint_count();
         if d.len() != m {
-            c.at(
-                "stability.dependent",
-                format!("expected one dependent coordinate per constraint ({m}), found {}", d.len()),
-            );
+            c.said("stability.dependent", problem::dependent_count(m, d.len()));
         }
     }
     if let Some(sw) = &st.sweep {
         if !(s.parameters.contains_key(&sw.over) || velocity(&sw.over)) {
-            c.at("stability.sweep.over", format!("`{}` is neither a parameter nor a velocity like x'", sw.over));
+            c.said("stability.sweep.over", problem::sweep_over(&sw.over));
         }
         if let Err(e) = sw.values() {
-            c.at("stability.sweep", e);
+            c.said("stability.sweep", e);
         }
     }
 }
@@ -93,20 +95,17 @@ pub(super) fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
         // some are redundant, which the split checks once the rows are known.
         let m = s.constraint_count();
         if h.dependent.len() > m {
-            c.at(
-                "hamel.dependent",
-                format!("expected one dependent coordinate per constraint ({m}), found {}", h.dependent.len()),
-            );
+            c.said("hamel.dependent", problem::dependent_count(m, h.dependent.len()));
         }
     }
     if let Some(v) = &s.vakonomic {
         let m = s.constraint_count();
         if v.mu0.len() != m {
-            c.at("vakonomic.mu0", format!("expected one multiplier per constraint ({m}), found {}", v.mu0.len()));
+            c.said("vakonomic.mu0", problem::multiplier_count(m, v.mu0.len()));
         }
         for (j, x) in v.mu0.iter().enumerate() {
             if !x.is_finite() {
-                c.at(&format!("vakonomic.mu0[{j}]"), format!("expected a finite number, found {x}"));
+                c.said(&format!("vakonomic.mu0[{j}]"), problem::expected_finite(x));
             }
         }
     }
@@ -115,53 +114,44 @@ pub(super) fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
         for (i, m) in methods.iter().enumerate() {
             if crate::scenario::Method::from_id(m).is_none() {
                 let ids = crate::scenario::Method::ALL.map(|m| m.id());
-                let hint = nearest(m, ids);
-                let hint = if hint.is_empty() {
-                    format!(" (one of {})", ids.join(", "))
-                } else {
-                    format!("; did you mean `{}`?", hint[0])
-                };
-                c.at(&format!("run.methods[{i}]"), format!("unknown method `{m}`{hint}"));
+                let field = format!("run.methods[{i}]");
+                match nearest_one(m, &ids) {
+                    Hint(None) => c.said(&field, problem::unknown_method_list(m, ids.join(", "))),
+                    hint => c.said(&field, problem::unknown_method(m, hint)),
+                }
             }
         }
     }
     if let Some(i) = &r.integrator {
         if crate::scenario::IntegratorKind::from_id(i).is_none() {
             let ids = crate::scenario::IntegratorKind::ALL.map(|k| k.id());
-            let hint = nearest(i, ids);
-            let hint = hint.first().map_or(String::new(), |h| format!("; did you mean `{h}`?"));
-            c.at("run.integrator", format!("unknown integrator `{i}`: use one of {}{hint}", ids.join(", ")));
+            let hint = nearest_one(i, &ids);
+            c.said("run.integrator", problem::unknown_integrator(i, ids.join(", "), hint));
         }
     }
     if let Some(list) = &r.integrators {
         if r.integrator.is_some() {
-            c.at("run.integrators", "give `integrator` or `integrators`, not both");
+            c.said("run.integrators", problem::integrator_twice());
         }
         if list.is_empty() {
-            c.at("run.integrators", "expected at least one integrator");
+            c.said("run.integrators", problem::integrators_empty());
         }
         let ids = crate::scenario::IntegratorKind::ALL.map(|k| k.id());
         for (k, i) in list.iter().enumerate() {
             if crate::scenario::IntegratorKind::from_id(i).is_none() {
-                let hint = nearest(i, ids);
-                let hint = hint.first().map_or(String::new(), |h| format!("; did you mean `{h}`?"));
-                c.at(
-                    &format!("run.integrators[{k}]"),
-                    format!("unknown integrator `{i}`: use one of {}{hint}", ids.join(", ")),
-                );
+                let hint = nearest_one(i, &ids);
+                c.said(&format!("run.integrators[{k}]"), problem::unknown_integrator(i, ids.join(", "), hint));
             }
         }
     }
     if let Some(st) = &r.stabilization {
         if crate::scenario::Stabilization::from_id(st).is_none() {
-            c.at("run.stabilization", format!("unknown stabilization `{st}`: use `none`, `baumgarte` or `projection`"));
+            c.said("run.stabilization", problem::unknown_stabilization(st));
         }
     }
     if let Some(choice) = &r.on_invalid {
         if crate::scenario::OnInvalid::from_id(choice).is_none() {
-            let hint = nearest(choice, ["mark", "stop"]);
-            let hint = hint.first().map_or(String::new(), |h| format!("; did you mean `{h}`?"));
-            c.at("run.on_invalid", format!("unknown choice `{choice}`: use `mark` or `stop`{hint}"));
+            c.said("run.on_invalid", problem::unknown_on_invalid(choice, nearest_one(choice, &["mark", "stop"])));
         }
     }
     for (field, value) in [("run.t_end", r.t_end), ("run.rtol", r.rtol), ("run.atol", r.atol), ("run.dt", r.dt)] {
@@ -173,12 +163,14 @@ pub(super) fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
     }
     if let Some(rtol) = r.rtol.filter(|x| x.is_finite() && *x > 0.0) {
         if rtol < MIN_RTOL {
-            c.at(
-                "run.rtol",
-                format!("expected at least {MIN_RTOL:e}, found {rtol:e}: no double-precision step can meet a smaller relative tolerance"),
-            );
+            c.said("run.rtol", problem::rtol_too_small(format!("{MIN_RTOL:e}"), format!("{rtol:e}")));
         }
     }
+}
+
+/// "; did you mean `a`?" with the one name of `ids` nearest to `name`, if any is near.
+fn nearest_one(name: &str, ids: &[&str]) -> Hint {
+    Hint(nearest(name, ids.iter().copied()).first().map(phrase::did_you_mean_one))
 }
 
 /// Longest unit text accepted: units are labels, not prose.
@@ -189,24 +181,24 @@ const MAX_UNIT_CHARS: usize = 24;
 pub(super) fn check_parameter_range(c: &mut Checker, field: &str, value: f64, range: &crate::scenario::ParameterRange) {
     for (key, x) in [("min", range.min), ("max", range.max), ("step", range.step)] {
         if x.is_some_and(|x| !x.is_finite()) {
-            c.at(&format!("{field}.{key}"), "must be a finite number");
+            c.said(&format!("{field}.{key}"), problem::bound_not_finite());
             return;
         }
     }
     if let (Some(lo), Some(hi)) = (range.min, range.max) {
         if lo >= hi {
-            c.at(&format!("{field}.max"), format!("max = {hi} must be greater than min = {lo}"));
+            c.said(&format!("{field}.max"), problem::max_not_above_min(hi, lo));
             return;
         }
         if let Some(step) = range.step.filter(|&h| h > hi - lo) {
-            c.at(&format!("{field}.step"), format!("step = {step} is longer than the range {lo} … {hi}"));
+            c.said(&format!("{field}.step"), problem::step_too_long(step, lo, hi));
         }
     }
     if range.step.is_some_and(|h| h <= 0.0) {
-        c.at(&format!("{field}.step"), "the step must be positive");
+        c.said(&format!("{field}.step"), problem::step_not_positive());
     }
     if let Some(bounds) = range.excludes(value) {
-        c.at(&format!("{field}.value"), format!("the value {value} is outside its range {bounds}"));
+        c.said(&format!("{field}.value"), problem::outside_range(value, bounds));
     }
     if let Some(unit) = &range.unit {
         check_unit(c, &format!("{field}.unit"), unit);
@@ -221,10 +213,7 @@ const MAX_SET_NAME_CHARS: usize = 24;
 pub(super) fn check_compare(c: &mut Checker, s: &Scenario) {
     let limit = crate::scenario::MAX_COMPARE_SETS;
     if s.compare.len() > limit {
-        c.at(
-            "compare",
-            format!("at most {limit} parameter sets (each is drawn in a colour of its own), found {}", s.compare.len()),
-        );
+        c.said("compare", problem::too_many_sets(limit, s.compare.len()));
     }
     for (name, values) in &s.compare {
         let field = format!("compare.{name}");
@@ -232,20 +221,25 @@ pub(super) fn check_compare(c: &mut Checker, s: &Scenario) {
             || name.chars().count() > MAX_SET_NAME_CHARS
             || name.chars().any(|ch| ch.is_control() || ch == '.')
         {
-            c.at_key(&field, format!("a set's name is 1 to {MAX_SET_NAME_CHARS} characters of one line, without `.`"));
+            c.said_key(&field, problem::set_name(MAX_SET_NAME_CHARS));
         }
         if values.is_empty() {
-            c.at(&field, "give at least one parameter's value (`m = 2`)");
+            c.said(&field, problem::set_empty());
         }
         for (parameter, &value) in values {
             let at = format!("{field}.{parameter}");
             if !s.parameters.contains_key(parameter) {
-                c.unknown_key(&at, parameter, "a parameter", s.parameters.keys().map(String::as_str));
+                c.unknown_key(
+                    &at,
+                    parameter,
+                    crate::message::phrase::a_parameter(),
+                    s.parameters.keys().map(String::as_str),
+                );
             } else if !value.is_finite() {
                 c.said(&at, problem::not_finite());
             } else if let Some(range) = s.parameters.range(parameter) {
                 if let Some(bounds) = range.excludes(value) {
-                    c.at(&at, format!("{value} is outside the range of `{parameter}`, {bounds}"));
+                    c.said(&at, problem::set_value_outside(value, parameter, bounds));
                 }
             }
         }
@@ -258,7 +252,7 @@ pub(super) fn check_units(c: &mut Checker, s: &Scenario) {
         let field = format!("units.{name}");
         if name != "t" && !s.coordinates.contains(name) {
             let candidates = s.coordinates.iter().map(String::as_str).chain(["t"]);
-            c.unknown_key(&field, name, "a coordinate or `t`", candidates);
+            c.unknown_key(&field, name, crate::message::phrase::a_coordinate_or_t(), candidates);
         }
         check_unit(c, &field, unit);
     }
@@ -266,6 +260,6 @@ pub(super) fn check_units(c: &mut Checker, s: &Scenario) {
 
 pub(super) fn check_unit(c: &mut Checker, field: &str, unit: &str) {
     if unit.chars().count() > MAX_UNIT_CHARS || unit.chars().any(char::is_control) {
-        c.at(field, format!("a unit is at most {MAX_UNIT_CHARS} characters of one line"));
+        c.said(field, problem::unit_too_long(MAX_UNIT_CHARS));
     }
 }

@@ -14,6 +14,7 @@ use super::equations::{EquationsOfMotion, ParticleTerms};
 use super::hamel::{choose_dependent, HamelSplit, SplitError};
 use super::vakonomic::{VakonomicEquations, VakonomicError};
 use crate::expr::{DefinitionError, ExprGraph, ExprId, NameError, SymbolId, SymbolKind};
+use crate::message::{phrase, problem, Part};
 use crate::scenario::{Problems, Scenario, SourceMap, FORMAT};
 
 /// A validated mechanical system: its [`Base`] (the graph, `T`, `V`, the forces, the
@@ -142,7 +143,7 @@ impl Model {
         let view = view(&mut c, &mut g, s);
         let scene = super::scene::build(&mut c, &mut g, s, additions.drawings, &additions.frames);
         if !s.view.trajectory.is_empty() && s.view.trajectory.len() != 2 {
-            c.at("view.trajectory", format!("expected two expressions, found {}", s.view.trajectory.len()));
+            c.said("view.trajectory", problem::trajectory_count(s.view.trajectory.len()));
         }
         check_initial(&mut c, s, &g, &constraints);
         check_options(&mut c, s, g.coordinate_count());
@@ -334,14 +335,14 @@ impl Model {
 /// false when a size is over its limit.
 fn check_header(c: &mut Checker<'_>, s: &Scenario) -> bool {
     if s.format != FORMAT {
-        let found = if s.format.is_empty() { "nothing".to_string() } else { format!("`{}`", s.format) };
-        c.at("format", format!("expected `{FORMAT}`, found {found}"));
+        let found = if s.format.is_empty() { phrase::nothing() } else { phrase::verbatim(format!("`{}`", s.format)) };
+        c.said("format", problem::format(FORMAT, Part(found)));
     }
     if s.title.trim().is_empty() {
-        c.at("title", "a scenario needs a title");
+        c.said("title", problem::title_missing());
     }
     if s.coordinates.is_empty() {
-        c.at("coordinates", "a scenario needs at least one coordinate");
+        c.said("coordinates", problem::coordinates_missing());
     }
     use crate::limits::{MAX_CONSTRAINTS, MAX_COORDINATES, MAX_DEFINITIONS, MAX_INPUTS, MAX_PARTICLES, MAX_SERIES};
     let mut within = true;
@@ -355,7 +356,7 @@ fn check_header(c: &mut Checker<'_>, s: &Scenario) -> bool {
     ] {
         if count > limit {
             let noun = field.rsplit('.').next().unwrap_or(field);
-            c.at(field, format!("{count} {noun}; the lab supports at most {limit}"));
+            c.said(field, problem::too_many(count, noun, limit));
             within = false;
         }
     }
@@ -375,7 +376,7 @@ fn declare_names(
 ) -> (Vec<Parameter>, Vec<usize>) {
     for (i, q) in s.coordinates.iter().enumerate() {
         if let Err(e) = g.declare_coordinate(q) {
-            c.at(&format!("coordinates[{i}]"), e.to_string());
+            c.said(&format!("coordinates[{i}]"), e.message());
         }
     }
     let mut parameters = Vec::new();
@@ -383,10 +384,10 @@ fn declare_names(
         let field = format!("parameters.{name}");
         match g.declare_parameter(name) {
             Ok(symbol) => parameters.push(Parameter { name: name.clone(), symbol, value }),
-            Err(e) => c.at_key(&field, e.to_string()),
+            Err(e) => c.said_key(&field, e.message()),
         }
         if !value.is_finite() {
-            c.said(&field, crate::message::problem::not_finite());
+            c.said(&field, problem::not_finite());
         }
         if let Some(range) = s.parameters.range(name) {
             check_parameter_range(c, &field, value, range);
@@ -397,15 +398,15 @@ fn declare_names(
     for (name, input) in &s.inputs {
         let field = format!("inputs.{name}");
         if s.parameters.contains_key(name) {
-            c.at_key(&field, format!("`{name}` is already a parameter: an input needs a name of its own"));
+            c.said_key(&field, problem::input_is_parameter(name));
             continue;
         }
         if s.definitions.contains_key(name) {
-            c.at_key(&field, format!("`{name}` is already a definition: an input needs a name of its own"));
+            c.said_key(&field, problem::input_is_definition(name));
             continue;
         }
         if !input.value.is_finite() {
-            c.said(&format!("{field}.value"), crate::message::problem::not_finite());
+            c.said(&format!("{field}.value"), problem::not_finite());
         }
         let range = crate::scenario::ParameterRange {
             min: input.min,
@@ -432,7 +433,7 @@ fn declare_names(
                     inputs.push(parameters.len());
                     parameters.push(Parameter { name: name.clone(), symbol, value: input.value });
                 }
-                Err(e) => c.at_key(&field, e.to_string()),
+                Err(e) => c.said_key(&field, e.message()),
             },
         }
     }
@@ -457,18 +458,18 @@ fn declare_names(
             match &e {
                 DefinitionError::Name(NameError::Invalid(n) | NameError::Reserved(n) | NameError::Duplicate(n)) => {
                     if signals.iter().any(|(k, _)| k == n) {
-                        c.at_key(&format!("inputs.{n}"), e.to_string())
+                        c.said_key(&format!("inputs.{n}"), e.message())
                     } else {
-                        c.at_key(&format!("definitions.{n}"), e.to_string())
+                        c.said_key(&format!("definitions.{n}"), e.message())
                     }
                 }
                 DefinitionError::Parse { name, error } => c.parse_error(&place(name), error),
                 // A cycle through an input's signal is blamed on the signal.
                 DefinitionError::Cycle(names) => match names.iter().find(|n| signals.iter().any(|(k, _)| k == *n)) {
-                    Some(name) => c.at(&format!("inputs.{name}.signal"), e.to_string()),
-                    None => c.at("definitions", e.to_string()),
+                    Some(name) => c.said(&format!("inputs.{name}.signal"), e.message()),
+                    None => c.said("definitions", e.message()),
                 },
-                DefinitionError::TooDeep { .. } => c.at("definitions", e.to_string()),
+                DefinitionError::TooDeep { .. } => c.said("definitions", e.message()),
             }
         }
     }
@@ -488,7 +489,9 @@ fn particle_terms(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Vec<P
             .position
             .iter()
             .enumerate()
-            .map(|(i, r)| c.position_expr(g, &format!("{field}.position[{i}]"), r, "a position"))
+            .map(|(i, r)| {
+                c.position_expr(g, &format!("{field}.position[{i}]"), r, crate::message::phrase::a_position())
+            })
             .collect();
         let ejecta = p.ejecta_velocity.as_ref().map(|u| {
             if u.len() != p.position.len() {
@@ -521,7 +524,7 @@ fn energies(
     (bodies_kinetic, bodies_potential): (Option<ExprId>, Option<ExprId>),
 ) -> (Option<ExprId>, Option<ExprId>) {
     if s.kinetic.is_none() && s.particles.is_empty() && s.bodies.is_empty() {
-        c.at("kinetic", "a scenario needs `kinetic`, `particles` or `bodies` (they add)");
+        c.said("kinetic", problem::kinetic_missing());
     }
     if let Some(t) = bodies_kinetic {
         kinetic = Some(match kinetic {
@@ -530,7 +533,7 @@ fn energies(
         });
     }
     let potential = match &s.potential {
-        Some(v) => c.position_expr(g, "potential", v, "the potential"),
+        Some(v) => c.position_expr(g, "potential", v, crate::message::phrase::the_potential()),
         None => Some(g.zero()),
     };
     let potential = match (potential, bodies_potential) {
@@ -548,7 +551,12 @@ fn given_forces(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario, loads: &[E
         match s.coordinates.iter().position(|q| q == name) {
             Some(i) => forces[i] = c.expr(g, &field, text).unwrap_or(forces[i]),
             None => {
-                c.unknown_key(&field, name, "a coordinate", s.coordinates.iter().map(String::as_str));
+                c.unknown_key(
+                    &field,
+                    name,
+                    crate::message::phrase::a_coordinate(),
+                    s.coordinates.iter().map(String::as_str),
+                );
             }
         }
     }
@@ -571,7 +579,7 @@ fn constraints(
         let Some(e) = c.expr(g, &field, &spec.expr) else { continue };
         match Constraint::derive(g, s.constraint_name(j), e) {
             Some(constraint) => constraints.push(Constraint { origin: format!("constraints[{j}]"), ..constraint }),
-            None => c.at(&field, "the constraint depends on neither coordinates nor velocities"),
+            None => c.said(&field, problem::constraint_constant()),
         }
     }
     for (name, field, f) in contacts {
@@ -580,7 +588,7 @@ fn constraints(
         let f = g.expand_within(f, super::constraint::EXPAND_BUDGET);
         match Constraint::derive(g, name, f) {
             Some(constraint) => constraints.push(Constraint { origin: field.clone(), ..constraint }),
-            None => c.at(&field, "this contact's velocity depends on neither coordinates nor velocities"),
+            None => c.said(&field, problem::contact_constant()),
         }
     }
     constraints

@@ -247,13 +247,13 @@ impl RunSpec {
 impl StabilitySpec {
     /// The method linearised: `lagrange` when none is given; an error in the words
     /// of the check for one that linearisation does not support.
-    pub fn linearised_method(&self) -> Result<Method, String> {
+    pub fn linearised_method(&self) -> Result<Method, crate::message::Message> {
         let Some(id) = &self.method else { return Ok(Method::Lagrange) };
         match Method::from_id(id) {
-            Some(m @ (Method::Lagrange | Method::UdwadiaKalaba | Method::Gauss | Method::Euler | Method::Hamel)) => Ok(m),
-            _ => Err(alloc::format!(
-                "`{id}`: linearisation supports lagrange, the ideal formulations that equal it (udwadia-kalaba, gauss, euler) and hamel"
-            )),
+            Some(m @ (Method::Lagrange | Method::UdwadiaKalaba | Method::Gauss | Method::Euler | Method::Hamel)) => {
+                Ok(m)
+            }
+            _ => Err(crate::message::problem::not_linearisable(id)),
         }
     }
 }

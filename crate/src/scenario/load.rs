@@ -8,6 +8,7 @@ use alloc::vec;
 use super::places::{Places, ValueKind};
 use super::{Problem, Problems, Scenario};
 use crate::expr::{line_col, Lines};
+use crate::message::{phrase, problem, Hint, Message, Part};
 
 /// The text formats a scenario comes in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,14 +72,23 @@ impl SourceMap {
     pub fn key_problem(&self, field: &str, message: impl Into<String>) -> Problem {
         Problem { field: field.to_string(), position: self.key(field), message: message.into(), said: None }
     }
+
+    /// A problem at a field's value, with a message id.
+    pub fn said(&self, field: &str, message: Message) -> Problem {
+        Problem::said(field, self.value(field), message)
+    }
+
+    /// A problem at a field's key, with a message id.
+    pub fn said_key(&self, field: &str, message: Message) -> Problem {
+        Problem::said(field, self.key(field), message)
+    }
 }
 
 /// Reads a scenario in the given format.
 pub fn load(text: &str, format: Format) -> Result<(Scenario, SourceMap), Problems> {
     let limit = crate::limits::MAX_SCENARIO_BYTES;
     if text.len() > limit {
-        let message = alloc::format!("the scenario is {} bytes; the lab reads at most {limit}", text.len());
-        return Err(Problems(vec![Problem { field: "(file)".into(), position: None, message, said: None }]));
+        return Err(Problems(vec![Problem::said("(file)", None, problem::file_too_large(text.len(), limit))]));
     }
     match format {
         Format::Toml => load_toml(text),
@@ -131,9 +141,8 @@ pub fn load_json(text: &str) -> Result<(Scenario, SourceMap), Problems> {
         let field = path.split(['.', '[']).next().unwrap_or("").to_string();
         let field = if field.is_empty() { "(file)".into() } else { field };
         let limit = super::json_map::MAX_DEPTH;
-        let message =
-            alloc::format!("values nested more than {limit} levels deep: a scenario's values are a few levels at most");
-        return Err(Problems(vec![Problem { field, position: Some(line_col(text, at)), message, said: None }]));
+        let message = problem::nested_too_deep(limit);
+        return Err(Problems(vec![Problem::said(&field, Some(line_col(text, at)), message)]));
     }
     let map = SourceMap { warnings: alloc::vec::Vec::new(), text: text.to_string(), lines: Lines::new(text), places };
     if !twice.is_empty() {
@@ -141,8 +150,7 @@ pub fn load_json(text: &str) -> Result<(Scenario, SourceMap), Problems> {
             .into_iter()
             .map(|(path, at)| {
                 let key = path.rsplit('.').next().unwrap_or(&path);
-                let message = alloc::format!("`{key}` is given twice: a key may appear once in an object");
-                Problem { field: path.clone(), position: Some(map.lines.line_col(text, at)), message, said: None }
+                Problem::said(&path, Some(map.lines.line_col(text, at)), problem::key_twice_in_object(key))
             })
             .collect();
         return Err(Problems(problems));
@@ -164,7 +172,7 @@ pub fn load_json(text: &str) -> Result<(Scenario, SourceMap), Problems> {
 impl SourceMap {
     /// A problem at byte `offset` of the text, named after the innermost field whose
     /// value holds it (`(file)` when none does, as for a syntax error).
-    fn problem_at(&self, offset: Option<usize>, message: String) -> Problem {
+    fn problem_at(&self, offset: Option<usize>, message: Message) -> Problem {
         let field = offset.and_then(|at| {
             self.places
                 .iter()
@@ -172,12 +180,8 @@ impl SourceMap {
                 .max_by_key(|(_, (_, value, _))| value.start)
                 .map(|(path, _)| path.clone())
         });
-        Problem {
-            field: field.unwrap_or_else(|| "(file)".into()),
-            position: offset.map(|at| self.lines.line_col(&self.text, at.min(self.text.len()))),
-            message,
-            said: None,
-        }
+        let position = offset.map(|at| self.lines.line_col(&self.text, at.min(self.text.len())));
+        Problem::said(field.as_deref().unwrap_or("(file)"), position, message)
     }
 }
 
@@ -190,11 +194,12 @@ fn byte_offset(text: &str, line: usize, column: usize) -> Option<usize> {
 
 /// A parsing library's message in the lab's words: `expected text (in quotes),
 /// found the number 3` for serde's `invalid type: integer `3`, expected a string`;
-/// a duplicate key named from the text at `at`; `x is missing` for `missing field`.
-fn in_our_words(message: &str, text: &str, at: Option<usize>) -> String {
+/// a duplicate key named from the text at `at`; `` `x` is missing `` for `missing
+/// field`; else the library's own words.
+fn in_our_words(message: &str, text: &str, at: Option<usize>) -> Message {
     if let Some(rest) = message.strip_prefix("invalid type: ") {
         if let Some((found, expected)) = rest.split_once(", expected ") {
-            return alloc::format!("expected {}, found {}", expected_in_words(expected), found_in_words(found));
+            return problem::expected(Part(expected_in_words(expected)), Part(found_in_words(found)));
         }
     }
     if message.starts_with("duplicate key") {
@@ -207,49 +212,46 @@ fn in_our_words(message: &str, text: &str, at: Option<usize>) -> String {
                     .collect()
             })
             .unwrap_or_default();
-        return if key.is_empty() {
-            "a key is given twice: a key may appear once in a table".into()
-        } else {
-            alloc::format!("`{key}` is given twice: a key may appear once in a table")
-        };
+        return if key.is_empty() { problem::key_twice_unnamed() } else { problem::key_twice(key) };
     }
-    if let Some(rest) = message.strip_prefix("missing field ") {
-        return alloc::format!("{rest} is missing");
+    let field = message.strip_prefix("missing field `").and_then(|rest| rest.strip_suffix('`'));
+    match field {
+        Some(field) if !field.contains('`') => problem::missing(field),
+        _ => problem::reader(message),
     }
-    message.into()
 }
 
 /// What serde says it expected, in the lab's words.
-fn expected_in_words(expected: &str) -> String {
+fn expected_in_words(expected: &str) -> Message {
     match expected {
-        "a string" => "text (in quotes)".into(),
-        "a sequence" => "a list such as [\"x\", \"y\"]".into(),
-        "f64" | "f32" => "a number".into(),
-        "usize" | "u64" | "u32" | "i64" | "i32" => "a whole number".into(),
-        "a boolean" => "true or false".into(),
-        "a map" => "a table".into(),
-        other if other.starts_with("struct ") => "a table".into(),
-        other => other.into(),
+        "a string" => phrase::text(),
+        "a sequence" => phrase::list_such_as(),
+        "f64" | "f32" => phrase::number(),
+        "usize" | "u64" | "u32" | "i64" | "i32" => phrase::whole_number(),
+        "a boolean" => phrase::true_or_false(),
+        "a map" => phrase::table(),
+        other if other.starts_with("struct ") => phrase::table(),
+        other => phrase::verbatim(other),
     }
 }
 
 /// What serde says it found, in the lab's words.
-fn found_in_words(found: &str) -> String {
+fn found_in_words(found: &str) -> Message {
     let value = |s: &str| s.trim_matches('`').to_string();
     if let Some(x) = found.strip_prefix("integer ").or_else(|| found.strip_prefix("floating point ")) {
-        return alloc::format!("the number {}", value(x));
+        return phrase::the_number(value(x));
     }
     if let Some(x) = found.strip_prefix("string ") {
-        return alloc::format!("the text {x}");
+        return phrase::the_text(x);
     }
     if let Some(x) = found.strip_prefix("boolean ") {
-        return value(x);
+        return phrase::verbatim(value(x));
     }
     match found {
-        "sequence" => "a list".into(),
-        "map" => "a table".into(),
-        "unit value" | "null" => "nothing".into(),
-        other => other.into(),
+        "sequence" => phrase::a_list(),
+        "map" => phrase::table(),
+        "unit value" | "null" => phrase::nothing(),
+        other => phrase::verbatim(other),
     }
 }
 
@@ -313,10 +315,10 @@ fn check_shapes(map: &SourceMap) -> Result<(), Problems> {
             let kind = map.places.get(&path)?.2;
             let found = match kind {
                 ValueKind::Table => return None,
-                ValueKind::Array => "an array",
-                ValueKind::Scalar => "a single value",
+                ValueKind::Array => phrase::an_array(),
+                ValueKind::Scalar => phrase::a_single_value(),
             };
-            Some(map.problem(&path, alloc::format!("expected a table, found {found}")))
+            Some(map.said(&path, problem::expected_table(Part(found))))
         })
         .collect();
     if problems.is_empty() {
@@ -337,23 +339,15 @@ fn unknown_field_warnings<'a>(map: &SourceMap, paths: impl IntoIterator<Item = &
             let parent = path.rsplit_once('.').map_or("", |(parent, _)| parent);
             let known =
                 siblings.entry(parent.to_string()).or_insert_with(|| super::fields::siblings(&path)).iter().copied();
-            let hint = crate::expr::nearest(key, known);
-            let what = match map.places.get(&path) {
-                Some((_, _, ValueKind::Table)) => "table",
-                _ => "field",
+            let table = matches!(map.places.get(&path), Some((_, _, ValueKind::Table)));
+            // `friction`: the one field users carry over from where it belongs.
+            let message = match (key == "friction" && !path.starts_with("rolling["), table) {
+                (true, false) => problem::friction_field(),
+                (true, true) => problem::friction_table(),
+                (false, false) => problem::unknown_field(key, Hint(phrase::did_you_mean(key, known))),
+                (false, true) => problem::unknown_table(key, Hint(phrase::did_you_mean(key, known))),
             };
-            let message = if key == "friction" && !path.starts_with("rolling[") {
-                // The one field users carry over from where it belongs.
-                alloc::format!(
-                    "unknown {what} `friction` (ignored): a friction coefficient belongs to a `[[rolling]]` \
-                     contact, which has a point and a normal to hold it by"
-                )
-            } else if hint.is_empty() {
-                alloc::format!("unknown {what} `{key}` (ignored)")
-            } else {
-                alloc::format!("unknown {what} `{key}` (ignored); did you mean `{}`?", hint.join("`, `"))
-            };
-            map.key_problem(&path, message)
+            map.said_key(&path, message)
         })
         .collect()
 }

@@ -455,15 +455,16 @@ pub const MAX_SWEEP_VALUES: usize = 10_000;
 
 impl SweepSpec {
     /// The swept values, or why there are none.
-    pub fn values(&self) -> Result<Vec<f64>, String> {
+    pub fn values(&self) -> Result<Vec<f64>, crate::message::Message> {
+        use crate::message::problem;
         let (start, stop, step) = (self.from, self.to, self.step);
         if !(start.is_finite() && stop.is_finite() && step.is_finite()) || step <= 0.0 || stop < start {
-            return Err("the range needs a first value ≤ the last and a positive step, all finite".into());
+            return Err(problem::sweep_range());
         }
         let count = libm::floor((stop - start) / step + 1e-9) + 1.0;
         if count > MAX_SWEEP_VALUES as f64 {
             // A step of 1e-300 gives `1e300 values`, not a 301-digit count.
-            return Err(alloc::format!("{} values; at most {MAX_SWEEP_VALUES}", crate::math::short_number(count)));
+            return Err(problem::sweep_too_long(crate::math::short_number(count), MAX_SWEEP_VALUES));
         }
         // Each `start + k·step` as the shortest decimal within 1e-9 of a step
         // (`0.1`, not `0.10000000000000009`): the values people asked for.

@@ -21,6 +21,14 @@ pub struct Problem {
     pub said: Option<Message>,
 }
 
+impl Problem {
+    /// A problem at `field` (and `position`) with a message id; its `message` is the
+    /// English.
+    pub fn said(field: &str, position: Option<(usize, usize)>, message: Message) -> Self {
+        Problem { field: field.into(), position, message: message.english.clone(), said: Some(message) }
+    }
+}
+
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.position {
@@ -51,10 +59,5 @@ impl core::error::Error for Problems {}
 /// `; did you mean `a`, `b`?` with the names nearest to `name` (empty names left
 /// out), or nothing: the hint every "unknown name" message ends with.
 pub(crate) fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
-    let hint = crate::expr::nearest(name, candidates.into_iter().filter(|k| !k.is_empty()));
-    if hint.is_empty() {
-        String::new()
-    } else {
-        alloc::format!("; did you mean `{}`?", hint.join("`, `"))
-    }
+    crate::message::phrase::did_you_mean(name, candidates).map_or_else(String::new, |m| m.english)
 }

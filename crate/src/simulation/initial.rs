@@ -16,6 +16,7 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::math::short_number;
 use crate::mechanics::{Model, NumericModel};
+use crate::message::{phrase, problem, Arg, Message, Part};
 use crate::scenario::{Problem, Problems, SourceMap};
 
 /// A state of the system.
@@ -70,8 +71,8 @@ pub fn state_with_warnings(
     origin: StateOrigin,
 ) -> Result<(State, Vec<Problem>), Problems> {
     let (the_state, velocities) = match origin {
-        StateOrigin::Initial => ("the initial state", "the initial velocities"),
-        StateOrigin::Given => ("the given state", "the given velocities"),
+        StateOrigin::Initial => (phrase::the_initial_state(), phrase::the_initial_velocities()),
+        StateOrigin::Given => (phrase::the_given_state(), phrase::the_given_velocities()),
     };
     let s = &model.scenario;
     let t = s.initial.t;
@@ -143,21 +144,13 @@ pub fn state_with_warnings(
     let mut problems = Vec::new();
     for j in 0..f.len() {
         if !meets_constraint(&f, &a, &v, j) {
-            problems.push(Problem {
-                field: "initial.v".into(),
-                position: map.value("initial.v"),
-                message: format!(
-                    "{velocities} violate constraint `{}` by {:.3e}{}",
-                    model.constraints[j].name,
-                    f[j],
-                    if unknown.is_empty() {
-                        ""
-                    } else {
-                        " after solving for the omitted ones: the constraints are inconsistent or the omitted velocities cannot meet them"
-                    }
-                ),
-                said: None,
-            });
+            let (name, by) = (&model.constraints[j].name, format!("{:.3e}", f[j]));
+            let message = if unknown.is_empty() {
+                problem::velocities_violate(Part(velocities.clone()), name, by)
+            } else {
+                problem::velocities_violate_solved(Part(velocities.clone()), name, by)
+            };
+            problems.push(map.said("initial.v", message));
         }
     }
     if !problems.is_empty() {
@@ -167,41 +160,27 @@ pub fn state_with_warnings(
     let newton = newton_start.map(|start| {
         let values: Vec<String> =
             unknown.iter().map(|&i| format!("{}' = {}", s.coordinates[i], short_number(v[i]))).collect();
-        format!(
-            "the omitted velocities were solved from the nonlinear constraints by Newton's method from {start}: {}; other solutions may exist — give them to choose",
-            values.join(", ")
-        )
+        problem::velocities_solved(start, values.join(", "))
     });
-    let warnings: Vec<Problem> =
-        solved_positions
-            .into_iter()
-            .chain(free_velocities_warning(&s.coordinates, &free, &v).into_iter().chain(newton).map(|message| {
-                Problem { field: "initial.v".into(), position: map.value("initial.v"), message, said: None }
-            }))
-            .collect();
+    let warnings: Vec<Problem> = solved_positions
+        .into_iter()
+        .chain(
+            free_velocities_warning(&s.coordinates, &free, &v)
+                .into_iter()
+                .chain(newton)
+                .map(|message| map.said("initial.v", message)),
+        )
+        .collect();
     let terms = numeric.evaluate(t, &q, &v).map_err(|e| failed(e, &v))?;
     if let Some(x) = terms.mass.iter().find(|x| **x != 0.0 && x.abs() < f64::MIN_POSITIVE) {
         // A subnormal mass carries almost no precision: its accelerations overflow
         // and the run would report a non-finite state far from the cause.
-        return Err(Problems(alloc::vec![Problem {
-            field: "kinetic".into(),
-            position: map.value("kinetic"),
-            message: format!(
-                "the mass matrix has an entry of {x:e} at {the_state}, below the smallest normal double (2.2e-308): rescale the units"
-            ),
-            said: None,
-        }]));
+        let message = problem::mass_subnormal(format!("{x:e}"), Part(the_state));
+        return Err(Problems(alloc::vec![map.said("kinetic", message)]));
     }
     if terms.mass.clone().cholesky().is_none() {
-        return Err(Problems(alloc::vec![Problem {
-            field: "kinetic".into(),
-            position: map.value("kinetic"),
-            message: format!(
-                "the mass matrix ∂²T/∂v² is not positive definite at {the_state} ({})",
-                describe_state(&s.coordinates, t, &q)
-            ),
-            said: None,
-        }]));
+        let message = problem::mass_not_positive(Part(the_state), describe_state(&s.coordinates, t, &q));
+        return Err(Problems(alloc::vec![map.said("kinetic", message)]));
     }
     let mu = match &s.vakonomic {
         Some(vk) if vk.mu0.len() == model.constraints.len() => vk.mu0.clone(),
@@ -231,8 +210,8 @@ fn solve_positions(
 ) -> Result<Option<Problem>, Problems> {
     let s = &model.scenario;
     let (the_state, coordinates) = match origin {
-        StateOrigin::Initial => ("the initial state", "the initial coordinates"),
-        StateOrigin::Given => ("the given state", "the given coordinates"),
+        StateOrigin::Initial => ("the initial state", phrase::the_initial_coordinates()),
+        StateOrigin::Given => ("the given state", phrase::the_given_coordinates()),
     };
     let holonomic: Vec<usize> = (0..model.constraints.len()).filter(|&j| model.constraints[j].is_holonomic()).collect();
     if holonomic.is_empty() {
@@ -282,10 +261,8 @@ fn solve_positions(
                 .filter(|&&i| q[i] != before[i])
                 .map(|&i| format!("{} = {}", s.coordinates[i], short_number(q[i])))
                 .collect();
-            return Ok(Some(at(format!(
-                "solved the omitted coordinates from the holonomic constraints by Newton's method (to a residual below {POSITION_TOLERANCE:e} of their terms): {}; other solutions may exist — give them to choose",
-                changed.join(", ")
-            ))));
+            let message = problem::coordinates_solved(format!("{POSITION_TOLERANCE:e}"), changed.join(", "));
+            return Ok(Some(map.said("initial.q", message)));
         }
         q.copy_from_slice(&before);
     }
@@ -293,12 +270,14 @@ fn solve_positions(
         .iter()
         .map(|&k| {
             let names: Vec<&str> = involved(k).iter().map(|&i| s.coordinates[i].as_str()).collect();
-            at(format!(
-                "{coordinates} violate the holonomic constraint `{}` by {:.3e} (tolerance {POSITION_TOLERANCE:e}, relative to its terms): give values of {} that meet it, or omit one of them from `initial.q` to have it solved by Newton's method",
-                model.constraints[holonomic[k]].name,
-                phi[k],
-                names.join(", ")
-            ))
+            let message = problem::coordinates_violate(
+                Part(coordinates.clone()),
+                &model.constraints[holonomic[k]].name,
+                format!("{:.3e}", phi[k]),
+                format!("{POSITION_TOLERANCE:e}"),
+                names.join(", "),
+            );
+            map.said("initial.q", message)
         })
         .collect();
     Err(Problems(problems))
@@ -385,7 +364,7 @@ fn not_fixed(a: &DMatrix<f64>, unknown: &[usize]) -> Vec<usize> {
 /// The warning for velocities that were not fixed: ``x', y' are not fixed by the
 /// constraints; took the minimum-norm values x' = 0, y' = 0 — give them to choose
 /// others``; `None` when there are none.
-pub fn free_velocities_warning(coordinates: &[String], free: &[usize], v: &[f64]) -> Option<String> {
+pub fn free_velocities_warning(coordinates: &[String], free: &[usize], v: &[f64]) -> Option<Message> {
     if free.is_empty() {
         return None;
     }
@@ -402,18 +381,11 @@ pub fn free_velocities_warning(coordinates: &[String], free: &[usize], v: &[f64]
     };
     let names = more(listed.iter().map(|&i| format!("{}'", coordinates[i])).collect());
     let values = if listed.len() < free.len() && free.iter().all(|&i| v[i] == 0.0) {
-        String::from("all 0")
+        Arg::Part(phrase::all_zero())
     } else {
-        more(listed.iter().map(|&i| format!("{}' = {}", coordinates[i], short_number(v[i]))).collect())
+        Arg::from(more(listed.iter().map(|&i| format!("{}' = {}", coordinates[i], short_number(v[i]))).collect()))
     };
-    let (verb, value, pronoun) = if free.len() == 1 {
-        ("is", "value", "it to choose another")
-    } else {
-        ("are", "values", "them to choose others")
-    };
-    Some(format!(
-        "{names} {verb} not fixed by the constraints; took the minimum-norm {value} {values} — give {pronoun}"
-    ))
+    Some(if free.len() == 1 { problem::free_velocity(names, values) } else { problem::free_velocities(names, values) })
 }
 
 /// The state that `settings` name (`t`, a coordinate `x`, a velocity `x'`, a

@@ -365,7 +365,7 @@ impl Builder<'_> {
                 c.unknown(
                     &format!("frames.{name}.parent"),
                     parent,
-                    "a frame",
+                    crate::message::phrase::a_frame(),
                     s.frames.keys().map(String::as_str).chain([INERTIAL_FRAME]),
                 );
             }
@@ -435,7 +435,9 @@ impl Builder<'_> {
                 c.at_key(&format!("{at}.{axis}"), format!("the axis is `x`, `y` or `z`, not `{axis}`"));
                 return;
             };
-            let Some(theta) = c.position_expr(self.g, &format!("{at}.{axis}"), angle, "a rotation angle") else {
+            let Some(theta) =
+                c.position_expr(self.g, &format!("{at}.{axis}"), angle, crate::message::phrase::a_rotation_angle())
+            else {
                 return;
             };
             let Ok(rate) = self.g.time_derivative(theta) else { return };
@@ -462,7 +464,7 @@ impl Builder<'_> {
                 c.unknown(
                     &format!("points.{name}.from"),
                     from,
-                    "a point",
+                    crate::message::phrase::a_point(),
                     s.points.keys().map(String::as_str).chain([ORIGIN]),
                 );
             }
@@ -607,7 +609,7 @@ impl Builder<'_> {
                             c.unknown(
                                 &format!("{field}.frame"),
                                 frame_name,
-                                "a frame",
+                                crate::message::phrase::a_frame(),
                                 self.space.frames.keys().map(String::as_str),
                             );
                         }
@@ -702,7 +704,8 @@ impl Builder<'_> {
     }
     /// The gravity vector `g d/|d|`, along `N`.
     fn gravity(&mut self, c: &mut Checker<'_>, spec: &crate::scenario::GravitySpec) -> Option<Vector> {
-        let magnitude = c.position_expr(self.g, "gravity.magnitude", &spec.magnitude, "the gravity")?;
+        let magnitude =
+            c.position_expr(self.g, "gravity.magnitude", &spec.magnitude, crate::message::phrase::the_gravity())?;
         self.source("gravity.magnitude".into(), "", magnitude, false);
         let default = ["0", "0", "-1"].map(String::from).to_vec();
         let d = self.three_now(c, "gravity.direction", spec.direction.as_ref().unwrap_or(&default), true)?;
@@ -733,18 +736,18 @@ impl Builder<'_> {
             }
             None => {
                 if !self.space.declared.contains(&format!("frame {}", spec.frame)) {
-                    let hint = did_you_mean(&spec.frame, self.space.frames.keys().map(String::as_str));
-                    c.at(&format!("{field}.frame"), format!("`{}` is not a frame{hint}", spec.frame));
+                    let frames = self.space.frames.keys().map(String::as_str);
+                    c.unknown(&format!("{field}.frame"), &spec.frame, crate::message::phrase::a_frame(), frames);
                 }
                 None
             }
         };
         let centre = self.space.points.get(&spec.centre).copied();
         if centre.is_none() && !self.space.declared.contains(&format!("point {}", spec.centre)) {
-            let hint = did_you_mean(&spec.centre, self.space.points.keys().map(String::as_str));
-            c.at(&format!("{field}.centre"), format!("`{}` is not a point{hint}", spec.centre));
+            let points = self.space.points.keys().map(String::as_str);
+            c.unknown(&format!("{field}.centre"), &spec.centre, crate::message::phrase::a_point(), points);
         }
-        let mass = c.position_expr(self.g, &format!("{field}.mass"), &spec.mass, "a mass");
+        let mass = c.position_expr(self.g, &format!("{field}.mass"), &spec.mass, crate::message::phrase::a_mass());
         if let Some(m) = mass {
             self.source(format!("{field}.mass"), "", m, false);
         }
@@ -760,7 +763,8 @@ impl Builder<'_> {
             ("yz", &i.yz, (1, 2)),
         ] {
             let Some(text) = text else { continue };
-            match c.position_expr(self.g, &format!("{field}.inertia.{key}"), text, "an inertia") {
+            match c.position_expr(self.g, &format!("{field}.inertia.{key}"), text, crate::message::phrase::an_inertia())
+            {
                 Some(e) => {
                     tensor[r][col] = e;
                     tensor[col][r] = e;
@@ -960,7 +964,7 @@ impl Builder<'_> {
         let mut sizes = Vec::new();
         for (key, text) in [("radius", &shape.radius), ("length", &shape.length)] {
             if let Some(text) = text {
-                match c.position_expr(self.g, &format!("{field}.{key}"), text, "a size") {
+                match c.position_expr(self.g, &format!("{field}.{key}"), text, crate::message::phrase::a_size()) {
                     Some(e) => sizes.push(e),
                     None => ok = false,
                 }
@@ -1031,11 +1035,8 @@ impl Builder<'_> {
             if self.space.declared.contains(&format!("body {name}")) {
                 continue;
             }
-            let hint = did_you_mean(
-                name,
-                self.bodies.keys().map(String::as_str).chain([if key == "on" { "ground" } else { "" }]),
-            );
-            c.at(&format!("{field}.{key}"), format!("`{name}` is not a body{hint}"));
+            let bodies = self.bodies.keys().map(String::as_str).chain([if key == "on" { "ground" } else { "" }]);
+            c.unknown(&format!("{field}.{key}"), name, crate::message::phrase::a_body(), bodies);
         }
         if on == spec.body {
             c.at(&format!("{field}.on"), "a body does not roll on itself");
@@ -1045,8 +1046,8 @@ impl Builder<'_> {
             if self.space.declared.contains(&format!("point {}", spec.contact)) {
                 return;
             }
-            let hint = did_you_mean(&spec.contact, self.space.points.keys().map(String::as_str));
-            c.at(&format!("{field}.contact"), format!("`{}` is not a point{hint}", spec.contact));
+            let points = self.space.points.keys().map(String::as_str);
+            c.unknown(&format!("{field}.contact"), &spec.contact, crate::message::phrase::a_point(), points);
             return;
         };
         if !ok {
@@ -1084,7 +1085,10 @@ impl Builder<'_> {
             None => None,
             Some(text) => {
                 let at = format!("{field}.friction");
-                let Some(mu) = c.position_expr(self.g, &at, text, "a friction coefficient") else { return };
+                let Some(mu) = c.position_expr(self.g, &at, text, crate::message::phrase::a_friction_coefficient())
+                else {
+                    return;
+                };
                 if self.g.free_symbols(mu).iter().any(|&s| matches!(self.g.symbol(s).kind, SymbolKind::Coordinate(_))) {
                     c.at(&at, "a friction coefficient may depend on the parameters and t only");
                     return;
@@ -1144,7 +1148,12 @@ impl Builder<'_> {
             Some(name) if self.bodies.contains_key(name) => Some(self.bodies[name].clone()),
             Some(name) => {
                 if !self.space.declared.contains(&format!("body {name}")) {
-                    c.unknown(&format!("{field}.body"), name, "a body", self.bodies.keys().map(String::as_str));
+                    c.unknown(
+                        &format!("{field}.body"),
+                        name,
+                        crate::message::phrase::a_body(),
+                        self.bodies.keys().map(String::as_str),
+                    );
                 }
                 return;
             }
@@ -1162,7 +1171,7 @@ impl Builder<'_> {
                     c.unknown(
                         &format!("{field}.point"),
                         point,
-                        "a point",
+                        crate::message::phrase::a_point(),
                         self.space.points.keys().map(String::as_str),
                     );
                 }

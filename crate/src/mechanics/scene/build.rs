@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use super::{Element, Form, Orientation, SceneModel};
 use crate::expr::{ExprGraph, ExprId};
 use crate::mechanics::Checker;
-use crate::scenario::did_you_mean;
+use crate::message::{phrase, problem, Hint};
 use crate::scenario::Projection;
 use crate::scenario::{PrimitiveSpec, Scenario};
 
@@ -51,7 +51,7 @@ pub(crate) fn build(
         return scene;
     };
     if spec.shapes.len() > MAX_SHAPES {
-        c.at("scene.shapes", format!("{} shapes; the lab draws at most {MAX_SHAPES}", spec.shapes.len()));
+        c.said("scene.shapes", problem::too_many_shapes(spec.shapes.len(), MAX_SHAPES));
         return scene;
     }
     let mut three_dimensional = !scene.elements.is_empty();
@@ -66,7 +66,7 @@ pub(crate) fn build(
         None if three_dimensional => Projection::Space,
         None => Projection::Plane,
         Some(id) => Projection::from_id(id).unwrap_or_else(|| {
-            c.unknown("scene.projection", id, "a projection (`plane` or `space`)", ["plane", "space"]);
+            c.unknown("scene.projection", id, crate::message::phrase::a_projection(), ["plane", "space"]);
             Projection::Plane
         }),
     };
@@ -76,13 +76,13 @@ pub(crate) fn build(
 /// Two or three expressions of `q` and `t` (a missing z is 0).
 fn components(c: &mut Checker<'_>, g: &mut ExprGraph, field: &str, texts: &[String]) -> Option<[ExprId; 3]> {
     if !(2..=3).contains(&texts.len()) {
-        c.at(field, format!("expected two or three components, found {}", texts.len()));
+        c.said(field, problem::components_two_or_three(texts.len()));
         return None;
     }
     let mut out = [g.zero(); 3];
     let mut ok = true;
     for (i, text) in texts.iter().enumerate() {
-        match c.position_expr(g, &format!("{field}[{i}]"), text, "a scene position") {
+        match c.position_expr(g, &format!("{field}[{i}]"), text, crate::message::phrase::a_scene_position()) {
             Some(e) => out[i] = e,
             None => ok = false,
         }
@@ -104,12 +104,12 @@ fn primitive(
         "polygon" => Form::Polygon,
         "circle" => Form::Circle,
         "" => {
-            c.at(field, format!("a shape needs a `kind`: {}", KINDS.join(", ")));
+            c.said(field, problem::shape_kind_missing(KINDS.join(", ")));
             return None;
         }
         other => {
-            let hint = did_you_mean(other, KINDS);
-            c.at(&format!("{field}.kind"), format!("`{other}` is not a scene shape ({}){hint}", KINDS.join(", ")));
+            let hint = Hint(phrase::did_you_mean(other, KINDS));
+            c.said(&format!("{field}.kind"), problem::not_a_scene_shape(other, KINDS.join(", "), hint));
             return None;
         }
     };
@@ -118,19 +118,19 @@ fn primitive(
     ok &= origin.is_some();
     let orientation = match (&p.angle, &p.frame) {
         (Some(_), Some(_)) => {
-            c.at(&format!("{field}.frame"), "give `angle` or `frame`, not both");
+            c.said(&format!("{field}.frame"), problem::angle_and_frame());
             None
         }
-        (Some(text), None) => {
-            c.position_expr(g, &format!("{field}.angle"), text, "a scene angle").map(Orientation::Angle)
-        }
+        (Some(text), None) => c
+            .position_expr(g, &format!("{field}.angle"), text, crate::message::phrase::a_scene_angle())
+            .map(Orientation::Angle),
         (None, Some(name)) => match frames.get(name) {
             Some(m) => Some(Orientation::Matrix(*m)),
             None => {
                 c.unknown(
                     &format!("{field}.frame"),
                     name,
-                    "a frame with an orientation",
+                    crate::message::phrase::a_frame_with_orientation(),
                     frames.keys().map(String::as_str),
                 );
                 None
@@ -148,11 +148,11 @@ fn primitive(
     match needed {
         Some((least, most)) if !(least..=most).contains(&p.points.len()) => {
             let wanted = if least == most { format!("{least}") } else { format!("{least} to {most}") };
-            c.at(&format!("{field}.points"), format!("a {} takes {wanted} points, found {}", p.kind, p.points.len()));
+            c.said(&format!("{field}.points"), problem::shape_points(&p.kind, wanted, p.points.len()));
             ok = false;
         }
         None if !p.points.is_empty() => {
-            c.at(&format!("{field}.points"), format!("a {} has no `points` (it is placed by `at`)", p.kind));
+            c.said(&format!("{field}.points"), problem::shape_has_no_points(&p.kind));
             ok = false;
         }
         _ => {}
@@ -167,17 +167,17 @@ fn primitive(
     let mut sizes = Vec::new();
     match (&p.radius, form) {
         (Some(text), Form::Circle | Form::Point) => {
-            match c.position_expr(g, &format!("{field}.radius"), text, "a radius") {
+            match c.position_expr(g, &format!("{field}.radius"), text, crate::message::phrase::a_radius()) {
                 Some(e) => sizes.push(e),
                 None => ok = false,
             }
         }
         (None, Form::Circle) => {
-            c.at(field, "a circle needs a `radius`");
+            c.said(field, problem::circle_radius());
             ok = false;
         }
         (Some(_), _) => {
-            c.at(&format!("{field}.radius"), format!("a {} has no radius (circles and points have one)", p.kind));
+            c.said(&format!("{field}.radius"), problem::shape_has_no_radius(&p.kind));
             ok = false;
         }
         (None, _) => {}

@@ -5,12 +5,18 @@
 //! what `Display` writes and the command line prints. The ids are part of the
 //! contract: a new wording keeps its id, a new meaning takes a new one.
 //!
+//! A parameter may itself be a message (a *part*: [`Message::part`]), for a phrase
+//! that a language words its own way inside another ("expected **text (in
+//! quotes)**, found **the number 3**"): the page says the part first, then fills it
+//! in. The phrases are in [`phrase`].
+//!
 //! The messages given ids so far are those a run of the page ends or marks with
 //! (Hamel's split turning singular, a contact lifting off or slipping), the forms of
-//! the equations, and a scenario's problems with its expressions (parse errors, the
-//! commonest problems of a text being typed: [`crate::expr::ParseErrorKind::message`])
-//! and a few of its checks ([`problem`]); the scenario's other problems are English
-//! only.
+//! the equations, and a scenario's problems: its expressions' (parse errors,
+//! [`crate::expr::ParseErrorKind::message`]), the reading of its text (syntax, types,
+//! unknown and missing fields), its checks and its initial state in [`problem`].
+//! Problems of `[frames]`, `[points]`, `[vectors]`, `[[bodies]]`, `[[rolling]]` and
+//! `[[loads]]` are English only.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -25,12 +31,29 @@ pub struct Message {
     pub args: Vec<(&'static str, String)>,
     /// The English text.
     pub english: String,
+    /// The parameters that are messages themselves, by name (each is also in
+    /// `args`, as its English).
+    pub parts: Vec<(&'static str, Message)>,
 }
 
 impl Message {
     /// The message `id` whose English is `english`, with no parameters yet.
     pub fn new(id: &'static str, english: String) -> Self {
-        Self { id, args: Vec::new(), english }
+        Self { id, args: Vec::new(), english, parts: Vec::new() }
+    }
+
+    /// The message `id` whose English is `template` filled from `args` (the form
+    /// of the one-line message tables, [`problem`] and [`phrase`]).
+    pub fn filled(id: &'static str, template: &str, args: Vec<(&'static str, Arg)>) -> Self {
+        let mut m = Self::new(id, String::new());
+        for (name, arg) in args {
+            m = match arg {
+                Arg::Text(text) => m.arg(name, text),
+                Arg::Part(part) => m.part(name, part),
+            };
+        }
+        m.english = m.fill(template);
+        m
     }
 
     /// With parameter `name` written as `value`.
@@ -40,11 +63,34 @@ impl Message {
         self
     }
 
-    /// Whether its id is one of [`IDS`] and its parameters are exactly those the id
-    /// lists, in that order (what a translation may use).
+    /// With parameter `name` the message `part`, which a translation says in its
+    /// own language before filling it in (its English is the parameter's text).
+    #[must_use]
+    pub fn part(mut self, name: &'static str, part: Message) -> Self {
+        self.args.push((name, part.english.clone()));
+        self.parts.push((name, part));
+        self
+    }
+
+    /// Whether its id is one of [`ids`] and its parameters are exactly those the id
+    /// lists, in that order (what a translation may use), and so are its parts'.
     pub fn well_formed(&self) -> bool {
-        IDS.iter().any(|(id, names)| {
+        ids().any(|(id, names)| {
             *id == self.id && names.len() == self.args.len() && names.iter().zip(&self.args).all(|(n, (a, _))| n == a)
+        }) && self.parts.iter().all(|(_, p)| p.well_formed())
+    }
+
+    /// Said with `say` (a template for an id, or `None` to keep the English): the
+    /// parts said first, then the template filled from them and the parameters.
+    pub fn say(&self, say: &impl Fn(&'static str) -> Option<String>) -> String {
+        let Some(template) = say(self.id) else { return self.english.clone() };
+        let parts: Vec<(&str, String)> = self.parts.iter().map(|(name, p)| (*name, p.say(say))).collect();
+        fill_with(&template, |name| {
+            parts
+                .iter()
+                .find(|(n, _)| *n == name)
+                .or_else(|| self.args.iter().find(|(n, _)| *n == name))
+                .map(|(_, v)| v.as_str())
         })
     }
 
@@ -84,8 +130,68 @@ impl fmt::Display for Message {
     }
 }
 
-/// Every id a [`Message`] may carry, with its parameters' names: a page's catalogue
-/// is checked against this list (a test of the web lab).
+/// A parameter of a message table's message: a text, or a message of its own.
+pub enum Arg {
+    /// A text (a name, a number) that every language writes alike.
+    Text(String),
+    /// A phrase a language words its own way.
+    Part(Message),
+}
+
+impl<T: fmt::Display> From<T> for Arg {
+    fn from(value: T) -> Self {
+        Arg::Text(value.to_string())
+    }
+}
+
+/// A message as a parameter of another: `Part(m)` in a message table's call.
+pub struct Part(pub Message);
+
+impl From<Part> for Arg {
+    fn from(part: Part) -> Self {
+        Arg::Part(part.0)
+    }
+}
+
+/// A "did you mean" hint as a parameter: [`phrase::did_you_mean`]'s, or nothing.
+pub struct Hint(pub Option<Message>);
+
+impl From<Hint> for Arg {
+    fn from(hint: Hint) -> Self {
+        hint.0.map_or(Arg::Text(String::new()), Arg::Part)
+    }
+}
+
+/// One-line message tables: `name(params) "id" "English {param} …"` gives a function
+/// `name` returning that message, and `IDS` the ids with their parameters.
+macro_rules! messages {
+    ($( $(#[doc = $doc:literal])* $name:ident ( $($param:ident),* ) $id:literal $english:literal )*) => {
+        $(
+            $(#[doc = $doc])*
+            pub fn $name($($param: impl Into<$crate::message::Arg>),*) -> $crate::message::Message {
+                $crate::message::Message::filled($id, $english, alloc::vec![$((stringify!($param), $param.into())),*])
+            }
+        )*
+        /// Every id of this table, with its parameters' names.
+        pub const IDS: &[(&str, &[&str])] = &[$(($id, &[$(stringify!($param)),*])),*];
+        /// Every id of this table with its English template (its `{param}` places
+        /// unfilled): what a page's English catalogue holds for it.
+        pub const ENGLISH: &[(&str, &str)] = &[$(($id, $english)),*];
+    };
+}
+
+pub mod phrase;
+pub mod problem;
+
+/// Every id a [`Message`] may carry, with its parameters' names: [`IDS`] and those
+/// of the message tables. A page's catalogue is checked against this list (a test of
+/// the web lab).
+pub fn ids() -> impl Iterator<Item = &'static (&'static str, &'static [&'static str])> {
+    IDS.iter().chain(problem::IDS).chain(phrase::IDS)
+}
+
+/// The ids written out by hand (the runs', the equations' forms, the expressions'
+/// problems), with their parameters' names.
 pub const IDS: &[(&str, &[&str])] = &[
     ("run.hamel-ends", &["t", "dependent"]),
     ("run.hamel-ends.unnamed", &["t"]),
@@ -139,39 +245,7 @@ pub const IDS: &[(&str, &[&str])] = &[
     ("problem.expr.vector", &["message"]),
     ("problem.expr.division-by-zero", &[]),
     ("problem.expr.overflow", &[]),
-    ("problem.initial-missing", &["name"]),
-    ("problem.not-finite", &[]),
-    ("problem.not-a-coordinate", &["name"]),
-    ("problem.not-positive", &["value"]),
 ];
-
-/// A scenario's problems that have ids besides its expressions' (the commonest of
-/// checking a text being typed); each function's English is the checker's wording.
-pub mod problem {
-    use super::Message;
-    use alloc::format;
-
-    /// No initial value for coordinate `name` (and no holonomic constraint to solve it from).
-    pub fn initial_missing(name: &str) -> Message {
-        Message::new("problem.initial-missing", format!("the initial value of coordinate `{name}` is missing"))
-            .arg("name", name)
-    }
-
-    /// A value that must be a finite number is not.
-    pub fn not_finite() -> Message {
-        Message::new("problem.not-finite", "the value must be a finite number".into())
-    }
-
-    /// `name`, given where a coordinate is wanted, is not one.
-    pub fn not_a_coordinate(name: &str) -> Message {
-        Message::new("problem.not-a-coordinate", format!("`{name}` is not a coordinate")).arg("name", name)
-    }
-
-    /// A value that must be positive (and finite) is `value`.
-    pub fn not_positive(value: f64) -> Message {
-        Message::new("problem.not-positive", format!("expected a positive number, found {value}")).arg("value", value)
-    }
-}
 
 #[cfg(test)]
 mod tests {
