@@ -57,7 +57,7 @@ test("every message the page and the module ask for is in the catalogues, and ev
   }
   for (const [, id] of read("crate/src/message/mod.rs").matchAll(/\("([a-z0-9.-]+)", &\[/g)) used.add(`core.${id}`);
   // The message tables' ids: `name(params) "id" "English"`.
-  for (const table of ["problem", "phrase"]) {
+  for (const table of ["problem", "bodies", "share", "phrase"]) {
     for (const [, id] of read(`crate/src/message/${table}.rs`).matchAll(/^\s*[a-z_]+\([a-z_, ]*\)\s*"([a-z0-9.-]+)"/gm)) used.add(`core.${id}`);
   }
   const missing = [...used].filter((id) => en[id] === undefined && !id.startsWith("rs.") && !id.startsWith("core."));
@@ -182,7 +182,7 @@ test("a mistake typed in an expression is told in Chinese, at its line and colum
   await ctx.close();
 });
 
-test("a scenario's mistakes beyond its expressions are told in Chinese too: a value of the wrong type, an unknown field (a warning), a misspelt choice", async () => {
+test("a scenario's mistakes beyond its expressions are told in Chinese too: a value of the wrong type, an unknown field (a warning), a misspelt choice, a rigid body's, a damaged share link", async () => {
   const { page, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh&lang=zh`);
   await page.waitForSelector("#editor-view .cm-content");
   const text = await page.evaluate(() => document.getElementById("editor").value);
@@ -200,7 +200,18 @@ test("a scenario's mistakes beyond its expressions are told in Chinese too: a va
   said = await status("warning", /^第 \d+ 行第 1 列：titel：未知的字段 `titel`（已忽略）；是否想写 `title`？$/);
   await page.fill("#editor-view .cm-content", text.replace('integrator = "dopri5"', 'integrator = "rk5"'));
   said = await status("error", /^第 \d+ 行第 \d+ 列：run\.integrator：未知的积分器 `rk5`：可选 .*；是否想写 `rk4`？$/);
+  // A rigid body's mistakes, and a vector expression's.
+  await page.fill("#editor-view .cm-content", `${text}\n[frames.A]\nrotations = [{ w = "x" }]\n\n[vectors]\nu = "[1, 0, 0] + 1"\n\n[[loads]]\n`);
+  said = await status("error", /^第 \d+ 行第 \d+ 列：frames\.A\.rotations\[0\]\.w：轴只能是 `x`、`y` 或 `z`，而不是 `w`$/);
+  assert.match(said, /^第 \d+ 行第 \d+ 列：vectors\.u：标量与向量不能相加$/m, said);
+  assert.match(said, /^第 \d+ 行第 1 列：loads\[0\]：载荷需要 `force`（作用于 `point`）或 `torque`（作用于 `body`），或两者都有$/m, said);
+  assert.doesNotMatch(said, /axis|cannot|needs/, said);
   await ctx.close();
+  // A share link that is damaged is refused in the page's language.
+  const broken = await open(browser, `${server.url}#s=2.AAAA&lang=zh`);
+  const notice = await broken.page.textContent("#notice");
+  assert.match(notice, /^此分享链接无效：链接已损坏或被截断（数据无法解压）/, notice);
+  await broken.ctx.close();
 });
 
 test("the language: the browser's, the header's menu (remembered), lang= in a link and in the embed snippet", async () => {

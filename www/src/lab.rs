@@ -666,7 +666,7 @@ impl Lab {
 
     /// Why Hamel's split (and with it the E-vector) is not available, if it is not.
     pub fn hamel_unavailable(&self) -> Option<String> {
-        self.prepared.model.hamel.as_ref().err().map(|e| e.to_string())
+        self.prepared.model.hamel.as_ref().err().map(|e| crate::i18n::message(&e.message()))
     }
 
     /// The integrators' ids when the scenario overlays several; empty otherwise.

@@ -29,6 +29,15 @@ pub enum DiffError {
     },
 }
 
+impl DiffError {
+    /// The same, as a message with an id ([`crate::message::problem::no_rate`]).
+    pub fn message(&self) -> crate::message::Message {
+        match self {
+            DiffError::NoRate { name } => crate::message::problem::no_rate(name),
+        }
+    }
+}
+
 impl ExprGraph {
     /// The partial derivative `∂e/∂s`.
     pub fn diff(&mut self, e: ExprId, s: SymbolId) -> ExprId {

@@ -171,8 +171,8 @@ pub enum ParseErrorKind {
         reason: &'static str,
     },
     /// A vector expression's own problem (a vector where a scalar belongs, an
-    /// unknown frame), as a sentence.
-    Vector(String),
+    /// unknown frame), as its message ([`crate::message::bodies`]).
+    Vector(Message),
     /// A division by something that is the constant 0 (`1/0`, `x/(a - a)`,
     /// `0^-1`): it has no value anywhere, where folding it would hide it.
     DivisionByZero,
@@ -288,7 +288,7 @@ impl ParseErrorKind {
             InvalidPrime { name, reason } => {
                 m("problem.expr.invalid-prime", format!("`{name}`: {reason}")).arg("name", name).part("reason", said(reason))
             }
-            Vector(message) => m("problem.expr.vector", message.clone()).arg("message", message),
+            Vector(message) => message.clone(),
             DivisionByZero => {
                 m("problem.expr.division-by-zero", "division by zero: the divisor is the constant 0".into())
             }
@@ -312,6 +312,10 @@ fn said(phrase: &str) -> Message {
         UNMATCHED_PARENTHESIS => p::unmatched_parenthesis(),
         PRIME_NOT_COORDINATE => p::prime_not_coordinate(),
         TOO_MANY_PRIMES => p::too_many_primes(),
+        A_FRAME => p::a_frame(),
+        COMMA_AND_THREE_COMPONENTS => p::comma_and_three_components(),
+        BRACKET_AFTER_THREE_COMPONENTS => p::bracket_after_three_components(),
+        OMEGA_CLOSES => p::omega_closes(),
         token => p::verbatim(token),
     }
 }
@@ -324,6 +328,11 @@ pub(crate) const END_OF_EXPRESSION: &str = "the end of the expression";
 pub(crate) const UNMATCHED_PARENTHESIS: &str = "an unmatched `)`";
 pub(crate) const PRIME_NOT_COORDINATE: &str = "only coordinates have velocities (a prime)";
 pub(crate) const TOO_MANY_PRIMES: &str = "at most two primes (an acceleration)";
+// The vector parser's.
+pub(crate) const A_FRAME: &str = "a frame";
+pub(crate) const COMMA_AND_THREE_COMPONENTS: &str = "`,` and three components";
+pub(crate) const BRACKET_AFTER_THREE_COMPONENTS: &str = "`]` after three components";
+pub(crate) const OMEGA_CLOSES: &str = "`)`: `omega` takes one frame";
 
 /// `english` (about `name`), then "; did you mean …?" with `suggestions` if there are
 /// any: id `ids[k]` for k suggestions, each a parameter (`a`, `b`, `c`), so that a

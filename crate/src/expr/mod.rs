@@ -34,7 +34,7 @@ mod canonical;
 mod compile;
 mod definitions;
 mod diff;
-mod error;
+pub(crate) mod error;
 mod eval;
 mod expand;
 mod graph;

@@ -2,12 +2,11 @@
 //! (and line and column when the scenario came from text), every one reported at
 //! once.
 
-use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::expr::{ExprGraph, ExprId, ParseError, ParseErrorKind, ParseOptions, SymbolKind};
-use crate::message::{phrase, problem, Hint, Message, Part};
+use crate::message::{bodies, phrase, problem, Hint, Message, Part};
 use crate::scenario::{Problem, SourceMap};
 
 /// Collects problems while building, with positions from the source map.
@@ -52,11 +51,6 @@ impl<'a> Checker<'a> {
         self.said_key(field, unknown_name(name, what, known));
     }
 
-    /// A problem at `field`'s value.
-    pub(crate) fn at(&mut self, field: &str, message: impl Into<String>) {
-        self.problems.push(self.map.problem(field, message));
-    }
-
     /// A problem at `field`'s value, with a message id (see [`crate::message`]).
     pub(crate) fn said(&mut self, field: &str, message: Message) {
         self.problems.push(self.map.said(field, message));
@@ -67,37 +61,23 @@ impl<'a> Checker<'a> {
         self.problems.push(self.map.said_key(field, message));
     }
 
-    pub(crate) fn at_key(&mut self, field: &str, message: impl Into<String>) {
-        self.problems.push(self.map.key_problem(field, message));
-    }
-
     pub(crate) fn parse_error(&mut self, field: &str, e: &ParseError) {
         if matches!(&e.kind, ParseErrorKind::UnknownName { name, .. } if self.unavailable.contains(name)) {
             return;
         }
-        let (message, said) = match &e.kind {
-            ParseErrorKind::UnknownName { name, .. } if self.vectors.contains_key(name) => {
-                let what = self.vectors[name];
-                let parts = if what == "frame" {
-                    format!("its axes are `{name}.x`, `{name}.y`, `{name}.z` in vector expressions")
-                } else {
-                    format!(
-                        "use a component (`{name}_x`, `{name}_y`, `{name}_z`), or name a scalar of it in `[vectors]` \
-                         (`h = \"norm({name})\"`)"
-                    )
-                };
-                (format!("`{name}` is a {what}, and a number (a scalar) is expected here: {parts}"), None)
-            }
-            kind => {
-                let said = kind.message();
-                (said.english.clone(), Some(said))
-            }
+        let said = match &e.kind {
+            ParseErrorKind::UnknownName { name, .. } if self.vectors.contains_key(name) => match self.vectors[name] {
+                "frame" => bodies::frame_as_scalar(name),
+                "point" => bodies::point_as_scalar(name),
+                _ => bodies::vector_as_scalar(name),
+            },
+            kind => kind.message(),
         };
         self.problems.push(Problem {
             field: field.to_string(),
             position: self.map.inside(field, e.span.start).or_else(|| self.map.value(field)),
-            message,
-            said,
+            message: said.english.clone(),
+            said: Some(said),
         });
     }
 

@@ -19,7 +19,8 @@ mod vakonomic;
 pub use crate::math::{best_split, independent_rows};
 pub use base::{Base, Parameter};
 pub use bodies::{
-    BodyTerm, ContactTerm, ContactTerms, Wrench, INERTIAL_FRAME, MAX_FRAMES, MAX_ROTATIONS, MAX_ROTATIONS_TOTAL, ORIGIN,
+    BodyTerm, ContactTerm, ContactTerms, SourceKind, Wrench, INERTIAL_FRAME, MAX_FRAMES, MAX_ROTATIONS,
+    MAX_ROTATIONS_TOTAL, ORIGIN,
 };
 pub(crate) use checker::Checker;
 pub use constraint::{Constraint, ConstraintKind};

@@ -3,7 +3,7 @@
 //! once, each at its field (and line and column when the scenario came from text).
 
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::base::{Base, Parameter};
@@ -157,7 +157,7 @@ impl Model {
         let equations = match EquationsOfMotion::derive(&mut g, kinetic, potential, &generalized_forces) {
             Ok(eq) => eq,
             Err(e) => {
-                c.at("kinetic", e.to_string());
+                c.said("kinetic", e.message());
                 return Err(Problems(c.problems));
             }
         };
@@ -190,7 +190,7 @@ impl Model {
         model.derive_needed(needs);
         if let (Err(e), Some(h)) = (&model.hamel, &s.hamel) {
             if !h.dependent.is_empty() && model.constraints_are_linear() && *e != SplitError::NotDerived {
-                c.at("hamel.dependent", format!("{e} at the initial state"));
+                c.said("hamel.dependent", problem::at_initial_state(Part(e.message())));
                 return Err(Problems(c.problems));
             }
         }
@@ -418,15 +418,7 @@ fn declare_names(
         match (&input.signal, held_inputs) {
             (Some(signal), false) => match signal.expression() {
                 Ok(text) => signals.push((name.clone(), text)),
-                Err(e) => {
-                    let (at, message) = match e.split_once(": ") {
-                        Some((place, rest)) if place.starts_with("signal[") => {
-                            (format!("{field}.{place}"), rest.to_string())
-                        }
-                        _ => (format!("{field}.signal"), e),
-                    };
-                    c.at(&at, message);
-                }
+                Err((place, message)) => c.said(&format!("{field}.{place}"), message),
             },
             _ => match g.declare_parameter(name) {
                 Ok(symbol) => {
@@ -483,7 +475,7 @@ fn particle_terms(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Vec<P
         let field = format!("particles[{k}]");
         let mass = c.expr(g, &format!("{field}.mass"), &p.mass);
         if !(2..=3).contains(&p.position.len()) {
-            c.at(&format!("{field}.position"), format!("expected 2 or 3 expressions, found {}", p.position.len()));
+            c.said(&format!("{field}.position"), problem::two_or_three_expressions(p.position.len()));
         }
         let position: Vec<Option<ExprId>> = p
             .position
@@ -495,10 +487,7 @@ fn particle_terms(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Vec<P
             .collect();
         let ejecta = p.ejecta_velocity.as_ref().map(|u| {
             if u.len() != p.position.len() {
-                c.at(
-                    &format!("{field}.ejecta_velocity"),
-                    format!("expected {} expressions, like `position`", p.position.len()),
-                );
+                c.said(&format!("{field}.ejecta_velocity"), problem::like_position(p.position.len()));
             }
             u.iter()
                 .enumerate()
@@ -630,7 +619,7 @@ fn with_particles(
                     *f = g.add2(*f, k);
                 }
             }
-            Err(e) => c.at("particles", e.to_string()),
+            Err(e) => c.said("particles", e.message()),
         }
     }
     Some((kinetic?, all_forces))

@@ -14,9 +14,9 @@
 //! (Hamel's split turning singular, a contact lifting off or slipping), the forms of
 //! the equations, and a scenario's problems: its expressions' (parse errors,
 //! [`crate::expr::ParseErrorKind::message`]), the reading of its text (syntax, types,
-//! unknown and missing fields), its checks and its initial state in [`problem`].
-//! Problems of `[frames]`, `[points]`, `[vectors]`, `[[bodies]]`, `[[rolling]]` and
-//! `[[loads]]` are English only.
+//! unknown and missing fields), its checks and its initial state in [`problem`], and
+//! those of its rigid bodies (frames, points, vector expressions, bodies, contacts,
+//! loads) in [`bodies`], and a share link's in [`share`].
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -180,14 +180,16 @@ macro_rules! messages {
     };
 }
 
+pub mod bodies;
 pub mod phrase;
 pub mod problem;
+pub mod share;
 
 /// Every id a [`Message`] may carry, with its parameters' names: [`IDS`] and those
 /// of the message tables. A page's catalogue is checked against this list (a test of
 /// the web lab).
 pub fn ids() -> impl Iterator<Item = &'static (&'static str, &'static [&'static str])> {
-    IDS.iter().chain(problem::IDS).chain(phrase::IDS)
+    IDS.iter().chain(problem::IDS).chain(bodies::IDS).chain(share::IDS).chain(phrase::IDS)
 }
 
 /// The ids written out by hand (the runs', the equations' forms, the expressions'
@@ -242,7 +244,6 @@ pub const IDS: &[(&str, &[&str])] = &[
     ("problem.expr.wrong-arity.other", &["function", "expected", "found"]),
     ("problem.expr.acceleration", &["name"]),
     ("problem.expr.invalid-prime", &["name", "reason"]),
-    ("problem.expr.vector", &["message"]),
     ("problem.expr.division-by-zero", &[]),
     ("problem.expr.overflow", &[]),
 ];

@@ -82,6 +82,20 @@ messages! {
     a_size() "phrase.a-size" "a size"
     /// … a friction coefficient.
     a_friction_coefficient() "phrase.a-friction-coefficient" "a friction coefficient"
+    /// … a tangent of a rolling contact.
+    a_tangent() "phrase.a-tangent" "a tangent"
+    /// What must be a vector: a point's position.
+    a_points_position() "phrase.a-points-position" "a point's position"
+    /// … a force.
+    a_force() "phrase.a-force" "a force"
+    /// … a torque.
+    a_torque() "phrase.a-torque" "a torque"
+    /// Expected in a vector expression: the rest of `[a, b, c]`.
+    comma_and_three_components() "phrase.comma-and-three-components" "`,` and three components"
+    /// Expected in a vector expression: the end of `[a, b, c]`.
+    bracket_after_three_components() "phrase.bracket-after-three-components" "`]` after three components"
+    /// Expected in a vector expression: the end of `omega(F)`.
+    omega_closes() "phrase.omega-closes" "`)`: `omega` takes one frame"
     /// The state a run starts from.
     the_initial_state() "phrase.the-initial-state" "the initial state"
     /// A state given to evaluate (`nhlab eval --at`).
@@ -94,6 +108,10 @@ messages! {
     the_initial_coordinates() "phrase.the-initial-coordinates" "the initial coordinates"
     /// Coordinates given to evaluate.
     the_given_coordinates() "phrase.the-given-coordinates" "the given coordinates"
+    /// A state (a phrase) with its values (`t = 0, x = 1`).
+    state_with_values(state, values) "phrase.state-with-values" "{state} ({values})"
+    /// The first of a long list (`list`, already joined), and how many in all.
+    some_of(list, count) "phrase.some-of" "{list}, … ({count} in all)"
     /// Every value listed is 0.
     all_zero() "phrase.all-zero" "all 0"
     /// The names nearest to a misspelt one (one).

@@ -153,6 +153,27 @@ messages! {
         "the range needs a first value ≤ the last and a positive step, all finite"
     /// A sweep of too many values.
     sweep_too_long(count, limit) "problem.stability.sweep-too-long" "{count} values; at most {limit}"
+    /// Hamel's split of constraints nonlinear in the velocities.
+    hamel_nonlinear() "hamel.nonlinear" "Hamel's embedding and the E-vector need constraints linear in the velocities"
+    /// The wrong number of dependent coordinates for Hamel's split.
+    hamel_count(expected, found) "hamel.count"
+        "expected one dependent coordinate per independent constraint ({expected}), found {found}"
+    /// The same, some constraints depending on the others.
+    hamel_count_of(expected, constraints, found) "hamel.count.of"
+        "expected one dependent coordinate per independent constraint ({expected} of {constraints}), found {found}"
+    /// Hamel's `A₁` singular.
+    hamel_singular(names) "hamel.singular" "the dependent coordinates {names} cannot be solved for: A₁ is singular"
+    /// Hamel's split with masses that depend on the velocities.
+    hamel_accelerations() "hamel.accelerations"
+        "Hamel's embedding is not defined when masses depend on the velocities (the forces then contain accelerations)"
+    /// Hamel's split past its work bound.
+    hamel_too_large(limit) "hamel.too-large"
+        "Hamel's split is too large to derive symbolically for this model: it passed its bound of {limit} operands (the symbolic A₁⁻¹ of a large, coupled A₁ grows without bound); the other methods are unaffected"
+    /// Hamel's split not asked for.
+    hamel_not_derived() "hamel.not-derived"
+        "not derived: the model was built without Hamel's split (build it with `Needs` that include it)"
+    /// A problem (a message) of the split at the initial state.
+    at_initial_state(problem) "problem.hamel.at-start" "{problem} at the initial state"
     /// The wrong number of vakonomic multipliers.
     multiplier_count(m, found) "problem.vakonomic.mu0" "expected one multiplier per constraint ({m}), found {found}"
 
@@ -184,6 +205,41 @@ messages! {
     /// A mass matrix that is not positive definite.
     mass_not_positive(state, values) "problem.initial.mass-not-positive"
         "the mass matrix ∂²T/∂v² is not positive definite at {state} ({values})"
+
+    // [inputs], [[particles]]
+    /// A signal table without points.
+    signal_empty() "problem.signal.empty" "the table needs at least one [t, u] pair"
+    /// A signal table of too many points.
+    signal_too_long(count, limit) "problem.signal.too-long" "the table has {count} points; at most {limit}"
+    /// A signal point that is not two finite numbers.
+    signal_not_finite() "problem.signal.not-finite" "[t, u] must be finite numbers"
+    /// A signal's times not increasing.
+    signal_times(t, before) "problem.signal.times" "the times must increase (t = {t} after t = {before})"
+    /// A particle's position of other than two or three expressions.
+    two_or_three_expressions(found) "problem.particles.position" "expected 2 or 3 expressions, found {found}"
+    /// An ejecta velocity of another length than the position.
+    like_position(count) "problem.particles.ejecta" "expected {count} expressions, like `position`"
+    /// A time derivative of a symbol with no rate of change.
+    no_rate(name) "problem.no-rate"
+        "cannot take the time derivative of `{name}`: its rate of change is not a symbol of the model"
+
+    // Values not finite at a state (`state`: a phrase)
+    /// A field's value.
+    not_finite_at(state) "problem.not-finite-at" "not finite at {state}"
+    /// A body's kinetic energy.
+    kinetic_not_finite_at(state) "problem.not-finite-at.kinetic" "its kinetic energy is not finite at {state}"
+    /// A body's potential energy under gravity.
+    gravity_not_finite_at(state) "problem.not-finite-at.gravity"
+        "its potential energy under gravity is not finite at {state}"
+    /// A field's derivative by a coordinate or velocity `by`.
+    derivative_not_finite_at(by, state) "problem.derivative-not-finite-at"
+        "its derivative by {by} is not finite at {state}"
+    /// A body's kinetic energy's derivative.
+    kinetic_derivative_not_finite_at(by, state) "problem.derivative-not-finite-at.kinetic"
+        "its kinetic energy's derivative by {by} is not finite at {state}"
+    /// A body's potential energy's derivative.
+    gravity_derivative_not_finite_at(by, state) "problem.derivative-not-finite-at.gravity"
+        "its potential energy under gravity's derivative by {by} is not finite at {state}"
 
     // [scene]
     /// More shapes than the scene draws.

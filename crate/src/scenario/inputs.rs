@@ -13,6 +13,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
+use crate::message::{problem, Message};
+
 use serde::de::{self, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -59,8 +61,8 @@ impl Signal {
     /// The signal as an expression of `t`: the table as `u₀ + Σ cᵢ (|t − tᵢ| − |t₀ − tᵢ|)`
     /// with `cᵢ` half the change of slope at `tᵢ` (the slopes are 0 outside), which
     /// is the linear interpolation exactly and needs nothing but `abs`. `Err` says
-    /// what is wrong with a table (`signal[2]: …`).
-    pub fn expression(&self) -> Result<String, String> {
+    /// what is wrong with a table, and where: `signal`, or a point (`signal[2]`).
+    pub fn expression(&self) -> Result<String, (String, Message)> {
         let points = match self {
             Signal::Expression(text) => return Ok(text.clone()),
             Signal::Table(points) => points,
@@ -87,23 +89,20 @@ impl Signal {
 
 /// Finite numbers, times strictly increasing, at least one point and at most
 /// [`MAX_SIGNAL_POINTS`].
-fn check_table(points: &[[f64; 2]]) -> Result<(), String> {
+fn check_table(points: &[[f64; 2]]) -> Result<(), (String, Message)> {
     if points.is_empty() {
-        return Err("the table needs at least one [t, u] pair".into());
+        return Err(("signal".into(), problem::signal_empty()));
     }
     if points.len() > MAX_SIGNAL_POINTS {
-        return Err(format!("the table has {} points; at most {MAX_SIGNAL_POINTS}", points.len()));
+        return Err(("signal".into(), problem::signal_too_long(points.len(), MAX_SIGNAL_POINTS)));
     }
     for (k, p) in points.iter().enumerate() {
         if !p[0].is_finite() || !p[1].is_finite() {
-            return Err(format!("signal[{k}]: [t, u] must be finite numbers"));
+            return Err((format!("signal[{k}]"), problem::signal_not_finite()));
         }
         if k > 0 && p[0] <= points[k - 1][0] {
-            return Err(format!(
-                "signal[{k}]: the times must increase (t = {:?} after t = {:?})",
-                p[0],
-                points[k - 1][0]
-            ));
+            let (t, before) = (format!("{:?}", p[0]), format!("{:?}", points[k - 1][0]));
+            return Err((format!("signal[{k}]"), problem::signal_times(t, before)));
         }
     }
     Ok(())
@@ -182,10 +181,11 @@ mod tests {
 
     #[test]
     fn bad_tables_are_named() {
-        assert!(Signal::Table(Vec::new()).expression().unwrap_err().contains("at least one"));
-        let e = Signal::Table(alloc::vec![[0.0, 0.0], [0.0, 1.0]]).expression().unwrap_err();
-        assert!(e.starts_with("signal[1]: the times must increase"), "{e}");
-        let e = Signal::Table(alloc::vec![[0.0, f64::NAN]]).expression().unwrap_err();
-        assert!(e.starts_with("signal[0]: "), "{e}");
+        let (place, e) = Signal::Table(Vec::new()).expression().unwrap_err();
+        assert!(place == "signal" && e.english.contains("at least one"), "{e}");
+        let (place, e) = Signal::Table(alloc::vec![[0.0, 0.0], [0.0, 1.0]]).expression().unwrap_err();
+        assert!(place == "signal[1]" && e.english.starts_with("the times must increase"), "{e}");
+        let (place, e) = Signal::Table(alloc::vec![[0.0, f64::NAN]]).expression().unwrap_err();
+        assert!(place == "signal[0]" && e.english.contains("finite"), "{e}");
     }
 }

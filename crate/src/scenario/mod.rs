@@ -22,11 +22,10 @@ pub use choices::{method_integrator_runs, IntegratorKind, Method, OnInvalid, Pro
 pub use inputs::{InputSpec, Signal, MAX_SIGNAL_POINTS};
 pub use load::{format_of, load, load_json, load_toml, Format, SourceMap};
 pub use parameters::{ParameterRange, Parameters};
-pub(crate) use problem::did_you_mean;
 pub use problem::{Problem, Problems};
 pub use share::{
-    decode_share, encode_share, encode_share_text, share_text, MAX_INFLATED_BYTES, MAX_PAYLOAD_CHARS, SHARE_VERSION,
-    SHARE_VERSION_JSON,
+    decode_share, encode_share, encode_share_text, share_text, MAX_INFLATED_BYTES, MAX_PAYLOAD_CHARS, SHARE_LINK_FIELD,
+    SHARE_VERSION, SHARE_VERSION_JSON,
 };
 
 use alloc::collections::BTreeMap;

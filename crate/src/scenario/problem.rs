@@ -55,9 +55,3 @@ impl fmt::Display for Problems {
 }
 
 impl core::error::Error for Problems {}
-
-/// `; did you mean `a`, `b`?` with the names nearest to `name` (empty names left
-/// out), or nothing: the hint every "unknown name" message ends with.
-pub(crate) fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
-    crate::message::phrase::did_you_mean(name, candidates).map_or_else(String::new, |m| m.english)
-}

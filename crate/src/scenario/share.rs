@@ -19,6 +19,7 @@ use alloc::vec;
 use base64::Engine;
 
 use super::{load, Format, Problem, Problems, Scenario, SourceMap};
+use crate::message::{share as says, Message};
 
 /// The payload version the page writes: the author's text.
 pub const SHARE_VERSION: &str = "2";
@@ -34,39 +35,36 @@ const ENGINE: base64::engine::GeneralPurpose = base64::engine::general_purpose::
 
 /// The share payload (the part after `#s=`) of a scenario's text as written: the
 /// version-2 form, which the page makes.
-pub fn encode_share_text(text: &str) -> Result<String, String> {
+pub fn encode_share_text(text: &str) -> Result<String, Message> {
     pack(SHARE_VERSION, text)
 }
 
 /// The share payload of a scenario in its canonical JSON form (version 1): for a
 /// scenario that has no text of its own.
-pub fn encode_share(scenario: &Scenario) -> Result<String, String> {
-    let json = scenario.to_json().map_err(|e| format!("cannot encode the scenario: {e}"))?;
+pub fn encode_share(scenario: &Scenario) -> Result<String, Message> {
+    let json = scenario.to_json().map_err(says::cannot_encode)?;
     pack(SHARE_VERSION_JSON, &json)
 }
 
-fn pack(version: &str, text: &str) -> Result<String, String> {
+fn pack(version: &str, text: &str) -> Result<String, Message> {
     if text.len() > MAX_INFLATED_BYTES {
-        return Err(format!(
-            "the scenario is too large to share as a link ({} bytes; the limit is {MAX_INFLATED_BYTES}): export it as .toml instead",
-            text.len()
-        ));
+        return Err(says::too_large_bytes(text.len(), MAX_INFLATED_BYTES));
     }
     let deflated = miniz_oxide::deflate::compress_to_vec(text.as_bytes(), 9);
     let payload = format!("{version}.{}", ENGINE.encode(deflated));
     // One limit, checked when the link is made: a link the page would refuse to open
     // is never made.
     if payload.len() > MAX_PAYLOAD_CHARS {
-        return Err(format!(
-            "the scenario is too large to share as a link ({} characters; the limit is {MAX_PAYLOAD_CHARS}): export it as .toml instead",
-            payload.len()
-        ));
+        return Err(says::too_large_characters(payload.len(), MAX_PAYLOAD_CHARS));
     }
     Ok(payload)
 }
 
-fn refuse(message: String) -> Problems {
-    Problems(vec![Problem { field: "(share link)".into(), position: None, message, said: None }])
+/// The field a link's own problems are placed at.
+pub const SHARE_LINK_FIELD: &str = "(share link)";
+
+fn refuse(message: Message) -> Problems {
+    Problems(vec![Problem::said(SHARE_LINK_FIELD, None, message)])
 }
 
 /// What a payload holds: the author's text (version 2) or the scenario's JSON
@@ -79,39 +77,25 @@ enum Unpacked {
 fn unpack(payload: &str) -> Result<Unpacked, Problems> {
     let payload = payload.trim();
     if payload.len() > MAX_PAYLOAD_CHARS {
-        return Err(refuse(format!(
-            "the link is too long ({} characters; the limit is {MAX_PAYLOAD_CHARS})",
-            payload.len()
-        )));
+        return Err(refuse(says::link_too_long(payload.len(), MAX_PAYLOAD_CHARS)));
     }
     let Some((version, data)) = payload.split_once('.') else {
-        return Err(refuse("the link's scenario is not in a format this lab knows (no version mark)".into()));
+        return Err(refuse(says::no_version()));
     };
     if version != SHARE_VERSION && version != SHARE_VERSION_JSON {
-        return Err(refuse(format!(
-            "the link was made by a newer or unknown version of the lab (payload version `{}`)",
-            version.chars().take(8).collect::<String>()
-        )));
+        return Err(refuse(says::unknown_version(version.chars().take(8).collect::<String>())));
     }
     if let Some((i, c)) = data.char_indices().find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')) {
-        return Err(refuse(format!(
-            "the link is damaged: `{}` at character {} cannot appear in it",
-            c.escape_debug(),
-            i + version.len() + 2
-        )));
+        return Err(refuse(says::bad_character(c.escape_debug(), i + version.len() + 2)));
     }
-    let deflated = ENGINE
-        .decode(data)
-        .map_err(|_| refuse("the link is damaged or cut short (its data does not decode)".into()))?;
+    let deflated = ENGINE.decode(data).map_err(|_| refuse(says::does_not_decode()))?;
     let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, MAX_INFLATED_BYTES).map_err(|e| {
         refuse(match e.status {
-            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
-                format!("the link's scenario is larger than {MAX_INFLATED_BYTES} bytes once unpacked")
-            }
-            _ => "the link is damaged or cut short (its data does not unpack)".into(),
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => says::unpacks_too_large(MAX_INFLATED_BYTES),
+            _ => says::does_not_unpack(),
         })
     })?;
-    let text = String::from_utf8(bytes).map_err(|_| refuse("the link's scenario is not text".into()))?;
+    let text = String::from_utf8(bytes).map_err(|_| refuse(says::not_text()))?;
     Ok(if version == SHARE_VERSION { Unpacked::Text(text) } else { Unpacked::Json(text) })
 }
 
@@ -133,7 +117,7 @@ pub fn share_text(payload: &str) -> Result<String, Problems> {
         Unpacked::Text(text) => Ok(text),
         Unpacked::Json(json) => {
             let (scenario, _) = load(&json, Format::Json)?;
-            scenario.to_toml().map_err(|e| refuse(format!("the link's scenario cannot be shown: {e}")))
+            scenario.to_toml().map_err(|e| refuse(says::cannot_show(e)))
         }
     }
 }

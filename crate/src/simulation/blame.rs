@@ -10,16 +10,18 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::expr::{Binding, ExprId, SymbolKind};
-use crate::mechanics::Model;
+use crate::mechanics::{Model, SourceKind};
+use crate::message::{problem, Message, Part};
 use crate::scenario::{Problem, SourceMap};
 
 /// The field whose expression is not finite at `(t, q, v)`, with a message that
-/// names `what` (`the initial state`); `None` when every expression is finite.
+/// names `state` (`the initial state (t = 0, x = 1)`); `None` when every expression
+/// is finite.
 pub(super) fn non_finite_field(
     model: &Model,
     map: &SourceMap,
     (t, q, v): (f64, &[f64], &[f64]),
-    what: &str,
+    state: &Message,
 ) -> Option<Problem> {
     let mut g = model.graph.clone();
     let value = |s: crate::expr::SymbolId| match g_kind(model, s) {
@@ -31,8 +33,8 @@ pub(super) fn non_finite_field(
         _ => 0.0,
     };
     let s = &model.scenario;
-    let plain = |field: String, e: ExprId| (field, "", e);
-    let mut candidates: Vec<(String, &str, ExprId)> = Vec::new();
+    let plain = |field: String, e: ExprId| (field, SourceKind::Value, e);
+    let mut candidates: Vec<(String, SourceKind, ExprId)> = Vec::new();
     for name in s.definitions.keys() {
         if let Some(Binding::Definition(d)) = g.lookup(name) {
             if let Some(body) = g.definition(d).body {
@@ -61,25 +63,32 @@ pub(super) fn non_finite_field(
     let finite = |x: f64| x.is_finite() && x.abs() < f64::MAX;
     for (field, is, e) in &candidates {
         if !finite(g.evaluate(*e, &value)) {
-            return Some(map.problem(field, format!("{is}not finite at {what}")));
+            let at = Part(state.clone());
+            let said = match is {
+                SourceKind::Value => problem::not_finite_at(at),
+                SourceKind::Kinetic => problem::kinetic_not_finite_at(at),
+                SourceKind::Gravity => problem::gravity_not_finite_at(at),
+            };
+            return Some(map.said(field, said));
         }
     }
     // Finite values with overflowing derivatives: ∂V/∂q, ∂T/∂q, ∂T/∂v, the bodies'
     // shares first.
     let energies = model.sources.iter().filter(|src| src.energy).map(|src| (src.field.clone(), src.what, src.expr));
-    let energies: Vec<(String, &str, ExprId)> =
+    let energies: Vec<(String, SourceKind, ExprId)> =
         energies.chain([plain("potential".into(), model.potential), plain("kinetic".into(), model.kinetic)]).collect();
     for (field, is, e) in energies {
-        // "its kinetic energy is " → "its kinetic energy's derivative"; a field's own: "its derivative".
-        let whose = is.strip_suffix(" is ").map_or("its".into(), |w| format!("{w}'s"));
         for i in 0..model.coordinate_count() {
             for (by, symbol) in [("", g.coordinate(i)[0]), ("'", g.coordinate(i)[1])] {
                 let d = g.diff(e, symbol);
                 if !finite(g.evaluate(d, &value)) {
-                    let name = &s.coordinates[i];
-                    return Some(
-                        map.problem(&field, format!("{whose} derivative by {name}{by} is not finite at {what}")),
-                    );
+                    let (name, at) = (format!("{}{by}", s.coordinates[i]), Part(state.clone()));
+                    let said = match is {
+                        SourceKind::Value => problem::derivative_not_finite_at(name, at),
+                        SourceKind::Kinetic => problem::kinetic_derivative_not_finite_at(name, at),
+                        SourceKind::Gravity => problem::gravity_derivative_not_finite_at(name, at),
+                    };
+                    return Some(map.said(&field, said));
                 }
             }
         }

@@ -101,7 +101,7 @@ pub fn state_with_warnings(
                 model,
                 map,
                 (t, &q, v),
-                &format!("{the_state} ({})", describe_state(&s.coordinates, t, &q)),
+                &phrase::state_with_values(Part(the_state.clone()), describe_state(&s.coordinates, t, &q)),
             ) {
                 Some(p) => Problems(alloc::vec![p]),
                 None => problem(format!("{e}")),
@@ -373,17 +373,18 @@ pub fn free_velocities_warning(coordinates: &[String], free: &[usize], v: &[f64]
     const LISTED: usize = 6;
     let listed = if free.len() > LISTED + 2 { &free[..LISTED] } else { free };
     let more = |items: Vec<String>| {
-        let mut text = items.join(", ");
+        let text = items.join(", ");
         if listed.len() < free.len() {
-            text += &format!(", … ({} in all)", free.len());
+            Arg::Part(phrase::some_of(text, free.len()))
+        } else {
+            Arg::from(text)
         }
-        text
     };
     let names = more(listed.iter().map(|&i| format!("{}'", coordinates[i])).collect());
     let values = if listed.len() < free.len() && free.iter().all(|&i| v[i] == 0.0) {
         Arg::Part(phrase::all_zero())
     } else {
-        Arg::from(more(listed.iter().map(|&i| format!("{}' = {}", coordinates[i], short_number(v[i]))).collect()))
+        more(listed.iter().map(|&i| format!("{}' = {}", coordinates[i], short_number(v[i]))).collect())
     };
     Some(if free.len() == 1 { problem::free_velocity(names, values) } else { problem::free_velocities(names, values) })
 }

@@ -4,7 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 use nhlab::formulations::Method;
-use nhlab::scenario::{encode_share_text, share_text};
+use nhlab::scenario::{encode_share_text, share_text, Problem, Problems, SHARE_LINK_FIELD};
 
 use super::to_js;
 use crate::edit::{self, Edit};
@@ -60,14 +60,28 @@ pub fn gallery_default() -> String {
 /// it cannot be a link (too long).
 #[wasm_bindgen]
 pub fn share_payload(text: &str) -> Result<String, JsError> {
-    encode_share_text(text).map_err(|e| JsError::new(&e))
+    encode_share_text(text).map_err(|e| JsError::new(&i18n::message(&e)))
 }
 
 /// The scenario of a share payload (`#s=<payload>`) as text for the editor: the
 /// author's text as written, or (a link of the first version) the scenario as TOML.
 #[wasm_bindgen]
 pub fn share_to_toml(payload: &str) -> Result<String, JsError> {
-    share_text(payload).map_err(|p| JsError::new(&format!("this share link is not valid: {p}")))
+    share_text(payload).map_err(|p| JsError::new(&i18n::tr("share.invalid", &[("why", &said(&p))])))
+}
+
+/// A link's problems in the page's language, one a line: the link's own as they are,
+/// those of the scenario inside it after their field.
+fn said(problems: &Problems) -> String {
+    let line = |p: &Problem| {
+        let message = p.said.as_ref().map_or_else(|| p.message.clone(), i18n::message);
+        if p.field == SHARE_LINK_FIELD {
+            message
+        } else {
+            format!("{}: {message}", p.field)
+        }
+    };
+    problems.0.iter().map(line).collect::<Vec<_>>().join("\n")
 }
 
 /// Sets a number at a dotted path of the TOML text (`parameters.m`), keeping the rest.

@@ -39,11 +39,16 @@ use super::checker::Checker;
 use super::scene::{Element, Form};
 use crate::expr::{is_identifier, ExprGraph, ExprId, SymbolKind};
 use crate::math::Short;
-use crate::scenario::{did_you_mean, BodySpec, LoadSpec, PositionSpec, Scenario, ShapeSpec};
+use crate::message::{bodies as says, phrase, problem, Arg, Message, Part};
+use crate::scenario::{BodySpec, LoadSpec, PositionSpec, Scenario, ShapeSpec};
 use algebra::{
     add, cross, dot, elementary, identity, multiply, norm, rotate, scale, sub, transpose_rotate, Matrix, Vector,
 };
 use vector_expr::{Lookup, Outcome, Value};
+
+/// A message that a point's or vector's component cannot be named (component,
+/// name, reason).
+type Unnamed = fn(Arg, Arg, Arg) -> Message;
 
 /// A frame in the model's expressions.
 #[derive(Clone, Debug)]
@@ -76,13 +81,24 @@ struct Body {
 pub struct Source {
     /// The field (`bodies[0].mass`).
     pub field: String,
-    /// What the expression is, to start the message (`its kinetic energy is `), or "".
-    pub what: &'static str,
+    /// What the expression is: the field's own value, or a share of it.
+    pub what: SourceKind,
     /// The expression.
     pub expr: ExprId,
     /// Whether it is an energy, whose derivatives by the coordinates and velocities
     /// enter the equations too.
     pub energy: bool,
+}
+
+/// What a [`Source`]'s expression is, for a message about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceKind {
+    /// The field's own value (a mass, a force).
+    Value,
+    /// A body's kinetic energy.
+    Kinetic,
+    /// A body's potential energy under gravity.
+    Gravity,
 }
 
 /// What the additions contribute to the model.
@@ -266,24 +282,23 @@ pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Con
         ("bodies", s.bodies.len()),
     ] {
         if count > MAX_FRAMES {
-            c.at(what, format!("{count} {what}; the lab supports at most {MAX_FRAMES}"));
+            c.said(what, problem::too_many(count, what, MAX_FRAMES));
             return Contributions::default();
         }
     }
     // Too many loads or contacts: those are refused, and the bodies still built, so
     // their names (`G_z`) are not reported unknown as well.
-    let too_many = |c: &mut Checker<'_>, what: &str, noun: &str, count: usize| {
-        let over = count > MAX_FRAMES;
-        if over {
-            c.at(what, format!("{count} {noun}; the lab supports at most {MAX_FRAMES}"));
-        }
-        over
-    };
-    let too_many_loads = too_many(c, "loads", "loads", s.loads.len());
-    let too_many_contacts = too_many(c, "rolling", "rolling contacts", s.rolling.len());
+    let too_many_loads = s.loads.len() > MAX_FRAMES;
+    if too_many_loads {
+        c.said("loads", problem::too_many(s.loads.len(), "loads", MAX_FRAMES));
+    }
+    let too_many_contacts = s.rolling.len() > MAX_FRAMES;
+    if too_many_contacts {
+        c.said("rolling", says::too_many_contacts(s.rolling.len(), MAX_FRAMES));
+    }
     let rotations: usize = s.frames.values().map(|f| f.rotations.len()).sum();
     if rotations > MAX_ROTATIONS_TOTAL {
-        c.at("frames", format!("{rotations} rotations in all; the lab supports at most {MAX_ROTATIONS_TOTAL}"));
+        c.said("frames", says::rotations_in_all(rotations, MAX_ROTATIONS_TOTAL));
         return Contributions::default();
     }
     b.frames_in_order(c, s);
@@ -296,19 +311,19 @@ pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Con
         if let Some((t, m, centre)) = b.body(c, k, spec) {
             kinetic.push(t);
             let field = format!("bodies[{k}]");
-            b.source(field.clone(), "its kinetic energy is ", t, true);
+            b.source(field.clone(), SourceKind::Kinetic, t, true);
             if let (Some(direction), Some(r)) = (gravity, b.space.points.get(&centre).copied()) {
                 // −m g (d·r)/|d|, with g folded into `direction` (see `gravity`).
                 let height = dot(b.g, &direction, &r);
                 let v = b.g.mul2(m, height);
                 let v = b.g.neg(v);
                 potential.push(v);
-                b.source(field, "its potential energy under gravity is ", v, true);
+                b.source(field, SourceKind::Gravity, v, true);
             }
         }
     }
     if s.gravity.is_some() && s.bodies.is_empty() {
-        c.at("gravity", "gravity acts on bodies, and the scenario has none (`particles` take it in `potential`)");
+        c.said("gravity", says::gravity_without_bodies());
     }
     if !kinetic.is_empty() {
         out.kinetic = Some(b.g.add(&kinetic));
@@ -324,12 +339,7 @@ pub(crate) fn build(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario) -> Con
         };
         if let Some(k) = s.rolling[..j].iter().position(|earlier| surface(earlier) == surface(r)) {
             let (body, on, contact, _) = surface(r);
-            c.at(
-                &format!("rolling[{j}]"),
-                format!(
-                    "the same contact as rolling[{k}] (`{body}` on `{on}` at `{contact}`): declare each contact once"
-                ),
-            );
+            c.said(&format!("rolling[{j}]"), says::contact_twice(k, body, on, contact));
             continue;
         }
         b.rolling(c, j, r, &mut out.constraints);
@@ -355,7 +365,7 @@ impl Builder<'_> {
         let mut pending: Vec<&String> = s.frames.keys().collect();
         for name in &pending {
             if name.as_str() == INERTIAL_FRAME {
-                c.at_key(&format!("frames.{name}"), "`N` is the inertial frame, predefined: choose another name");
+                c.said_key(&format!("frames.{name}"), says::inertial_frame_named());
             }
         }
         pending.retain(|n| n.as_str() != INERTIAL_FRAME);
@@ -388,7 +398,7 @@ impl Builder<'_> {
             .map(|n| n.as_str())
             .collect();
         if !cyclic.is_empty() {
-            c.at("frames", format!("the frames {} are each other's parents: a cycle", cyclic.join(", ")));
+            c.said("frames", says::frames_cycle(cyclic.join(", ")));
         }
     }
 
@@ -396,17 +406,17 @@ impl Builder<'_> {
         let field = format!("frames.{name}");
         let Some(parent_frame) = self.space.frames.get(parent).cloned() else { return };
         if spec.rotations.len() > MAX_ROTATIONS {
-            c.at(&format!("{field}.rotations"), format!("{} rotations; at most {MAX_ROTATIONS}", spec.rotations.len()));
+            c.said(&format!("{field}.rotations"), says::too_many_rotations(spec.rotations.len(), MAX_ROTATIONS));
             return;
         }
         if let Some(w) = &spec.angular_velocity {
             if !spec.rotations.is_empty() {
-                c.at(&field, "give either `rotations` or `angular_velocity`, not both");
+                c.said(&field, says::rotations_and_angular_velocity());
                 return;
             }
             let Some(w) = self.three_now(c, &format!("{field}.angular_velocity"), w, false) else { return };
             let Some(r) = parent_frame.rotation else {
-                c.at(&format!("{field}.parent"), format!("`{parent}` has no orientation to give `{name}`'s along"));
+                c.said(&format!("{field}.parent"), says::parent_has_no_axes(parent, name));
                 return;
             };
             let along_n = rotate(self.g, &r, &w);
@@ -416,10 +426,7 @@ impl Builder<'_> {
             return;
         }
         let Some(mut rotation) = parent_frame.rotation else {
-            c.at(
-                &format!("{field}.parent"),
-                format!("`{parent}` has no orientation (only an angular velocity): a frame cannot be turned from it"),
-            );
+            c.said(&format!("{field}.parent"), says::parent_cannot_turn(parent));
             return;
         };
         let mut omega = parent_frame.omega;
@@ -428,11 +435,11 @@ impl Builder<'_> {
             let at = format!("{field}.rotations[{k}]");
             let mut entries = turn.iter();
             let (Some((axis, angle)), None) = (entries.next(), entries.next()) else {
-                c.at(&at, "a rotation is one `axis = angle` pair, such as { z = \"psi\" }");
+                c.said(&at, says::rotation_pair());
                 return;
             };
             let Some(a) = ["x", "y", "z"].iter().position(|x| x == axis) else {
-                c.at_key(&format!("{at}.{axis}"), format!("the axis is `x`, `y` or `z`, not `{axis}`"));
+                c.said_key(&format!("{at}.{axis}"), says::not_an_axis(axis));
                 return;
             };
             let Some(theta) =
@@ -457,7 +464,7 @@ impl Builder<'_> {
     fn points_and_vectors_in_order(&mut self, c: &mut Checker<'_>, s: &Scenario) {
         for name in s.points.keys() {
             if name.as_str() == ORIGIN {
-                c.at_key(&format!("points.{name}"), "`O` is the inertial origin, predefined: choose another name");
+                c.said_key(&format!("points.{name}"), says::origin_named());
             }
             let from = s.points[name].from.as_deref().unwrap_or(ORIGIN);
             if from != ORIGIN && !s.points.contains_key(from) {
@@ -469,7 +476,7 @@ impl Builder<'_> {
                 );
             }
             if s.vectors.contains_key(name) {
-                c.at_key(&format!("vectors.{name}"), format!("`{name}` is a point already: choose another name"));
+                c.said_key(&format!("vectors.{name}"), says::point_already(name));
             }
         }
         let mut pending: Vec<(bool, &String)> = s
@@ -523,7 +530,7 @@ impl Builder<'_> {
         }
         if !cyclic.is_empty() {
             let table = if pending.iter().all(|(p, _)| *p) { "points" } else { "vectors" };
-            c.at(table, format!("the points and vectors {} refer to each other: a cycle", cyclic.join(", ")));
+            c.said(table, says::points_cycle(cyclic.join(", ")));
         }
     }
 
@@ -541,18 +548,20 @@ impl Builder<'_> {
     }
 
     /// A vector expression that must be a vector.
-    fn vector_of(&mut self, c: &mut Checker<'_>, field: &str, text: &str, what: &str) -> Result<Vector, Built> {
+    /// `what` is a [`phrase`] ("a force").
+    fn vector_of(&mut self, c: &mut Checker<'_>, field: &str, text: &str, what: Message) -> Result<Vector, Built> {
         match self.vector_value(c, field, text)? {
             Value::Vector(v) => Ok(v),
             Value::Scalar(_) => {
-                c.at(field, format!("{what} is a vector, and this is a scalar (write `[a, b, c]` for components)"));
+                c.said(field, says::vector_expected(Part(what)));
                 Err(Built::Failed)
             }
         }
     }
 
-    /// Whether `v` is free of velocities; reported at `field` if not.
-    fn positions_only(&self, c: &mut Checker<'_>, field: &str, v: &[ExprId], what: &str) -> bool {
+    /// Whether `v` is free of velocities; reported at `field` if not (`what`: a
+    /// [`phrase`]).
+    fn positions_only(&self, c: &mut Checker<'_>, field: &str, v: &[ExprId], what: fn() -> Message) -> bool {
         let mut velocities: Vec<String> = Vec::new();
         for &x in v {
             for s in self.g.free_symbols(x) {
@@ -563,7 +572,7 @@ impl Builder<'_> {
             }
         }
         if !velocities.is_empty() {
-            c.at(field, format!("{what} may depend on coordinates and t only, not on `{}`", velocities.join("`, `")));
+            c.said(field, problem::positions_only(Part(what()), velocities.join("`, `")));
         }
         velocities.is_empty()
     }
@@ -577,15 +586,12 @@ impl Builder<'_> {
         let offset = match &spec.position {
             PositionSpec::Expression(text) => {
                 if spec.frame.is_some() {
-                    c.at(
-                        &format!("{field}.frame"),
-                        "`frame` goes with three components; in an expression write `[a, b, c] in F`",
-                    );
+                    c.said(&format!("{field}.frame"), says::frame_with_expression());
                     return Built::Failed;
                 }
                 let at = format!("{field}.position");
-                match self.vector_of(c, &at, text, "a point's position") {
-                    Ok(v) if self.positions_only(c, &at, &v, "a position") => v,
+                match self.vector_of(c, &at, text, phrase::a_points_position()) {
+                    Ok(v) if self.positions_only(c, &at, &v, phrase::a_position) => v,
                     Ok(_) => return Built::Failed,
                     Err(b) => return b,
                 }
@@ -595,13 +601,7 @@ impl Builder<'_> {
                 let r = match self.space.frames.get(frame_name) {
                     Some(Frame { rotation: Some(r), .. }) => *r,
                     Some(_) => {
-                        c.at(
-                            &format!("{field}.frame"),
-                            format!(
-                                "`{frame_name}` has no orientation (only an angular velocity): give the position in \
-                                 another frame"
-                            ),
-                        );
+                        c.said(&format!("{field}.frame"), says::position_frame_has_no_axes(frame_name));
                         return Built::Failed;
                     }
                     None => {
@@ -624,7 +624,7 @@ impl Builder<'_> {
             }
         };
         let position = add(self.g, &base, &offset);
-        self.name_components(c, &field, name, "point", &position);
+        self.name_components(c, &field, name, says::point_component_unnamed, &position);
         self.space.points.insert(name.into(), position);
         Built::Done
     }
@@ -634,14 +634,14 @@ impl Builder<'_> {
         let field = format!("vectors.{name}");
         match self.vector_value(c, &field, text) {
             Ok(Value::Vector(v)) => {
-                self.name_components(c, &field, name, "vector", &v);
+                self.name_components(c, &field, name, says::vector_component_unnamed, &v);
                 self.space.vectors.insert(name.into(), v);
                 Built::Done
             }
             Ok(Value::Scalar(x)) => {
                 match self.g.declare_definition(name) {
                     Ok(id) => self.g.set_definition_body(id, x),
-                    Err(e) => c.at_key(&field, format!("the scalar `{name}` cannot be named: {e}")),
+                    Err(e) => c.said_key(&field, says::scalar_unnamed(name, Part(e.message()))),
                 }
                 self.space.scalars.insert(name.into());
                 Built::Done
@@ -650,14 +650,15 @@ impl Builder<'_> {
         }
     }
 
-    /// Declares `<name>_x`, `<name>_y`, `<name>_z` as `v`'s components.
-    fn name_components(&mut self, c: &mut Checker<'_>, field: &str, name: &str, what: &str, v: &Vector) {
+    /// Declares `<name>_x`, `<name>_y`, `<name>_z` as `v`'s components; `unnamed`
+    /// says why one cannot be.
+    fn name_components(&mut self, c: &mut Checker<'_>, field: &str, name: &str, unnamed: Unnamed, v: &Vector) {
         for (axis, &x) in ["x", "y", "z"].iter().zip(v) {
             let component = format!("{name}_{axis}");
             match self.g.declare_definition(&component) {
                 Ok(id) => self.g.set_definition_body(id, x),
                 Err(e) => {
-                    c.at_key(field, format!("the component `{component}` of {what} `{name}` cannot be named: {e}"));
+                    c.said_key(field, unnamed(component.as_str().into(), name.into(), Part(e.message()).into()));
                 }
             }
         }
@@ -666,7 +667,7 @@ impl Builder<'_> {
     /// Three scalar expressions; `positions` forbids velocities.
     fn three(&mut self, c: &mut Checker<'_>, field: &str, texts: &[String], positions: bool) -> Result<Vector, Built> {
         if texts.len() != 3 {
-            c.at(field, format!("expected three components, found {}", texts.len()));
+            c.said(field, says::three_components(texts.len()));
             return Err(Built::Failed);
         }
         let mut out = [self.g.zero(); 3];
@@ -674,10 +675,10 @@ impl Builder<'_> {
         for (i, text) in texts.iter().enumerate() {
             let at = format!("{field}[{i}]");
             match self.vector_value(c, &at, text)? {
-                Value::Scalar(x) if !positions || self.positions_only(c, &at, &[x], "a position") => out[i] = x,
+                Value::Scalar(x) if !positions || self.positions_only(c, &at, &[x], phrase::a_position) => out[i] = x,
                 Value::Scalar(_) => failed = true,
                 Value::Vector(_) => {
-                    c.at(&at, "a component is a scalar, and this is a vector");
+                    c.said(&at, says::component_is_scalar());
                     failed = true;
                 }
             }
@@ -696,7 +697,7 @@ impl Builder<'_> {
         match self.three(c, field, texts, positions) {
             Ok(v) => Some(v),
             Err(Built::Waiting(name)) if !self.space.declared.contains(&format!("failed {name}")) => {
-                c.at(field, format!("`{name}` is not built yet here: frames come before points and vectors"));
+                c.said(field, says::not_built_yet(name));
                 None
             }
             Err(_) => None,
@@ -706,11 +707,11 @@ impl Builder<'_> {
     fn gravity(&mut self, c: &mut Checker<'_>, spec: &crate::scenario::GravitySpec) -> Option<Vector> {
         let magnitude =
             c.position_expr(self.g, "gravity.magnitude", &spec.magnitude, crate::message::phrase::the_gravity())?;
-        self.source("gravity.magnitude".into(), "", magnitude, false);
+        self.source("gravity.magnitude".into(), SourceKind::Value, magnitude, false);
         let default = ["0", "0", "-1"].map(String::from).to_vec();
         let d = self.three_now(c, "gravity.direction", spec.direction.as_ref().unwrap_or(&default), true)?;
         if d.iter().all(|&x| self.g.as_number(x).is_some_and(|x| x.is_zero())) {
-            c.at("gravity.direction", "the zero vector has no direction: give the way gravity pulls, as `[0, 0, -1]`");
+            c.said("gravity.direction", says::gravity_zero());
             return None;
         }
         let space = &self.space;
@@ -723,15 +724,15 @@ impl Builder<'_> {
     fn body(&mut self, c: &mut Checker<'_>, k: usize, spec: &BodySpec) -> Option<(ExprId, ExprId, String)> {
         let field = format!("bodies[{k}]");
         if spec.name.trim().is_empty() {
-            c.at(&format!("{field}.name"), "a body needs a name");
+            c.said(&format!("{field}.name"), says::body_name_missing());
         } else if self.bodies.contains_key(&spec.name) {
-            c.at(&format!("{field}.name"), format!("a second body named `{}`", spec.name));
+            c.said(&format!("{field}.name"), says::body_twice(&spec.name));
         }
         let frame = match self.space.frames.get(&spec.frame) {
             Some(f) => Some(f.clone()),
             // No `frame` key: said at the body's table, where the key belongs.
             None if spec.frame.trim().is_empty() => {
-                c.at(&field, "a body needs a `frame`: its body-fixed frame, from `[frames]`");
+                c.said(&field, says::body_frame_missing());
                 None
             }
             None => {
@@ -749,7 +750,7 @@ impl Builder<'_> {
         }
         let mass = c.position_expr(self.g, &format!("{field}.mass"), &spec.mass, crate::message::phrase::a_mass());
         if let Some(m) = mass {
-            self.source(format!("{field}.mass"), "", m, false);
+            self.source(format!("{field}.mass"), SourceKind::Value, m, false);
         }
         let i = &spec.inertia;
         let mut tensor = [[self.g.zero(); 3]; 3];
@@ -768,7 +769,7 @@ impl Builder<'_> {
                 Some(e) => {
                     tensor[r][col] = e;
                     tensor[col][r] = e;
-                    self.source(format!("{field}.inertia.{key}"), "", e, false);
+                    self.source(format!("{field}.inertia.{key}"), SourceKind::Value, e, false);
                 }
                 None => ok = false,
             }
@@ -785,14 +786,7 @@ impl Builder<'_> {
                     && tensor[1][1] == tensor[2][2]
                     && [tensor[0][1], tensor[0][2], tensor[1][2]].iter().all(|&x| self.g.is_zero(x));
                 if !isotropic {
-                    c.at(
-                        &format!("{field}.inertia"),
-                        format!(
-                            "frame `{}` has no orientation (only an angular velocity): its body needs equal \
-                             principal moments (xx = yy = zz) and no products of inertia",
-                            spec.frame
-                        ),
-                    );
+                    c.said(&format!("{field}.inertia"), says::body_not_isotropic(&spec.frame));
                     return None;
                 }
                 self.pseudo_coordinate_terms(tensor[0][0], &frame.omega);
@@ -819,14 +813,7 @@ impl Builder<'_> {
                     let axes = identity(self.g);
                     self.drawings.push(Element::body(label, Form::Ball, centre, axes, shape.sizes, shape.points));
                 }
-                (None, _) => c.at(
-                    &format!("{field}.shape.kind"),
-                    format!(
-                        "frame `{}` has no orientation (only an angular velocity), so its body is drawn as a \
-                         `sphere` only",
-                        spec.frame
-                    ),
-                ),
+                (None, _) => c.said(&format!("{field}.shape.kind"), says::body_drawn_as_sphere(&spec.frame)),
             }
         }
         self.bodies.insert(spec.name.clone(), Body { frame: spec.frame.clone(), centre: spec.centre.clone() });
@@ -843,7 +830,7 @@ impl Builder<'_> {
     }
 
     /// Adds `term` to `Q_i` (the generalised forces start at zero when first added to).
-    fn source(&mut self, field: String, what: &'static str, expr: ExprId, energy: bool) {
+    fn source(&mut self, field: String, what: SourceKind, expr: ExprId, energy: bool) {
         self.sources.push(Source { field, what, expr, energy });
     }
 
@@ -895,7 +882,7 @@ impl Builder<'_> {
     fn physical(&mut self, c: &mut Checker<'_>, field: &str, mass: ExprId, tensor: &[[ExprId; 3]; 3]) -> bool {
         let m = self.space.value_at_start(self.g, mass);
         if m.is_finite() && m < 0.0 {
-            c.at(&format!("{field}.mass"), format!("the mass is {} at the start: it cannot be negative", Short(m)));
+            c.said(&format!("{field}.mass"), says::mass_negative(Short(m)));
             return false;
         }
         let values = nalgebra::DMatrix::from_fn(3, 3, |r, k| self.space.value_at_start(self.g, tensor[r][k]));
@@ -908,13 +895,7 @@ impl Builder<'_> {
             let mut sorted: Vec<f64> = moments.iter().copied().collect();
             sorted.sort_by(f64::total_cmp);
             let listed: Vec<String> = sorted.iter().map(|&x| crate::math::short_number(x)).collect();
-            c.at(
-                &format!("{field}.inertia"),
-                format!(
-                    "not a rigid body's inertia at the start: principal moments {} (none may be negative)",
-                    listed.join(", ")
-                ),
-            );
+            c.said(&format!("{field}.inertia"), says::inertia_negative(listed.join(", ")));
             return false;
         }
         true
@@ -940,9 +921,11 @@ impl Builder<'_> {
             "segments" => &["points"],
             other => {
                 const KINDS: [&str; 6] = ["disk", "cylinder", "sphere", "box", "ellipsoid", "segments"];
-                let hint = did_you_mean(other, KINDS);
-                let hint = if hint.is_empty() { format!(" (one of {})", KINDS.join(", ")) } else { hint };
-                c.at(&format!("{field}.kind"), format!("`{other}` is not a shape{hint}"));
+                let said = match phrase::did_you_mean(other, KINDS) {
+                    Some(hint) => says::not_a_shape(other, Part(hint)),
+                    None => says::not_a_shape_list(other, KINDS.join(", ")),
+                };
+                c.said(&format!("{field}.kind"), said);
                 return None;
             }
         };
@@ -957,7 +940,7 @@ impl Builder<'_> {
                 _ => !shape.points.is_empty(),
             };
             if !present {
-                c.at(field, format!("a {} needs `{key}`", shape.kind));
+                c.said(field, says::shape_needs(&shape.kind, key));
                 ok = false;
             }
         }
@@ -975,7 +958,7 @@ impl Builder<'_> {
             match ["x", "y", "z"].iter().position(|a| a == name) {
                 Some(k) => axis = k,
                 None => {
-                    c.at(&format!("{field}.axis"), format!("the axis is `x`, `y` or `z`, not `{name}`"));
+                    c.said(&format!("{field}.axis"), says::not_an_axis(name));
                     ok = false;
                 }
             }
@@ -1039,7 +1022,7 @@ impl Builder<'_> {
             c.unknown(&format!("{field}.{key}"), name, crate::message::phrase::a_body(), bodies);
         }
         if on == spec.body {
-            c.at(&format!("{field}.on"), "a body does not roll on itself");
+            c.said(&format!("{field}.on"), says::rolls_on_itself());
             ok = false;
         }
         let Some(contact) = self.space.points.get(&spec.contact).copied() else {
@@ -1056,15 +1039,15 @@ impl Builder<'_> {
         let tangents = match &spec.tangents {
             None => None,
             Some(texts) if texts.len() != 2 => {
-                c.at(&format!("{field}.tangents"), format!("expected two tangents, found {}", texts.len()));
+                c.said(&format!("{field}.tangents"), says::two_tangents(texts.len()));
                 return;
             }
             Some(texts) => {
                 let mut both = Vec::new();
                 for (i, text) in texts.iter().enumerate() {
                     let at = format!("{field}.tangents[{i}]");
-                    let Ok(t) = self.vector_of(c, &at, text, "a tangent") else { return };
-                    if !self.positions_only(c, &at, &t, "a tangent") {
+                    let Ok(t) = self.vector_of(c, &at, text, phrase::a_tangent()) else { return };
+                    if !self.positions_only(c, &at, &t, phrase::a_tangent) {
                         return;
                     }
                     // A tangent's label in the constraint's name: its text when
@@ -1090,18 +1073,12 @@ impl Builder<'_> {
                     return;
                 };
                 if self.g.free_symbols(mu).iter().any(|&s| matches!(self.g.symbol(s).kind, SymbolKind::Coordinate(_))) {
-                    c.at(&at, "a friction coefficient may depend on the parameters and t only");
+                    c.said(&at, says::friction_on_coordinates());
                     return;
                 }
                 let value = self.space.value_at_start(self.g, mu);
                 if value.is_nan() || value < 0.0 {
-                    c.at(
-                        &at,
-                        format!(
-                            "the friction coefficient is {} at the start: it must be a number of at least 0",
-                            Short(value)
-                        ),
-                    );
+                    c.said(&at, says::friction_negative(Short(value)));
                     return;
                 }
                 Some(mu)
@@ -1141,7 +1118,7 @@ impl Builder<'_> {
     fn load(&mut self, c: &mut Checker<'_>, k: usize, spec: &LoadSpec) {
         let field = format!("loads[{k}]");
         if spec.force.is_none() && spec.torque.is_none() {
-            c.at(&field, "a load needs a `force` (at a `point`) or a `torque` (on a `body`), or both");
+            c.said(&field, says::load_empty());
             return;
         }
         let body = match &spec.body {
@@ -1163,7 +1140,7 @@ impl Builder<'_> {
         let mut record = contact_terms::LoadRecord { body: spec.body.clone(), force: None, torque: None };
         if let Some(text) = &spec.force {
             let Some(point) = &spec.point else {
-                c.at(&format!("{field}.force"), "a force needs the `point` it acts at");
+                c.said(&format!("{field}.force"), says::force_needs_point());
                 return;
             };
             let Some(r) = self.space.points.get(point).copied() else {
@@ -1177,8 +1154,8 @@ impl Builder<'_> {
                 }
                 return;
             };
-            let Ok(force) = self.vector_of(c, &format!("{field}.force"), text, "a force") else { return };
-            force.iter().for_each(|&x| self.source(format!("{field}.force"), "", x, false));
+            let Ok(force) = self.vector_of(c, &format!("{field}.force"), text, phrase::a_force()) else { return };
+            force.iter().for_each(|&x| self.source(format!("{field}.force"), SourceKind::Value, x, false));
             let velocity = match &spec.body {
                 Some(name) => self.material_velocity(name, &r),
                 None => self.velocity(&r),
@@ -1187,16 +1164,16 @@ impl Builder<'_> {
             record.force = Some((r, force));
             work.push((force, velocity));
         } else if spec.point.is_some() {
-            c.at(&format!("{field}.point"), "a `point` goes with a `force`");
+            c.said(&format!("{field}.point"), says::point_without_force());
             return;
         }
         if let Some(text) = &spec.torque {
             let Some(body) = body else {
-                c.at(&format!("{field}.torque"), "a torque needs the `body` it acts on");
+                c.said(&format!("{field}.torque"), says::torque_needs_body());
                 return;
             };
-            let Ok(torque) = self.vector_of(c, &format!("{field}.torque"), text, "a torque") else { return };
-            torque.iter().for_each(|&x| self.source(format!("{field}.torque"), "", x, false));
+            let Ok(torque) = self.vector_of(c, &format!("{field}.torque"), text, phrase::a_torque()) else { return };
+            torque.iter().for_each(|&x| self.source(format!("{field}.torque"), SourceKind::Value, x, false));
             let Some(frame) = self.space.frames.get(&body.frame) else { return };
             record.torque = Some(torque);
             work.push((torque, frame.omega));

@@ -29,10 +29,12 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::algebra::{add, column, cross, dot, norm, rotate, scale, sub, unit, Matrix, Vector};
+use crate::expr::error::{A_FRAME, BRACKET_AFTER_THREE_COMPONENTS, COMMA_AND_THREE_COMPONENTS, OMEGA_CLOSES};
 use crate::expr::lexer::{tokenize_with, Cursor, Token, TokenKind};
 use crate::expr::{
     nearest, ExprGraph, ExprId, Function, ParseError, ParseErrorKind, Span, SymbolKind, FUNCTION_NAMES, MAX_NESTING,
 };
+use crate::message::{bodies as says, phrase, problem, Hint, Message, Part};
 
 /// A scalar or a vector (components along `N`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,8 +109,12 @@ struct Parser<'a, 's> {
     depth: usize,
 }
 
-fn fail<T>(span: Span, message: impl Into<String>) -> Result<T, Stop> {
-    Err(Stop::Failed(ParseError { span, kind: ParseErrorKind::Vector(message.into()) }))
+fn fail<T>(span: Span, message: Message) -> Result<T, Stop> {
+    stop(span, ParseErrorKind::Vector(message))
+}
+
+fn stop<T>(span: Span, kind: ParseErrorKind) -> Result<T, Stop> {
+    Err(Stop::Failed(ParseError { span, kind }))
 }
 
 impl<'s> Parser<'_, 's> {
@@ -172,8 +178,8 @@ impl<'s> Parser<'_, 's> {
                     Value::Vector(if negate { sub(self.g, &a, &b) } else { add(self.g, &a, &b) })
                 }
                 _ => {
-                    let op = if negate { "subtract" } else { "add" };
-                    return fail(self.since(start), format!("cannot {op} a scalar and a vector"));
+                    let mixed = if negate { says::mixed_difference() } else { says::mixed_sum() };
+                    return fail(self.since(start), mixed);
                 }
             };
         }
@@ -232,9 +238,9 @@ impl<'s> Parser<'_, 's> {
                     let inverse = self.g.powi(k, -1);
                     Value::Vector(scale(self.g, inverse, &v))
                 }
-                (_, Value::Vector(_), true) => return fail(self.since(start), "cannot divide by a vector"),
+                (_, Value::Vector(_), true) => return fail(self.since(start), says::divide_by_vector()),
                 (Value::Vector(_), Value::Vector(_), _) => {
-                    return fail(self.since(start), "a product of two vectors: write `dot(u, v)` or `cross(u, v)`");
+                    return fail(self.since(start), says::vector_product());
                 }
             };
         }
@@ -266,7 +272,7 @@ impl<'s> Parser<'_, 's> {
                 let power = Value::Scalar(self.g.pow(b, e));
                 self.in_range(power, start)
             }
-            _ => fail(self.since(start), "only scalars have powers: write `dot(v, v)` for a vector's square"),
+            _ => fail(self.since(start), says::vector_power()),
         }
     }
 
@@ -293,10 +299,11 @@ impl<'s> Parser<'_, 's> {
         }
     }
 
-    fn scalar(&mut self, start: Span, what: &str) -> Result<ExprId, Stop> {
+    /// A component of `[a, b, c]`.
+    fn component(&mut self, start: Span) -> Result<ExprId, Stop> {
         match self.sum()? {
             Value::Scalar(x) => Ok(x),
-            Value::Vector(_) => fail(self.since(start), format!("{what} is a scalar; this is a vector")),
+            Value::Vector(_) => fail(self.since(start), says::component_is_scalar()),
         }
     }
 
@@ -305,12 +312,12 @@ impl<'s> Parser<'_, 's> {
         let mut out = [self.g.zero(); 3];
         for (i, slot) in out.iter_mut().enumerate() {
             let start = self.tokens.peek().span;
-            *slot = self.scalar(start, "a component")?;
+            *slot = self.component(start)?;
             if i < 2 {
-                self.expect(TokenKind::Comma, "`,` and three components")?;
+                self.expect(TokenKind::Comma, COMMA_AND_THREE_COMPONENTS)?;
             }
         }
-        self.expect(TokenKind::RBracket, "`]` after three components")?;
+        self.expect(TokenKind::RBracket, BRACKET_AFTER_THREE_COMPONENTS)?;
         if self.tokens.peek().kind != TokenKind::Name("in", 0) {
             return Ok(Value::Vector(out));
         }
@@ -329,7 +336,7 @@ impl<'s> Parser<'_, 's> {
                 let found = self.describe(&t);
                 Err(Stop::Failed(ParseError {
                     span: t.span,
-                    kind: ParseErrorKind::Expected { expected: "a frame", found },
+                    kind: ParseErrorKind::Expected { expected: A_FRAME, found },
                 }))
             }
         }
@@ -341,10 +348,9 @@ impl<'s> Parser<'_, 's> {
             Lookup::Found(f) => Ok(f),
             Lookup::Pending => Err(Stop::Pending(name.to_string())),
             Lookup::Unknown => {
-                let hint = nearest(name, self.scope.names().iter().map(String::as_str));
-                let hint =
-                    if hint.is_empty() { String::new() } else { format!("; did you mean `{}`?", hint.join("`, `")) };
-                fail(span, format!("`{name}` is not a frame{hint}"))
+                let names = self.scope.names();
+                let hint = phrase::did_you_mean(name, names.iter().map(String::as_str));
+                fail(span, problem::not_a(name, Part(phrase::a_frame()), Hint(hint)))
             }
         }
     }
@@ -352,7 +358,7 @@ impl<'s> Parser<'_, 's> {
     fn rotation(&self, name: &str, span: Span) -> Result<Option<Matrix>, Stop> {
         match self.frame(name, span)?.0 {
             Some(r) => Ok(Some(r)),
-            None => fail(span, format!("`{name}` has no orientation (only an angular velocity): it has no axes")),
+            None => fail(span, says::frame_has_no_axes(name)),
         }
     }
 
@@ -362,7 +368,7 @@ impl<'s> Parser<'_, 's> {
         let t = self.tokens.bump();
         let axis = match t.kind {
             TokenKind::Name(a @ ("x" | "y" | "z"), 0) => a,
-            _ => return fail(self.since(span), format!("a frame's axis is `{frame}.x`, `{frame}.y` or `{frame}.z`")),
+            _ => return fail(self.since(span), says::frame_axis(frame)),
         };
         let Some(r) = self.rotation(frame, span)? else { unreachable!("rotation answers or stops") };
         let j = ["x", "y", "z"].iter().position(|&a| a == axis).unwrap_or(0);
@@ -377,7 +383,7 @@ impl<'s> Parser<'_, 's> {
                 Lookup::Unknown => {}
             }
             if VECTOR_FUNCTIONS.contains(&name) {
-                return fail(span, format!("`{name}` needs its arguments in parentheses, as in `{name}(…)`"));
+                return fail(span, says::vector_function_parentheses(name));
             }
         }
         // A scalar name: the scalar parser knows coordinates, velocities,
@@ -400,7 +406,7 @@ impl<'s> Parser<'_, 's> {
         let open = self.tokens.bump().span;
         if name == "omega" {
             let (frame, at) = self.frame_name()?;
-            self.expect(TokenKind::RParen, "`)`: `omega` takes one frame")?;
+            self.expect(TokenKind::RParen, OMEGA_CLOSES)?;
             let (_, omega) = self.frame(frame, at)?;
             return Ok(Value::Vector(omega));
         }
@@ -421,14 +427,10 @@ impl<'s> Parser<'_, 's> {
             _ => 1,
         };
         if args.len() != expected {
-            return fail(
-                full,
-                format!(
-                    "`{name}` takes {expected} argument{}, found {}",
-                    if expected == 1 { "" } else { "s" },
-                    args.len()
-                ),
-            );
+            let function =
+                FUNCTION_NAMES.iter().chain(&VECTOR_FUNCTIONS).chain(&["atan2", "sqrt"]).find(|f| **f == name);
+            let function = function.copied().unwrap_or("function");
+            return stop(full, ParseErrorKind::WrongArity { function, expected, found: args.len() });
         }
         let vectors: Vec<Option<Vector>> =
             args.iter().map(|a| if let Value::Vector(v) = a { Some(*v) } else { None }).collect();
@@ -436,21 +438,21 @@ impl<'s> Parser<'_, 's> {
             args.iter().map(|a| if let Value::Scalar(x) = a { Some(*x) } else { None }).collect();
         if VECTOR_FUNCTIONS.contains(&name) {
             let Some(v) = vectors.iter().copied().collect::<Option<Vec<Vector>>>() else {
-                return fail(full, format!("`{name}` takes vectors; an argument here is a scalar"));
+                return fail(full, says::takes_vectors(name));
             };
             return Ok(match name {
                 "dot" => Value::Scalar(dot(self.g, &v[0], &v[1])),
                 "cross" => Value::Vector(cross(self.g, &v[0], &v[1])),
                 "norm" => Value::Scalar(norm(self.g, &v[0], &|g, e| self.scope.sign_at_start(g, e))),
                 "unit" if v[0].iter().all(|&x| self.g.as_number(x).is_some_and(|x| x.is_zero())) => {
-                    return fail(full, "`unit` of the zero vector: it has no direction");
+                    return fail(full, says::unit_of_zero());
                 }
                 "unit" => Value::Vector(unit(self.g, &v[0], &|g, e| self.scope.sign_at_start(g, e))),
                 _ => Value::Vector(self.velocity(&v[0], full)?),
             });
         }
         let Some(x) = scalars.iter().copied().collect::<Option<Vec<ExprId>>>() else {
-            return fail(full, format!("`{name}` takes scalars; an argument here is a vector"));
+            return fail(full, says::takes_scalars(name));
         };
         if name == "atan2" {
             return Ok(Value::Scalar(self.g.atan2(x[0], x[1])));
@@ -476,13 +478,13 @@ impl<'s> Parser<'_, 's> {
                 .any(|s| matches!(self.g.symbol(s).kind, SymbolKind::Velocity(_) | SymbolKind::Acceleration(_)))
         });
         if has_velocity {
-            return fail(span, "`velocity` takes a vector of coordinates and t (no velocities)");
+            return fail(span, says::velocity_of_velocities());
         }
         let mut out = [self.g.zero(); 3];
         for (o, &x) in out.iter_mut().zip(v) {
             match self.g.time_derivative(x) {
                 Ok(d) => *o = d,
-                Err(e) => return fail(span, e.to_string()),
+                Err(e) => return fail(span, e.message()),
             }
         }
         Ok(out)
@@ -492,7 +494,5 @@ impl<'s> Parser<'_, 's> {
 /// "unknown function `unti`; did you mean `unit`?" at the function's name.
 fn unknown_function(name: &str, span: Span) -> Parsed {
     let known = FUNCTION_NAMES.iter().chain(VECTOR_FUNCTIONS.iter()).copied();
-    let hint = nearest(name, known);
-    let hint = if hint.is_empty() { String::new() } else { format!("; did you mean `{}`?", hint.join("`, `")) };
-    fail(span, format!("unknown function `{name}`{hint}"))
+    stop(span, ParseErrorKind::UnknownFunction { name: name.into(), suggestions: nearest(name, known) })
 }

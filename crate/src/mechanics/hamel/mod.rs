@@ -16,13 +16,14 @@
 
 pub(crate) mod regularity;
 
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::fmt;
 
 use super::base::Base;
 use crate::expr::{DiffError, ExprGraph, ExprId, SymbolId};
 use crate::math::best_split;
+use crate::message::{problem, Message};
 
 /// Largest expression (in nodes) that the derivation expands; larger ones stay
 /// factored (same values, just less tidy) so that big models derive in
@@ -90,34 +91,61 @@ pub struct HamelSplit {
 }
 
 /// Why a split cannot be derived.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SplitError {
     /// Constraints nonlinear in the velocities have no such split.
-    #[error("Hamel's embedding and the E-vector need constraints linear in the velocities")]
     Nonlinear,
     /// As many dependent coordinates as independent constraints are needed.
-    #[error("{0}")]
-    Count(String),
-    /// `A₁` is singular (symbolically, or at the reference state).
-    #[error("the dependent coordinates {0} cannot be solved for: A₁ is singular")]
+    Count {
+        /// The independent constraints.
+        expected: usize,
+        /// All constraints, when some depend on the others.
+        constraints: Option<usize>,
+        /// The dependent coordinates given.
+        found: usize,
+    },
+    /// `A₁` is singular (symbolically, or at the reference state): the dependent
+    /// coordinates' names, or `(any)`.
     Singular(String),
     /// The generalised forces contain accelerations (masses that depend on the
     /// velocities): Hamel's embedding is not defined for them.
-    #[error(
-        "Hamel's embedding is not defined when masses depend on the velocities (the forces then contain accelerations)"
-    )]
     AccelerationDependentForces,
     /// A derivative could not be taken.
-    #[error("{0}")]
-    Diff(#[from] DiffError),
-    /// The symbolic derivation outgrew its work bound.
-    #[error(
-        "Hamel's split is too large to derive symbolically for this model: it passed its bound of {MAX_SPLIT_WORK} operands (the symbolic A₁⁻¹ of a large, coupled A₁ grows without bound); the other methods are unaffected"
-    )]
+    Diff(DiffError),
+    /// The symbolic derivation outgrew its work bound (the work it had done).
     TooLarge(u64),
     /// Nothing asked for the split when the model was built ([`super::Needs`]).
-    #[error("not derived: the model was built without Hamel's split (build it with `Needs` that include it)")]
     NotDerived,
+}
+
+impl SplitError {
+    /// Why, as a message with an id ([`crate::message::problem`]).
+    pub fn message(&self) -> Message {
+        match self {
+            SplitError::Nonlinear => problem::hamel_nonlinear(),
+            SplitError::Count { expected, constraints: None, found } => problem::hamel_count(expected, found),
+            SplitError::Count { expected, constraints: Some(m), found } => problem::hamel_count_of(expected, m, found),
+            SplitError::Singular(names) => problem::hamel_singular(names),
+            SplitError::AccelerationDependentForces => problem::hamel_accelerations(),
+            SplitError::Diff(e) => e.message(),
+            SplitError::TooLarge(_) => problem::hamel_too_large(MAX_SPLIT_WORK),
+            SplitError::NotDerived => problem::hamel_not_derived(),
+        }
+    }
+}
+
+impl fmt::Display for SplitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message().english)
+    }
+}
+
+impl core::error::Error for SplitError {}
+
+impl From<DiffError> for SplitError {
+    fn from(e: DiffError) -> Self {
+        SplitError::Diff(e)
+    }
 }
 
 /// `X` of `A X = B` and `det A`; `None` where `A` is singular.
@@ -257,11 +285,7 @@ impl HamelSplit {
         let independent: Vec<usize> = (0..n).filter(|i| !dependent.contains(i)).collect();
         let names = || dependent.iter().map(|&i| model.coordinates[i].clone()).collect::<Vec<_>>().join(", ");
         if dependent.len() != r {
-            let of = if combined { format!(" of {m}") } else { String::new() };
-            return Err(SplitError::Count(format!(
-                "expected one dependent coordinate per independent constraint ({r}{of}), found {}",
-                dependent.len()
-            )));
+            return Err(SplitError::Count { expected: r, constraints: combined.then_some(m), found: dependent.len() });
         }
         let velocity = |g: &ExprGraph, i: usize| g.coordinate(i)[1];
         let all_velocities: Vec<SymbolId> = (0..n).map(|i| velocity(g, i)).collect();
