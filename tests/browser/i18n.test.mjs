@@ -57,7 +57,7 @@ test("every message the page and the module ask for is in the catalogues, and ev
   }
   for (const [, id] of read("crate/src/message/mod.rs").matchAll(/\("([a-z0-9.-]+)", &\[/g)) used.add(`core.${id}`);
   // The message tables' ids: `name(params) "id" "English"`.
-  for (const table of ["problem", "bodies", "share", "phrase"]) {
+  for (const table of ["problem", "bodies", "share", "run", "phrase"]) {
     for (const [, id] of read(`crate/src/message/${table}.rs`).matchAll(/^\s*[a-z_]+\([a-z_, ]*\)\s*"([a-z0-9.-]+)"/gm)) used.add(`core.${id}`);
   }
   const missing = [...used].filter((id) => en[id] === undefined && !id.startsWith("rs.") && !id.startsWith("core."));

@@ -201,6 +201,7 @@ mod tests {
             .iter()
             .chain(nhlab::message::bodies::ENGLISH)
             .chain(nhlab::message::share::ENGLISH)
+            .chain(nhlab::message::run::ENGLISH)
             .chain(nhlab::message::phrase::ENGLISH)
         {
             let english = lookup(Language::En, &format!("core.{id}")).expect("in en.json");

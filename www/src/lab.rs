@@ -163,7 +163,7 @@ impl Run {
                             self.ended = true;
                             crate::i18n::message(&message)
                         }
-                        None => tr("run.stopped", &[("why", &e)]),
+                        None => tr("run.stopped", &[("why", &crate::i18n::message(&nhlab::simulation::failure(&e)))]),
                     });
                     break;
                 }
@@ -437,7 +437,12 @@ impl Lab {
                     Err(why) => run.error = Some(tr("run.cannot-run", &[("why", &why)])),
                     Ok(()) => match Simulation::new(numeric, settings, initial) {
                         Ok(sim) => run.sim = Some(sim),
-                        Err(e) => run.error = Some(tr("run.cannot-start", &[("why", &e)])),
+                        Err(e) => {
+                            run.error = Some(tr(
+                                "run.cannot-start",
+                                &[("why", &crate::i18n::message(&nhlab::simulation::failure(&e)))],
+                            ))
+                        }
                     },
                 }
                 runs.push(run);

@@ -160,7 +160,10 @@ impl LongRunOne {
                 one.start_energy = sim.samples().get(0).map_or(f64::NAN, |s| s.energy);
                 one.sim = Some(sim);
             }
-            Err(e) => one.error = Some(tr("run.cannot-start", &[("why", &e)])),
+            Err(e) => {
+                one.error =
+                    Some(tr("run.cannot-start", &[("why", &crate::i18n::message(&nhlab::simulation::failure(&e)))]))
+            }
         }
         one
     }
@@ -201,7 +204,8 @@ impl LongRunOne {
             Ok(()) => self.sim = None,
             Err(nhlab::integrators::IntegrationError::Interrupted { .. }) => {}
             Err(e) => {
-                self.error = Some(format!("stopped: {e}"));
+                self.error =
+                    Some(tr("run.stopped", &[("why", &crate::i18n::message(&nhlab::simulation::failure(&e)))]));
                 self.sim = None;
             }
         }

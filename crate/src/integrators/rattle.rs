@@ -132,7 +132,7 @@ struct At {
 
 fn evaluate(terms: &mut DiscreteTerms, parameters: &[f64], q: &[f64], v: &[f64], t: f64) -> Result<At, DynamicsError> {
     if !terms.evaluate(q, v, parameters) {
-        return Err(DynamicsError::NonFinite { what: "a term of the structure-preserving step".into(), t });
+        return Err(DynamicsError::NonFinite { what: crate::message::run::step_term(), t });
     }
     let DiscreteLayout { n, m } = terms.layout;
     let l = terms.layout;
@@ -264,7 +264,7 @@ fn substep(
             });
         };
         if delta.iter().any(|d| !d.is_finite()) {
-            return Err(DynamicsError::NonFinite { what: "the structure-preserving step".into(), t });
+            return Err(DynamicsError::NonFinite { what: crate::message::run::step(), t });
         }
         // Backtracking: a full step that makes the residual larger is halved (at
         // most eight times), which keeps a large step's Newton from wandering off.

@@ -16,7 +16,8 @@
 //! [`crate::expr::ParseErrorKind::message`]), the reading of its text (syntax, types,
 //! unknown and missing fields), its checks and its initial state in [`problem`], and
 //! those of its rigid bodies (frames, points, vector expressions, bodies, contacts,
-//! loads) in [`bodies`], and a share link's in [`share`].
+//! loads) in [`bodies`], and a share link's in [`share`]; why a run stopped in
+//! [`run`].
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -183,13 +184,14 @@ macro_rules! messages {
 pub mod bodies;
 pub mod phrase;
 pub mod problem;
+pub mod run;
 pub mod share;
 
 /// Every id a [`Message`] may carry, with its parameters' names: [`IDS`] and those
 /// of the message tables. A page's catalogue is checked against this list (a test of
 /// the web lab).
 pub fn ids() -> impl Iterator<Item = &'static (&'static str, &'static [&'static str])> {
-    IDS.iter().chain(problem::IDS).chain(bodies::IDS).chain(share::IDS).chain(phrase::IDS)
+    IDS.iter().chain(problem::IDS).chain(bodies::IDS).chain(share::IDS).chain(run::IDS).chain(phrase::IDS)
 }
 
 /// The ids written out by hand (the runs', the equations' forms, the expressions'

@@ -81,6 +81,28 @@ pub fn design_end_message(
     design_end(e, dependent).map(|m| m.english)
 }
 
+/// Why a run stopped, as a message with an id ([`crate::message::run`]) that a page
+/// says in its language; its English is what `Display` writes.
+pub fn failure(e: &SimulationError) -> crate::message::Message {
+    use crate::math::{Short, ShortTime};
+    use crate::message::run;
+    match e {
+        IntegrationError::System(e) => e.message(),
+        IntegrationError::StepSizeCollapse { t, h } => run::step_collapsed(alloc::format!("{h:e}"), Short(*t)),
+        IntegrationError::NoProgress { t, dt } => run::no_progress(alloc::format!("{dt:e}"), Short(*t)),
+        IntegrationError::Stalled { t, steps, advanced } => {
+            run::stalled(Short(*t), steps, alloc::format!("{advanced:e}"))
+        }
+        IntegrationError::TooLong { t, t_end, steps, advanced, needed } => {
+            run::too_long(ShortTime(*t_end), steps, ShortTime(*advanced), ShortTime(*t), ShortTime(*needed))
+        }
+        IntegrationError::Limit { t, what: "samples", limit } => run::sample_limit(Short(*t), limit),
+        IntegrationError::Limit { t, limit, .. } => run::step_limit(Short(*t), limit),
+        IntegrationError::Interrupted { t } => run::interrupted(Short(*t)),
+        IntegrationError::NonFinite { t } => run::state_not_finite(Short(*t)),
+    }
+}
+
 /// [`design_end_message`] with its id and parameters (a page translates it).
 pub fn design_end(e: &IntegrationError<DynamicsError>, dependent: Option<&str>) -> Option<crate::message::Message> {
     match e {

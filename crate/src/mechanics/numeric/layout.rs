@@ -6,13 +6,13 @@
 //! reads only `M`, `F`, `A`, `b`, which come first, so the interpreter stops there
 //! and a sample's diagnostics run only the instructions after them.
 
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::Range;
 
 use crate::expr::{ExprGraph, ExprId, SymbolId};
 use crate::mechanics::Model;
+use crate::message::{run, Message};
 
 /// The main program's outputs for `n` coordinates and `m` constraints, by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,29 +97,28 @@ impl OutputLayout {
 
     /// What output `k` is, by name: `the mass matrix entry (x, y)`, `the force
     /// F[x] (from T, V and the forces)`, `the constraint Jacobian entry (blade, x)`.
-    pub fn describe(self, k: usize, coordinates: &[String], constraints: &[String]) -> String {
+    pub fn describe(self, k: usize, coordinates: &[String], constraints: &[String]) -> Message {
         let n = self.n;
         let within = |range: Range<usize>| range.contains(&k).then(|| k - range.start);
         if let Some(i) = within(self.mass()) {
-            return format!("the mass matrix entry ({}, {})", coordinates[i / n], coordinates[i % n]);
+            return run::mass_entry(&coordinates[i / n], &coordinates[i % n]);
         }
         if let Some(i) = within(self.forcing()) {
-            return format!("the force F[{}] (from T, V and the forces)", coordinates[i]);
+            return run::force_entry(&coordinates[i]);
         }
         if let Some(i) = within(self.jacobian()) {
-            return format!("the constraint Jacobian entry ({}, {})", constraints[i / n], coordinates[i % n]);
+            return run::jacobian_entry(&constraints[i / n], &coordinates[i % n]);
         }
-        let per_constraint = [
-            (self.bias(), "the bias b"),
-            (self.velocity_residuals(), "the velocity-level residual"),
-            (self.position_residuals(), "the residual φ"),
-        ];
-        for (range, what) in per_constraint {
-            if let Some(j) = within(range) {
-                return format!("{what} of constraint `{}`", constraints[j]);
-            }
+        if let Some(j) = within(self.bias()) {
+            return run::bias_of(&constraints[j]);
         }
-        "the energy T + V".into()
+        if let Some(j) = within(self.velocity_residuals()) {
+            return run::velocity_residual_of(&constraints[j]);
+        }
+        if let Some(j) = within(self.position_residuals()) {
+            return run::residual_of(&constraints[j]);
+        }
+        run::energy()
     }
 }
 
@@ -314,11 +313,12 @@ mod tests {
         let o = OutputLayout { n: 2, m: 1 };
         let names = |v: &[&str]| v.iter().map(|s| String::from(*s)).collect::<Vec<_>>();
         let (q, c) = (names(&["x", "y"]), names(&["blade"]));
-        assert_eq!(o.describe(1, &q, &c), "the mass matrix entry (x, y)");
-        assert_eq!(o.describe(5, &q, &c), "the force F[y] (from T, V and the forces)");
-        assert_eq!(o.describe(7, &q, &c), "the constraint Jacobian entry (blade, y)");
-        assert_eq!(o.describe(8, &q, &c), "the bias b of constraint `blade`");
-        assert_eq!(o.describe(10, &q, &c), "the residual φ of constraint `blade`");
-        assert_eq!(o.describe(11, &q, &c), "the energy T + V");
+        assert_eq!(o.describe(1, &q, &c).english, "the mass matrix entry (x, y)");
+        assert_eq!(o.describe(5, &q, &c).english, "the force F[y] (from T, V and the forces)");
+        assert_eq!(o.describe(7, &q, &c).english, "the constraint Jacobian entry (blade, y)");
+        assert_eq!(o.describe(8, &q, &c).english, "the bias b of constraint `blade`");
+        assert_eq!(o.describe(9, &q, &c).english, "the velocity-level residual of constraint `blade`");
+        assert_eq!(o.describe(10, &q, &c).english, "the residual φ of constraint `blade`");
+        assert_eq!(o.describe(11, &q, &c).english, "the energy T + V");
     }
 }

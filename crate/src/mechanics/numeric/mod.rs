@@ -392,7 +392,7 @@ impl NumericModel {
         }
         let _ = vk.evaluator.eval(&vk.inputs, &mut vk.outputs);
         if vk.outputs.iter().any(|x| !x.is_finite()) {
-            return Some(Err(DynamicsError::NonFinite { what: "a term of the vakonomic equations".into(), t }));
+            return Some(Err(DynamicsError::NonFinite { what: crate::message::run::vakonomic_term(), t }));
         }
         fill_row_major(&mut vk.terms.mass, &vk.outputs[..n * n]);
         fill_row_major(&mut vk.terms.rates, &vk.outputs[n * n..n * n + n * m]);
@@ -433,11 +433,11 @@ impl NumericModel {
         let o = &h.outputs;
         if let Some(i) = o.iter().position(|x| !x.is_finite()) {
             let what = if i == HamelLayout::DETERMINANT {
-                "det A₁ of the Hamel split"
+                crate::message::run::hamel_determinant()
             } else {
-                "a term of Hamel's embedding (Ψ, G, H or E)"
+                crate::message::run::hamel_term()
             };
-            return Some(Err(DynamicsError::NonFinite { what: what.into(), t }));
+            return Some(Err(DynamicsError::NonFinite { what, t }));
         }
         h.terms.determinant = o[HamelLayout::DETERMINANT];
         fill_row_major(&mut h.terms.psi, &o[at.psi()]);
@@ -502,7 +502,7 @@ impl NumericModel {
         self.load_inputs(t, q, v);
         let _ = self.jacobian_only.eval(&self.inputs, &mut self.jacobian_outputs);
         if self.jacobian_outputs.iter().any(|x| !x.is_finite()) {
-            return Err(DynamicsError::NonFinite { what: "the constraint Jacobian ∂f/∂v".into(), t });
+            return Err(DynamicsError::NonFinite { what: crate::message::run::velocity_jacobian(), t });
         }
         Ok(DMatrix::from_row_slice(self.layout.m, self.layout.n, &self.jacobian_outputs))
     }

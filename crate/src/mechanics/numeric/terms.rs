@@ -12,8 +12,8 @@ pub enum DynamicsError {
     /// A value came out NaN or infinite.
     #[error("{what} is not finite at t = {}", crate::math::Short(*t))]
     NonFinite {
-        /// Which quantity.
-        what: String,
+        /// Which quantity (a phrase of [`crate::message::run`]).
+        what: crate::message::Message,
         /// When.
         t: f64,
     },
@@ -67,6 +67,28 @@ pub enum DynamicsError {
         /// When.
         t: f64,
     },
+}
+
+impl DynamicsError {
+    /// Why, as a message with an id ([`crate::message::run`]); its English is what
+    /// `Display` writes.
+    pub fn message(&self) -> crate::message::Message {
+        use crate::message::{phrase, run, Hint, Part};
+        let at = |t: &f64| crate::math::Short(*t);
+        match self {
+            DynamicsError::NonFinite { what, t } => run::not_finite(Part(what.clone()), at(t)),
+            DynamicsError::Singular { what, t, hint } => run::singular(
+                Part(run::singular_phrase(what).unwrap_or_else(|| phrase::verbatim(what))),
+                at(t),
+                Hint(run::singular_phrase(hint)),
+            ),
+            DynamicsError::Inconsistent { rows, t } => run::inconsistent(constraint_numbers(rows), at(t)),
+            DynamicsError::NotPositiveDefinite { t } => run::not_positive_definite(at(t)),
+            DynamicsError::Unsupported(why) => phrase::verbatim(why),
+            DynamicsError::NotConverged { t, h, iterations } => run::not_converged(at(t), at(h), iterations),
+            DynamicsError::ContactInvalid { message, .. } => message.clone(),
+        }
+    }
 }
 
 /// `#1, #3`: constraints by their place in the model (1-based).

@@ -1,0 +1,166 @@
+//! Why a run stopped ([`crate::simulation::failure`]): the integrator's reasons and
+//! the dynamics' (a singular matrix, a value that is not finite), and the phrases
+//! that name what failed. Each English is what the command line prints.
+
+messages! {
+    // The integrator's.
+    /// The adaptive step too small to make progress.
+    step_collapsed(h, t) "run.step-collapsed"
+        "the step size collapsed to {h} at t = {t}: the system is too stiff or singular there"
+    /// A fixed step that does not change the time.
+    no_progress(dt, t) "run.no-progress" "the step dt = {dt} does not advance the time at t = {t}: choose a larger dt"
+    /// Steps that advance the time by a negligible part of the run.
+    stalled(t, steps, advanced) "run.stalled"
+        "the integrator stalled at t = {t}: {steps} steps advanced the time by only {advanced}; the system is stiff or singular here (a constraint's Jacobian may vanish)"
+    /// A steady pace too slow to reach the end.
+    too_long(end, steps, advanced, t, needed) "run.too-long"
+        "the run cannot reach t = {end}: its last {steps} steps advanced the time by {advanced} (to t = {t}), so it would need about {needed} steps; choose a shorter end time"
+    /// The bound on steps reached.
+    step_limit(t, limit) "run.limit.steps" "the run stopped at t = {t}: it reached its limit of {limit} steps"
+    /// The bound on samples reached.
+    sample_limit(t, limit) "run.limit.samples" "the run stopped at t = {t}: it reached its limit of {limit} samples"
+    /// The caller's own bound.
+    interrupted(t) "run.interrupted" "the run stopped at t = {t}: it was interrupted"
+    /// The state not finite.
+    state_not_finite(t) "run.state-not-finite" "the state is not finite at t = {t}"
+
+    // The dynamics'.
+    /// A value (`what`: a phrase) not finite.
+    not_finite(what, t) "run.not-finite" "{what} is not finite at t = {t}"
+    /// A matrix (`what`: a phrase) singular, with a hint (a phrase starting "; ", or nothing).
+    singular(what, t, hint) "run.singular" "{what} is singular at t = {t}{hint}"
+    /// Redundant constraints that cannot all be met.
+    inconsistent(constraints, t) "run.inconsistent"
+        "the constraints {constraints} cannot all be met at t = {t} (they are redundant and inconsistent: no accelerations satisfy them)"
+    /// A mass matrix not positive definite.
+    not_positive_definite(t) "run.not-positive-definite"
+        "the mass matrix is not positive definite at t = {t}: check the kinetic energy and the parameters"
+    /// An implicit step that did not converge.
+    not_converged(t, dt, iterations) "run.not-converged"
+        "the structure-preserving step from t = {t} (dt = {dt}) did not converge in {iterations} Newton iterations: choose a smaller dt"
+
+    // What was not finite.
+    /// An entry of the mass matrix.
+    mass_entry(row, column) "run.what.mass-entry" "the mass matrix entry ({row}, {column})"
+    /// A generalised force.
+    force_entry(coordinate) "run.what.force" "the force F[{coordinate}] (from T, V and the forces)"
+    /// An entry of the constraint Jacobian.
+    jacobian_entry(constraint, coordinate) "run.what.jacobian-entry"
+        "the constraint Jacobian entry ({constraint}, {coordinate})"
+    /// A constraint's bias.
+    bias_of(constraint) "run.what.bias" "the bias b of constraint `{constraint}`"
+    /// A constraint's velocity-level residual.
+    velocity_residual_of(constraint) "run.what.velocity-residual" "the velocity-level residual of constraint `{constraint}`"
+    /// A constraint's residual.
+    residual_of(constraint) "run.what.residual" "the residual φ of constraint `{constraint}`"
+    /// The energy.
+    energy() "run.what.energy" "the energy T + V"
+    /// The constraint Jacobian of nonlinear constraints.
+    velocity_jacobian() "run.what.velocity-jacobian" "the constraint Jacobian ∂f/∂v"
+    /// A term of the vakonomic equations.
+    vakonomic_term() "run.what.vakonomic-term" "a term of the vakonomic equations"
+    /// The determinant of Hamel's split.
+    hamel_determinant() "run.what.hamel-determinant" "det A₁ of the Hamel split"
+    /// A term of Hamel's embedding.
+    hamel_term() "run.what.hamel-term" "a term of Hamel's embedding (Ψ, G, H or E)"
+    /// A term of the structure-preserving step.
+    step_term() "run.what.step-term" "a term of the structure-preserving step"
+    /// The structure-preserving step.
+    step() "run.what.step" "the structure-preserving step"
+
+    // Which matrix was singular, and what may cause it.
+    /// Hamel's A₁.
+    hamel_split() "run.what.hamel-split" "A₁ of Hamel's split"
+    /// The mass matrix.
+    mass_matrix() "run.what.mass-matrix" "the mass matrix"
+    /// The constraint matrix of Voronets' equations.
+    redundant_a() "run.what.redundant-a" "A (the constraints are redundant)"
+    /// The Newton matrix of the structure-preserving step.
+    newton_matrix() "run.what.newton-matrix" "the structure-preserving step's Newton matrix"
+    /// The constraints may be inconsistent.
+    may_be_inconsistent() "run.hint.may-be-inconsistent" "; the constraints may be inconsistent"
+    /// The constraints are inconsistent.
+    are_inconsistent() "run.hint.inconsistent" "; the constraints are inconsistent"
+    /// The E-vector undefined.
+    no_e_vector() "run.hint.no-e-vector" "; the E-vector is not defined for this split here"
+    /// Another split needed.
+    choose_dependent() "run.hint.choose-dependent"
+        "; the dependent coordinates cannot be solved for here: choose others in [hamel] dependent"
+    /// Redundant constraints or a large step.
+    redundant_or_large_step() "run.hint.redundant-or-large-step" "; the constraints may be redundant, or the step too large"
+    /// Redundant constraints.
+    redundant_here() "run.hint.redundant-here" "; the constraints are redundant here"
+}
+
+/// A matrix's name or a hint as [`crate::mechanics::DynamicsError::Singular`] holds
+/// it, as a phrase (a symbol such as `A₁` is said as it is written).
+pub fn singular_phrase(text: &str) -> Option<super::Message> {
+    Some(match text {
+        "" => return None,
+        crate::formulations::HAMEL_SPLIT => hamel_split(),
+        "the mass matrix" => mass_matrix(),
+        "A (the constraints are redundant)" => redundant_a(),
+        "the structure-preserving step's Newton matrix" => newton_matrix(),
+        "; the constraints may be inconsistent" => may_be_inconsistent(),
+        "; the constraints are inconsistent" => are_inconsistent(),
+        "; the E-vector is not defined for this split here" => no_e_vector(),
+        "; the dependent coordinates cannot be solved for here: choose others in [hamel] dependent" => {
+            choose_dependent()
+        }
+        "; the constraints may be redundant, or the step too large" => redundant_or_large_step(),
+        "; the constraints are redundant here" => redundant_here(),
+        symbol => super::phrase::verbatim(symbol),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::integrators::IntegrationError;
+    use crate::mechanics::DynamicsError;
+    use alloc::string::ToString;
+
+    /// Every reason a run stops, said by its id, is word for word what the command
+    /// line prints (`Display`), and carries only the ids' own parameters.
+    #[test]
+    fn every_failure_says_what_display_writes() {
+        let d = |e: DynamicsError| IntegrationError::System(e);
+        let failures = [
+            IntegrationError::StepSizeCollapse { t: 1.5, h: 1e-14 },
+            IntegrationError::NoProgress { t: 2.0, dt: 1e-300 },
+            IntegrationError::Stalled { t: 3.0, steps: 1000, advanced: 1e-9 },
+            IntegrationError::TooLong { t: 1.0, t_end: 1e300, steps: 1000, advanced: 10.0, needed: 1e299 },
+            IntegrationError::Limit { t: 4.0, what: "steps", limit: 100 },
+            IntegrationError::Limit { t: 4.0, what: "samples", limit: 200 },
+            IntegrationError::Interrupted { t: 5.0 },
+            IntegrationError::NonFinite { t: 6.0 },
+            d(DynamicsError::NonFinite { what: super::mass_entry("x", "y"), t: 0.25 }),
+            d(DynamicsError::NonFinite { what: super::energy(), t: 0.25 }),
+            d(DynamicsError::Singular {
+                what: crate::formulations::HAMEL_SPLIT,
+                t: 1.0,
+                hint: "; the E-vector is not defined for this split here",
+            }),
+            d(DynamicsError::Singular { what: "A M⁻¹ Aᵀ", t: 1.0, hint: "" }),
+            d(DynamicsError::Singular {
+                what: "the mass matrix",
+                t: 1.0,
+                hint: "; the constraints are redundant here",
+            }),
+            d(DynamicsError::Inconsistent { rows: alloc::vec![0, 2], t: 1.0 }),
+            d(DynamicsError::NotPositiveDefinite { t: 1.0 }),
+            d(DynamicsError::NotConverged { t: 1.0, h: 0.01, iterations: 50 }),
+            d(DynamicsError::Unsupported("the reason".into())),
+        ];
+        for e in &failures {
+            let m = crate::simulation::failure(e);
+            assert_eq!(m.english, e.to_string(), "{e:?}");
+            assert!(m.well_formed(), "{m:?}");
+        }
+        // A matrix's symbol is said as written; a known name and hint by their phrases.
+        let m = crate::simulation::failure(&failures[12]);
+        assert_eq!(
+            m.parts.iter().map(|(_, p)| p.id).collect::<alloc::vec::Vec<_>>(),
+            ["run.what.mass-matrix", "run.hint.redundant-here"]
+        );
+    }
+}
