@@ -182,7 +182,7 @@ test("a mistake typed in an expression is told in Chinese, at its line and colum
   await ctx.close();
 });
 
-test("a scenario's mistakes beyond its expressions are told in Chinese too: a value of the wrong type, an unknown field (a warning), a misspelt choice, a rigid body's, a damaged share link", async () => {
+test("a scenario's mistakes beyond its expressions are told in Chinese too: a value of the wrong type, an unknown field (a warning), a misspelt choice, a rigid body's, a damaged share link, a method that does not apply", async () => {
   const { page, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh&lang=zh`);
   await page.waitForSelector("#editor-view .cm-content");
   const text = await page.evaluate(() => document.getElementById("editor").value);
@@ -212,6 +212,13 @@ test("a scenario's mistakes beyond its expressions are told in Chinese too: a va
   const notice = await broken.page.textContent("#notice");
   assert.match(notice, /^此分享链接无效：链接已损坏或被截断（数据无法解压）/, notice);
   await broken.ctx.close();
+  // A method that does not apply to the model is said in Chinese in the legend.
+  const appell = await open(browser, `${server.url}#gallery=appell-hamel&lang=zh`);
+  await appell.page.waitForSelector("#editor-view .cm-content");
+  const appellText = await appell.page.evaluate(() => document.getElementById("editor").value);
+  await appell.page.fill("#editor-view .cm-content", appellText.replace('methods = ["lagrange", "euler"]', 'methods = ["lagrange", "voronets"]'));
+  await appell.page.waitForFunction(() => /无法运行：Voronets 方程消去非独立速度.*而 `appell` 不是/.test(document.getElementById("legend-ends").textContent), null, { timeout: 20000 });
+  await appell.ctx.close();
 });
 
 test("the language: the browser's, the header's menu (remembered), lang= in a link and in the embed snippet", async () => {

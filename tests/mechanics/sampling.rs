@@ -167,6 +167,9 @@ fn voronets_refuses_nonlinear_constraints_in_derive_and_run_alike() {
     let (model, numeric, state) = load("appell-hamel");
     let reason = applicability(&model, Method::Voronets).unwrap_err();
     assert!(reason.contains("`appell`") && reason.contains("linear in the velocities"), "{reason}");
+    // The page's form of the same reason: a message with an id, its English the same.
+    let said = nhlab::formulations::why_not(&model, Method::Voronets).unwrap_err();
+    assert_eq!((said.id, said.english.as_str()), ("method.voronets.nonlinear.one", reason.as_str()));
     let derived = nhlab::derivation::derive(&model, Method::Voronets).unwrap_err();
     assert_eq!(derived.reason, reason);
     let settings = Settings::from_scenario(&model.scenario.run, Method::Voronets);

@@ -433,8 +433,8 @@ impl Lab {
                 };
                 let mut numeric = p.numeric.clone();
                 numeric.parameters.copy_from_slice(parameters);
-                match nhlab::formulations::applicability(&p.model, method) {
-                    Err(why) => run.error = Some(tr("run.cannot-run", &[("why", &why)])),
+                match nhlab::formulations::why_not(&p.model, method) {
+                    Err(why) => run.error = Some(tr("run.cannot-run", &[("why", &crate::i18n::message(&why))])),
                     Ok(()) => match Simulation::new(numeric, settings, initial) {
                         Ok(sim) => run.sim = Some(sim),
                         Err(e) => {

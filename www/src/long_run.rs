@@ -147,8 +147,8 @@ impl LongRunOne {
             past_start: false,
             next: 0,
         };
-        if let Err(why) = nhlab::formulations::applicability(&prepared.model, method) {
-            one.error = Some(tr("run.cannot-run", &[("why", &why)]));
+        if let Err(why) = nhlab::formulations::why_not(&prepared.model, method) {
+            one.error = Some(tr("run.cannot-run", &[("why", &crate::i18n::message(&why))]));
             return one;
         }
         let mut numeric = prepared.numeric.clone();

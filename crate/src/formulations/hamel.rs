@@ -34,13 +34,9 @@ pub(crate) fn complete(
     Ok(qdd)
 }
 
-/// Why Hamel's embedding does not apply to a model without constraints.
-pub(crate) const NO_CONSTRAINTS: &str =
-    "Hamel's embedding has nothing to embed: the scenario has no constraints (hamel would be lagrange)";
-
 pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) -> Result<Solution, DynamicsError> {
     if numeric.m() == 0 {
-        return Err(DynamicsError::Unsupported(NO_CONSTRAINTS.into()));
+        return Err(DynamicsError::Unsupported(crate::message::run::hamel_no_constraints().english));
     }
     if !numeric.nonlinear_constraints.is_empty() {
         return Err(DynamicsError::Unsupported(alloc::format!("{}", crate::mechanics::SplitError::Nonlinear)));

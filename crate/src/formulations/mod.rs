@@ -39,22 +39,29 @@ pub use crate::scenario::Method;
 /// Whether `method` applies to `model`: `Err` says why not, in the words that
 /// `nhlab check`, `derive`, `run`, `eval` and the page all use.
 pub fn applicability(model: &crate::mechanics::Model, method: Method) -> Result<(), alloc::string::String> {
+    why_not(model, method).map_err(|m| m.english)
+}
+
+/// [`applicability`]'s reason as a message with an id, which a page says in its
+/// language.
+pub fn why_not(model: &crate::mechanics::Model, method: Method) -> Result<(), crate::message::Message> {
+    use crate::message::{run, Part};
     match method {
         Method::Voronets => match model.nonlinear_constraints() {
             names if !names.is_empty() => Err(voronets::nonlinear_reason(&names)),
             _ => Ok(()),
         },
-        Method::Hamel if model.constraints.is_empty() => Err(hamel::NO_CONSTRAINTS.into()),
+        Method::Hamel if model.constraints.is_empty() => Err(run::hamel_no_constraints()),
         // Not derived (`nhlab check`): as far as it can be known without its terms.
         Method::Hamel if model.hamel.as_ref().is_err_and(|e| *e == crate::mechanics::SplitError::NotDerived) => {
-            model.split_without_terms().map(|_| ()).map_err(|e| alloc::format!("{e}"))
+            model.split_without_terms().map(|_| ()).map_err(|e| e.message())
         }
-        Method::Hamel => model.hamel.as_ref().map(|_| ()).map_err(|e| alloc::format!("{e}")),
+        Method::Hamel => model.hamel.as_ref().map(|_| ()).map_err(|e| e.message()),
         // Not derived (`nhlab check`): its derivation fails only where a derivative
         // has no rate, which the model's own equations would have met first.
         Method::Vakonomic => match &model.vakonomic {
             Err(crate::mechanics::VakonomicError::NotDerived) | Ok(_) => Ok(()),
-            Err(e) => Err(alloc::format!("the vakonomic equations could not be derived: {e}")),
+            Err(crate::mechanics::VakonomicError::Diff(e)) => Err(run::vakonomic_not_derived(Part(e.message()))),
         },
         _ => Ok(()),
     }

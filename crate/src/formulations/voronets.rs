@@ -14,16 +14,18 @@ use crate::mechanics::{DynamicsError, NumericModel};
 
 /// Why Voronets' equations do not apply: the constraints named are nonlinear in the
 /// velocities, and the elimination `v₁ = X v₂ + β` needs linear ones.
-pub(crate) fn nonlinear_reason(names: &[alloc::string::String]) -> alloc::string::String {
-    let (list, verb) = (names.join("`, `"), if names.len() == 1 { "is" } else { "are" });
-    alloc::format!(
-        "Voronets' equations eliminate the dependent velocities, which needs constraints linear in the velocities, and `{list}` {verb} not (lagrange gives Chetaev's motion, euler Shen's)"
-    )
+pub(crate) fn nonlinear_reason(names: &[alloc::string::String]) -> crate::message::Message {
+    let list = names.join("`, `");
+    if names.len() == 1 {
+        crate::message::run::voronets_nonlinear_one(list)
+    } else {
+        crate::message::run::voronets_nonlinear_other(list)
+    }
 }
 
 pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) -> Result<Solution, DynamicsError> {
     if !numeric.nonlinear_constraints.is_empty() {
-        return Err(DynamicsError::Unsupported(nonlinear_reason(&numeric.nonlinear_constraints)));
+        return Err(DynamicsError::Unsupported(nonlinear_reason(&numeric.nonlinear_constraints).english));
     }
     let (terms, workspace) = numeric.evaluate_with_workspace(t, q, v)?;
     let m = terms.jacobian.nrows();

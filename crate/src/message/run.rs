@@ -39,6 +39,19 @@ messages! {
     not_converged(t, dt, iterations) "run.not-converged"
         "the structure-preserving step from t = {t} (dt = {dt}) did not converge in {iterations} Newton iterations: choose a smaller dt"
 
+    // Why a method does not apply to a model.
+    /// Voronets' equations with one constraint nonlinear in the velocities.
+    voronets_nonlinear_one(list) "method.voronets.nonlinear.one"
+        "Voronets' equations eliminate the dependent velocities, which needs constraints linear in the velocities, and `{list}` is not (lagrange gives Chetaev's motion, euler Shen's)"
+    /// … with several.
+    voronets_nonlinear_other(list) "method.voronets.nonlinear.other"
+        "Voronets' equations eliminate the dependent velocities, which needs constraints linear in the velocities, and `{list}` are not (lagrange gives Chetaev's motion, euler Shen's)"
+    /// Hamel's embedding without constraints.
+    hamel_no_constraints() "method.hamel.no-constraints"
+        "Hamel's embedding has nothing to embed: the scenario has no constraints (hamel would be lagrange)"
+    /// The vakonomic equations not derived (`reason`: a message).
+    vakonomic_not_derived(reason) "method.vakonomic.not-derived" "the vakonomic equations could not be derived: {reason}"
+
     // What was not finite.
     /// An entry of the mass matrix.
     mass_entry(row, column) "run.what.mass-entry" "the mass matrix entry ({row}, {column})"
