@@ -182,7 +182,7 @@ test("a mistake typed in an expression is told in Chinese, at its line and colum
   await ctx.close();
 });
 
-test("a scenario's mistakes beyond its expressions are told in Chinese too: a value of the wrong type, an unknown field (a warning), a misspelt choice, a rigid body's, a damaged share link, a method that does not apply", async () => {
+test("a scenario's mistakes beyond its expressions are told in Chinese too: a value of the wrong type, an unknown field (a warning), a misspelt choice, a rigid body's, a damaged share link, a method or an integrator that does not apply", async () => {
   const { page, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh&lang=zh`);
   await page.waitForSelector("#editor-view .cm-content");
   const text = await page.evaluate(() => document.getElementById("editor").value);
@@ -218,6 +218,9 @@ test("a scenario's mistakes beyond its expressions are told in Chinese too: a va
   const appellText = await appell.page.evaluate(() => document.getElementById("editor").value);
   await appell.page.fill("#editor-view .cm-content", appellText.replace('methods = ["lagrange", "euler"]', 'methods = ["lagrange", "voronets"]'));
   await appell.page.waitForFunction(() => /无法运行：Voronets 方程消去非独立速度.*而 `appell` 不是/.test(document.getElementById("legend-ends").textContent), null, { timeout: 20000 });
+  // A structure-preserving integrator that does not apply to the model, too.
+  await appell.page.fill("#editor-view .cm-content", appellText.replace("[run]\n", '[run]\nintegrator = "rattle"\n'));
+  await appell.page.waitForFunction(() => /无法开始：积分器 `rattle` 不适用于此模型：约束 `appell`（constraints\[0\]）对速度是非线性的/.test(document.getElementById("legend-ends").textContent), null, { timeout: 20000 });
   await appell.ctx.close();
 });
 

@@ -36,17 +36,15 @@ pub(crate) fn complete(
 
 pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) -> Result<Solution, DynamicsError> {
     if numeric.m() == 0 {
-        return Err(DynamicsError::Unsupported(crate::message::run::hamel_no_constraints().english));
+        return Err(DynamicsError::Unsupported(crate::message::run::hamel_no_constraints()));
     }
     if !numeric.nonlinear_constraints.is_empty() {
-        return Err(DynamicsError::Unsupported(alloc::format!("{}", crate::mechanics::SplitError::Nonlinear)));
+        return Err(DynamicsError::Unsupported(crate::mechanics::SplitError::Nonlinear.message()));
     }
     let terms = numeric.evaluate_dynamics(t, q, v)?;
     let (jacobian, bias) = (terms.jacobian.clone(), terms.bias.clone());
     let Some(hamel) = numeric.hamel_terms(t, q, v) else {
-        return Err(DynamicsError::Unsupported(
-            "Hamel's embedding needs constraints linear in the velocities and a regular split".into(),
-        ));
+        return Err(DynamicsError::Unsupported(crate::message::run::hamel_needs_regular_split()));
     };
     let h = hamel?;
     if !h.split_regular {

@@ -25,7 +25,7 @@ pub(super) fn solve(
     // with `f_r = Σ c_s f_s`, `μᵀf = Σ_s (μ_s + μ_r c_s) f_s`.
     let mut saddle = terms.clone();
     let Some(vk) = numeric.vakonomic_terms(t, q, v, mu.as_slice()) else {
-        return Err(DynamicsError::Unsupported("the vakonomic equations could not be derived for this model".into()));
+        return Err(DynamicsError::Unsupported(crate::message::run::vakonomic_not_derived_here()));
     };
     let vk = vk?;
     saddle.mass.copy_from(&vk.mass);

@@ -25,7 +25,7 @@ pub(crate) fn nonlinear_reason(names: &[alloc::string::String]) -> crate::messag
 
 pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) -> Result<Solution, DynamicsError> {
     if !numeric.nonlinear_constraints.is_empty() {
-        return Err(DynamicsError::Unsupported(nonlinear_reason(&numeric.nonlinear_constraints).english));
+        return Err(DynamicsError::Unsupported(nonlinear_reason(&numeric.nonlinear_constraints)));
     }
     let (terms, workspace) = numeric.evaluate_with_workspace(t, q, v)?;
     let m = terms.jacobian.nrows();

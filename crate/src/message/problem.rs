@@ -172,6 +172,8 @@ messages! {
     /// Hamel's split not asked for.
     hamel_not_derived() "hamel.not-derived"
         "not derived: the model was built without Hamel's split (build it with `Needs` that include it)"
+    /// A problem (a message) met at a state (a phrase) while its positions are solved.
+    at_state(state, problem) "problem.at-state" "at {state}: {problem}"
     /// A problem (a message) of the split at the initial state.
     at_initial_state(problem) "problem.hamel.at-start" "{problem} at the initial state"
     /// The wrong number of vakonomic multipliers.

@@ -52,6 +52,44 @@ messages! {
     /// The vakonomic equations not derived (`reason`: a message).
     vakonomic_not_derived(reason) "method.vakonomic.not-derived" "the vakonomic equations could not be derived: {reason}"
 
+    /// Hamel's embedding without the terms of a regular split.
+    hamel_needs_regular_split() "method.hamel.needs-regular-split"
+        "Hamel's embedding needs constraints linear in the velocities and a regular split"
+    /// The vakonomic equations not derived for the model at hand.
+    vakonomic_not_derived_here() "method.vakonomic.not-derived-here"
+        "the vakonomic equations could not be derived for this model"
+
+    // Why a structure-preserving integrator does not apply.
+    /// To another method than lagrange.
+    sp_lagrange_only(integrator, method) "run.sp.lagrange-only"
+        "the integrator `{integrator}` steps Lagrange–d'Alembert's equations (method `lagrange`), not `{method}`'s"
+    /// To this model (`reason`: a message).
+    sp_not_this_model(integrator, reason) "run.sp.not-this-model"
+        "the integrator `{integrator}` does not apply to this model: {reason}"
+    /// Its terms not compiled.
+    sp_needs_terms(integrator) "run.sp.needs-terms"
+        "the integrator `{integrator}` needs its terms, compiled when the scenario's [run] names it"
+    /// A constraint nonlinear in the velocities.
+    sp_nonlinear_constraint(name, field) "run.sp.nonlinear-constraint"
+        "the constraint `{name}` ({field}) is nonlinear in the velocities"
+    /// A constraint that depends on the time.
+    sp_rheonomic_constraint(name, field) "run.sp.rheonomic-constraint"
+        "the constraint `{name}` ({field}) depends on the time t (rheonomic)"
+    /// A variable-mass particle.
+    sp_variable_mass() "run.sp.variable-mass" "the model has a variable-mass particle"
+    /// A mass matrix that depends on the velocities.
+    sp_mass_depends_on_velocities() "run.sp.mass-velocities"
+        "the kinetic energy is not quadratic in the velocities (its mass matrix depends on them)"
+    /// An energy that depends on the time.
+    sp_energy_depends_on_time() "run.sp.energy-time" "the kinetic or potential energy depends on the time t"
+    /// A force that depends on the velocities.
+    sp_force_depends_on_velocities(coordinate) "run.sp.force-velocities"
+        "the force on `{coordinate}` depends on the velocities (the schemes take forces of the configuration only)"
+    /// A force that depends on the time.
+    sp_force_depends_on_time(coordinate) "run.sp.force-time" "the force on `{coordinate}` depends on the time t"
+    /// Equations of motion that depend on the time.
+    sp_equations_depend_on_time() "run.sp.equations-time" "the equations of motion depend on the time t"
+
     // What was not finite.
     /// An entry of the mass matrix.
     mass_entry(row, column) "run.what.mass-entry" "the mass matrix entry ({row}, {column})"
@@ -162,7 +200,7 @@ mod tests {
             d(DynamicsError::Inconsistent { rows: alloc::vec![0, 2], t: 1.0 }),
             d(DynamicsError::NotPositiveDefinite { t: 1.0 }),
             d(DynamicsError::NotConverged { t: 1.0, h: 0.01, iterations: 50 }),
-            d(DynamicsError::Unsupported("the reason".into())),
+            d(DynamicsError::Unsupported(crate::message::phrase::verbatim("the reason"))),
         ];
         for e in &failures {
             let m = crate::simulation::failure(e);

@@ -94,6 +94,7 @@ pub fn state_with_warnings(
             said: None
         }])
     };
+    let said = |message: Message| Problems(alloc::vec![Problem::said("initial.v", map.value("initial.v"), message)]);
     // A value that is not finite is blamed on the scenario field that produced it.
     let failed = |e: crate::mechanics::DynamicsError, v: &[f64]| match &e {
         crate::mechanics::DynamicsError::NonFinite { .. } => {
@@ -104,10 +105,10 @@ pub fn state_with_warnings(
                 &phrase::state_with_values(Part(the_state.clone()), describe_state(&s.coordinates, t, &q)),
             ) {
                 Some(p) => Problems(alloc::vec![p]),
-                None => problem(format!("{e}")),
+                None => said(e.message()),
             }
         }
-        _ => problem(format!("{e}")),
+        _ => said(e.message()),
     };
     let eval = |numeric: &mut NumericModel, v: &[f64]| -> Result<(DVector<f64>, DMatrix<f64>), Problems> {
         let terms = numeric.evaluate(t, &q, v).map_err(|e| failed(e, v))?;
@@ -210,8 +211,8 @@ fn solve_positions(
 ) -> Result<Option<Problem>, Problems> {
     let s = &model.scenario;
     let (the_state, coordinates) = match origin {
-        StateOrigin::Initial => ("the initial state", phrase::the_initial_coordinates()),
-        StateOrigin::Given => ("the given state", phrase::the_given_coordinates()),
+        StateOrigin::Initial => (phrase::the_initial_state(), phrase::the_initial_coordinates()),
+        StateOrigin::Given => (phrase::the_given_state(), phrase::the_given_coordinates()),
     };
     let holonomic: Vec<usize> = (0..model.constraints.len()).filter(|&j| model.constraints[j].is_holonomic()).collect();
     if holonomic.is_empty() {
@@ -220,7 +221,10 @@ fn solve_positions(
     let at =
         |message: String| Problem { field: "initial.q".into(), position: map.value("initial.q"), message, said: None };
     let mut eval = |q: &[f64]| -> Result<Residuals, Problems> {
-        let terms = numeric.evaluate(t, q, v).map_err(|e| Problems(alloc::vec![at(format!("at {the_state}: {e}"))]))?;
+        let terms = numeric.evaluate(t, q, v).map_err(|e| {
+            let said = problem::at_state(Part(the_state.clone()), Part(e.message()));
+            Problems(alloc::vec![Problem::said("initial.q", map.value("initial.q"), said)])
+        })?;
         let phi = DVector::from_iterator(holonomic.len(), holonomic.iter().map(|&j| terms.position_residuals[j]));
         let rows: Vec<_> = holonomic.iter().map(|&j| terms.jacobian.row(j).into_owned()).collect();
         Ok((phi, DMatrix::from_rows(&rows)))

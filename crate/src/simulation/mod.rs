@@ -141,23 +141,15 @@ fn structure_preserving_terms(
     kind: IntegratorKind,
     method: Method,
 ) -> Result<DiscreteTerms, SimulationError> {
-    let refuse = |why: alloc::string::String| IntegrationError::System(DynamicsError::Unsupported(why));
+    use crate::message::{run, Part};
+    let refuse = |why: crate::message::Message| IntegrationError::System(DynamicsError::Unsupported(why));
     if method != Method::Lagrange {
-        return Err(refuse(alloc::format!(
-            "the integrator `{}` steps Lagrange–d'Alembert's equations (method `lagrange`), not `{}`'s",
-            kind.id(),
-            method.id()
-        )));
+        return Err(refuse(run::sp_lagrange_only(kind.id(), method.id())));
     }
     match &numeric.discrete {
         Some(Ok(terms)) => Ok(terms.clone()),
-        Some(Err(why)) => {
-            Err(refuse(alloc::format!("the integrator `{}` does not apply to this model: {why}", kind.id())))
-        }
-        None => Err(refuse(alloc::format!(
-            "the integrator `{}` needs its terms, compiled when the scenario's [run] names it",
-            kind.id()
-        ))),
+        Some(Err(why)) => Err(refuse(run::sp_not_this_model(kind.id(), Part(why.clone())))),
+        None => Err(refuse(run::sp_needs_terms(kind.id()))),
     }
 }
 

@@ -11,12 +11,12 @@
 //! The class the schemes apply to is checked here ([`applicability`]), with a
 //! message that names the condition that fails.
 
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::expr::{Evaluator, ExprId, NativeEvaluator, Program, SymbolId};
 use crate::mechanics::{fill_state_inputs, ConstraintKind, Model};
+use crate::message::{run, Message};
 
 /// The compiled terms of one model.
 #[derive(Clone, Debug)]
@@ -99,47 +99,48 @@ impl DiscreteLayout {
 /// free of the velocities, no variable mass. `Err` says the first condition that
 /// fails, in words.
 pub fn applicability(model: &Model) -> Result<(), String> {
+    why_not(model).map_err(|m| m.english)
+}
+
+/// [`applicability`]'s reason as a message with an id, which a page says in its
+/// language.
+pub fn why_not(model: &Model) -> Result<(), Message> {
     let g = &model.graph;
     let n = model.coordinate_count();
     let velocities: Vec<SymbolId> = (0..n).map(|i| g.coordinate(i)[1]).collect();
     let time = g.time();
     let uses = |e: ExprId, symbols: &[SymbolId]| g.free_symbols(e).iter().any(|s| symbols.contains(s));
     if let Some(c) = model.constraints.iter().find(|c| c.kind == ConstraintKind::NonlinearNonholonomic) {
-        return Err(format!("the constraint `{}` ({}) is nonlinear in the velocities", c.name, c.origin));
+        return Err(run::sp_nonlinear_constraint(&c.name, &c.origin));
     }
     if let Some(c) = model.constraints.iter().find(|c| c.rheonomic) {
-        return Err(format!("the constraint `{}` ({}) depends on the time t (rheonomic)", c.name, c.origin));
+        return Err(run::sp_rheonomic_constraint(&c.name, &c.origin));
     }
     if !model.particles.is_empty() {
-        return Err(String::from("the model has a variable-mass particle"));
+        return Err(run::sp_variable_mass());
     }
     if model.equations.mass_matrix.iter().any(|&e| uses(e, &velocities)) {
-        return Err(String::from(
-            "the kinetic energy is not quadratic in the velocities (its mass matrix depends on them)",
-        ));
+        return Err(run::sp_mass_depends_on_velocities());
     }
     if uses(model.kinetic, &[time]) || uses(model.potential, &[time]) {
-        return Err(String::from("the kinetic or potential energy depends on the time t"));
+        return Err(run::sp_energy_depends_on_time());
     }
     if let Some(i) = model.generalized_forces.iter().position(|&e| uses(e, &velocities)) {
-        return Err(format!(
-            "the force on `{}` depends on the velocities (the schemes take forces of the configuration only)",
-            model.coordinates[i]
-        ));
+        return Err(run::sp_force_depends_on_velocities(&model.coordinates[i]));
     }
     if let Some(i) = model.generalized_forces.iter().position(|&e| uses(e, &[time])) {
-        return Err(format!("the force on `{}` depends on the time t", model.coordinates[i]));
+        return Err(run::sp_force_depends_on_time(&model.coordinates[i]));
     }
     if model.equations.forcing.iter().any(|&e| uses(e, &[time])) {
-        return Err(String::from("the equations of motion depend on the time t"));
+        return Err(run::sp_equations_depend_on_time());
     }
     Ok(())
 }
 
 impl DiscreteTerms {
     /// Compiles the terms of `model`, or says why the schemes do not apply to it.
-    pub fn new(model: &Model) -> Result<DiscreteTerms, String> {
-        applicability(model)?;
+    pub fn new(model: &Model) -> Result<DiscreteTerms, Message> {
+        why_not(model)?;
         let mut g = model.graph.clone();
         let n = model.coordinate_count();
         let m = model.constraints.len();
@@ -166,7 +167,7 @@ impl DiscreteTerms {
         let zero = g.zero();
         outputs.extend(model.constraints.iter().map(|c| c.position_residual.unwrap_or(zero)));
         let inputs = model.state_inputs();
-        let program = g.compile(&outputs, &inputs).map_err(|e| format!("{e}"))?.hoist(1 + 2 * n);
+        let program = g.compile(&outputs, &inputs).map_err(crate::message::phrase::verbatim)?.hoist(1 + 2 * n);
         let layout = DiscreteLayout { n, m };
         debug_assert_eq!(layout.len(), outputs.len());
         Ok(DiscreteTerms {

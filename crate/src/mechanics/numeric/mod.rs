@@ -114,7 +114,7 @@ pub struct NumericModel {
     /// What the structure-preserving integrators step with, compiled when the
     /// scenario asks for one of them (else `None`); `Err` says why they do not
     /// apply to the model.
-    pub discrete: Option<Result<DiscreteTerms, String>>,
+    pub discrete: Option<Result<DiscreteTerms, crate::message::Message>>,
 }
 
 impl NumericModel {

@@ -41,9 +41,9 @@ pub enum DynamicsError {
         /// When.
         t: f64,
     },
-    /// The method cannot be used for this model.
+    /// The method cannot be used for this model (why: a message).
     #[error("{0}")]
-    Unsupported(String),
+    Unsupported(crate::message::Message),
     /// A step of an implicit integrator did not converge: it is rejected.
     #[error(
         "the structure-preserving step from t = {} (dt = {}) did not converge in {iterations} Newton iterations: choose a smaller dt",
@@ -84,7 +84,7 @@ impl DynamicsError {
             ),
             DynamicsError::Inconsistent { rows, t } => run::inconsistent(constraint_numbers(rows), at(t)),
             DynamicsError::NotPositiveDefinite { t } => run::not_positive_definite(at(t)),
-            DynamicsError::Unsupported(why) => phrase::verbatim(why),
+            DynamicsError::Unsupported(why) => why.clone(),
             DynamicsError::NotConverged { t, h, iterations } => run::not_converged(at(t), at(h), iterations),
             DynamicsError::ContactInvalid { message, .. } => message.clone(),
         }
