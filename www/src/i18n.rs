@@ -86,6 +86,12 @@ pub fn message(m: &nhlab::message::Message) -> String {
     m.say(&|id| lookup(language, &format!("core.{id}")).map(str::to_string))
 }
 
+/// A scenario's problem in the current language: said by its id where it has one,
+/// else its English.
+pub fn problem(p: &nhlab::scenario::Problem) -> String {
+    p.said.as_ref().map_or_else(|| p.message.clone(), message)
+}
+
 /// `template` with `{name}` replaced by the argument of that name.
 pub fn fill(template: &str, args: &[(&str, &dyn Display)]) -> String {
     let texts: Vec<(&str, String)> = args.iter().map(|(name, value)| (*name, value.to_string())).collect();

@@ -214,7 +214,7 @@ impl TextProblem {
             field: p.field.clone(),
             line: p.position.map(|p| p.0),
             column: p.position.map(|p| p.1),
-            message: p.said.as_ref().map_or_else(|| p.message.clone(), crate::i18n::message),
+            message: crate::i18n::problem(p),
         }
     }
 

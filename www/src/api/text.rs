@@ -74,7 +74,7 @@ pub fn share_to_toml(payload: &str) -> Result<String, JsError> {
 /// those of the scenario inside it after their field.
 fn said(problems: &Problems) -> String {
     let line = |p: &Problem| {
-        let message = p.said.as_ref().map_or_else(|| p.message.clone(), i18n::message);
+        let message = i18n::problem(p);
         if p.field == SHARE_LINK_FIELD {
             message
         } else {
