@@ -118,9 +118,7 @@ impl Prepared {
         };
         let mut model = Model::build_for(scenario, &map, needs).map_err(with_unknown_fields)?;
         let compile = |model: &Model| {
-            NumericModel::new(model).map_err(|e| {
-                Problems(vec![Problem { field: "model".into(), position: None, message: format!("{e}"), said: None }])
-            })
+            NumericModel::new(model).map_err(|e| Problems(vec![Problem::said("model", None, e.message())]))
         };
         let mut numeric = compile(&model)?;
         let (initial, warnings) =

@@ -57,9 +57,11 @@ test("every message the page and the module ask for is in the catalogues, and ev
   }
   for (const [, id] of read("crate/src/message/mod.rs").matchAll(/\("([a-z0-9.-]+)", &\[/g)) used.add(`core.${id}`);
   // The message tables' ids: `name(params) "id" "English"`.
-  for (const table of ["problem", "bodies", "share", "run", "phrase"]) {
-    for (const [, id] of read(`crate/src/message/${table}.rs`).matchAll(/^\s*[a-z_]+\([a-z_, ]*\)\s*"([a-z0-9.-]+)"/gm)) used.add(`core.${id}`);
+  for (const table of ["problem", "bodies", "share", "run", "phrase", "syntax"]) {
+    for (const [, id] of read(`crate/src/message/${table}.rs`).matchAll(/^\s*[a-z_]+\([a-z0-9_, ]*\)\s*"([a-z0-9.-]+)"/gm)) used.add(`core.${id}`);
   }
+  // The readers' words (syntax.rs's WORDS): `("id", "English"),`.
+  for (const [, id] of read("crate/src/message/syntax.rs").matchAll(/^\s*\("(syntax\.[a-z0-9.-]+)", "/gm)) used.add(`core.${id}`);
   const missing = [...used].filter((id) => en[id] === undefined && !id.startsWith("rs.") && !id.startsWith("core."));
   assert.deepEqual(missing, [], "asked for but not in the catalogues");
   const coreMissing = [...used].filter((id) => id.startsWith("core.") && en[id] === undefined);
@@ -182,7 +184,7 @@ test("a mistake typed in an expression is told in Chinese, at its line and colum
   await ctx.close();
 });
 
-test("a scenario's mistakes beyond its expressions are told in Chinese too: a value of the wrong type, an unknown field (a warning), a misspelt choice, a rigid body's, a damaged share link, a method or an integrator that does not apply", async () => {
+test("a scenario's mistakes beyond its expressions are told in Chinese too: a value of the wrong type, an unknown field (a warning), a misspelt choice, a syntax error, a rigid body's, a damaged share link, a method or an integrator that does not apply", async () => {
   const { page, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh&lang=zh`);
   await page.waitForSelector("#editor-view .cm-content");
   const text = await page.evaluate(() => document.getElementById("editor").value);
@@ -200,6 +202,10 @@ test("a scenario's mistakes beyond its expressions are told in Chinese too: a va
   said = await status("warning", /^第 \d+ 行第 1 列：titel：未知的字段 `titel`（已忽略）；是否想写 `title`？$/);
   await page.fill("#editor-view .cm-content", text.replace('integrator = "dopri5"', 'integrator = "rk5"'));
   said = await status("error", /^第 \d+ 行第 \d+ 列：run\.integrator：未知的积分器 `rk5`：可选 .*；是否想写 `rk4`？$/);
+  // A syntax error, in the TOML reader's words said by id (the literal `,` kept).
+  await page.fill("#editor-view .cm-content", text.replace('integrator = "dopri5"', 'integrator = ["dopri5"'));
+  said = await status("error", /^第 \d+ 行第 1 列：\(file\)：读取出错：数组元素之间缺少逗号，此处应为 `,`$/);
+  assert.doesNotMatch(said, /missing|expected/, said);
   // A rigid body's mistakes, and a vector expression's.
   await page.fill("#editor-view .cm-content", `${text}\n[frames.A]\nrotations = [{ w = "x" }]\n\n[vectors]\nu = "[1, 0, 0] + 1"\n\n[[loads]]\n`);
   said = await status("error", /^第 \d+ 行第 \d+ 列：frames\.A\.rotations\[0\]\.w：轴只能是 `x`、`y` 或 `z`，而不是 `w`$/);

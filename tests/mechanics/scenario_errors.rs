@@ -174,6 +174,19 @@ fn missing_fields_and_wrong_counts_are_all_reported_at_once() {
     assert_eq!(p[4].message, "unknown method `lagrang`; did you mean `lagrange`?");
 }
 
+/// A run that would end before it starts is refused at its end time, or, with the
+/// default end, at the initial time (a negative start is fine).
+#[test]
+fn a_run_ends_after_it_starts() {
+    let p = single(&(BASE.replace("[initial]", "[initial]\nt = 3") + "\n[run]\nt_end = 2\n"));
+    assert_eq!(p.to_string(), "run.t_end (line 19, column 9): must be after the initial time 3, found 2");
+    let p = single(&BASE.replace("[initial]", "[initial]\nt = 10"));
+    assert_eq!(p.field, "initial.t");
+    assert_eq!(p.message, "must be before the run's end t = 10 (the default when [run] t_end is not given)");
+    assert!(problems(&BASE.replace("[initial]", "[initial]\nt = -2")).is_empty());
+    assert!(problems(&(BASE.replace("[initial]", "[initial]\nt = 3") + "\n[run]\nt_end = 3.5\n")).is_empty());
+}
+
 #[test]
 fn velocities_in_a_potential() {
     let p = single(&with("[parameters]", "potential = \"x'*x\"\n\n[parameters]"));

@@ -209,6 +209,8 @@ mod tests {
             .chain(nhlab::message::share::ENGLISH)
             .chain(nhlab::message::run::ENGLISH)
             .chain(nhlab::message::phrase::ENGLISH)
+            .chain(nhlab::message::syntax::ENGLISH)
+            .chain(nhlab::message::syntax::WORDS)
         {
             let english = lookup(Language::En, &format!("core.{id}")).expect("in en.json");
             assert_eq!(english, *template, "{id}");
@@ -226,13 +228,13 @@ mod tests {
             seen.insert(id);
         }
         let ids: std::collections::BTreeSet<_> =
-            nhlab::message::ids().map(|(id, _)| *id).filter(|id| id.starts_with("problem.")).collect();
+            nhlab::message::ids().map(|(id, _)| id).filter(|id| id.starts_with("problem.")).collect();
         assert!(ids.is_subset(&seen), "untried: {:?}", ids.difference(&seen).collect::<Vec<_>>());
     }
 
     /// Scenarios with mistakes of every kind the tables cover, read and built by the
-    /// core: each problem has an id, and said in Chinese it keeps no English words
-    /// but the names and the reader's own.
+    /// core, and the readers' syntax errors: each problem has an id, and said in
+    /// Chinese it keeps no English words but the names and the literals.
     #[test]
     fn a_scenario_s_problems_are_said_in_chinese() {
         const HEAD: &str = "format = \"nhlab/1\"\ntitle = \"t\"\ncoordinates = [\"x\"]\n";
@@ -259,9 +261,18 @@ mod tests {
             &format!("{HEAD}kinetic = \"x'^2\"\n[initial.q]\nx = 0\n[frames.A]\nrotations = [{{ z = \"x\" }}]\n[points.G]\nposition = [\"x\", \"0\", \"0\"]\n[[bodies]]\nname = \"w\"\nframe = \"A\"\ncentre = \"G\"\nmass = \"1\"\ninertia = {{ xx = \"1\", yy = \"1\", zz = \"1\" }}\n[[rolling]]\nbody = \"w\"\ncontact = \"G\"\ntangents = [\"[1, 0, 0]\"]\n[[rolling]]\nbody = \"w\"\ncontact = \"G\"\nfriction = \"-1\"\n[[rolling]]\nbody = \"w\"\ncontact = \"G\"\nfriction = \"-1\"\n"),
             // An input's signal table, a particle's position.
             &format!("{HEAD}kinetic = \"x'^2\"\n[initial.q]\nx = 0\n[inputs.u]\nvalue = 0\nsignal = [[0, 0], [0, 1]]\n[[particles]]\nmass = \"1\"\nposition = [\"x\"]\n"),
+            // The readers' syntax errors.
+            "a = [1 2]",
+            "x = tru",
+            "[run",
+            "a b = 1",
+            "a = \"x",
         ];
-        for text in cases {
-            let problems = match nhlab::prepare::Prepared::from_text(text, nhlab::scenario::Format::Toml) {
+        // JSON's syntax errors.
+        let json = ["{\"format\": \"nhlab/1\",", "{\"a\": [1, 2}", "{a: 1}", "{\"format\": \"x\",}", "{\"a\": 1} x"];
+        let texts = cases.iter().map(|t| (*t, nhlab::scenario::Format::Toml));
+        for (text, format) in texts.chain(json.map(|t| (t, nhlab::scenario::Format::Json))) {
+            let problems = match nhlab::prepare::Prepared::from_text(text, format) {
                 Err(p) => p.0,
                 Ok(prepared) => prepared.map.warnings,
             };
@@ -274,7 +285,8 @@ mod tests {
                 let said = message(m);
                 set(Language::En);
                 assert!(said.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{p}: {said}");
-                for english in ["expected", "found", "unknown", "did you mean", " is not ", "missing", "needs"] {
+                let words = ["expected", "found", "unknown", "did you mean", " is not ", "missing", "needs", "invalid"];
+                for english in words.iter().chain(&["unclosed", "EOF", "trailing", "with no value", "must be"]) {
                     assert!(!said.contains(english), "{p}: {said}");
                 }
             }

@@ -232,7 +232,7 @@ pub fn describe_all(problems: &[TextProblem]) -> String {
     problems.iter().map(TextProblem::describe).collect::<Vec<_>>().join("\n")
 }
 
-fn problems(p: Problems) -> Vec<TextProblem> {
+pub(crate) fn problems(p: Problems) -> Vec<TextProblem> {
     p.0.iter().map(TextProblem::from_problem).collect()
 }
 
@@ -340,20 +340,20 @@ impl Lab {
 
     /// Starts the runs of a prepared scenario.
     pub fn from_prepared(prepared: Prepared) -> Result<Lab, Vec<TextProblem>> {
-        let view = View::new(&prepared.model).map_err(|e| {
-            vec![TextProblem { field: "view".into(), line: None, column: None, message: format!("{e}") }]
-        })?;
-        let scene = ScenePlayer::new(&prepared.model).map_err(|e| {
-            vec![TextProblem { field: "scene".into(), line: None, column: None, message: format!("{e}") }]
-        })?;
+        let unplaced = |field: &str, message: &nhlab::message::Message| {
+            vec![TextProblem { field: field.into(), line: None, column: None, message: crate::i18n::message(message) }]
+        };
+        let view = View::new(&prepared.model).map_err(|e| unplaced("view", &e.message()))?;
+        let scene = ScenePlayer::new(&prepared.model).map_err(|e| unplaced("scene", &e.message()))?;
         let scene = (!scene.elements().is_empty()).then_some(scene);
         let view = Outputs::new(view, scene);
         let run = &prepared.model.scenario.run;
         let t0 = prepared.initial.t;
         let t_end = run.t_end_or_default();
         if t_end <= t0 {
-            let message = format!("must be after the initial time {t0}, found {t_end}");
-            return Err(vec![TextProblem { field: "run.t_end".into(), line: None, column: None, message }]);
+            // The checks refuse it with its place; this guards a scenario built otherwise.
+            let (t0, end) = (nhlab::math::Short(t0), nhlab::math::Short(t_end));
+            return Err(unplaced("run.t_end", &nhlab::message::problem::end_before_start(t0, end)));
         }
         let warnings = prepared.map.warnings.iter().map(TextProblem::from_problem).collect();
         let mut lab = Lab {

@@ -61,7 +61,8 @@ impl LongRun {
         };
         let (scenario, map) = crate::lab::read(text).map_err(said)?;
         let needs = Needs::for_methods(&scenario.run.chosen_methods(), false);
-        let mut prepared = Prepared::from_scenario_for(&scenario, map, needs).map_err(|p| p.to_string())?;
+        let mut prepared =
+            Prepared::from_scenario_for(&scenario, map, needs).map_err(|p| said(crate::lab::problems(p)))?;
         // The page's compiled kernels, as its runs use them (natively: interpreted).
         if scenario.run.chosen_methods().contains(&Method::Lagrange) {
             let _ = crate::kernel::use_for_lagrange(&prepared.model, &mut prepared.numeric);
@@ -71,7 +72,7 @@ impl LongRun {
         }
         let t0 = prepared.initial.t;
         if !(t_end.is_finite() && t_end > t0 && t_end - t0 <= MAX_T_END) {
-            return Err(format!("the long run's end must be after t = {t0} and at most {MAX_T_END} later"));
+            return Err(crate::i18n::tr("longrun.bad-end", &[("t0", &nhlab::math::Short(t0)), ("max", &MAX_T_END)]));
         }
         let run = &prepared.model.scenario.run;
         let kinds = run.integrator_kinds();

@@ -49,7 +49,7 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
     if terms.jacobian.nrows() == 0 {
         return super::lagrange::solve(terms, workspace, t);
     }
-    saddle_point(terms, &reaction, workspace, t, "the matrix [[M, −Rᵀ], [A, 0]] of the Euler-condition equations")
+    saddle_point(terms, &reaction, workspace, t, crate::mechanics::SingularMatrix::EulerSaddle)
 }
 
 #[cfg(test)]

@@ -20,11 +20,18 @@ pub(super) fn solve(terms: &Terms, t: f64) -> Result<Solution, DynamicsError> {
         return Ok(Solution { accelerations: a, multipliers: None, multiplier_rates: None });
     }
     let aj = &terms.jacobian;
-    let pinv =
-        super::jacobi::pseudo_inverse(aj, RANK_TOLERANCE).ok_or(DynamicsError::Singular { what: "A", t, hint: "" })?;
+    let pinv = super::jacobi::pseudo_inverse(aj, RANK_TOLERANCE).ok_or(DynamicsError::Singular {
+        what: crate::mechanics::SingularMatrix::Symbol("A"),
+        t,
+        hint: crate::mechanics::SingularHint::None,
+    })?;
     let particular = pinv * &terms.bias;
     if (aj * &particular - &terms.bias).norm() > 1e-8 * (1.0 + terms.bias.norm()) {
-        return Err(DynamicsError::Singular { what: "A", t, hint: "; the constraints are inconsistent" });
+        return Err(DynamicsError::Singular {
+            what: crate::mechanics::SingularMatrix::Symbol("A"),
+            t,
+            hint: crate::mechanics::SingularHint::Inconsistent,
+        });
     }
     let (eigenvalues, eigenvectors) = super::jacobi::symmetric_eigen(&(aj.transpose() * aj));
     let scale = eigenvalues.iter().cloned().fold(0.0, f64::max).max(f64::MIN_POSITIVE);

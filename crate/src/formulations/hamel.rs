@@ -23,7 +23,11 @@ pub(crate) fn complete(
     let a1 = jacobian.select_columns(dependent);
     let a2 = jacobian.select_columns(independent);
     let rhs = bias - a2 * qdd2;
-    let qdd1 = a1.lu().solve(&rhs).ok_or(DynamicsError::Singular { what: "A₁", t, hint: "" })?;
+    let qdd1 = a1.lu().solve(&rhs).ok_or(DynamicsError::Singular {
+        what: crate::mechanics::SingularMatrix::Symbol("A₁"),
+        t,
+        hint: crate::mechanics::SingularHint::None,
+    })?;
     let mut qdd = DVector::zeros(n);
     for (k, &i) in independent.iter().enumerate() {
         qdd[i] = qdd2[k];
@@ -49,12 +53,16 @@ pub(super) fn solve(numeric: &mut NumericModel, t: f64, q: &[f64], v: &[f64]) ->
     let h = hamel?;
     if !h.split_regular {
         return Err(DynamicsError::Singular {
-            what: super::HAMEL_SPLIT,
+            what: crate::mechanics::SingularMatrix::HamelSplit,
             t,
-            hint: "; the dependent coordinates cannot be solved for here: choose others in [hamel] dependent",
+            hint: crate::mechanics::SingularHint::ChooseDependent,
         });
     }
-    let qdd2 = h.psi.clone().lu().solve(&h.g).ok_or(DynamicsError::Singular { what: "Ψ", t, hint: "" })?;
+    let qdd2 = h.psi.clone().lu().solve(&h.g).ok_or(DynamicsError::Singular {
+        what: crate::mechanics::SingularMatrix::Symbol("Ψ"),
+        t,
+        hint: crate::mechanics::SingularHint::None,
+    })?;
     let (dependent, independent) = (h.dependent.clone(), h.independent.clone());
     let (jacobian, bias) = if h.combined {
         let a1t = jacobian.select_columns(&dependent).transpose();

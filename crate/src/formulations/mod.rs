@@ -30,10 +30,6 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::mechanics::{DynamicsError, NumericModel, Terms};
 
-/// What a [`DynamicsError::Singular`] names where Hamel's split is singular: the
-/// page tells that stop (information: the embedding is undefined there) from failures.
-pub const HAMEL_SPLIT: &str = "A₁ of Hamel's split";
-
 pub use crate::scenario::Method;
 
 /// Whether `method` applies to `model`: `Err` says why not, in the words that
@@ -157,9 +153,9 @@ pub(crate) fn e_values<'a>(
     };
     if !h.split_regular {
         return Some(Err(DynamicsError::Singular {
-            what: HAMEL_SPLIT,
+            what: crate::mechanics::SingularMatrix::HamelSplit,
             t,
-            hint: "; the E-vector is not defined for this split here",
+            hint: crate::mechanics::SingularHint::NoEVector,
         }));
     }
     Some(Ok(h))
@@ -214,7 +210,7 @@ pub(crate) fn saddle_point(
     reaction: &DMatrix<f64>,
     workspace: &mut Workspace,
     t: f64,
-    what: &'static str,
+    what: crate::mechanics::SingularMatrix,
 ) -> Result<Solution, DynamicsError> {
     let (n, m) = (terms.mass.nrows(), terms.jacobian.nrows());
     workspace.reset(n + m);
@@ -264,10 +260,10 @@ fn redundant_saddle_point(
     terms: &Terms,
     reaction: &DMatrix<f64>,
     t: f64,
-    what: &'static str,
+    what: crate::mechanics::SingularMatrix,
 ) -> Result<Solution, DynamicsError> {
     let (n, m) = (terms.mass.nrows(), terms.jacobian.nrows());
-    let singular = DynamicsError::Singular { what, t, hint: "; the constraints may be inconsistent" };
+    let singular = DynamicsError::Singular { what, t, hint: crate::mechanics::SingularHint::MayBeInconsistent };
     let rows = crate::mechanics::independent_rows(&terms.jacobian);
     if rows.len() == m {
         return Err(singular);

@@ -25,9 +25,9 @@ pub(super) fn solve(terms: &Terms, t: f64) -> Result<Solution, DynamicsError> {
     let m_inv_half = &eigenvectors * nalgebra::DMatrix::from_diagonal(&inv_sqrt) * eigenvectors.transpose();
     let b_matrix = &terms.jacobian * &m_inv_half;
     let pinv = super::jacobi::pseudo_inverse(&b_matrix, RANK_TOLERANCE).ok_or(DynamicsError::Singular {
-        what: "A M^{-1/2}",
+        what: crate::mechanics::SingularMatrix::Symbol("A M^{-1/2}"),
         t,
-        hint: "",
+        hint: crate::mechanics::SingularHint::None,
     })?;
     let correction = &m_inv_half * pinv * (&terms.bias - &terms.jacobian * &a);
     Ok(Solution { accelerations: a + correction, multipliers: None, multiplier_rates: None })

@@ -36,7 +36,7 @@ pub(super) fn solve(
         &reaction,
         &mut crate::math::Workspace::default(),
         t,
-        "the matrix [[M_v, C], [A, 0]] of the vakonomic equations",
+        crate::mechanics::SingularMatrix::VakonomicSaddle,
     )?;
     Ok(Solution {
         accelerations: solution.accelerations,

@@ -67,8 +67,16 @@ fn eliminated(
     let a1 = jacobian.select_columns(&dependent);
     let a2 = jacobian.select_columns(&independent);
     let lu = a1.lu();
-    let x = -lu.solve(&a2).ok_or(DynamicsError::Singular { what: "A (the constraints are redundant)", t, hint: "" })?;
-    let a1_inv_b = lu.solve(bias).ok_or(DynamicsError::Singular { what: "A₁", t, hint: "" })?;
+    let x = -lu.solve(&a2).ok_or(DynamicsError::Singular {
+        what: crate::mechanics::SingularMatrix::RedundantA,
+        t,
+        hint: crate::mechanics::SingularHint::None,
+    })?;
+    let a1_inv_b = lu.solve(bias).ok_or(DynamicsError::Singular {
+        what: crate::mechanics::SingularMatrix::Symbol("A₁"),
+        t,
+        hint: crate::mechanics::SingularHint::None,
+    })?;
     let k = independent.len();
     let mut null = nalgebra::DMatrix::zeros(n, k);
     let mut gamma = DVector::zeros(n);

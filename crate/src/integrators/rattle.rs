@@ -258,9 +258,9 @@ fn substep(
     for iteration in 1..=MAX_ITERATIONS {
         let Some(mut delta) = jac.clone().lu().solve(&(-&residual)) else {
             return Err(DynamicsError::Singular {
-                what: "the structure-preserving step's Newton matrix",
+                what: crate::mechanics::SingularMatrix::Newton,
                 t,
-                hint: "; the constraints may be redundant, or the step too large",
+                hint: crate::mechanics::SingularHint::RedundantOrLargeStep,
             });
         };
         if delta.iter().any(|d| !d.is_finite()) {
@@ -304,7 +304,11 @@ fn substep(
     let g1 = &e1.forcing + &e1.k * &v1;
     // The end's velocity: v = v₁ + h/2 M₁⁻¹ (g₁ + A₁ᵀ μ), with μ from r(q₁, v) = 0.
     let Some(lu) = Some(e1.mass.clone().lu()).filter(|lu| lu.is_invertible()) else {
-        return Err(DynamicsError::Singular { what: "the mass matrix", t: t + h, hint: "" });
+        return Err(DynamicsError::Singular {
+            what: crate::mechanics::SingularMatrix::Mass,
+            t: t + h,
+            hint: crate::mechanics::SingularHint::None,
+        });
     };
     let free = lu.solve(&g1).unwrap_or_else(|| DVector::zeros(n));
     let mut change = free.clone();
@@ -314,9 +318,9 @@ fn substep(
         let rhs = -(&e1.residuals * (2.0 / h)) - &e1.jacobian * &free;
         let Some(mu) = s.lu().solve(&rhs) else {
             return Err(DynamicsError::Singular {
-                what: "A M⁻¹ Aᵀ",
+                what: crate::mechanics::SingularMatrix::Symbol("A M⁻¹ Aᵀ"),
                 t: t + h,
-                hint: "; the constraints are redundant here",
+                hint: crate::mechanics::SingularHint::RedundantHere,
             });
         };
         change += minv_at * mu;

@@ -161,6 +161,16 @@ pub(super) fn check_options(c: &mut Checker<'_>, s: &Scenario, _n: usize) {
             }
         }
     }
+    let t0 = s.initial.t;
+    match r.t_end {
+        Some(t_end) if t0.is_finite() && t_end.is_finite() && t_end > 0.0 && t_end <= t0 => {
+            c.said("run.t_end", problem::end_before_start(crate::math::Short(t0), crate::math::Short(t_end)));
+        }
+        None if t0.is_finite() && crate::scenario::DEFAULT_T_END <= t0 => {
+            c.said("initial.t", problem::start_after_default_end(crate::math::Short(crate::scenario::DEFAULT_T_END)));
+        }
+        _ => {}
+    }
     if let Some(rtol) = r.rtol.filter(|x| x.is_finite() && *x > 0.0) {
         if rtol < MIN_RTOL {
             c.said("run.rtol", problem::rtol_too_small(format!("{MIN_RTOL:e}"), format!("{rtol:e}")));

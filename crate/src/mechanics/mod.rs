@@ -36,6 +36,7 @@ pub(crate) use numeric::{as_written, dynamics_outputs, main_outputs};
 pub use numeric::{
     contact_columns_fail, discrete_applicability, ContactForce, ContactForces, ContactInfo, ContactState,
     DiscreteLayout, DiscreteTerms, DynamicsError, HamelLayout, HamelTerms, InputLayout, NumericModel, OutputLayout,
-    TailLayout, Terms, Unbalanced, VakonomicTerms, CONTACT_COLUMNS, CONTACT_COLUMN_PREFIXES,
+    SingularHint, SingularMatrix, TailLayout, Terms, Unbalanced, VakonomicTerms, CONTACT_COLUMNS,
+    CONTACT_COLUMN_PREFIXES,
 };
 pub use vakonomic::{VakonomicEquations, VakonomicError};

@@ -77,7 +77,7 @@ impl Message {
     /// lists, in that order (what a translation may use), and so are its parts'.
     pub fn well_formed(&self) -> bool {
         ids().any(|(id, names)| {
-            *id == self.id && names.len() == self.args.len() && names.iter().zip(&self.args).all(|(n, (a, _))| n == a)
+            id == self.id && names.len() == self.args.len() && names.iter().zip(&self.args).all(|(n, (a, _))| n == a)
         }) && self.parts.iter().all(|(_, p)| p.well_formed())
     }
 
@@ -186,12 +186,15 @@ pub mod phrase;
 pub mod problem;
 pub mod run;
 pub mod share;
+pub mod syntax;
 
 /// Every id a [`Message`] may carry, with its parameters' names: [`IDS`] and those
 /// of the message tables. A page's catalogue is checked against this list (a test of
 /// the web lab).
-pub fn ids() -> impl Iterator<Item = &'static (&'static str, &'static [&'static str])> {
-    IDS.iter().chain(problem::IDS).chain(bodies::IDS).chain(share::IDS).chain(run::IDS).chain(phrase::IDS)
+pub fn ids() -> impl Iterator<Item = (&'static str, &'static [&'static str])> {
+    let tables = IDS.iter().chain(problem::IDS).chain(bodies::IDS).chain(share::IDS).chain(run::IDS);
+    let tables = tables.chain(phrase::IDS).chain(syntax::IDS).copied();
+    tables.chain(syntax::WORDS.iter().map(|&(id, _)| (id, &[][..])))
 }
 
 /// The ids written out by hand (the runs', the equations' forms, the expressions'

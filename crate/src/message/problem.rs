@@ -3,6 +3,12 @@
 //! wording, which the command line prints.
 
 messages! {
+    // Compiling the model (internal: a scenario that passed the checks should not meet these).
+    /// An expression using a symbol that is not an input.
+    compile_unbound(name) "problem.compile.unbound" "`{name}` is used but is not an input of the compiled function"
+    /// A definition without a body.
+    compile_undefined(name) "problem.compile.undefined" "the definition `{name}` has no body"
+
     // Reading the text.
     /// A text over the size limit.
     file_too_large(bytes, limit) "problem.file-too-large" "the scenario is {bytes} bytes; the lab reads at most {limit}"
@@ -87,6 +93,11 @@ messages! {
     not_finite() "problem.not-finite" "the value must be a finite number"
     /// A value that must be positive (and finite) is `value`.
     not_positive(value) "problem.not-positive" "expected a positive number, found {value}"
+    /// The run's end not after its start.
+    end_before_start(t0, t_end) "problem.t-end.before-start" "must be after the initial time {t0}, found {t_end}"
+    /// The initial time not before the default end (no `[run] t_end`).
+    start_after_default_end(t_end) "problem.initial-t.after-default-end"
+        "must be before the run's end t = {t_end} (the default when [run] t_end is not given)"
     /// A value that must be finite is `value`.
     expected_finite(value) "problem.expected-finite" "expected a finite number, found {value}"
     /// A range's bound or step that is not finite.

@@ -128,6 +128,12 @@ messages! {
     redundant_a() "run.what.redundant-a" "A (the constraints are redundant)"
     /// The Newton matrix of the structure-preserving step.
     newton_matrix() "run.what.newton-matrix" "the structure-preserving step's Newton matrix"
+    /// The saddle-point matrix of Lagrange's equations.
+    lagrange_matrix() "run.what.lagrange-matrix" "the matrix [[M, −Aᵀ], [A, 0]] of Lagrange's equations"
+    /// … of the Euler-condition equations.
+    euler_matrix() "run.what.euler-matrix" "the matrix [[M, −Rᵀ], [A, 0]] of the Euler-condition equations"
+    /// … of the vakonomic equations.
+    vakonomic_matrix() "run.what.vakonomic-matrix" "the matrix [[M_v, C], [A, 0]] of the vakonomic equations"
     /// The constraints may be inconsistent.
     may_be_inconsistent() "run.hint.may-be-inconsistent" "; the constraints may be inconsistent"
     /// The constraints are inconsistent.
@@ -143,31 +149,10 @@ messages! {
     redundant_here() "run.hint.redundant-here" "; the constraints are redundant here"
 }
 
-/// A matrix's name or a hint as [`crate::mechanics::DynamicsError::Singular`] holds
-/// it, as a phrase (a symbol such as `A₁` is said as it is written).
-pub fn singular_phrase(text: &str) -> Option<super::Message> {
-    Some(match text {
-        "" => return None,
-        crate::formulations::HAMEL_SPLIT => hamel_split(),
-        "the mass matrix" => mass_matrix(),
-        "A (the constraints are redundant)" => redundant_a(),
-        "the structure-preserving step's Newton matrix" => newton_matrix(),
-        "; the constraints may be inconsistent" => may_be_inconsistent(),
-        "; the constraints are inconsistent" => are_inconsistent(),
-        "; the E-vector is not defined for this split here" => no_e_vector(),
-        "; the dependent coordinates cannot be solved for here: choose others in [hamel] dependent" => {
-            choose_dependent()
-        }
-        "; the constraints may be redundant, or the step too large" => redundant_or_large_step(),
-        "; the constraints are redundant here" => redundant_here(),
-        symbol => super::phrase::verbatim(symbol),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use crate::integrators::IntegrationError;
-    use crate::mechanics::DynamicsError;
+    use crate::mechanics::{DynamicsError, SingularHint, SingularMatrix};
     use alloc::string::ToString;
 
     /// Every reason a run stops, said by its id, is word for word what the command
@@ -186,17 +171,29 @@ mod tests {
             IntegrationError::NonFinite { t: 6.0 },
             d(DynamicsError::NonFinite { what: super::mass_entry("x", "y"), t: 0.25 }),
             d(DynamicsError::NonFinite { what: super::energy(), t: 0.25 }),
+            d(DynamicsError::Singular { what: SingularMatrix::HamelSplit, t: 1.0, hint: SingularHint::NoEVector }),
             d(DynamicsError::Singular {
-                what: crate::formulations::HAMEL_SPLIT,
-                t: 1.0,
-                hint: "; the E-vector is not defined for this split here",
+                what: SingularMatrix::Symbol("A M⁻¹ Aᵀ"), t: 1.0, hint: SingularHint::None
             }),
-            d(DynamicsError::Singular { what: "A M⁻¹ Aᵀ", t: 1.0, hint: "" }),
+            d(DynamicsError::Singular { what: SingularMatrix::Mass, t: 1.0, hint: SingularHint::RedundantHere }),
             d(DynamicsError::Singular {
-                what: "the mass matrix",
+                what: SingularMatrix::LagrangeSaddle,
                 t: 1.0,
-                hint: "; the constraints are redundant here",
+                hint: SingularHint::MayBeInconsistent,
             }),
+            d(DynamicsError::Singular { what: SingularMatrix::EulerSaddle, t: 1.0, hint: SingularHint::None }),
+            d(DynamicsError::Singular { what: SingularMatrix::VakonomicSaddle, t: 1.0, hint: SingularHint::None }),
+            d(DynamicsError::Singular {
+                what: SingularMatrix::RedundantA,
+                t: 1.0,
+                hint: SingularHint::ChooseDependent,
+            }),
+            d(DynamicsError::Singular {
+                what: SingularMatrix::Newton,
+                t: 1.0,
+                hint: SingularHint::RedundantOrLargeStep,
+            }),
+            d(DynamicsError::Singular { what: SingularMatrix::Symbol("A"), t: 1.0, hint: SingularHint::Inconsistent }),
             d(DynamicsError::Inconsistent { rows: alloc::vec![0, 2], t: 1.0 }),
             d(DynamicsError::NotPositiveDefinite { t: 1.0 }),
             d(DynamicsError::NotConverged { t: 1.0, h: 0.01, iterations: 50 }),
@@ -213,5 +210,17 @@ mod tests {
             m.parts.iter().map(|(_, p)| p.id).collect::<alloc::vec::Vec<_>>(),
             ["run.what.mass-matrix", "run.hint.redundant-here"]
         );
+    }
+
+    /// So are the two ways compiling a model can fail (internal limits the page
+    /// shows under the editor).
+    #[test]
+    fn compile_errors_say_what_display_writes() {
+        use crate::expr::CompileError;
+        for e in [CompileError::UnboundSymbol("x".into()), CompileError::UndefinedDefinition("d".into())] {
+            let m = e.message();
+            assert_eq!(m.english, e.to_string());
+            assert!(m.id.starts_with("problem.compile.") && m.well_formed(), "{m:?}");
+        }
     }
 }

@@ -217,7 +217,7 @@ fn in_our_words(message: &str, text: &str, at: Option<usize>) -> Message {
     let field = message.strip_prefix("missing field `").and_then(|rest| rest.strip_suffix('`'));
     match field {
         Some(field) if !field.contains('`') => problem::missing(field),
-        _ => problem::reader(message),
+        _ => problem::reader(Part(crate::message::syntax::said(message))),
     }
 }
 

@@ -36,7 +36,11 @@ pub use crate::scenario::{OnInvalid, Stabilization};
 /// alike), not a failure of the integration. The time it ended, else `None`.
 pub fn ended_by_design(e: &IntegrationError<DynamicsError>) -> Option<f64> {
     match e {
-        IntegrationError::System(DynamicsError::Singular { what: formulations::HAMEL_SPLIT, t, .. }) => Some(*t),
+        IntegrationError::System(DynamicsError::Singular {
+            what: crate::mechanics::SingularMatrix::HamelSplit,
+            t,
+            ..
+        }) => Some(*t),
         IntegrationError::System(DynamicsError::ContactInvalid { t, .. }) => Some(*t),
         _ => None,
     }
@@ -897,8 +901,11 @@ fn project(numeric: &mut NumericModel, t: f64, y: &mut [f64]) -> Result<(), Dyna
     let a = &terms.jacobian;
     let m_inv_at = m_inv.solve(&a.transpose());
     let s = a * &m_inv_at;
-    let lambda =
-        s.lu().solve(&terms.residuals).ok_or(DynamicsError::Singular { what: "A M⁻¹ Aᵀ", t, hint: "" })?;
+    let lambda = s.lu().solve(&terms.residuals).ok_or(DynamicsError::Singular {
+        what: crate::mechanics::SingularMatrix::Symbol("A M⁻¹ Aᵀ"),
+        t,
+        hint: crate::mechanics::SingularHint::None,
+    })?;
     let dv = m_inv_at * lambda;
     for i in 0..n {
         y[n + i] -= dv[i];

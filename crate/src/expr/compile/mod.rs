@@ -42,6 +42,17 @@ pub enum CompileError {
     UndefinedDefinition(String),
 }
 
+impl CompileError {
+    /// Why, as a message with an id; its English is what `Display` writes.
+    pub fn message(&self) -> crate::message::Message {
+        use crate::message::problem;
+        match self {
+            CompileError::UnboundSymbol(name) => problem::compile_unbound(name),
+            CompileError::UndefinedDefinition(name) => problem::compile_undefined(name),
+        }
+    }
+}
+
 /// Where an operand lives before registers are laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Operand {

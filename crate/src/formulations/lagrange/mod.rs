@@ -40,5 +40,5 @@ pub(super) fn solve(terms: &Terms, workspace: &mut Workspace, t: f64) -> Result<
             multiplier_rates: None,
         });
     }
-    saddle_point(terms, &terms.jacobian, workspace, t, "the matrix [[M, −Aᵀ], [A, 0]] of Lagrange's equations")
+    saddle_point(terms, &terms.jacobian, workspace, t, crate::mechanics::SingularMatrix::LagrangeSaddle)
 }

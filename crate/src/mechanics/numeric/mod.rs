@@ -27,7 +27,7 @@ pub(crate) use layout::{dynamics_outputs, load_inputs, main_outputs};
 pub use layout::{HamelLayout, InputLayout, OutputLayout, TailLayout};
 pub(crate) use terms::as_written;
 use terms::fill_row_major;
-pub use terms::{DynamicsError, HamelTerms, Terms, VakonomicTerms};
+pub use terms::{DynamicsError, HamelTerms, SingularHint, SingularMatrix, Terms, VakonomicTerms};
 
 use super::model::Model;
 use crate::expr::{CompileError, Evaluator, NativeEvaluator};

@@ -18,14 +18,14 @@ pub enum DynamicsError {
         t: f64,
     },
     /// A matrix that must be invertible is not.
-    #[error("{what} is singular at t = {}{hint}", crate::math::Short(*t))]
+    #[error("{} is singular at t = {}{}", what.message(), crate::math::Short(*t), hint.message().map(|h| h.english).unwrap_or_default())]
     Singular {
         /// Which matrix.
-        what: &'static str,
+        what: SingularMatrix,
         /// When.
         t: f64,
-        /// What may cause it, starting with "; " (or empty).
-        hint: &'static str,
+        /// What may cause it.
+        hint: SingularHint,
     },
     /// Redundant constraints that cannot all be met: no accelerations satisfy them.
     #[error("the constraints {} cannot all be met at t = {} (they are redundant and inconsistent: no accelerations satisfy them)", constraint_numbers(rows), crate::math::Short(*t))]
@@ -73,21 +73,93 @@ impl DynamicsError {
     /// Why, as a message with an id ([`crate::message::run`]); its English is what
     /// `Display` writes.
     pub fn message(&self) -> crate::message::Message {
-        use crate::message::{phrase, run, Hint, Part};
+        use crate::message::{run, Hint, Part};
         let at = |t: &f64| crate::math::Short(*t);
         match self {
             DynamicsError::NonFinite { what, t } => run::not_finite(Part(what.clone()), at(t)),
-            DynamicsError::Singular { what, t, hint } => run::singular(
-                Part(run::singular_phrase(what).unwrap_or_else(|| phrase::verbatim(what))),
-                at(t),
-                Hint(run::singular_phrase(hint)),
-            ),
+            DynamicsError::Singular { what, t, hint } => {
+                run::singular(Part(what.message()), at(t), Hint(hint.message()))
+            }
             DynamicsError::Inconsistent { rows, t } => run::inconsistent(constraint_numbers(rows), at(t)),
             DynamicsError::NotPositiveDefinite { t } => run::not_positive_definite(at(t)),
             DynamicsError::Unsupported(why) => why.clone(),
             DynamicsError::NotConverged { t, h, iterations } => run::not_converged(at(t), at(h), iterations),
             DynamicsError::ContactInvalid { message, .. } => message.clone(),
         }
+    }
+}
+
+/// A matrix that must be invertible and was not ([`DynamicsError::Singular`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SingularMatrix {
+    /// A matrix named by its symbol (`A`, `A₁`, `Ψ`, `A M⁻¹ Aᵀ`): said as written.
+    Symbol(&'static str),
+    /// The mass matrix.
+    Mass,
+    /// `A₁` of Hamel's split.
+    HamelSplit,
+    /// The constraint matrix of Voronets' equations, singular because the
+    /// constraints are redundant.
+    RedundantA,
+    /// The Newton matrix of a structure-preserving step.
+    Newton,
+    /// `[[M, −Aᵀ], [A, 0]]` of Lagrange's equations.
+    LagrangeSaddle,
+    /// `[[M, −Rᵀ], [A, 0]]` of the Euler-condition equations.
+    EulerSaddle,
+    /// `[[M_v, C], [A, 0]]` of the vakonomic equations.
+    VakonomicSaddle,
+}
+
+impl SingularMatrix {
+    /// Its name, as a phrase.
+    pub fn message(self) -> crate::message::Message {
+        use crate::message::{phrase, run};
+        match self {
+            SingularMatrix::Symbol(symbol) => phrase::verbatim(symbol),
+            SingularMatrix::Mass => run::mass_matrix(),
+            SingularMatrix::HamelSplit => run::hamel_split(),
+            SingularMatrix::RedundantA => run::redundant_a(),
+            SingularMatrix::Newton => run::newton_matrix(),
+            SingularMatrix::LagrangeSaddle => run::lagrange_matrix(),
+            SingularMatrix::EulerSaddle => run::euler_matrix(),
+            SingularMatrix::VakonomicSaddle => run::vakonomic_matrix(),
+        }
+    }
+}
+
+/// What may have made a matrix singular ([`DynamicsError::Singular`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SingularHint {
+    /// Nothing to add.
+    None,
+    /// The constraints may be inconsistent.
+    MayBeInconsistent,
+    /// The constraints are inconsistent.
+    Inconsistent,
+    /// Hamel's E-vector is not defined for the split at this state.
+    NoEVector,
+    /// The dependent coordinates cannot be solved for: another split is needed.
+    ChooseDependent,
+    /// Redundant constraints, or a step too large.
+    RedundantOrLargeStep,
+    /// Redundant constraints.
+    RedundantHere,
+}
+
+impl SingularHint {
+    /// The hint as a phrase starting "; ", if there is one.
+    pub fn message(self) -> Option<crate::message::Message> {
+        use crate::message::run;
+        Some(match self {
+            SingularHint::None => return None,
+            SingularHint::MayBeInconsistent => run::may_be_inconsistent(),
+            SingularHint::Inconsistent => run::are_inconsistent(),
+            SingularHint::NoEVector => run::no_e_vector(),
+            SingularHint::ChooseDependent => run::choose_dependent(),
+            SingularHint::RedundantOrLargeStep => run::redundant_or_large_step(),
+            SingularHint::RedundantHere => run::redundant_here(),
+        })
     }
 }
 
