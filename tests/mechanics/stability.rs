@@ -484,7 +484,8 @@ v = { x = 0 }
         same_eigenvalues(&lin.eigenvalues, &[(0.0, -w), (0.0, w)], 1e-12, dependent);
     }
     let e = linearised("y", -2.0, 0.0).unwrap_err();
-    assert!(e.contains("the dependent coordinates given: the constraints cannot be solved for them here"), "{e}");
+    assert_eq!(e.to_string(), "the dependent coordinates given: the constraints cannot be solved for them here");
+    assert_eq!((e.why.id, e.why.parts[0].1.id), ("stability.dependent", "stability.dependent.unsolvable"));
 }
 
 /// The eigenvalues `±i ωⱼ` of `n` identical pendula (`g/l = g`) coupled by springs `k`

@@ -209,6 +209,7 @@ mod tests {
             .chain(nhlab::message::share::ENGLISH)
             .chain(nhlab::message::run::ENGLISH)
             .chain(nhlab::message::phrase::ENGLISH)
+            .chain(nhlab::message::stability::ENGLISH)
             .chain(nhlab::message::syntax::ENGLISH)
             .chain(nhlab::message::syntax::WORDS)
         {

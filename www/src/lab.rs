@@ -227,6 +227,12 @@ impl TextProblem {
     }
 }
 
+/// Every problem on one line, `field: message; …`, in the page's language: for a
+/// caption (the long run's, the stability panel's) beside the editor's own list.
+pub(crate) fn said_briefly(problems: &[TextProblem]) -> String {
+    problems.iter().map(|p| format!("{}: {}", p.field, p.message)).collect::<Vec<_>>().join("; ")
+}
+
 /// Every problem, one per line.
 pub fn describe_all(problems: &[TextProblem]) -> String {
     problems.iter().map(TextProblem::describe).collect::<Vec<_>>().join("\n")
@@ -511,7 +517,7 @@ impl Lab {
     pub fn scene(&self) -> Option<(Vec<String>, Projection, usize)> {
         let scene = self.view.scene.as_ref()?;
         let mut labels: Vec<String> = scene.elements().iter().map(|e| e.label.clone()).collect();
-        labels.extend(self.contact_names().iter().map(|name| format!("force of {name}")));
+        labels.extend(self.contact_names().iter().map(|name| crate::i18n::tr("scene.force-of", &[("name", name)])));
         Some((labels, scene.projection(), self.view.trails()))
     }
 

@@ -56,13 +56,11 @@ impl LongRun {
     /// The long run of scenario `text` to `t_end` (after its start, at most
     /// [`MAX_T_END`]).
     pub fn new(text: &str, t_end: f64) -> Result<LongRun, String> {
-        let said = |problems: Vec<crate::lab::TextProblem>| {
-            problems.iter().map(|p| format!("{}: {}", p.field, p.message)).collect::<Vec<_>>().join("; ")
-        };
+        let said = |problems: Vec<crate::lab::TextProblem>| crate::lab::said_briefly(&problems);
         let (scenario, map) = crate::lab::read(text).map_err(said)?;
         let needs = Needs::for_methods(&scenario.run.chosen_methods(), false);
-        let mut prepared =
-            Prepared::from_scenario_for(&scenario, map, needs).map_err(|p| said(crate::lab::problems(p)))?;
+        let mut prepared = Prepared::from_scenario_for(&scenario, map, needs)
+            .map_err(|p| crate::lab::said_briefly(&crate::lab::problems(p)))?;
         // The page's compiled kernels, as its runs use them (natively: interpreted).
         if scenario.run.chosen_methods().contains(&Method::Lagrange) {
             let _ = crate::kernel::use_for_lagrange(&prepared.model, &mut prepared.numeric);

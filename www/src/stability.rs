@@ -9,7 +9,7 @@ use crate::i18n::tr;
 use nhlab::formulations::Method;
 use nhlab::mechanics::Needs;
 use nhlab::prepare::Prepared;
-use nhlab::stability::{Study, Swept};
+use nhlab::stability::{Study, StudyError, Swept};
 use nhlab_plots::{marginal_ranges, sweep_ranges, Track};
 
 /// A sweep as the page draws it.
@@ -85,9 +85,12 @@ pub fn sweep_of(text: &str) -> Result<Option<StabilityData>, String> {
             || s.run.chosen_methods().contains(&Method::Hamel);
         Needs::for_methods(&[if hamel { Method::Hamel } else { Method::Lagrange }], false)
     };
-    let mut p = Prepared::from_text_for(text, format, needs).map_err(|e| e.to_string())?;
+    let mut p =
+        Prepared::from_text_for(text, format, needs).map_err(|p| crate::lab::said_briefly(&crate::lab::problems(p)))?;
     let Some(spec) = p.model.scenario.stability.clone().filter(|s| s.sweep.is_some()) else { return Ok(None) };
-    let mut study = Study::new(&p.model, &spec).map_err(|e| format!("stability.{e}"))?;
+    // The table's keys are said as the scenario's fields (`stability.method`).
+    let said = |e: StudyError| crate::i18n::message(&e.message("stability."));
+    let mut study = Study::new(&p.model, &spec).map_err(said)?;
     let current = match &study.sweep {
         Some((_, Swept::Parameter(i), _)) => p.numeric.parameters[*i],
         Some((name, Swept::Velocity(_), _)) => {
@@ -101,11 +104,11 @@ pub fn sweep_of(text: &str) -> Result<Option<StabilityData>, String> {
         Some((_, Swept::Parameter(_), _)) => "parameter",
         _ => "velocity",
     };
-    let mut derivatives = study.derivatives(&p.model).map_err(|e| format!("stability.{e}"))?;
-    let sweep = study.run(&mut p.model, &mut p.numeric, &mut derivatives, &p.map)?;
+    let mut derivatives = study.derivatives(&p.model).map_err(said)?;
+    let sweep = study.run(&mut p.model, &mut p.numeric, &mut derivatives, &p.map).map_err(said)?;
     let tracks = sweep.tracks();
     if tracks.iter().flatten().any(|(re, im)| !re.is_finite() || !im.is_finite()) {
-        return Err("an eigenvalue is not finite".into());
+        return Err(crate::i18n::message(&nhlab::message::stability::eigenvalue_not_finite()));
     }
     let (mut hamel, mut hamel_note) = (Vec::new(), String::new());
     let compare = study.method != Method::Hamel && p.model.scenario.run.chosen_methods().contains(&Method::Hamel);
@@ -118,7 +121,7 @@ pub fn sweep_of(text: &str) -> Result<Option<StabilityData>, String> {
         match swept {
             Ok(h) if h.rows.len() == sweep.rows.len() => hamel = h.tracks(),
             Ok(_) => hamel_note = tr("stability.hamel-length", &[]),
-            Err(e) => hamel_note = tr("stability.hamel-failed", &[("why", &e)]),
+            Err(e) => hamel_note = tr("stability.hamel-failed", &[("why", &said(e))]),
         }
     }
     let first = &sweep.rows[0];
@@ -169,6 +172,39 @@ mod tests {
         let k = d.values.iter().position(|&s| (s - 6.0).abs() < 1e-9).unwrap();
         assert!(d.tracks.iter().all(|t| t[k].0 == 0.0), "{:?}", d.tracks.iter().map(|t| t[k]).collect::<Vec<_>>());
         assert!(d.tracks.iter().any(|t| t[k].1 > 1.0));
+    }
+
+    /// Why a sweep cannot be drawn is said in the page's language, with the key of
+    /// `[stability]` it concerns: a coordinate that is not ignorable, an axis that
+    /// does not increase, a swept name that is neither a parameter nor a velocity.
+    #[test]
+    fn a_sweep_s_refusal_is_said_in_chinese() {
+        use crate::i18n::{set, Language};
+        let disk = crate::gallery::text("rolling-disk").unwrap();
+        let cases = [
+            (
+                disk.replace(
+                    r#"ignorable = ["x", "y", "psi", "phi"]"#,
+                    r#"ignorable = ["x", "y", "psi", "phi", "theta"]"#,
+                ),
+                "在 phi' = 0 处：`theta` 不是可忽略坐标：方程依赖于它",
+                "at phi' = 0: `theta` is not ignorable: the equations depend on it",
+            ),
+            (
+                disk.replace("step = 0.01 }", r#"step = 0.01, axis = { name = "w", value = "-phi'" } }"#),
+                "stability.sweep.axis.value：必须随 phi' 递增（在 phi' = 0.01 处不递增）；递减的量请取其相反数",
+                "stability.sweep.axis.value: must increase with phi' (it does not at phi' = 0.01)",
+            ),
+        ];
+        for (text, chinese, english) in cases {
+            assert_ne!(text, disk);
+            let e = sweep_of(&text).expect_err("refused");
+            assert!(e.starts_with(english), "{e}");
+            set(Language::Zh);
+            let said = sweep_of(&text).expect_err("refused");
+            set(Language::En);
+            assert!(said.starts_with(chinese), "{said}");
+        }
     }
 
     /// The sleigh runs Hamel's embedding beside the truth: its tracks come too, a

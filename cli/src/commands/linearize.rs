@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use nhlab::formulations::Method;
 use nhlab::mechanics::Needs;
 use nhlab::scenario::{StabilitySpec, SweepSpec};
-use nhlab::stability::{eigenvectors, is_stable, modes, Mode, Study, Sweep, MAX_REFINED};
+use nhlab::stability::{eigenvectors, is_stable, modes, Mode, Study, StudyError, Sweep, MAX_REFINED};
 
 use crate::args::{LinearizeArgs, TableFormat};
 use crate::commands::eval::parse_settings;
@@ -57,23 +57,26 @@ fn merged(table: Option<&StabilitySpec>, args: &LinearizeArgs) -> Result<(Stabil
 
 /// A study's message (`KEY: …`) blamed on the flag that gave the key, else on the
 /// scenario's `stability.KEY`.
-fn blame(message: &str, args: &LinearizeArgs) -> String {
-    let Some((key, rest)) = message.split_once(": ") else { return message.to_string() };
-    if key.starts_with("sweep.axis") {
-        return format!("stability.{message}"); // only the file has an axis
-    }
+fn blame(e: &StudyError, args: &LinearizeArgs) -> String {
+    let (Some(key), rest) = (e.key, &e.why) else { return e.to_string() };
     let given = match key {
         "method" => args.method.is_some(),
         "ignorable" => args.ignorable.is_some(),
         "dependent" => args.dependent.is_some(),
         "sweep" => args.sweep.is_some(),
-        _ => return message.to_string(),
+        _ => false, // only the file has an axis
     };
     if given {
         format!("--{key}: {rest}")
     } else {
         format!("stability.{key}: {rest}")
     }
+}
+
+/// Whether `m` (or a part of it) says a state named by its values cannot be set:
+/// a mistake in `--at`.
+fn names_a_bad_state(m: &nhlab::message::Message) -> bool {
+    m.id.starts_with("state.") || m.parts.iter().any(|(_, part)| names_a_bad_state(part))
 }
 
 pub fn run(args: &LinearizeArgs) -> Result<(), Failure> {
@@ -99,10 +102,10 @@ pub fn run(args: &LinearizeArgs) -> Result<(), Failure> {
     let mut derivatives = study.derivatives(&l.model).map_err(|e| Failure::bad(blame(&e, args)))?;
     let result = study.run(&mut l.model, &mut l.numeric, &mut derivatives, &l.map);
     let sweep = result.map_err(|e| {
-        if e.contains("is not the velocity") || e.contains("unknown name") || e.contains("must be finite") {
+        if names_a_bad_state(&e.why) {
             Failure::bad(format!("--at: {e}"))
         } else {
-            Failure::Compute(e)
+            Failure::Compute(e.to_string())
         }
     })?;
     for w in &study.warnings {

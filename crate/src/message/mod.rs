@@ -186,6 +186,7 @@ pub mod phrase;
 pub mod problem;
 pub mod run;
 pub mod share;
+pub mod stability;
 pub mod syntax;
 
 /// Every id a [`Message`] may carry, with its parameters' names: [`IDS`] and those
@@ -193,7 +194,7 @@ pub mod syntax;
 /// the web lab).
 pub fn ids() -> impl Iterator<Item = (&'static str, &'static [&'static str])> {
     let tables = IDS.iter().chain(problem::IDS).chain(bodies::IDS).chain(share::IDS).chain(run::IDS);
-    let tables = tables.chain(phrase::IDS).chain(syntax::IDS).copied();
+    let tables = tables.chain(phrase::IDS).chain(stability::IDS).chain(syntax::IDS).copied();
     tables.chain(syntax::WORDS.iter().map(|&(id, _)| (id, &[][..])))
 }
 

@@ -404,7 +404,8 @@ pub fn state_given(
     numeric: &mut NumericModel,
     map: &SourceMap,
     settings: &[(String, f64)],
-) -> Result<(State, Vec<String>), Vec<String>> {
+) -> Result<(State, Vec<Message>), Vec<Message>> {
+    use crate::message::stability as say;
     let mut initial = model.scenario.initial.clone();
     let mut vakonomic = model.scenario.vakonomic.clone();
     let (coordinates, m) = (&model.scenario.coordinates, model.scenario.constraint_count());
@@ -412,20 +413,20 @@ pub fn state_given(
     for (name, x) in settings {
         let (name, x) = (name.as_str(), *x);
         if !x.is_finite() {
-            return Err(alloc::vec![format!("`{name}` must be finite")]);
+            return Err(alloc::vec![say::state_not_finite(name)]);
         }
         if name == "t" {
             initial.t = x;
         } else if let Some(j) = name.strip_prefix("mu").and_then(|k| k.parse::<usize>().ok()) {
             if j == 0 || j > m {
-                return Err(alloc::vec![format!("`{name}`: there are {m} constraints")]);
+                return Err(alloc::vec![say::state_multiplier(name, m)]);
             }
             let vk = vakonomic.get_or_insert_with(Default::default);
             vk.mu0.resize(m, 0.0);
             vk.mu0[j - 1] = x;
         } else if let Some(q) = name.strip_suffix('\'') {
             if !coordinates.iter().any(|c| c == q) {
-                return Err(alloc::vec![format!("`{name}` is not the velocity of a coordinate")]);
+                return Err(alloc::vec![say::state_not_velocity(name)]);
             }
             if !velocities_named {
                 initial.v.clear();
@@ -435,7 +436,7 @@ pub fn state_given(
         } else if coordinates.iter().any(|c| c == name) {
             initial.q.insert(name.into(), x);
         } else {
-            return Err(alloc::vec![format!("unknown name `{name}` (use t, a coordinate or a velocity like x')")]);
+            return Err(alloc::vec![say::state_unknown(name)]);
         }
     }
     let saved_initial = core::mem::replace(&mut model.scenario.initial, initial);
@@ -443,7 +444,8 @@ pub fn state_given(
     let result = state_with_warnings(model, numeric, map, StateOrigin::Given);
     model.scenario.initial = saved_initial;
     model.scenario.vakonomic = saved_vakonomic;
+    let said = |p: Problem| p.said.unwrap_or_else(|| crate::message::phrase::verbatim(p.message));
     result
-        .map(|(state, warnings)| (state, warnings.into_iter().map(|w| w.message).collect()))
-        .map_err(|p| p.0.into_iter().map(|p| p.message).collect())
+        .map(|(state, warnings)| (state, warnings.into_iter().map(said).collect()))
+        .map_err(|p| p.0.into_iter().map(said).collect())
 }

@@ -8,7 +8,9 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::StudyError;
 use crate::expr::{ExprGraph, SymbolKind};
+use crate::message::stability as say;
 use crate::scenario::AxisSpec;
 
 /// The derived quantity at every swept value.
@@ -34,22 +36,28 @@ impl Axis {
 
 /// The derived quantity `spec.value` at each of `values` of the swept quantity
 /// `over` (a parameter, or a velocity `x'`), with the parameters at `parameters`
-/// (name, value). Messages name the key (`value: …`); the caller says where.
-pub fn derived_axis(spec: &AxisSpec, over: &str, values: &[f64], parameters: &[(String, f64)]) -> Result<Axis, String> {
+/// (name, value). Errors name the key (`value`); the caller says where.
+pub fn derived_axis(
+    spec: &AxisSpec,
+    over: &str,
+    values: &[f64],
+    parameters: &[(String, f64)],
+) -> Result<Axis, StudyError> {
     if spec.name.trim().is_empty() {
-        return Err("name: give the derived quantity a name (e.g. `v`)".into());
+        return Err(StudyError::at("name", say::axis_unnamed()));
     }
+    let value = |why| StudyError::at("value", why);
     let mut graph = ExprGraph::new();
     let mut declared = Vec::new();
     for (name, _) in parameters {
-        graph.declare_parameter(name).map_err(|e| format!("value: {e}"))?;
+        graph.declare_parameter(name).map_err(|e| value(e.message()))?;
         declared.push(name.clone());
     }
     let swept_coordinate = over.strip_suffix('\'');
     if let Some(q) = swept_coordinate {
-        graph.declare_coordinate(q).map_err(|e| format!("value: {e}"))?;
+        graph.declare_coordinate(q).map_err(|e| value(e.message()))?;
     }
-    let e = graph.parse(&spec.value).map_err(|err| format!("value: {}", err.kind))?;
+    let e = graph.parse(&spec.value).map_err(|err| value(err.kind.message()))?;
     for s in graph.free_symbols(e) {
         let symbol = graph.symbol(s);
         let fine = match symbol.kind {
@@ -59,9 +67,7 @@ pub fn derived_axis(spec: &AxisSpec, over: &str, values: &[f64], parameters: &[(
         };
         if !fine {
             let written = if symbol.kind == SymbolKind::Time { "t".to_string() } else { symbol.name.clone() };
-            return Err(format!(
-                "value: `{written}` is neither a parameter nor the swept `{over}` (the axis is a function of those)"
-            ));
+            return Err(value(say::axis_symbol(written, over)));
         }
     }
     let mut out = Vec::with_capacity(values.len());
@@ -76,12 +82,10 @@ pub fn derived_axis(spec: &AxisSpec, over: &str, values: &[f64], parameters: &[(
             }
         });
         if !y.is_finite() {
-            return Err(format!("value: not finite at {over} = {x}"));
+            return Err(value(say::axis_not_finite(over, x)));
         }
         if out.last().is_some_and(|&last: &f64| y <= last) {
-            return Err(format!(
-                "value: must increase with {over} (it does not at {over} = {x}); for a decreasing quantity use its negative"
-            ));
+            return Err(value(say::axis_not_increasing(over, x)));
         }
         out.push(y);
     }
@@ -110,15 +114,15 @@ mod tests {
     #[test]
     fn a_derived_axis_that_cannot_be_drawn_is_refused() {
         let p = [("rR".to_string(), 0.3)];
-        let e = derived_axis(&spec("-rR*rear'"), "rear'", &[0.0, 1.0], &p).unwrap_err();
+        let e = derived_axis(&spec("-rR*rear'"), "rear'", &[0.0, 1.0], &p).unwrap_err().to_string();
         assert!(e.contains("must increase with rear'"), "{e}");
-        let e = derived_axis(&spec("rR*rear"), "rear'", &[0.0, 1.0], &p).unwrap_err();
+        let e = derived_axis(&spec("rR*rear"), "rear'", &[0.0, 1.0], &p).unwrap_err().to_string();
         assert!(e.contains("`rear` is neither a parameter nor the swept `rear'`"), "{e}");
-        let e = derived_axis(&spec("rR*t"), "rear'", &[0.0, 1.0], &p).unwrap_err();
+        let e = derived_axis(&spec("rR*t"), "rear'", &[0.0, 1.0], &p).unwrap_err().to_string();
         assert!(e.contains("`t` is neither"), "{e}");
-        let e = derived_axis(&spec("rR*("), "rear'", &[0.0, 1.0], &p).unwrap_err();
+        let e = derived_axis(&spec("rR*("), "rear'", &[0.0, 1.0], &p).unwrap_err().to_string();
         assert!(e.starts_with("value: "), "{e}");
-        let e = derived_axis(&spec("1/rear'"), "rear'", &[0.0, 1.0], &p).unwrap_err();
+        let e = derived_axis(&spec("1/rear'"), "rear'", &[0.0, 1.0], &p).unwrap_err().to_string();
         assert!(e.contains("not finite at rear' = 0"), "{e}");
     }
 }

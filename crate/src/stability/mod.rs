@@ -27,18 +27,19 @@ mod study;
 mod sweep;
 
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use nalgebra::{Complex, DMatrix, DVector};
 
 pub use axis::{derived_axis, Axis};
 pub use derivatives::{Derivatives, TermDerivatives};
-pub use study::{Study, Swept, MAX_DERIVATIVES};
+pub use study::{Study, StudyError, Swept, MAX_DERIVATIVES};
 pub use sweep::{growth, is_stable, sweep, Boundary, Sweep, BOUNDARY_TOLERANCE, MAX_REFINED, NEUTRAL};
 
 use crate::formulations::{accelerations, Method};
 use crate::mechanics::{Model, NumericModel, Terms};
+use crate::message::{Message, Part};
 
 /// What to linearise about, and how to reduce.
 #[derive(Clone, Debug, Default)]
@@ -86,29 +87,45 @@ pub struct Linearization {
 }
 
 /// Why a linearisation could not be made.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum StabilityError {
-    /// The equations of motion fail at the reference state.
-    #[error("{0}")]
-    Dynamics(String),
+    /// The equations of motion fail at the reference state (why: a message).
+    Dynamics(Message),
     /// A derivative is NaN or infinite there.
-    #[error("the derivatives are not finite at the reference state")]
     NonFinite,
     /// A coordinate declared ignorable appears in the linear equations.
-    #[error("`{0}` is not ignorable: the equations depend on it (largest ∂/∂{0}: {1:e})")]
     NotIgnorable(String, f64),
     /// A coordinate declared ignorable is in a holonomic constraint.
-    #[error("`{0}` is not ignorable: a holonomic constraint fixes it")]
     Constrained(String),
-    /// The dependent coordinates given cannot be solved for.
-    #[error("the dependent coordinates given: {0}")]
-    Dependent(String),
-    /// A matrix that must be invertible is not.
-    #[error("the constraints are singular at the reference state: {0}")]
-    Singular(&'static str),
+    /// The dependent coordinates given cannot be solved for (why: a phrase).
+    Dependent(Message),
+    /// A matrix that must be invertible is not (which: a phrase).
+    Singular(Message),
     /// The QR iteration for the eigenvalues did not converge within its bound.
-    #[error("the eigenvalues of the {0}×{0} linear system did not converge (LAPACK's QR iteration gave up)")]
     Eigenvalues(usize),
+}
+
+impl StabilityError {
+    /// Why, as a message with an id ([`crate::message::stability`]); its English is
+    /// what `Display` writes.
+    pub fn message(&self) -> Message {
+        use crate::message::stability as say;
+        match self {
+            StabilityError::Dynamics(why) => why.clone(),
+            StabilityError::NonFinite => say::derivatives_not_finite(),
+            StabilityError::NotIgnorable(name, largest) => say::not_ignorable(name, format!("{largest:e}")),
+            StabilityError::Constrained(name) => say::constrained(name),
+            StabilityError::Dependent(why) => say::dependent(Part(why.clone())),
+            StabilityError::Singular(what) => say::singular(Part(what.clone())),
+            StabilityError::Eigenvalues(n) => say::eigenvalues(n),
+        }
+    }
+}
+
+impl core::fmt::Display for StabilityError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.message().english)
+    }
 }
 
 /// Relative size below which a column or row counts as zero.
@@ -157,10 +174,7 @@ pub fn linearize_with(
     let allowed = reference.dependent.as_deref();
     if let Some(chosen) = allowed {
         if chosen.len() != m {
-            return Err(StabilityError::Dependent(format!(
-                "{} dependent coordinates given for {m} constraints",
-                chosen.len()
-            )));
+            return Err(StabilityError::Dependent(crate::message::stability::dependent_count(chosen.len(), m)));
         }
     }
     let dependent_q = pivot_columns(&positions, &reference.ignorable, false, &[], allowed)?;
@@ -319,10 +333,10 @@ fn first_order(
     v: &[f64],
 ) -> Result<FirstOrder, StabilityError> {
     let solution =
-        accelerations(Method::Lagrange, numeric, t, q, v).map_err(|e| StabilityError::Dynamics(e.to_string()))?;
+        accelerations(Method::Lagrange, numeric, t, q, v).map_err(|e| StabilityError::Dynamics(e.message()))?;
     let qdd = solution.accelerations;
     let lambda = solution.multipliers.unwrap_or_else(|| DVector::zeros(0));
-    let terms = numeric.evaluate(t, q, v).map_err(|e| StabilityError::Dynamics(e.to_string()))?.clone();
+    let terms = numeric.evaluate(t, q, v).map_err(|e| StabilityError::Dynamics(e.message()))?.clone();
     let parameters = numeric.parameters.clone();
     let d = derivatives.at(t, q, v, &parameters).ok_or(StabilityError::NonFinite)?;
     let full = system_jacobian(&terms, &qdd, &lambda, &d)?;
@@ -338,16 +352,16 @@ fn hamel_first_order(
     q: &[f64],
     v: &[f64],
 ) -> Result<FirstOrder, StabilityError> {
-    let dynamics = |e: crate::mechanics::DynamicsError| StabilityError::Dynamics(e.to_string());
+    let dynamics = |e: crate::mechanics::DynamicsError| StabilityError::Dynamics(e.message());
     if !derivatives.has_hamel() {
-        return Err(StabilityError::Dynamics(
-            "Hamel's embedding needs its own derivatives (Derivatives::with_hamel)".into(),
-        ));
+        // A caller's mistake, not the model's: said as written.
+        let why = "Hamel's embedding needs its own derivatives (Derivatives::with_hamel)";
+        return Err(StabilityError::Dynamics(crate::message::phrase::verbatim(why)));
     }
     let qdd = accelerations(Method::Hamel, numeric, t, q, v).map_err(dynamics)?.accelerations;
     let h = match numeric.hamel_terms(t, q, v) {
         Some(h) => h.map_err(dynamics)?.clone(),
-        None => return Err(StabilityError::Dynamics("the model has no Hamel split".into())),
+        None => return Err(StabilityError::Dynamics(crate::message::stability::no_hamel_split())),
     };
     let terms = numeric.evaluate(t, q, v).map_err(dynamics)?.clone();
     let parameters = numeric.parameters.clone();
@@ -369,13 +383,15 @@ fn hamel_first_order(
         full[(i, n + i)] = 1.0;
     }
     for (k, dk) in d.iter().enumerate() {
-        let dqdd2 = psi.solve(&(&dk.g - &dk.psi * &qdd2)).ok_or(StabilityError::Singular("Ψ of Hamel's split"))?;
+        let dqdd2 = psi
+            .solve(&(&dk.g - &dk.psi * &qdd2))
+            .ok_or(StabilityError::Singular(crate::message::stability::hamel_psi()))?;
         let missed = &dk.bias - &dk.jacobian * &qdd;
         let rest = match &weights {
             Some(w) => w * missed,
             None => missed,
         } - &a2 * &dqdd2;
-        let dqdd1 = a1.solve(&rest).ok_or(StabilityError::Singular("A₁ of Hamel's split"))?;
+        let dqdd1 = a1.solve(&rest).ok_or(StabilityError::Singular(crate::message::stability::hamel_a1()))?;
         for (j, &i) in h.independent.iter().enumerate() {
             full[(n + i, k)] = dqdd2[j];
         }
@@ -452,7 +468,7 @@ fn system_jacobian(
         let mut rhs = DVector::zeros(n + m);
         rhs.rows_mut(0, n).copy_from(&terms.forcing);
         rhs.rows_mut(n, m).copy_from(&terms.bias.select_rows(&rows));
-        let x = lu.solve(&rhs).ok_or(StabilityError::Singular("the matrix [[M, −Aᵀ], [A, 0]]"))?;
+        let x = lu.solve(&rhs).ok_or(StabilityError::Singular(crate::message::stability::saddle()))?;
         x.rows(n, m).into_owned()
     } else {
         lambda.clone()
@@ -467,7 +483,7 @@ fn system_jacobian(
         let top = &dk.forcing - &dk.mass * qdd + dk_jacobian.transpose() * &lambda;
         rhs.rows_mut(0, n).copy_from(&top);
         rhs.rows_mut(n, m).copy_from(&(&dk_bias - &dk_jacobian * qdd));
-        let x = lu.solve(&rhs).ok_or(StabilityError::Singular("the matrix [[M, −Aᵀ], [A, 0]]"))?;
+        let x = lu.solve(&rhs).ok_or(StabilityError::Singular(crate::message::stability::saddle()))?;
         for i in 0..n {
             full[(n + i, k)] = x[i];
         }
@@ -493,7 +509,7 @@ fn pivot_columns(
         let size = a.row(r).amax();
         if let Some(&column) = preset.get(r) {
             if a[(r, column)].abs() <= 1e-9 * (1.0 + size) {
-                return Err(StabilityError::Singular("a holonomic constraint's speed"));
+                return Err(StabilityError::Singular(crate::message::stability::holonomic_speed()));
             }
             eliminate(&mut a, r, column);
             chosen.push(column);
@@ -510,9 +526,9 @@ fn pivot_columns(
             .or_else(|| pick(!prefer, &chosen))
             .filter(|&c| a[(r, c)].abs() > 1e-9 * (1.0 + size))
             .ok_or(if allowed.is_some() {
-                StabilityError::Dependent("the constraints cannot be solved for them here".into())
+                StabilityError::Dependent(crate::message::stability::dependent_unsolvable())
             } else {
-                StabilityError::Singular("the constraints are dependent (remove a redundant one)")
+                StabilityError::Singular(crate::message::stability::redundant())
             })?;
         eliminate(&mut a, r, column);
         chosen.push(column);
@@ -543,7 +559,7 @@ fn tangent_basis(
     let n = speeds.ncols();
     let solve_for = |rows: &DMatrix<f64>, dependent: &[usize], rhs: DVector<f64>| {
         let square = DMatrix::from_fn(dependent.len(), dependent.len(), |r, c| rows[(r, dependent[c])]);
-        square.lu().solve(&rhs).ok_or(StabilityError::Singular("the dependent columns"))
+        square.lu().solve(&rhs).ok_or(StabilityError::Singular(crate::message::stability::dependent_columns()))
     };
     let independent: Vec<usize> = (0..2 * n)
         .filter(|&k| if k < n { !dependent_q.contains(&k) } else { !dependent_v.contains(&(k - n)) })

@@ -4,18 +4,57 @@
 //! The command line and the page both go through it.
 
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{linearize_with, sweep, Derivatives, Linearization, Reference, Sweep};
 use crate::formulations::Method;
 use crate::mechanics::{Model, NumericModel};
+use crate::message::stability as say;
+use crate::message::{Message, Part};
 use crate::scenario::{SourceMap, StabilitySpec, SweepSpec};
 use crate::simulation::state_given;
 
 /// Most derivative expressions compiled (2n variables × the n² + n + mn + 2m terms):
 /// the bicycle needs 1,952; past this a model is too large to linearise.
 pub const MAX_DERIVATIVES: usize = 200_000;
+
+/// Why a study cannot be made or run: the key of `[stability]` (or the flag) it
+/// concerns, when one, and why. `Display` writes `key: why`, as the command line
+/// says it; the page puts `stability.` before the key.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StudyError {
+    /// The key (`method`, `sweep.axis.value`), or `None`.
+    pub key: Option<&'static str>,
+    /// Why.
+    pub why: Message,
+}
+
+impl StudyError {
+    /// Why, at `key`.
+    pub fn at(key: &'static str, why: Message) -> Self {
+        StudyError { key: Some(key), why }
+    }
+
+    /// Why, at no key.
+    pub fn unplaced(why: Message) -> Self {
+        StudyError { key: None, why }
+    }
+
+    /// Said with the key after `prefix` (`stability.` for a scenario's table).
+    pub fn message(&self, prefix: &str) -> Message {
+        match self.key {
+            Some(key) => say::at_key(format!("{prefix}{key}"), Part(self.why.clone())),
+            None => self.why.clone(),
+        }
+    }
+}
+
+impl core::fmt::Display for StudyError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.message("").english)
+    }
+}
 
 /// What is swept.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,7 +81,7 @@ pub struct Study {
     /// (`sweep.axis`), at each swept value.
     pub axis: Option<super::Axis>,
     /// Warnings met while completing reference states (each once).
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Message>,
     /// Which ignorable coordinates' speeds may be held (`Reference::hold`).
     pub hold: Option<Vec<usize>>,
     /// The dependent coordinates chosen by the user (`Reference::dependent`).
@@ -51,28 +90,29 @@ pub struct Study {
 
 impl Study {
     /// The derivatives this study's method needs (Hamel's own for `hamel`).
-    pub fn derivatives(&self, model: &Model) -> Result<Derivatives, String> {
+    pub fn derivatives(&self, model: &Model) -> Result<Derivatives, StudyError> {
+        let compile = |e: crate::expr::CompileError| StudyError::unplaced(e.message());
         let d = if self.method == Method::Hamel {
             Derivatives::with_hamel(model)
-                .map_err(|e| e.to_string())?
-                .ok_or("method: hamel: the model has no Hamel split")?
+                .map_err(compile)?
+                .ok_or_else(|| StudyError::at("method", say::hamel(Part(say::no_hamel_split()))))?
         } else {
-            Derivatives::new(model).map_err(|e| e.to_string())?
+            Derivatives::new(model).map_err(compile)?
         };
         Ok(d)
     }
 
     /// Resolves `spec` against `model`: messages name the spec's keys
     /// (`ignorable`, `sweep.over`, …); the caller says where they came from.
-    pub fn new(model: &Model, spec: &StabilitySpec) -> Result<Self, String> {
-        let method = spec.linearised_method().map_err(|e| format!("method: {e}"))?;
+    pub fn new(model: &Model, spec: &StabilitySpec) -> Result<Self, StudyError> {
+        let method = spec.linearised_method().map_err(|e| StudyError::at("method", e))?;
         if method == Method::Hamel {
             if let Err(e) = &model.hamel {
-                return Err(format!("method: hamel: {e}"));
+                return Err(StudyError::at("method", say::hamel(Part(e.message()))));
             }
         }
         if method == Method::Euler && !model.constraints_are_linear() {
-            return Err("method: euler: its equations differ from lagrange's on nonlinear constraints, and linearisation supports lagrange's".into());
+            return Err(StudyError::at("method", say::euler_nonlinear()));
         }
         let coordinates = &model.scenario.coordinates;
         let mut ignorable = Vec::new();
@@ -80,26 +120,24 @@ impl Study {
             let i = coordinates
                 .iter()
                 .position(|c| c == name)
-                .ok_or_else(|| format!("ignorable: `{name}` is not a coordinate"))?;
+                .ok_or_else(|| StudyError::at("ignorable", crate::message::problem::not_a_coordinate(name)))?;
             ignorable.push(i);
         }
         let (n, m) = (model.coordinate_count(), model.constraints.len());
         let count = 2 * n * (n * n + n + m * n + 2 * m);
         if count > MAX_DERIVATIVES {
-            return Err(format!(
-                "{n} coordinates and {m} constraints need {count} derivatives; linearisation takes at most {MAX_DERIVATIVES} (about 45 coordinates)"
-            ));
+            return Err(StudyError::unplaced(say::too_large(n, m, count, MAX_DERIVATIVES)));
         }
         let sweep = match &spec.sweep {
             None => None,
             Some(s) => {
-                let values = s.values().map_err(|e| format!("sweep: {e}"))?;
+                let values = s.values().map_err(|e| StudyError::at("sweep", e))?;
                 let swept = if let Some(i) = model.parameters.iter().position(|p| p.name == s.over) {
                     Swept::Parameter(i)
                 } else if s.over.strip_suffix('\'').is_some_and(|q| coordinates.iter().any(|c| c == q)) {
                     Swept::Velocity(s.over.clone())
                 } else {
-                    return Err(format!("sweep: `{}` is neither a parameter nor a velocity like x'", s.over));
+                    return Err(StudyError::at("sweep", say::not_sweepable(&s.over)));
                 };
                 Some((s.over.clone(), swept, values))
             }
@@ -108,7 +146,11 @@ impl Study {
             (Some(SweepSpec { axis: Some(a), .. }), Some((over, _, values))) => {
                 let parameters: Vec<(String, f64)> =
                     model.parameters.iter().map(|p| (p.name.clone(), p.value)).collect();
-                Some(super::derived_axis(a, over, values, &parameters).map_err(|e| format!("sweep.axis.{e}"))?)
+                let on_axis = |e: StudyError| StudyError {
+                    key: Some(if e.key == Some("name") { "sweep.axis.name" } else { "sweep.axis.value" }),
+                    why: e.why,
+                };
+                Some(super::derived_axis(a, over, values, &parameters).map_err(on_axis)?)
             }
             _ => None,
         };
@@ -122,7 +164,7 @@ impl Study {
                         coordinates
                             .iter()
                             .position(|c| c == name)
-                            .ok_or_else(|| format!("dependent: `{name}` is not a coordinate"))
+                            .ok_or_else(|| StudyError::at("dependent", crate::message::problem::not_a_coordinate(name)))
                     })
                     .collect::<Result<Vec<_>, _>>()?,
             ),
@@ -140,14 +182,19 @@ impl Study {
         derivatives: &mut Derivatives,
         map: &SourceMap,
         x: Option<f64>,
-    ) -> Result<Linearization, String> {
+    ) -> Result<Linearization, StudyError> {
         let mut settings = self.at.clone();
         match (&self.sweep, x) {
             (Some((_, Swept::Parameter(i), _)), Some(x)) => numeric.parameters[*i] = x,
             (Some((name, Swept::Velocity(_), _)), Some(x)) => settings.push((name.clone(), x)),
             _ => {}
         }
-        let (state, warnings) = state_given(model, numeric, map, &settings).map_err(|m| m.join("; "))?;
+        let (state, warnings) = state_given(model, numeric, map, &settings).map_err(|reasons| {
+            let both = |rest: Message, first: Message| say::both(Part(first), Part(rest));
+            StudyError::unplaced(
+                reasons.into_iter().rev().reduce(both).unwrap_or_else(|| crate::message::phrase::verbatim("")),
+            )
+        })?;
         for w in warnings {
             if !self.warnings.contains(&w) {
                 self.warnings.push(w);
@@ -161,7 +208,8 @@ impl Study {
             hold: self.hold.clone(),
             dependent: self.dependent.clone(),
         };
-        linearize_with(self.method, model, numeric, derivatives, &reference).map_err(|e| e.to_string())
+        linearize_with(self.method, model, numeric, derivatives, &reference)
+            .map_err(|e| StudyError::unplaced(e.message()))
     }
 
     /// The sweep (or the single linearisation as a one-row sweep without values).
@@ -172,7 +220,7 @@ impl Study {
         numeric: &mut NumericModel,
         derivatives: &mut Derivatives,
         map: &SourceMap,
-    ) -> Result<Sweep, String> {
+    ) -> Result<Sweep, StudyError> {
         let Some((name, _, values)) = self.sweep.clone() else {
             let lin = self.at(model, numeric, derivatives, map, None)?;
             return Ok(Sweep { values: Vec::new(), rows: alloc::vec![lin], boundaries: Vec::new() });
@@ -207,9 +255,10 @@ impl Study {
         map: &SourceMap,
         name: &str,
         values: &[f64],
-    ) -> Result<Sweep, String> {
+    ) -> Result<Sweep, StudyError> {
         sweep(values, |x| {
-            self.at(model, numeric, derivatives, map, Some(x)).map_err(|e| format!("at {name} = {x}: {e}"))
+            self.at(model, numeric, derivatives, map, Some(x))
+                .map_err(|e| StudyError::unplaced(say::at_value(name, x, Part(e.message("")))))
         })
     }
 }

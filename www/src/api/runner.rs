@@ -228,7 +228,9 @@ impl WebLab {
                     slot: p.model.inputs.iter().copied().find(|&k| p.model.parameters[k].name == *name),
                     signal: input.signal.as_ref().map(|signal| match signal {
                         nhlab::scenario::Signal::Expression(text) => text.clone(),
-                        nhlab::scenario::Signal::Table(points) => format!("a table of {} points", points.len()),
+                        nhlab::scenario::Signal::Table(points) => {
+                            crate::i18n::tr("inputs.table", &[("count", &points.len())])
+                        }
                     }),
                 })
                 .collect(),
