@@ -22,7 +22,7 @@ mod shared;
 pub use shared::{MAX_PRINTED_NODES, PRINT_BUDGET};
 
 use crate::expr::{ExprGraph, ExprId, SymbolId};
-use crate::formulations::{applicability, Method};
+use crate::formulations::{why_not, Method};
 use crate::mechanics::{reaction_row, Model, ReactionRow};
 
 /// One labelled equation `lhs = rhs`, or a definition `label = rhs` when `lhs` is
@@ -90,7 +90,14 @@ pub struct DerivationError {
     /// The method's id.
     pub method: &'static str,
     /// Why.
-    pub reason: String,
+    pub reason: crate::message::Message,
+}
+
+impl DerivationError {
+    /// Why, as a message with an id; its English is what `Display` writes.
+    pub fn message(&self) -> crate::message::Message {
+        crate::message::run::no_equations(self.method, crate::message::Part(self.reason.clone()))
+    }
 }
 
 fn acceleration(g: &ExprGraph, i: usize) -> ExprId {
@@ -142,8 +149,8 @@ pub fn derive_in(model: &Model, method: Method, form_of_expressions: Form) -> Re
     let all: Vec<usize> = (0..n).collect();
     let mut equations = Vec::new();
     let mut matrices = Vec::new();
-    let fail = |reason: String| DerivationError { method: method.id(), reason };
-    applicability(model, method).map_err(fail)?;
+    let fail = |reason: crate::message::Message| DerivationError { method: method.id(), reason };
+    why_not(model, method).map_err(fail)?;
     // What the lab built from bodies and loads, shown before what it derived from it.
     let s = &model.scenario;
     if !s.bodies.is_empty() || !s.loads.is_empty() {
@@ -242,7 +249,7 @@ pub fn derive_in(model: &Model, method: Method, form_of_expressions: Form) -> Re
             }
         }
         Method::Hamel | Method::Voronets => {
-            let h = model.hamel.as_ref().map_err(|e| fail(format!("{e}")))?;
+            let h = model.hamel.as_ref().map_err(|e| fail(e.message()))?;
             let k = h.independent.len();
             for (j, &d) in h.dependent.iter().enumerate() {
                 let v = g.symbol_expr(g.coordinate(d)[1]);
@@ -279,7 +286,7 @@ pub fn derive_in(model: &Model, method: Method, form_of_expressions: Form) -> Re
             }
         }
         Method::Vakonomic => {
-            let vk = model.vakonomic.as_ref().map_err(|e| fail(format!("{e}")))?;
+            let vk = model.vakonomic.as_ref().map_err(|e| fail(e.message()))?;
             let m = model.constraints.len();
             matrices.push(matrix("M_v", "M_v", n, n, vk.mass_matrix.clone()));
             if m > 0 {

@@ -171,7 +171,7 @@ fn voronets_refuses_nonlinear_constraints_in_derive_and_run_alike() {
     let said = nhlab::formulations::why_not(&model, Method::Voronets).unwrap_err();
     assert_eq!((said.id, said.english.as_str()), ("method.voronets.nonlinear.one", reason.as_str()));
     let derived = nhlab::derivation::derive(&model, Method::Voronets).unwrap_err();
-    assert_eq!(derived.reason, reason);
+    assert_eq!(derived.reason, said);
     let settings = Settings::from_scenario(&model.scenario.run, Method::Voronets);
     let ran = Simulation::new(numeric, settings, &state).err().expect("refused");
     assert_eq!(ran.to_string(), reason);

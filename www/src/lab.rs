@@ -672,7 +672,7 @@ impl Lab {
 
     /// The equations of `method`.
     pub fn derive(&self, method: Method) -> Result<Derivation, String> {
-        derive(&self.prepared.model, method).map_err(|e| e.to_string())
+        derive(&self.prepared.model, method).map_err(|e| crate::i18n::message(&e.message()))
     }
 
     /// Why Hamel's split (and with it the E-vector) is not available, if it is not.

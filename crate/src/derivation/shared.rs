@@ -7,7 +7,6 @@
 //! Beyond [`MAX_PRINTED_NODES`] in all, even so, the derivation is refused.
 
 use alloc::format;
-use alloc::string::String;
 use alloc::vec::Vec;
 use hashbrown::HashMap;
 
@@ -33,7 +32,7 @@ pub(super) fn name_shared_subexpressions(
     g: &mut ExprGraph,
     equations: &mut Vec<Equation>,
     matrices: &mut [Matrix],
-) -> Result<(), String> {
+) -> Result<(), crate::message::Message> {
     let roots: Vec<ExprId> = equations
         .iter()
         .flat_map(|e| e.lhs.into_iter().chain([e.rhs]))
@@ -74,9 +73,7 @@ pub(super) fn name_shared_subexpressions(
         .chain(roots.iter().map(|r| named_size[r]))
         .fold(0, usize::saturating_add);
     if printed > MAX_PRINTED_NODES {
-        return Err(format!(
-            "the equations are too large to print: {printed} printed terms even with their shared parts named (the limit is {MAX_PRINTED_NODES}); simplify the model or its definitions"
-        ));
+        return Err(crate::message::run::too_large_to_print(printed, MAX_PRINTED_NODES));
     }
     // Symbols w1, w2, … for the named nodes; rebuild every expression with them.
     let mut replacement: HashMap<ExprId, ExprId> = HashMap::new();

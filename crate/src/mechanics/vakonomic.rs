@@ -24,6 +24,16 @@ pub enum VakonomicError {
     NotDerived,
 }
 
+impl VakonomicError {
+    /// Why, as a message with an id; its English is what `Display` writes.
+    pub fn message(&self) -> crate::message::Message {
+        match self {
+            VakonomicError::Diff(e) => e.message(),
+            VakonomicError::NotDerived => crate::message::run::vakonomic_not_built(),
+        }
+    }
+}
+
 /// The vakonomic equations in symbolic form.
 #[derive(Clone, Debug)]
 pub struct VakonomicEquations {

@@ -52,6 +52,14 @@ messages! {
     /// The vakonomic equations not derived (`reason`: a message).
     vakonomic_not_derived(reason) "method.vakonomic.not-derived" "the vakonomic equations could not be derived: {reason}"
 
+    /// A method whose equations could not be derived (`reason`: a message).
+    no_equations(method, reason) "method.no-equations" "{method}: {reason}"
+    /// Equations too large to print.
+    too_large_to_print(printed, limit) "method.too-large-to-print"
+        "the equations are too large to print: {printed} printed terms even with their shared parts named (the limit is {limit}); simplify the model or its definitions"
+    /// The vakonomic equations not asked for when the model was built.
+    vakonomic_not_built() "method.vakonomic.not-built"
+        "not derived: the model was built without them (build it with `Needs` that include the vakonomic method)"
     /// Hamel's embedding without the terms of a regular split.
     hamel_needs_regular_split() "method.hamel.needs-regular-split"
         "Hamel's embedding needs constraints linear in the velocities and a regular split"
@@ -222,5 +230,25 @@ mod tests {
             assert_eq!(m.english, e.to_string());
             assert!(m.id.starts_with("problem.compile.") && m.well_formed(), "{m:?}");
         }
+    }
+
+    /// And why a method has no equations to show.
+    #[test]
+    fn derivation_errors_say_what_display_writes() {
+        use crate::derivation::DerivationError;
+        let reasons = [
+            super::too_large_to_print(200_001, 200_000),
+            super::vakonomic_not_built(),
+            crate::mechanics::VakonomicError::NotDerived.message(),
+        ];
+        for reason in reasons {
+            let e = DerivationError { method: "vakonomic", reason };
+            assert_eq!(e.message().english, e.to_string());
+            assert!(e.message().well_formed(), "{:?}", e.message());
+        }
+        assert_eq!(
+            crate::mechanics::VakonomicError::NotDerived.message().english,
+            crate::mechanics::VakonomicError::NotDerived.to_string()
+        );
     }
 }
