@@ -271,7 +271,9 @@ pub fn export_code(text: &str, language: &str, name: &str) -> Result<(String, St
     let mut p = Prepared::from_scenario_for(&scenario, map, nhlab::mechanics::Needs::BASE.holding_inputs())
         .map_err(|e| describe_all(&problems(e)))?;
     let name = identifier(name);
-    let code = export(&p.model, &mut p.numeric, &p.initial, language, &name, env!("CARGO_PKG_VERSION"))?;
+    let version = env!("CARGO_PKG_VERSION");
+    let code =
+        export(&p.model, &mut p.numeric, &p.initial, language, &name, version).map_err(|e| crate::i18n::message(&e))?;
     Ok((format!("{name}.{}", language.extension()), code))
 }
 

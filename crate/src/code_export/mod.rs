@@ -250,24 +250,20 @@ fn field_name(language: Language, name: &str) -> String {
     }
 }
 
-/// Why a model cannot be exported.
+/// Why a model cannot be exported, in English (the command line's).
 pub fn applicability(model: &Model, method: Method) -> Result<(), String> {
+    why_not(model, method).map_err(|m| m.english)
+}
+
+/// Why a model cannot be exported, as a message with an id.
+pub fn why_not(model: &Model, method: Method) -> Result<(), crate::message::Message> {
+    use crate::message::run;
     match method {
         Method::Lagrange => {}
-        Method::UdwadiaKalaba | Method::Gauss | Method::Euler => {
-            return Err(format!(
-                "{} gives the same equations as Lagrange's on ideal constraints: export --method lagrange",
-                method.id()
-            ))
-        }
-        Method::Hamel | Method::Voronets | Method::Vakonomic => {
-            return Err(format!(
-                "{}'s equations are not exported yet (only Lagrange's, with multipliers, are)",
-                method.id()
-            ))
-        }
+        Method::UdwadiaKalaba | Method::Gauss | Method::Euler => return Err(run::export_same_as_lagrange(method.id())),
+        Method::Hamel | Method::Voronets | Method::Vakonomic => return Err(run::export_not_yet(method.id())),
     }
-    crate::formulations::applicability(model, Method::Lagrange)
+    crate::formulations::why_not(model, Method::Lagrange)
 }
 
 /// The file for `model` in `language`. `name` becomes the file's identifier (the
@@ -280,9 +276,9 @@ pub fn export(
     language: Language,
     name: &str,
     version: &str,
-) -> Result<String, String> {
-    applicability(model, Method::Lagrange)?;
-    let terms = numeric.evaluate(initial.t, &initial.q, &initial.v).map_err(|e| e.to_string())?;
+) -> Result<String, crate::message::Message> {
+    why_not(model, Method::Lagrange)?;
+    let terms = numeric.evaluate(initial.t, &initial.q, &initial.v).map_err(|e| e.message())?;
     let kept = crate::mechanics::independent_rows(&terms.jacobian);
     let programs = programs::build(model, &kept)?;
     let inputs: Vec<usize> = model.inputs.clone();

@@ -14,7 +14,6 @@
 //! axle) are left out of the solve, as the stability analysis does: the motion is
 //! that of an independent subset, and the range-space solve needs one.
 
-use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::expr::{Arithmetic, Block, ExprId, Program, Value};
@@ -43,11 +42,11 @@ pub struct Programs {
 
 /// The programs of `model`, with the constraints `kept` in the solve. `Err` names
 /// why not: a solve too large to write out, or too many instructions.
-pub fn build(model: &Model, kept: &[usize]) -> Result<Programs, String> {
+pub fn build(model: &Model, kept: &[usize]) -> Result<Programs, crate::message::Message> {
     let n = model.coordinate_count();
     let m_all = model.constraints.len();
     let (mut graph, inputs, outputs) = dynamics_outputs(model, &model.graph);
-    let terms_program = graph.compile(&outputs, &inputs).map_err(|e| e.to_string())?;
+    let terms_program = graph.compile(&outputs, &inputs).map_err(|e| e.message())?;
     // M, F, then A's and b's kept rows.
     let m = kept.len();
     let a_at = n * n + n;
@@ -60,13 +59,11 @@ pub fn build(model: &Model, kept: &[usize]) -> Result<Programs, String> {
     let known: Vec<Option<f64>> = head.iter().map(|&e| graph.as_number(e).map(|x| x.to_f64())).collect();
     let estimate = elimination::instruction_estimate(n, m, &known);
     if estimate > MAX_SOLVE_INSTRUCTIONS {
-        return Err(alloc::format!(
-            "the solve written out for {n} coordinates and {m} constraints would be {estimate} instructions; at most {MAX_SOLVE_INSTRUCTIONS} are exported"
-        ));
+        return Err(crate::message::run::export_solve_too_large(n, m, estimate, MAX_SOLVE_INSTRUCTIONS));
     }
     let rhs = graph
         .compile_with_block(&head, &inputs, |block, terms| elimination::eliminate(block, n, m, terms))
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| e.message())?;
     // The derivatives of the head by each q, v and input.
     let variables: Vec<_> = (0..n)
         .map(|i| graph.coordinate(i)[0])
@@ -83,12 +80,10 @@ pub fn build(model: &Model, kept: &[usize]) -> Result<Programs, String> {
     let per = head.len();
     let jacobian = graph
         .compile_with_block(&everything, &inputs, |block, values| derivative_solve(block, n, m, per, values))
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| e.message())?;
     let total = rhs.code().len() + terms_program.code().len() + jacobian.code().len();
     if total > MAX_EXPORT_INSTRUCTIONS {
-        return Err(alloc::format!(
-            "the model's code would have {total} instructions; at most {MAX_EXPORT_INSTRUCTIONS} are exported"
-        ));
+        return Err(crate::message::run::export_code_too_large(total, MAX_EXPORT_INSTRUCTIONS));
     }
     Ok(Programs { rhs, terms: terms_program, jacobian, kept: kept.to_vec() })
 }

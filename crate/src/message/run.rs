@@ -67,6 +67,19 @@ messages! {
     vakonomic_not_derived_here() "method.vakonomic.not-derived-here"
         "the vakonomic equations could not be derived for this model"
 
+    // Why a model's code cannot be exported.
+    /// A method whose equations equal Lagrange's.
+    export_same_as_lagrange(method) "export.same-as-lagrange"
+        "{method} gives the same equations as Lagrange's on ideal constraints: export --method lagrange"
+    /// A method whose equations are not exported.
+    export_not_yet(method) "export.not-yet" "{method}'s equations are not exported yet (only Lagrange's, with multipliers, are)"
+    /// A written-out solve too long.
+    export_solve_too_large(n, m, estimate, limit) "export.solve-too-large"
+        "the solve written out for {n} coordinates and {m} constraints would be {estimate} instructions; at most {limit} are exported"
+    /// Code too long.
+    export_code_too_large(total, limit) "export.code-too-large"
+        "the model's code would have {total} instructions; at most {limit} are exported"
+
     // Why a structure-preserving integrator does not apply.
     /// To another method than lagrange.
     sp_lagrange_only(integrator, method) "run.sp.lagrange-only"
