@@ -184,7 +184,7 @@ test("a mistake typed in an expression is told in Chinese, at its line and colum
   await ctx.close();
 });
 
-test("a scenario's mistakes beyond its expressions are told in Chinese too: a value of the wrong type, an unknown field (a warning), a misspelt choice, a syntax error, a rigid body's, a damaged share link, a method or an integrator that does not apply", async () => {
+test("a scenario's mistakes beyond its expressions are told in Chinese too: a value of the wrong type, an unknown field (a warning), a misspelt choice, a syntax error, a stability sweep that cannot be drawn, a rigid body's, a damaged share link, a method or an integrator that does not apply", async () => {
   const { page, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh&lang=zh`);
   await page.waitForSelector("#editor-view .cm-content");
   const text = await page.evaluate(() => document.getElementById("editor").value);
@@ -218,6 +218,17 @@ test("a scenario's mistakes beyond its expressions are told in Chinese too: a va
   const notice = await broken.page.textContent("#notice");
   assert.match(notice, /^此分享链接无效：链接已损坏或被截断（数据无法解压）/, notice);
   await broken.ctx.close();
+  // Why the stability panel cannot draw its sweep: a coordinate that is not ignorable.
+  const disk = await open(browser, `${server.url}#gallery=rolling-disk&lang=zh`);
+  await disk.page.waitForSelector("#editor-view .cm-content");
+  const diskText = await disk.page.evaluate(() => document.getElementById("editor").value);
+  await disk.page.fill("#editor-view .cm-content", diskText.replace('ignorable = ["x", "y", "psi", "phi"]', 'ignorable = ["x", "y", "psi", "phi", "theta"]'));
+  await disk.page.waitForFunction(() => /^没有稳定性分析：在 phi' = 0 处：`theta` 不是可忽略坐标：方程依赖于它/.test(document.getElementById("stability-note").textContent), null, { timeout: 20000 });
+  assert.equal(await disk.page.textContent("#stability-title"), "线性稳定性", "no heading of the last sweep over an empty chart");
+  assert.equal(await disk.page.textContent("#stability-handling"), "");
+  await disk.page.locator("#stability").scrollIntoViewIfNeeded();
+  await disk.page.screenshot({ path: path.join(SHOTS, "zh-stability-refused-1400x1000.png") });
+  await disk.ctx.close();
   // A method that does not apply to the model is said in Chinese in the legend.
   const appell = await open(browser, `${server.url}#gallery=appell-hamel&lang=zh`);
   await appell.page.waitForSelector("#editor-view .cm-content");

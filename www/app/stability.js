@@ -50,6 +50,9 @@ export async function renderStability(lab) {
     if (!answer.ok) {
       const why = answer.timeout ? t("stability.too-slow", { seconds: budget("derive") / 1000 }) : answer.error;
       $("stability-canvas").getContext("2d").clearRect(0, 0, 1e4, 1e4);
+      // Nothing drawn: the heading of the last sweep and how to click it would be stale.
+      $("stability-title").textContent = t("stability.title");
+      $("stability-handling").textContent = "";
       $("stability-note").textContent = t("stability.none", { why });
     }
     return;
