@@ -444,6 +444,33 @@ test("Lagrange's right-hand side runs as a WebAssembly kernel compiled in the ru
     assert.deepEqual(problems, [], name);
     await ctx.close();
   }
+  // The kernel is called wasm to wasm through a slot of the module's function table;
+  // a dropped lab gives its slots back, so that edits do not grow the table (or keep
+  // old kernels alive), and a new lab's kernel computes what the first did.
+  const { page, problems, ctx } = await open(browser, server.url);
+  const slots = await page.evaluate(async () => {
+    const helper = await window.nhlabTest.module("helper");
+    const text = window.wasmBindings.gallery_text("rattleback");
+    const sums = [];
+    const lengths = [helper.nhlab_kernel_table_length()];
+    for (let k = 0; k < 30; k++) {
+      const lab = new helper.WebLab(text);
+      sums.push(lab.bench_rhs("lagrange", 10));
+      lab.free();
+      lengths.push(helper.nhlab_kernel_table_length());
+    }
+    const lab = new helper.WebLab(text);
+    lab.interpret_rhs();
+    const interpreted = lab.bench_rhs("lagrange", 10);
+    lab.free();
+    return { sums, lengths, interpreted };
+  });
+  assert.ok(slots.lengths[1] > slots.lengths[0], `the first lab's kernels took slots: ${slots.lengths}`);
+  assert.equal(Math.max(...slots.lengths), slots.lengths[1], `later labs reuse them: ${slots.lengths}`);
+  assert.ok(Number.isFinite(slots.sums[0]) && slots.sums.every((s) => s === slots.sums[0]), `${slots.sums}`);
+  assert.equal(slots.interpreted, slots.sums[0], "the kernel computes the interpreter's bits");
+  assert.deepEqual(problems, []);
+  await ctx.close();
 });
 
 test("long equations are broken into lines at their sums, to the box's width, and again when it changes", async () => {
