@@ -18,7 +18,8 @@
 #      that every gallery equation's LaTeX compiles (KaTeX, npm), and runs the browser
 #      benchmark in its quick variant.
 #
-# Ends with one summary line: `nhlab: N passed, M failed`.
+# Ends with one summary line: `nhlab: N passed, M failed` (M counts failed tests and
+# failed steps, each once; the exit status is non-zero when anything failed).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,10 +30,14 @@ checked() { CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS=true CARGO_PROFILE_RELEASE_OV
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 failures=()
+# Tests counted; a failed step (format, lint, a build, a benchmark) counts as one
+# failure too, so that the summary line never reads "0 failed" when CI fails.
+passed=0
+failed=0
 run() { # run NAME CMD...: a step that must succeed
     local name=$1; shift
     step "$name"
-    if ! "$@"; then failures+=("$name"); fi
+    if ! "$@"; then failures+=("$name"); failed=$((failed + 1)); fi
 }
 
 step "toolchain"
@@ -61,7 +66,7 @@ run "core builds for wasm32 without std" \
     cargo build -p nhlab --target wasm32-unknown-unknown --no-default-features --release --locked
 
 step "tools of the exported code's tests (installed during the lints)"
-wait "$export_tools_pid" || failures+=("export tools")
+wait "$export_tools_pid" || { failures+=("export tools"); failed=$((failed + 1)); }
 cat "$export_tools_log"
 rm -f "$export_tools_log"
 
@@ -69,12 +74,13 @@ step "tests"
 log=$(mktemp)
 checked cargo test --release --workspace --locked 2>&1 | tee "$log"
 test_status=${PIPESTATUS[0]}
-passed=$(grep -Eo '^test result: .* ([0-9]+) passed' "$log" | grep -Eo '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')
-failed=$(grep -Eo '[0-9]+ failed;' "$log" | awk '{s+=$1} END {print s+0}')
+passed=$((passed + $(grep -Eo '^test result: .* ([0-9]+) passed' "$log" | grep -Eo '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')))
+tests_failed=$(grep -Eo '[0-9]+ failed;' "$log" | awk '{s+=$1} END {print s+0}')
+failed=$((failed + tests_failed))
 rm -f "$log"
 if [ "$test_status" -ne 0 ]; then
     failures+=("tests")
-    [ "$failed" -eq 0 ] && failed=1 # a build failure or crash counts as a failure
+    [ "$tests_failed" -eq 0 ] && failed=$((failed + 1)) # a build failure or crash counts as a failure
 fi
 
 # The web tools install in the background while the fuzz suite runs.
@@ -98,7 +104,7 @@ fi
 
 step "web toolchain (installed during the fuzz suite)"
 web_ok=1
-wait "$tools_pid" || { failures+=("web toolchain"); web_ok=0; }
+wait "$tools_pid" || { failures+=("web toolchain"); failed=$((failed + 1)); web_ok=0; }
 cat "$tools_log"
 rm -f "$tools_log"
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"

@@ -163,7 +163,8 @@ impl Prepared {
                 crate::formulations::lagrange_into(&mut numeric, s.t, &q, &s.v, &mut accelerations)?;
                 sum += accelerations.iter().sum::<f64>();
             } else {
-                let r = crate::formulations::accelerations_with_multipliers(method, &mut numeric, s.t, &q, &s.v, &s.mu)?;
+                let r =
+                    crate::formulations::accelerations_with_multipliers(method, &mut numeric, s.t, &q, &s.v, &s.mu)?;
                 sum += r.accelerations.sum();
             }
         }
