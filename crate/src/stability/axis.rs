@@ -36,7 +36,8 @@ impl Axis {
 
 /// The derived quantity `spec.value` at each of `values` of the swept quantity
 /// `over` (a parameter, or a velocity `x'`), with the parameters at `parameters`
-/// (name, value). Errors name the key (`value`); the caller says where.
+/// (name, value). Errors name the key in the `[stability]` table
+/// (`sweep.axis.name`, `sweep.axis.value`).
 pub fn derived_axis(
     spec: &AxisSpec,
     over: &str,
@@ -44,9 +45,9 @@ pub fn derived_axis(
     parameters: &[(String, f64)],
 ) -> Result<Axis, StudyError> {
     if spec.name.trim().is_empty() {
-        return Err(StudyError::at("name", say::axis_unnamed()));
+        return Err(StudyError::at("sweep.axis.name", say::axis_unnamed()));
     }
-    let value = |why| StudyError::at("value", why);
+    let value = |why| StudyError::at("sweep.axis.value", why);
     let mut graph = ExprGraph::new();
     let mut declared = Vec::new();
     for (name, _) in parameters {
@@ -121,7 +122,7 @@ mod tests {
         let e = derived_axis(&spec("rR*t"), "rear'", &[0.0, 1.0], &p).unwrap_err().to_string();
         assert!(e.contains("`t` is neither"), "{e}");
         let e = derived_axis(&spec("rR*("), "rear'", &[0.0, 1.0], &p).unwrap_err().to_string();
-        assert!(e.starts_with("value: "), "{e}");
+        assert!(e.starts_with("sweep.axis.value: "), "{e}");
         let e = derived_axis(&spec("1/rear'"), "rear'", &[0.0, 1.0], &p).unwrap_err().to_string();
         assert!(e.contains("not finite at rear' = 0"), "{e}");
     }

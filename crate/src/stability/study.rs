@@ -146,11 +146,7 @@ impl Study {
             (Some(SweepSpec { axis: Some(a), .. }), Some((over, _, values))) => {
                 let parameters: Vec<(String, f64)> =
                     model.parameters.iter().map(|p| (p.name.clone(), p.value)).collect();
-                let on_axis = |e: StudyError| StudyError {
-                    key: Some(if e.key == Some("name") { "sweep.axis.name" } else { "sweep.axis.value" }),
-                    why: e.why,
-                };
-                Some(super::derived_axis(a, over, values, &parameters).map_err(on_axis)?)
+                Some(super::derived_axis(a, over, values, &parameters)?)
             }
             _ => None,
         };
