@@ -181,7 +181,10 @@ try {
   // 4. RHS rate, wasm against native.
   const out = execFileSync("cargo", ["bench", "-q", "-p", "nhlab", "--bench", "rhs_rate", "--locked"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
   const native = JSON.parse(out.trim().split("\n").pop());
-  const { page, ctx } = await open(browser, server.url);
+  // The page still (reduced motion: it does not start playing), so that nothing runs
+  // beside the measurement, as nothing does beside the native one.
+  const still = () => browser.newContext({ viewport: { width: 1400, height: 1000 }, reducedMotion: "reduce" });
+  const { page, ctx } = await open(browser, server.url, { context: await still() });
   const wasm = await page.evaluate(async () => {
     const helper = await window.nhlabTest.module("helper");
     const lab = new helper.WebLab(window.wasmBindings.gallery_text("chaplygin-sleigh"));
@@ -212,7 +215,7 @@ try {
   // 4a. Lagrange's right-hand side in the worker: the compiled WebAssembly kernel the
   //     runs use, against the interpreter, per call (issue 10: the page's gains).
   {
-    const { page, ctx } = await open(browser, server.url);
+    const { page, ctx } = await open(browser, server.url, { context: await still() });
     const names = ["chaplygin-sleigh", "ball-on-turntable", "rolling-disk", "ball-in-cone", "rattleback", "whipple-bicycle"];
     const rows = await page.evaluate(async (names) => {
       const api = window.wasmBindings;
