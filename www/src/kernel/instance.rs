@@ -10,7 +10,8 @@
 //! this module's function table ([`slots`]) and called through a function pointer
 //! to that slot (`call_indirect`), not through an imported JavaScript function. A
 //! call through JavaScript crossed into the engine and back twice per right-hand
-//! side; the table needs the module crates' `--growable-table` (their `build.rs`).
+//! side; the table needs the module crates' `--growable-table`
+//! (`www/modules/growable-table.rs`).
 
 use js_sys::{Function, Object, Reflect, Uint8Array, WebAssembly};
 use nhlab::expr::{part_addresses, CompiledCode};
