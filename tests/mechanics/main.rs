@@ -16,6 +16,7 @@ mod first_system;
 mod hamel;
 mod inputs;
 mod integrators;
+mod json_reader;
 mod lazy;
 mod native;
 mod papers;

@@ -17,6 +17,8 @@ messages! {
         "values nested more than {limit} levels deep: a scenario's values are a few levels at most"
     /// A JSON object's key given twice.
     key_twice_in_object(key) "problem.key-twice.object" "`{key}` is given twice: a key may appear once in an object"
+    /// `null` as an item of a JSON list.
+    null_in_list() "problem.null-in-list" "a list cannot hold `null`: give a value, or leave the item out"
     /// A TOML table's key given twice.
     key_twice(key) "problem.key-twice" "`{key}` is given twice: a key may appear once in a table"
     /// A TOML table's key given twice, the key unknown.

@@ -5,6 +5,8 @@ use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec;
 
+use serde::Deserialize;
+
 use super::places::{Places, ValueKind};
 use super::{Problem, Problems, Scenario};
 use crate::expr::{line_col, Lines};
@@ -110,11 +112,7 @@ pub fn load_toml(text: &str) -> Result<(Scenario, SourceMap), Problems> {
     // Shapes first: serde would read an array as a table positionally, or report
     // the mismatch at an element instead of the field.
     check_shapes(&map)?;
-    let scenario: Scenario = toml::from_str(text).map_err(|e| {
-        let start = e.span().map(|s| s.start);
-        let message = in_our_words(&shorten(e.message().trim()), text, start);
-        Problems(vec![map.problem_at(start, message)])
-    })?;
+    let scenario: Scenario = toml::from_str(text).map_err(|e| map.read_error(&e))?;
     let paths: alloc::vec::Vec<String> = map.places.keys().cloned().collect();
     map.warnings = unknown_field_warnings(&map, paths.iter().map(String::as_str));
     Ok((scenario, map))
@@ -132,15 +130,17 @@ pub fn format_of(text: &str) -> Format {
     }
 }
 
-/// Reads a JSON scenario (a leading byte-order mark is skipped, as in TOML).
+/// Reads a JSON scenario (a leading byte-order mark is skipped, as in TOML) into
+/// the tree TOML's reader makes, and deserializes that as a TOML scenario is
+/// ([`super::json`] says why and what differs).
 pub fn load_json(text: &str) -> Result<(Scenario, SourceMap), Problems> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let super::json_map::Scan { places, twice, too_deep } = super::json_map::places(text);
+    let super::json::Read { root, places, twice, too_deep, nulls } = super::json::read(text);
     if let Some((path, at)) = too_deep {
         // Named by its top-level field: the path inside is hundreds of `[0]`.
         let field = path.split(['.', '[']).next().unwrap_or("").to_string();
         let field = if field.is_empty() { "(file)".into() } else { field };
-        let limit = super::json_map::MAX_DEPTH;
+        let limit = super::json::MAX_DEPTH;
         let message = problem::nested_too_deep(limit);
         return Err(Problems(vec![Problem::said(&field, Some(line_col(text, at)), message)]));
     }
@@ -156,20 +156,57 @@ pub fn load_json(text: &str) -> Result<(Scenario, SourceMap), Problems> {
         return Err(Problems(problems));
     }
     check_shapes(&map)?;
-    let scenario: Scenario = serde_json::from_str(text).map_err(|e| {
-        let start = byte_offset(text, e.line(), e.column());
-        // serde_json appends " at line L column C": the position is given apart.
-        let message = e.to_string();
-        let message = message.rsplit_once(" at line ").map_or(message.as_str(), |(m, _)| m);
-        Problems(vec![map.problem_at(start, in_our_words(&shorten(message), text, start))])
-    })?;
+    let root = root.map_err(|(words, at)| Problems(vec![map.problem_at(Some(at), in_our_words(words, text, None))]))?;
+    if !nulls.is_empty() {
+        return Err(Problems(nulls.into_iter().map(|at| map.problem_at(Some(at), problem::null_in_list())).collect()));
+    }
+    let root = match root {
+        Some(root) => root,
+        None => return Err(Problems(vec![map.problem_at(None, problem::expected_table(phrase::nothing()))])),
+    };
+    let span = root.span();
+    let table = match root.into_inner() {
+        toml::de::DeValue::Table(table) => table,
+        other => return Err(Problems(vec![map.problem_at(Some(span.start), problem::expected_table(found(&other)))])),
+    };
+    let root = toml::de::Deserializer::from(toml::Spanned::new(span, table));
+    let scenario = Scenario::deserialize(root).map_err(|e| map.read_error(&e))?;
     let mut map = map;
     let paths: alloc::vec::Vec<String> = map.places.keys().cloned().collect();
     map.warnings = unknown_field_warnings(&map, paths.iter().map(String::as_str));
     Ok((scenario, map))
 }
 
+/// A version-1 share link's scenario: JSON that the lab wrote with serde_json
+/// (`Scenario::to_json`), read back by serde_json. The page turns such links into
+/// TOML and reads no other scenario, so this keeps TOML's deserializer out of the
+/// page's module (26 KiB brotli). Its problems have a line and column, no field.
+pub(crate) fn load_lab_json(text: &str) -> Result<Scenario, Problems> {
+    let limit = crate::limits::MAX_SCENARIO_BYTES;
+    if text.len() > limit {
+        return Err(Problems(vec![Problem::said("(file)", None, problem::file_too_large(text.len(), limit))]));
+    }
+    serde_json::from_str(text).map_err(|e| {
+        // serde_json counts the column in bytes, after the character it means.
+        let line_start: usize = text.split_inclusive('\n').take(e.line().saturating_sub(1)).map(str::len).sum();
+        let at = (line_start + e.column().saturating_sub(1)).min(text.len());
+        let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+        let message = e.to_string();
+        let message = message.rsplit_once(" at line ").map_or(message.as_str(), |(m, _)| m);
+        let message = in_our_words(&shorten(message), text, None);
+        Problems(vec![Problem::said("(file)", Some(line_col(text, at)), message)])
+    })
+}
+
 impl SourceMap {
+    /// A reader's error (TOML's, or JSON's read from TOML's tree) at its place, in
+    /// the lab's words.
+    fn read_error(&self, e: &toml::de::Error) -> Problems {
+        let start = e.span().map(|s| s.start);
+        let message = in_our_words(&shorten(e.message().trim()), &self.text, start);
+        Problems(vec![self.problem_at(start, message)])
+    }
+
     /// A problem at byte `offset` of the text, named after the innermost field whose
     /// value holds it (`(file)` when none does, as for a syntax error).
     fn problem_at(&self, offset: Option<usize>, message: Message) -> Problem {
@@ -183,13 +220,6 @@ impl SourceMap {
         let position = offset.map(|at| self.lines.line_col(&self.text, at.min(self.text.len())));
         Problem::said(field.as_deref().unwrap_or("(file)"), position, message)
     }
-}
-
-/// The byte offset of 1-based `line` and `column` (serde_json's, in characters).
-fn byte_offset(text: &str, line: usize, column: usize) -> Option<usize> {
-    let start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
-    let rest = text.get(start..)?;
-    Some(start + rest.char_indices().nth(column.saturating_sub(1)).map_or(rest.len(), |(i, _)| i))
 }
 
 /// A parsing library's message in the lab's words: `expected text (in quotes),
@@ -232,6 +262,18 @@ fn expected_in_words(expected: &str) -> Message {
         "a map" => phrase::table(),
         other if other.starts_with("struct ") => phrase::table(),
         other => phrase::verbatim(other),
+    }
+}
+
+/// What a JSON text holds instead of an object, in the lab's words.
+fn found(value: &toml::de::DeValue<'_>) -> Message {
+    use toml::de::DeValue;
+    match value {
+        DeValue::String(s) => phrase::the_text(alloc::format!("{s:?}")),
+        DeValue::Integer(n) => phrase::the_number(n.as_str().to_string()),
+        DeValue::Float(n) => phrase::the_number(n.as_str().to_string()),
+        DeValue::Boolean(b) => phrase::verbatim(alloc::format!("{b}")),
+        _ => phrase::a_list(),
     }
 }
 

@@ -11,7 +11,7 @@ mod choices;
 mod expression;
 mod fields;
 mod inputs;
-mod json_map;
+mod json;
 mod load;
 mod parameters;
 mod places;

@@ -116,7 +116,7 @@ pub fn share_text(payload: &str) -> Result<String, Problems> {
     match unpack(payload)? {
         Unpacked::Text(text) => Ok(text),
         Unpacked::Json(json) => {
-            let (scenario, _) = load(&json, Format::Json)?;
+            let scenario = super::load::load_lab_json(&json)?;
             scenario.to_toml().map_err(|e| refuse(says::cannot_show(e)))
         }
     }
