@@ -35,7 +35,7 @@
       (e) => worker.postMessage({ init: { js, module: null, error: String(e) } }));
     window.nhlabEarly = early;
     firstText(modules.gallery).then((text) => {
-      if (text !== null && !text.trimStart().startsWith("{")) worker.postMessage({ speculate: { text, locale: language() } });
+      if (text !== null) worker.postMessage({ speculate: { text, locale: language() } });
     }, () => {});
   } catch {
     // channel.js starts the first runner.

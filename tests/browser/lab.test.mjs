@@ -131,8 +131,8 @@ test("choosing a gallery item changes the plots", async () => {
 });
 
 test("a JSON scenario typed in the editor plays, and its problems point into the JSON", async () => {
-  // The runner's module reads TOML only; a JSON text runs in a worker of the helper's
-  // module, with the same checks and places.
+  // The runner's module reads JSON as it reads TOML (the JSON is read into TOML's tree),
+  // with the same checks and places.
   const { page, problems, ctx } = await open(browser, server.url);
   const scenario = { format: "nhlab/1", title: "Oscillator in JSON", coordinates: ["x"], kinetic: "m*x'^2/2", potential: "k*x^2/2",
     parameters: { m: 1, k: 4 }, initial: { q: { x: 1 }, v: { x: 0 } }, run: { t_end: 3, methods: ["lagrange"] } };
@@ -140,6 +140,7 @@ test("a JSON scenario typed in the editor plays, and its problems point into the
   await page.fill("#editor-view .cm-content", json);
   await page.waitForFunction(() => document.querySelector("h1").textContent === "Oscillator in JSON");
   await toEnd(page);
+  assert.equal(await page.evaluate(() => window.nhlabTest.runnerKind()), "runner");
   // x = cos(2t): the run's end against the closed form.
   const [run] = await page.evaluate(() => window.nhlabTest.runs());
   assert.ok(Math.abs(run.q[0] - Math.cos(2 * run.t)) < 1e-5, `x(${run.t}) = ${run.q[0]}, cos(2t) = ${Math.cos(2 * run.t)}`);

@@ -88,6 +88,23 @@ fn damaged_payloads_are_explained() {
     assert!(e.contains("too long"), "{e}");
 }
 
+/// A first-version link holds the lab's own serde_json output, which the page reads
+/// back with serde_json (no TOML deserializer in its module): a hand-edited one's
+/// mistake is still told in the lab's words, at its line and column.
+#[test]
+fn a_first_version_link_with_a_mistake_is_explained_at_its_place() {
+    let v1 = |json: &str| {
+        let deflated = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
+        format!("1.{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(deflated))
+    };
+    let json = "{\"format\": \"nhlab/1\", \"title\": \"t\",\n\"coordinates\": \"x\"}";
+    let p = share_text(&v1(json)).unwrap_err().0;
+    assert_eq!(p[0].message, "expected a list such as [\"x\", \"y\"], found the text \"x\"", "{}", p[0]);
+    assert_eq!(p[0].position, Some((2, 18)), "{}", p[0]);
+    let p = share_text(&v1("{\"format\": \"nhlab/1\", \"tïtle\": }")).unwrap_err().0;
+    assert_eq!((p[0].message.as_str(), p[0].position), ("expected value", Some((1, 32))), "{}", p[0]);
+}
+
 #[test]
 fn a_deflate_bomb_is_refused() {
     let zeros = vec![b' '; MAX_INFLATED_BYTES + 10];

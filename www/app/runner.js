@@ -18,7 +18,7 @@ import { count, language, t } from "./i18n.js";
  *  reason shows under the editor (false); undefined when a newer load overtook this. */
 export async function load(lab, text, { trusted = false, fromEditor = false, keepClock = false } = {}) {
   const token = ++lab.loadToken;
-  const candidate = takeSpare(lab, text);
+  const candidate = takeSpare(lab);
   const started = performance.now();
   let progress = { phase: "reading", size: null };
   const answer = await candidate.ask("open", { text }, {
@@ -68,17 +68,11 @@ export function describeSize(size) {
 /** A started runner for the next load: one is kept ready, so that an edit does not
  *  wait for a worker to start (about 40 ms of the 75 ms an edit took without it).
  *  The next one is started once this load has answered (see `load`), not beside it. */
-export function takeSpare(lab, text) {
-  // The runner's module reads TOML only: a JSON text runs in a worker of the
-  // helper's module, which reads both (its reader is a tenth of the runner's module).
-  if (isJson(text)) return new lab.LabWorker({ kind: "helper" });
+export function takeSpare(lab) {
   const spare = lab.spare ?? new lab.LabWorker();
   lab.spare = null;
   return spare;
 }
-
-/** Whether a scenario's text is JSON (it starts with `{`), as the core decides. */
-const isJson = (text) => text.trimStart().startsWith("{");
 
 /** Starts the spare runner for the next load, if there is none. */
 function keepSpare(lab) {
@@ -214,7 +208,7 @@ export async function runnerDied(lab, runner, why) {
 }
 
 export async function restartRunner(lab, { show }) {
-  const fresh = new lab.LabWorker({ kind: isJson(lab.text) ? "helper" : "runner" });
+  const fresh = new lab.LabWorker({ kind: "runner" });
   lab.runner = fresh;
   fresh.onDeath = (why) => runnerDied(lab, fresh, why);
   const answer = await fresh.ask("open", { text: lab.text });

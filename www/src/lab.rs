@@ -243,22 +243,9 @@ pub(crate) fn problems(p: Problems) -> Vec<TextProblem> {
 }
 
 /// Reads a scenario's text (TOML, or JSON when it starts with `{`), deriving nothing.
-///
-/// The runner's module alone reads TOML only: the JSON reader is 42 KiB (brotli) of
-/// it, and the page runs a JSON text in a worker of the helper's module instead
-/// (www/app/runner.js), which reads both.
 pub fn read(text: &str) -> Result<(Scenario, SourceMap), Vec<TextProblem>> {
-    use nhlab::scenario::{format_of, load, Format};
-    match format_of(text) {
-        Format::Json if cfg!(all(feature = "runner", not(feature = "helper"))) => Err(vec![TextProblem {
-            field: "(file)".into(),
-            line: None,
-            column: None,
-            message: "this module reads TOML only: a JSON scenario runs in the helper's module".into(),
-        }]),
-        Format::Json => load(text, Format::Json).map_err(problems),
-        Format::Toml => load(text, Format::Toml).map_err(problems),
-    }
+    use nhlab::scenario::{format_of, load};
+    load(text, format_of(text)).map_err(problems)
 }
 
 /// `nhlab export`'s file for a scenario's text: `(file name, text)`, the file named
