@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const DIST = process.env.NHLAB_DIST ?? path.join(ROOT, "dist");
+export const DIST = process.env.NHLAB_DIST ?? path.join(ROOT, "dist");
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
 
 /** Serves dist/ on a free port; resolves to { url, close }. */

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import zlib from "node:zlib";
-import { ROOT, open, servedBrowser, inkPerCanvas, canvasDigest, downloadText, colourPixels, revealEditorLine } from "./harness.mjs";
+import { ROOT, DIST, open, servedBrowser, inkPerCanvas, canvasDigest, downloadText, colourPixels, revealEditorLine } from "./harness.mjs";
 
 let server, browser;
 const SHOTS = process.env.NHLAB_SCREENSHOTS ?? path.join(ROOT, "target", "screenshots");
@@ -1461,4 +1461,17 @@ test("the differential-drive robot's redundant rows: the legend says how Hamel's
   assertPlotsDrawn(canvases);
   assert.deepEqual(problems, []);
   await ctx.close();
+});
+
+test("each of the three WebAssembly modules is at most 500 KiB brotli", () => {
+  // Issue 39's goal, held by every module: an embed fetches the page's and the
+  // runner's, and the helper's once it shows equations or stability. The size is the
+  // build's, not a timing: the same sources and pinned tools give the same bytes.
+  for (const kind of ["page", "runner", "helper"]) {
+    const file = fs.readdirSync(DIST).find((f) => f.startsWith(`nhlab-${kind}-`) && f.endsWith(".wasm"));
+    assert.ok(file, `dist/ holds the ${kind}'s module`);
+    const bytes = fs.readFileSync(path.join(DIST, file));
+    const brotli = zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+    assert.ok(brotli <= 500 * 1024, `the ${kind}'s module is ${(brotli / 1024).toFixed(1)} KiB brotli (goal <= 500)`);
+  }
 });
