@@ -144,11 +144,19 @@ test("the first runner opens the first scenario before the page asks (a gallery 
   const { page: maker, ctx: makerCtx } = await open(browser, server.url);
   const edited = await maker.evaluate(() => window.wasmBindings.gallery_text("chaplygin-sleigh").replace(/^title = .*$/m, 'title = "A sleigh shared as a link"'));
   const payload = await maker.evaluate((text) => window.wasmBindings.share_payload(text), edited);
+  const json = JSON.stringify({ format: "nhlab/1", title: "An oscillator shared as JSON", coordinates: ["x"], kinetic: "x'^2/2",
+    potential: "x^2/2", initial: { q: { x: 1 } } }, null, 1);
+  const jsonPayload = await maker.evaluate((text) => window.wasmBindings.share_payload(text), json);
   await makerCtx.close();
   const shared = await firstOpen(`${server.url}#s=${payload}&embed`);
   assert.equal(shared.ahead, true);
   assert.equal(shared.editor, edited);
   assert.equal(shared.title, "A sleigh shared as a link");
+  // A JSON text shared as a link: the runner reads JSON as it reads TOML.
+  const sharedJson = await firstOpen(`${server.url}#s=${jsonPayload}&embed`);
+  assert.equal(sharedJson.ahead, true);
+  assert.equal(sharedJson.editor, json);
+  assert.equal(sharedJson.title, "An oscillator shared as JSON");
   // The default item on the bare address, and a link in Chinese (the texts the runner makes are in the page's language).
   assert.equal((await firstOpen(server.url)).ahead, true);
   const zh = await firstOpen(`${server.url}#gallery=rolling-disk&lang=zh`);
