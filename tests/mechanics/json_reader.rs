@@ -139,6 +139,10 @@ fn type_errors_point_at_the_value_itself() {
     let p = &load_json(json).unwrap_err().0[0];
     assert_eq!((p.field.as_str(), p.position), ("initial.q.x", Some((5, 25))), "{p}");
     assert_eq!(p.message, "expected a number, found true");
+    let p = &load_json(&json.replace("true", "1e999")).unwrap_err().0[0];
+    assert_eq!((p.field.as_str(), p.message.as_str()), ("initial.q.x", "number out of range"), "{p}");
+    let p = &load_json(&json.replace("\"t\"", "\"t\\x\"")).unwrap_err().0[0];
+    assert_eq!((p.field.as_str(), p.message.as_str()), ("title", "invalid escape"), "{p}");
     let p = &load_json("[1, 2]").unwrap_err().0[0];
     assert_eq!(p.message, "expected a table, found a list");
 }

@@ -137,18 +137,26 @@ impl<'a> Reader<'a> {
             return Err(self.peek_error("EOF while parsing a value"));
         };
         let start = self.at;
-        let (value, kind) = match first {
-            b'n' => {
-                self.word(b"null")?;
-                (None, ValueKind::Scalar)
+        let parsed = match first {
+            b'n' => self.word(b"null").map(|()| (None, ValueKind::Scalar)),
+            b't' => self.word(b"true").map(|()| (Some(DeValue::Boolean(true)), ValueKind::Scalar)),
+            b'f' => self.word(b"false").map(|()| (Some(DeValue::Boolean(false)), ValueKind::Scalar)),
+            b'-' | b'0'..=b'9' => self.number().map(|n| (Some(n), ValueKind::Scalar)),
+            b'"' => self.string().map(|s| (Some(DeValue::String(s)), ValueKind::Scalar)),
+            b'[' => self.array(path, depth).map(|a| (Some(DeValue::Array(a)), ValueKind::Array)),
+            b'{' => self.object(path, depth).map(|t| (Some(DeValue::Table(t)), ValueKind::Table)),
+            _ => Err(self.peek_error("expected value")),
+        };
+        let (value, kind) = match parsed {
+            Ok(parsed) => parsed,
+            Err(stop) => {
+                if !path.is_empty() && !matches!(first, b'[' | b'{') && self.at > start {
+                    // A broken number, string or word is still its field's: the
+                    // problem names the field (the range takes in the byte blamed).
+                    self.places.insert(path.into(), (key, start..self.at + 1, ValueKind::Scalar));
+                }
+                return Err(stop);
             }
-            b't' => (Some(DeValue::Boolean(self.word(b"true").map(|_| true)?)), ValueKind::Scalar),
-            b'f' => (Some(DeValue::Boolean(self.word(b"false").map(|_| false)?)), ValueKind::Scalar),
-            b'-' | b'0'..=b'9' => (Some(self.number()?), ValueKind::Scalar),
-            b'"' => (Some(DeValue::String(self.string()?)), ValueKind::Scalar),
-            b'[' => (Some(DeValue::Array(self.array(path, depth)?)), ValueKind::Array),
-            b'{' => (Some(DeValue::Table(self.object(path, depth)?)), ValueKind::Table),
-            _ => return Err(self.peek_error("expected value")),
         };
         if !path.is_empty() {
             self.places.insert(path.into(), (key, start..self.at, kind));
@@ -466,6 +474,8 @@ mod tests {
         assert!(minus_zero == 0.0 && minus_zero.is_sign_negative(), "-0 is the float −0");
         assert!(matches!(value("-0"), DeValue::Float(_)));
         assert_eq!(error("1e400"), ("number out of range", 4));
+        let r = read("{\"a\": 1e400, \"b\": 1}");
+        assert_eq!(r.places["a"].1, 6..12, "a broken number is still its field's (its last byte blamed)");
         assert_eq!(error("[1, 123456789012345678901234]").0, "number out of range");
         assert_eq!(error("-").0, "EOF while parsing a value");
         assert_eq!(error("01"), ("invalid number", 1));
