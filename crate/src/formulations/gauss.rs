@@ -26,7 +26,9 @@ pub(super) fn solve(terms: &Terms, t: f64) -> Result<Solution, DynamicsError> {
         hint: crate::mechanics::SingularHint::None,
     })?;
     let particular = pinv * &terms.bias;
-    if (aj * &particular - &terms.bias).norm() > 1e-8 * (1.0 + terms.bias.norm()) {
+    let mut residual = aj * &particular;
+    residual -= &terms.bias;
+    if residual.norm() > 1e-8 * (1.0 + terms.bias.norm()) {
         return Err(DynamicsError::Singular {
             what: crate::mechanics::SingularMatrix::Symbol("A"),
             t,
@@ -39,11 +41,16 @@ pub(super) fn solve(terms: &Terms, t: f64) -> Result<Solution, DynamicsError> {
     if free.is_empty() {
         return Ok(Solution { accelerations: particular, multipliers: None, multiplier_rates: None });
     }
-    let basis = DMatrix::from_columns(
-        &free.iter().map(|&k| eigenvectors.column(k).into_owned()).collect::<alloc::vec::Vec<_>>(),
-    );
-    let reduced = basis.transpose() * &terms.mass * &basis;
-    let rhs = basis.transpose() * &terms.mass * (&a - &particular);
+    // The right-hand side runs at every stage of a run: each product is made once
+    // (`NᵀM` serves both sides), in as few matrices as the arithmetic allows.
+    let basis = DMatrix::from_fn(n, free.len(), |r, c| eigenvectors[(r, free[c])]);
+    let projected_mass = basis.transpose() * &terms.mass;
+    let reduced = &projected_mass * &basis;
+    let mut difference = a;
+    difference -= &particular;
+    let rhs = projected_mass * difference;
     let z = reduced.cholesky().ok_or(DynamicsError::NotPositiveDefinite { t })?.solve(&rhs);
-    Ok(Solution { accelerations: particular + basis * z, multipliers: None, multiplier_rates: None })
+    let mut accelerations = basis * z;
+    accelerations += &particular;
+    Ok(Solution { accelerations, multipliers: None, multiplier_rates: None })
 }
