@@ -126,6 +126,11 @@ fn null_is_a_field_not_given_and_refused_in_a_list() {
     let p = load_json(&format!("{base}, \"run\": {{\"methods\": [\"lagrange\", null]}}}}")).unwrap_err().0;
     assert_eq!(p[0].message, "a list cannot hold `null`: give a value, or leave the item out");
     assert_eq!(p[0].field, "run.methods[1]");
+    // A list of many nulls is one problem, found in one pass (each problem looks up
+    // its field among all the places: one per null took quadratic time).
+    let nulls = vec!["null"; 150_000].join(",");
+    let p = load_json(&format!("{base}, \"notes\": [1, {nulls}]}}")).unwrap_err().0;
+    assert_eq!((p.len(), p[0].field.as_str()), (1, "notes[1]"));
     let c = |expr: &str| format!("{base}, \"constraints\": [{{\"name\": \"c\"{expr}}}]}}");
     let null = load_json(&c(", \"expr\": null")).unwrap().0;
     assert_eq!(null, load_json(&c("")).unwrap().0, "a field of a table in a list, given as null, is not given");

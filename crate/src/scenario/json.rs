@@ -49,8 +49,9 @@ pub(crate) struct Read<'a> {
     /// Where the nesting went past [`MAX_DEPTH`] (the path above it, the byte
     /// offset), if it did.
     pub(crate) too_deep: Option<(String, usize)>,
-    /// The byte offsets of `null`s in lists.
-    pub(crate) nulls: Vec<usize>,
+    /// The byte offset of the first `null` in a list (one problem, however many:
+    /// each would be looked up among all the places).
+    pub(crate) null_in_list: Option<usize>,
 }
 
 /// Reads `text` as one JSON value.
@@ -62,7 +63,7 @@ pub(crate) fn read(text: &str) -> Read<'_> {
         places: Places::new(),
         twice: Vec::new(),
         too_deep: None,
-        nulls: Vec::new(),
+        null_in_list: None,
     };
     let root = reader.value("", None, 0).and_then(|value| match reader.space() {
         Some(_) => Err(reader.peek_error("trailing characters")),
@@ -72,7 +73,13 @@ pub(crate) fn read(text: &str) -> Read<'_> {
         Stop::Syntax(words, at) => (words, at),
         Stop::TooDeep => ("recursion limit exceeded", reader.at),
     });
-    Read { root, places: reader.places, twice: reader.twice, too_deep: reader.too_deep, nulls: reader.nulls }
+    Read {
+        root,
+        places: reader.places,
+        twice: reader.twice,
+        too_deep: reader.too_deep,
+        null_in_list: reader.null_in_list,
+    }
 }
 
 /// Why reading stopped.
@@ -90,7 +97,7 @@ struct Reader<'a> {
     places: Places,
     twice: Vec<(String, usize)>,
     too_deep: Option<(String, usize)>,
-    nulls: Vec<usize>,
+    null_in_list: Option<usize>,
 }
 
 type Step<T> = Result<T, Stop>;
@@ -267,11 +274,12 @@ impl<'a> Reader<'a> {
                     });
                 }
                 b'\\' => {
-                    let s = unescaped.get_or_insert_with(String::new);
-                    s.push_str(&self.text[plain..self.at]);
+                    let before = &self.text[plain..self.at];
                     self.at += 1;
                     let c = self.escape()?;
-                    unescaped.get_or_insert_with(String::new).push(c);
+                    let s = unescaped.get_or_insert_with(String::new);
+                    s.push_str(before);
+                    s.push(c);
                     plain = self.at;
                 }
                 0..=0x1f => {
@@ -363,7 +371,7 @@ impl<'a> Reader<'a> {
             let at = self.at;
             match self.value(&format!("{path}[{index}]"), None, depth + 1)? {
                 Some(item) => items.push(item),
-                None => self.nulls.push(at),
+                None => _ = self.null_in_list.get_or_insert(at),
             }
             index += 1;
         }
@@ -508,7 +516,7 @@ mod tests {
         let DeValue::Table(t) = r.root.unwrap().unwrap().into_inner() else { panic!() };
         assert_eq!(t.len(), 1, "the null member is left out");
         assert!(r.places.contains_key("a"), "but located");
-        assert_eq!(r.nulls, [21]);
+        assert_eq!(r.null_in_list, Some(21));
         assert!(read("null").root.unwrap().is_none());
     }
 }

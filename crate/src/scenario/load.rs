@@ -135,7 +135,7 @@ pub fn format_of(text: &str) -> Format {
 /// ([`super::json`] says why and what differs).
 pub fn load_json(text: &str) -> Result<(Scenario, SourceMap), Problems> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let super::json::Read { root, places, twice, too_deep, nulls } = super::json::read(text);
+    let super::json::Read { root, places, twice, too_deep, null_in_list } = super::json::read(text);
     if let Some((path, at)) = too_deep {
         // Named by its top-level field: the path inside is hundreds of `[0]`.
         let field = path.split(['.', '[']).next().unwrap_or("").to_string();
@@ -157,8 +157,8 @@ pub fn load_json(text: &str) -> Result<(Scenario, SourceMap), Problems> {
     }
     check_shapes(&map)?;
     let root = root.map_err(|(words, at)| Problems(vec![map.problem_at(Some(at), in_our_words(words, text, None))]))?;
-    if !nulls.is_empty() {
-        return Err(Problems(nulls.into_iter().map(|at| map.problem_at(Some(at), problem::null_in_list())).collect()));
+    if let Some(at) = null_in_list {
+        return Err(Problems(vec![map.problem_at(Some(at), problem::null_in_list())]));
     }
     let root = match root {
         Some(root) => root,
