@@ -195,6 +195,12 @@ pub struct LinearizeArgs {
     /// its signal ignored). No sweep.
     #[arg(long, conflicts_with_all = ["sweep", "plot"])]
     pub state_space: bool,
+    /// Keeps these ignorable coordinates' speeds in the state, comma-separated
+    /// (`phi` or `phi'`), where they would be held at their reference value (a
+    /// speed nothing couples to, such as the disk's spin): so that `B` has a row
+    /// for an input that drives them.
+    #[arg(long)]
+    pub keep_speed: Option<String>,
     /// Output: a file path or `-`.
     #[arg(long, default_value = "-")]
     pub out: String,

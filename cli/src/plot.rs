@@ -63,8 +63,11 @@ pub struct Figure<'a> {
     pub spatial: bool,
     /// Which constraints are holonomic (their velocity-level residual is dashed).
     pub holonomic: &'a [bool],
-    /// Whether the true motion conserves `T + V` (`nhlab::mechanics::energy_changes`).
+    /// Whether the true motion conserves the recorded energy (`nhlab::mechanics::energy_changes`).
     pub energy_conserved: bool,
+    /// Whether the recorded energy is the energy function `h = T₂ − T₀ + V`
+    /// rather than `T + V` (`nhlab::mechanics::energy_form`).
+    pub energy_function: bool,
 }
 
 /// Panels of a figure with `series` time series: trajectory, the series, residual,
@@ -164,8 +167,14 @@ where
     // Energy from the start, log scale: a drift where the true motion conserves it
     // (methods that conserve it sit decades below those that do not), else its change.
     let drift = lines(&|c, k| (c.samples[k].t, c.samples[k].energy - c.samples[0].energy));
-    let title = if figure.energy_conserved { "energy drift" } else { "energy change (need not be conserved here)" };
-    draw_panel(panel(), &spec(title, t, "|T + V − (T + V)(0)|", Scale::Log, false), &drift, &[])?;
+    let title = match (figure.energy_conserved, figure.energy_function) {
+        (true, false) => "energy drift",
+        (false, false) => "energy change (need not be conserved here)",
+        (true, true) => "energy drift (h = T₂ − T₀ + V, conserved here)",
+        (false, true) => "change of h = T₂ − T₀ + V (need not be conserved here)",
+    };
+    let axis = if figure.energy_function { "|h − h(0)|" } else { "|T + V − (T + V)(0)|" };
+    draw_panel(panel(), &spec(title, t, axis, Scale::Log, false), &drift, &[])?;
     // |E| along each method's trajectory, log scale (it spans decades near a singular split).
     let e = lines(&|c, k| (c.samples[k].t, c.e_norm[k]));
     draw_panel(panel(), &spec("Hamel's E-vector", t, "|E|", Scale::Log, false), &e, &[])?;

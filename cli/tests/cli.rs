@@ -1451,6 +1451,9 @@ fn contact_forces_and_where_rolling_fails_reach_the_command_line() {
     let (status, out, err) = nhlab(&["run", stop.to_str().unwrap(), "--columns", "state"]);
     assert_eq!(status, 0, "an end by design: {err}");
     assert!(err.contains("starts to slip at t = 0.6853") && err.contains("on_invalid"), "{err}");
+    // One story (issue 56): stopped at the slip, not also "slips … to the run's end".
+    assert_eq!(err.matches("0.6853").count(), 1, "{err}");
+    assert!(!err.contains("run's end"), "{err}");
     let last: f64 = out.lines().last().unwrap().split(',').nth(1).unwrap().parse().unwrap();
     assert!((last - 0.6853).abs() < 1e-4, "{last}");
     let (status, _, err) = nhlab(&["run", stop.to_str().unwrap(), "--strict"]);
@@ -1506,4 +1509,78 @@ fn integrators_overlay_like_methods_and_are_refused_where_they_do_not_apply() {
     let (code, out, _) = nhlab(&["check", &scenario("appell-hamel")]);
     assert_eq!(code, 0);
     assert!(out.contains("not rattle, rattle4: the constraint `appell`"), "{out}");
+}
+
+/// A rolling disk with a yaw torque and an axle torque, linearised about upright
+/// rolling (issue 56): the spin speed `phi'` is held (nothing couples to it), so the
+/// axle torque's only effect is not in `B` — said in a warning that names the input
+/// and the speed. `--keep-speed phi` keeps the speed in the state, and `B` then
+/// carries it: `φ̈ = T / (I_axle + m r²) = T / (3/2 m r²)` (the contact point is the
+/// instantaneous centre), and the yaw torque's `ψ̈ = T / (m r²/4)` either way.
+#[test]
+fn an_input_on_a_held_speed_is_said_and_the_speed_can_be_kept() {
+    let text = std::fs::read_to_string(scenario("rolling-disk")).unwrap().replace(
+        "[gravity]",
+        "[inputs]\nT_yaw = { value = 0 }\nT_axle = { value = 0 }\n\n[forces]\npsi = \"T_yaw\"\nphi = \"T_axle\"\n\n[gravity]",
+    );
+    let (m, r) = (1.0f64, 0.3f64);
+    let column = |json: &serde_json::Value, input: &str, row: &str| -> f64 {
+        let c = json["inputs"].as_array().unwrap().iter().position(|x| x == input).unwrap();
+        let r = json["state"].as_array().unwrap().iter().position(|x| x == row).unwrap();
+        json["B"][r][c].as_f64().unwrap()
+    };
+    let (code, out, err) = nhlab_with_input(&["linearize", "-", "--state-space", "--at", "phi'=6"], Some(&text));
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["held_speeds"], serde_json::json!(["phi'"]), "{json}");
+    assert!(
+        err.contains("input `T_axle` drives the speed `phi'`") && err.contains("--keep-speed phi"),
+        "the dropped effect is said: {err}"
+    );
+    assert!(!err.contains("T_yaw"), "{err}");
+    assert_eq!(json["inputs_on_held_speeds"], serde_json::json!([{"input": "T_axle", "speed": "phi'"}]));
+    assert!((column(&json, "T_yaw", "psi'") - 1.0 / (m * r * r / 4.0)).abs() < 1e-9, "{json}");
+
+    let (code, out, err) =
+        nhlab_with_input(&["linearize", "-", "--state-space", "--at", "phi'=6", "--keep-speed", "phi'"], Some(&text));
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("drives the speed"), "{err}");
+    let held: serde_json::Value = serde_json::from_str(&out_held_text(&text)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["held_speeds"], serde_json::json!([]), "{json}");
+    assert!(json["state"].as_array().unwrap().iter().any(|x| x == "phi'"), "{json}");
+    assert!((column(&json, "T_axle", "phi'") - 1.0 / (1.5 * m * r * r)).abs() < 1e-9, "{json}");
+    assert!((column(&json, "T_yaw", "psi'") - 1.0 / (m * r * r / 4.0)).abs() < 1e-9, "{json}");
+    // The kept speed adds one zero eigenvalue (nothing restores it); the rest are unchanged.
+    let eig = |j: &serde_json::Value| -> Vec<(f64, f64)> {
+        j["rows"][0]["eigenvalues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| (e[0].as_f64().unwrap(), e[1].as_f64().unwrap()))
+            .collect()
+    };
+    let (kept, before) = (eig(&json), eig(&held));
+    assert_eq!(kept.len(), before.len() + 1, "{kept:?} {before:?}");
+    for e in &before {
+        assert!(kept.iter().any(|k| (k.0 - e.0).abs() < 1e-9 && (k.1 - e.1).abs() < 1e-9), "{e:?} in {kept:?}");
+    }
+    assert!(
+        kept.iter().filter(|k| k.0.abs() < 1e-9 && k.1.abs() < 1e-9).count()
+            > before.iter().filter(|k| k.0.abs() < 1e-9 && k.1.abs() < 1e-9).count()
+    );
+
+    let (code, _, err) = nhlab_with_input(&["linearize", "-", "--state-space", "--keep-speed", "theta"], Some(&text));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--keep-speed: `theta` is not ignorable"), "{err}");
+    let (code, _, err) = nhlab_with_input(&["linearize", "-", "--state-space", "--keep-speed", "spin"], Some(&text));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`spin` is not a coordinate"), "{err}");
+}
+
+/// `linearize --state-space` of `text` (standard input), its JSON.
+fn out_held_text(text: &str) -> String {
+    let (code, out, err) = nhlab_with_input(&["linearize", "-", "--state-space", "--at", "phi'=6"], Some(text));
+    assert_eq!(code, 0, "{err}");
+    out
 }

@@ -6,7 +6,9 @@
 //! lab's CSV export uses the same code, so both write the same file for the same run.
 //!
 //! Columns: `method`, `t`, every coordinate, every velocity (`x'`), `mu1…` when a
-//! vakonomic run is among them (empty for the others), `energy`, `res_<constraint>`
+//! vakonomic run is among them (empty for the others), `energy` (`T + V`; named
+//! `energy_h` where it is the energy function `h = T₂ − T₀ + V` instead, `T`
+//! having terms linear in the velocities or free of them), `res_<constraint>`
 //! for each constraint (its residual as written: `φ` for a holonomic constraint),
 //! `E_<coordinate>` for each independent coordinate of the model's Hamel split
 //! (empty where the split is singular), and last `dres_<constraint>` for each
@@ -178,7 +180,7 @@ impl Columns {
             names.extend((1..=m).map(|k| format!("mu{k}")));
         }
         if wanted.energy {
-            names.push("energy".into());
+            names.push(crate::mechanics::energy_form(model).column().into());
         }
         if wanted.residuals {
             names.extend(model.constraints.iter().map(|c| format!("res_{}", column_name(&c.name))));

@@ -40,3 +40,128 @@ fn where_energy_is_said_conserved_a_run_keeps_it() {
         assert!(drift < 1e-8 * e0.abs().max(1.0), "{name}: drift {drift}");
     }
 }
+
+/// A bead on a hoop of radius `R` turning at `Ω` about its vertical diameter, in
+/// the hoop's angle: `T = m R²(θ'² + Ω² sin²θ)/2` has a `T₀` term. The conserved
+/// quantity is Jacobi's integral `h = m R²(θ'² − Ω² sin²θ)/2 − m g R cos θ`, not
+/// `T + V` (the hoop's drive does work). Issue 56: the panel plotted `T + V` and
+/// called it conserved.
+const BEAD_ON_HOOP: &str = r#"
+format = "nhlab/1"
+title = "bead on a turning hoop"
+coordinates = ["theta"]
+kinetic = "m*R^2/2*(theta'^2 + W^2*sin(theta)^2)"
+potential = "-m*g*R*cos(theta)"
+[parameters]
+m = 0.3
+R = 0.5
+W = 7.0
+g = 9.81
+[initial]
+q = { theta = 0.4 }
+v = { theta = 1.5 }
+"#;
+
+/// A particle in axes turning at `W`, held by a spring and by a blade along its
+/// heading's velocity: `T = m((x' − W y)² + (y' + W x)²)/2 = T₂ + T₁ + T₀`, the
+/// constraint homogeneous in the velocities. Jacobi's integral is
+/// `h = m(x'² + y'²)/2 − m W²(x² + y²)/2 + k(x² + y²)/2`.
+const TURNING_AXES: &str = r#"
+format = "nhlab/1"
+title = "a blade in turning axes"
+coordinates = ["x", "y", "phi"]
+kinetic = "m/2*((x' - W*y)^2 + (y' + W*x)^2) + J/2*phi'^2"
+potential = "k/2*(x^2 + y^2)"
+[parameters]
+m = 1.0
+J = 0.2
+W = 0.8
+k = 3.0
+[[constraints]]
+name = "blade"
+expr = "-x'*sin(phi) + y'*cos(phi)"
+[initial]
+q = { x = 0.5, y = -0.2, phi = 0.3 }
+v = { x = 0.4, phi = 0.9 }
+"#;
+
+/// A run's samples at tight tolerances, and the largest change of `f` along it
+/// beside its value at the start.
+fn along(text: &str, f: &dyn Fn(&[f64], &[f64]) -> f64) -> (Vec<(f64, f64)>, f64) {
+    let (model, numeric, state) = nhlab_tests::scenarios::build_text(text);
+    let settings = Settings {
+        integrator: nhlab::integrators::IntegratorKind::Dopri5,
+        rtol: 1e-12,
+        atol: 1e-14,
+        ..Settings::from_scenario(&model.scenario.run, Method::Lagrange)
+    };
+    let mut sim = Simulation::new(numeric, settings, &state).unwrap();
+    sim.advance_to(10.0).unwrap();
+    let samples = sim.samples();
+    let first = f(samples.at(0).q, samples.at(0).v);
+    let change = samples.iter().map(|s| (f(s.q, s.v) - first).abs()).fold(0.0, f64::max);
+    (samples.iter().map(|s| (s.energy, f(s.q, s.v))).collect(), change / first.abs().max(1.0))
+}
+
+/// The energy recorded where `T` has `T₁` and `T₀` terms is the energy function
+/// `h`, equal to its closed form at every sample and conserved along the exact
+/// motion, named `energy_h` in the table and said conserved; `T + V` changes by
+/// order one there. Where `T` is quadratic nothing changes: `T + V`, `energy`.
+#[test]
+fn where_t_is_not_quadratic_the_energy_function_is_recorded_and_conserved() {
+    use nhlab::mechanics::{energy_form, EnergyForm};
+    let (m, r, w, g) = (0.3, 0.5, 7.0, 9.81);
+    let jacobi =
+        |q: &[f64], v: &[f64]| m * r * r / 2.0 * (v[0] * v[0] - w * w * q[0].sin().powi(2)) - m * g * r * q[0].cos();
+    let total =
+        |q: &[f64], v: &[f64]| m * r * r / 2.0 * (v[0] * v[0] + w * w * q[0].sin().powi(2)) - m * g * r * q[0].cos();
+    let (samples, jacobi_change) = along(BEAD_ON_HOOP, &jacobi);
+    for (recorded, closed) in &samples {
+        assert!((recorded - closed).abs() < 1e-12 * closed.abs().max(1.0), "{recorded} against {closed}");
+    }
+    assert!(jacobi_change < 1e-8, "h is conserved: {jacobi_change:e}");
+    let (_, total_change) = along(BEAD_ON_HOOP, &total);
+    assert!(total_change > 0.1, "T + V is not: {total_change}");
+
+    let (mm, ww, k) = (1.0, 0.8, 3.0);
+    let jacobi = |q: &[f64], v: &[f64]| {
+        let r2 = q[0] * q[0] + q[1] * q[1];
+        mm / 2.0 * (v[0] * v[0] + v[1] * v[1]) - mm * ww * ww / 2.0 * r2 + k / 2.0 * r2 + 0.2 / 2.0 * v[2] * v[2]
+    };
+    let (samples, change) = along(TURNING_AXES, &jacobi);
+    for (recorded, closed) in &samples {
+        assert!((recorded - closed).abs() < 1e-12 * closed.abs().max(1.0), "{recorded} against {closed}");
+    }
+    assert!(change < 1e-8, "h is conserved under the blade: {change:e}");
+
+    for (text, form) in [(BEAD_ON_HOOP, EnergyForm::EnergyFunction), (TURNING_AXES, EnergyForm::EnergyFunction)] {
+        let (model, _, _) = nhlab_tests::scenarios::build_text(text);
+        assert_eq!(energy_form(&model), form);
+        assert_eq!(energy_changes(&model), Vec::<String>::new(), "said conserved");
+        let table = nhlab::export::samples_table(&model, &[], String::new());
+        assert!(table.columns.iter().any(|c| c == "energy_h") && !table.columns.iter().any(|c| c == "energy"));
+    }
+    let (model, _, _) = load("chaplygin-sleigh");
+    assert_eq!(energy_form(&model), EnergyForm::TotalEnergy);
+    let table = nhlab::export::samples_table(&model, &[], String::new());
+    assert!(table.columns.iter().any(|c| c == "energy"));
+}
+
+/// The gallery's non-reversible contact oscillator (a gauge term `sin(z) z'` in
+/// `T`): its recorded energy is `h = |v|²/2 + V`, the `H` its description wrote by
+/// hand, to round-off at every sample of the exact motion.
+#[test]
+fn the_gauge_term_drops_out_of_the_recorded_energy() {
+    let text = nhlab_tests::scenarios::text("contact-oscillator-nonreversible");
+    let eps = 0.3;
+    let h = |q: &[f64], v: &[f64]| {
+        (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) / 2.0
+            + (q[0] * q[0] + q[1] * q[1] + q[2] * q[2]) / 2.0
+            + eps / 2.0 * q[0] * q[0] * q[2] * q[2]
+    };
+    let (samples, change) = along(&text, &h);
+    for (recorded, closed) in &samples {
+        assert!((recorded - closed).abs() < 1e-13 * closed.abs().max(1.0), "{recorded} against {closed}");
+    }
+    assert!(change < 1e-8, "{change:e}");
+}

@@ -337,9 +337,11 @@ fn gallery_equations_print_as_derived() {
 #[test]
 fn a_transcendental_constraint_derives_at_once() {
     let (model, _, _) = model_with_constraint("z' + k*sinh(atan(y' - atan2(x', y) + 1/3))");
+    // A backstop against the 41 s it took, ≥ 100 × the milliseconds it takes now:
+    // a busy machine cannot fail it, the old search could not pass it.
     let started = std::time::Instant::now();
     let d = derive(&model, Method::Euler).unwrap();
-    assert!(started.elapsed().as_secs_f64() < 2.0, "{:?}", started.elapsed());
+    assert!(started.elapsed().as_secs_f64() < 20.0, "{:?}", started.elapsed());
     assert!(d.equations.iter().any(|e| e.integral_over.is_some()));
 }
 

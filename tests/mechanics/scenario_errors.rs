@@ -286,9 +286,12 @@ fn models_beyond_the_size_limits_are_refused_at_once() {
         "format = \"nhlab/1\"\ntitle = \"huge\"\ncoordinates = [{}]\nkinetic = \"q0'^2\"\n[initial]\nq = {{ q0 = 0 }}\n",
         names.join(", ")
     );
+    // The work is bounded by the refusal itself (nothing derived: the problem says
+    // so below). The clock is a backstop for a hang only, far above the few
+    // milliseconds this takes, so that a busy machine cannot fail it.
     let started = std::time::Instant::now();
     let p = problems(&text);
-    assert!(started.elapsed().as_secs_f64() < 5.0, "refused at once (generous bound for debug builds)");
+    assert!(started.elapsed().as_secs_f64() < 60.0, "refused, not derived: {:?}", started.elapsed());
     assert_eq!(p.len(), 1, "{p:?}");
     assert_eq!(p[0].field, "coordinates");
     assert_eq!(p[0].message, "50000 coordinates; the lab supports at most 200");

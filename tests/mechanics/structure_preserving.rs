@@ -370,3 +370,130 @@ fn an_unknown_or_doubled_integrator_list_is_said_at_its_place() {
     let said = format!("{}", nhlab::mechanics::Model::build(&scenario, &map).expect_err("refused"));
     assert!(said.contains("run.integrators") && said.contains("not both"), "{said}");
 }
+
+/// A knife edge through its mass centre in a radial well `V = k r²/2 + β r⁴/4`
+/// (issue 56): the stiffest frequency grows with the amplitude.
+const KNIFE_IN_WELL: &str = r#"
+format = "nhlab/1"
+title = "knife edge in a radial well"
+coordinates = ["x", "y", "phi"]
+kinetic = "m/2*(x'^2 + y'^2) + J/2*phi'^2"
+potential = "k/2*(x^2 + y^2) + beta/4*(x^2 + y^2)^2"
+[parameters]
+m = 1.0
+J = 0.2
+k = 1.0
+beta = 1.0
+[[constraints]]
+name = "blade"
+expr = "-x'*sin(phi) + y'*cos(phi)"
+[initial]
+q = { x = 0.8, y = 0.3, phi = 0.4 }
+v = { x = 0.6, phi = 0.7 }
+"#;
+
+/// A plain oscillator `ẍ = −ω² x`, ω = 2.
+const OSCILLATOR: &str = r#"
+format = "nhlab/1"
+title = "oscillator"
+coordinates = ["x"]
+kinetic = "x'^2/2"
+potential = "2*x^2"
+[initial]
+q = { x = 1 }
+"#;
+
+/// The run's failure, if it is the instability: its step and what it said.
+fn instability(text: &str, integrator: &str, dt: f64, t_end: f64) -> Option<(f64, nhlab::integrators::Instability)> {
+    let (mut scenario, map) = load_toml(text).unwrap();
+    scenario.run.integrator = Some(integrator.into());
+    scenario.run.integrators = None;
+    scenario.run.dt = Some(dt);
+    let (_, numeric, initial) = build(&scenario, &map);
+    let settings = Settings { compulsion: false, ..Settings::from_scenario(&scenario.run, Method::Lagrange) };
+    // (A scenario outside the schemes' class is refused here, not tested.)
+    let mut sim = Simulation::new(numeric, settings, &initial).ok()?;
+    match sim.advance_to(t_end) {
+        Err(IntegrationError::Unstable { dt, instability }) => {
+            let e = IntegrationError::<DynamicsError>::Unstable { dt, instability };
+            let said = nhlab::simulation::failure(&e);
+            assert!(said.english.contains(&format!("dt = {dt}")) && said.english.contains("resolves it"), "{said:?}");
+            Some((dt, instability))
+        }
+        _ => None,
+    }
+}
+
+/// The largest relative change of the recorded energy along a run.
+fn energy_change(sim: &Simulation) -> f64 {
+    let e0 = sim.samples().get(0).unwrap().energy;
+    sim.samples().iter().map(|s| (s.energy - e0).abs()).fold(0.0, f64::max) / e0.abs()
+}
+
+/// RATTLE, like Störmer–Verlet, is stable for `h ω < 2` only: the plain
+/// oscillator (ω = 2) at `h ω = 1.9` keeps its energy to `(h ω)²/4` (90 %!) for
+/// 10⁴ steps, the error no larger at the end than after the first tenth; at
+/// `h ω = 2.1` the run stops with the instability, its ω found as 2 from the model,
+/// the limit as `2/ω = 1`, and the step suggested at `h ω = 0.2`, which keeps the
+/// energy to 1 %.
+#[test]
+fn past_h_omega_two_the_run_stops_with_a_stable_step_named() {
+    let stable = run(OSCILLATOR, "rattle", 0.95, 9500.0).expect("h ω = 1.9 runs");
+    let e0 = stable.samples().get(0).unwrap().energy;
+    let change_until = |t_end: f64| {
+        stable.samples().iter().filter(|s| s.t <= t_end).map(|s| (s.energy - e0).abs() / e0).fold(0.0, f64::max)
+    };
+    assert!((change_until(9500.0) - 1.9f64.powi(2) / 4.0).abs() < 0.01, "(h ω)²/4: {}", change_until(9500.0));
+    assert!(change_until(9500.0) <= change_until(950.0) * 1.001, "bounded, not growing");
+    let (dt, said) = instability(OSCILLATOR, "rattle", 1.05, 1000.0).expect("h ω = 2.1 is refused");
+    assert_eq!(dt, 1.05);
+    assert!((said.omega - 2.0).abs() < 1e-6, "ω from the model: {}", said.omega);
+    assert_eq!((said.limit, said.suggested), (1.0, 0.1), "{said:?}");
+    assert!(said.growth >= 1e8 && said.steps >= 1 && said.t <= 1000.0, "{said:?}");
+    let again = run(OSCILLATOR, "rattle", said.suggested, 1000.0).expect("the suggested step runs");
+    assert!(energy_change(&again) < 0.011, "{}", energy_change(&again));
+}
+
+/// The issue's knife edge at dt = 1.5: every Newton solve converged while the
+/// energy exploded (10³² by t = 12), and the run went on. Now it stops with the
+/// instability, early (before t = 12, its state still finite), and the step it
+/// suggests runs to t = 60 with the energy kept to a few per cent; so does it under
+/// `rattle4`. The gallery sleigh at dt = 2, where Newton gives up after the energy
+/// grew 16-fold, says the same.
+#[test]
+fn an_exploding_energy_under_rattle_stops_the_run_and_names_a_stable_step() {
+    for integrator in ["rattle", "rattle4"] {
+        let (_, said) = instability(KNIFE_IN_WELL, integrator, 1.5, 60.0).expect("refused");
+        assert!(said.t <= 12.0, "{integrator}: said at t = {}", said.t);
+        assert!(
+            said.limit < 1.5 && said.suggested > 0.0 && said.suggested <= 0.1 * said.limit,
+            "{integrator}: {said:?}"
+        );
+        let sim = run(KNIFE_IN_WELL, integrator, said.suggested, 60.0).expect("the suggested step runs");
+        assert!(energy_change(&sim) < 0.05, "{integrator}: {}", energy_change(&sim));
+    }
+    let (_, said) = instability(&text("chaplygin-sleigh"), "rattle", 2.0, 20.0).expect("the sleigh at dt = 2");
+    let sim = run(&text("chaplygin-sleigh"), "rattle", said.suggested, 20.0).expect("the suggested step runs");
+    assert!(energy_change(&sim) < 0.05, "{}", energy_change(&sim));
+}
+
+/// No false alarm: every gallery scenario the schemes apply to runs its own step
+/// (or 0.01, the ball in the cone spinning at 18 rad/s) to t = 10 without the
+/// instability being said, a fall from rest (the kinetic energy growing from zero)
+/// included.
+#[test]
+fn the_instability_is_never_said_of_a_step_that_resolves_the_motion() {
+    let falling = OSCILLATOR.replace("potential = \"2*x^2\"", "potential = \"-9.81*x\"");
+    let mut checked = 0;
+    for name in names() {
+        let t = text(&name);
+        let (scenario, _) = load_toml(&t).unwrap();
+        let dt = scenario.run.dt.unwrap_or(0.01);
+        if let Some(e) = instability(&t, "rattle", dt, 10.0) {
+            panic!("{name}: {e:?}");
+        }
+        checked += 1;
+    }
+    assert!(checked > 10);
+    assert!(instability(&falling, "rattle", 0.01, 10.0).is_none());
+}

@@ -570,6 +570,8 @@ impl Lab {
             integrator_labels: lab.integrator_labels(),
             set_labels: lab.set_labels(),
             energy_changes: nhlab::mechanics::energy_changes(&lab.prepared().model),
+            energy_function: nhlab::mechanics::energy_form(&lab.prepared().model)
+                == nhlab::mechanics::EnergyForm::EnergyFunction,
             panels: Vec::new(),
             scene: lab.scene().map(|(labels, projection, trails)| SceneLayout {
                 labels,

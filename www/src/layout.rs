@@ -43,8 +43,12 @@ pub struct Layout {
     /// (`[run] integrators`); empty otherwise.
     #[serde(default)]
     pub integrator_labels: Vec<String>,
-    /// Why `T + V` may change along the true motion (empty: it is conserved).
+    /// Why the recorded energy may change along the true motion (empty: it is conserved).
     pub energy_changes: Vec<String>,
+    /// Whether the recorded energy is the energy function `h = T₂ − T₀ + V`
+    /// (`T` not quadratic in the velocities) rather than `T + V`.
+    #[serde(default)]
+    pub energy_function: bool,
     /// The panels, in page order.
     pub panels: Vec<PanelInfo>,
     /// The scene: its elements' labels, `plane` or `space`, and how many elements
@@ -202,7 +206,7 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
             kind: Kind::ContactFriction,
         });
     }
-    let (title, note) = energy_caption(&layout.energy_changes);
+    let (title, note) = energy_caption(&layout.energy_changes, layout.energy_function);
     out.push(PanelInfo { id: "plot-energy".into(), title, note, handling: String::new(), kind: Kind::Energy });
     let components = layout.e_components.len();
     if components > 0 {
@@ -225,14 +229,22 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
     out
 }
 
-/// The energy panel's title and note: what the curve is, and whether the true motion
-/// conserves `T + V` here (then the curve is a method's error) or not (then it is the
-/// energy's own change, and why).
-pub fn energy_caption(changes: &[String]) -> (String, String) {
+/// The energy panel's title and note: what the curve is (`T + V`, or the energy
+/// function `h` where `T` is not quadratic in the velocities), and whether the true
+/// motion conserves it here (then the curve is a method's error) or not (then it is
+/// the energy's own change, and why).
+pub fn energy_caption(changes: &[String], energy_function: bool) -> (String, String) {
+    let note = |total: &str, function: &str, args: &[(&str, &dyn core::fmt::Display)]| {
+        tr(if energy_function { function } else { total }, args)
+    };
     if changes.is_empty() {
-        (tr("panel.energy.drift.title", &[]), tr("panel.energy.drift.note", &[]))
+        (tr("panel.energy.drift.title", &[]), note("panel.energy.drift.note", "panel.energy.h-drift.note", &[]))
     } else {
-        (tr("panel.energy.change.title", &[]), tr("panel.energy.change.note", &[("why", &changes.join("; "))]))
+        let why = changes.join("; ");
+        (
+            tr("panel.energy.change.title", &[]),
+            note("panel.energy.change.note", "panel.energy.h-change.note", &[("why", &why)]),
+        )
     }
 }
 

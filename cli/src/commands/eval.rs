@@ -90,7 +90,8 @@ pub fn run(args: &EvalArgs) -> Result<(), Failure> {
     if !velocity_residuals.is_empty() {
         out.insert("velocity_residuals".into(), Value::Object(velocity_residuals));
     }
-    out.insert("energy".into(), json!(terms.energy));
+    // `T + V`, or the energy function `h` under its own name (`energy_h`).
+    out.insert(nhlab::mechanics::energy_form(&l.model).column().into(), json!(terms.energy));
     out.insert("compulsion".into(), json!(z));
     if let Some(rates) = &solution.multiplier_rates {
         out.insert("mu_dot".into(), json!(rates.as_slice()));
@@ -164,6 +165,7 @@ pub fn run(args: &EvalArgs) -> Result<(), Failure> {
         "residuals",
         "velocity_residuals",
         "energy",
+        "energy_h",
         "compulsion",
         "evec",
         "reaction",

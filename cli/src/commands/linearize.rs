@@ -99,6 +99,25 @@ pub fn run(args: &LinearizeArgs) -> Result<(), Failure> {
     let (spec, extra_at) = merged(l.model.scenario.stability.as_ref(), args)?;
     let mut study = Study::new(&l.model, &spec).map_err(|e| Failure::bad(blame(&e, args)))?;
     study.at.extend(extra_at);
+    if let Some(list) = &args.keep_speed {
+        let names = &l.model.scenario.coordinates;
+        let mut kept = Vec::new();
+        for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let bare = name.strip_suffix('\'').unwrap_or(name);
+            match names.iter().position(|c| c == bare) {
+                Some(i) if study.ignorable.contains(&i) => kept.push(i),
+                Some(_) => {
+                    return Err(Failure::bad(format!(
+                        "--keep-speed: `{bare}` is not ignorable here, so its speed is in the state already"
+                    )))
+                }
+                None => {
+                    return Err(Failure::bad(format!("--keep-speed: `{bare}` is not a coordinate of this scenario")))
+                }
+            }
+        }
+        study.hold = Some(study.ignorable.iter().copied().filter(|i| !kept.contains(i)).collect());
+    }
     let mut derivatives = study.derivatives(&l.model).map_err(|e| Failure::bad(blame(&e, args)))?;
     let result = study.run(&mut l.model, &mut l.numeric, &mut derivatives, &l.map);
     let sweep = result.map_err(|e| {
@@ -110,6 +129,15 @@ pub fn run(args: &LinearizeArgs) -> Result<(), Failure> {
     })?;
     for w in &study.warnings {
         eprintln!("warning: the reference state: {w}");
+    }
+    if args.state_space {
+        for (input, speed) in &sweep.rows[0].inputs_on_held_speeds {
+            let bare = speed.trim_end_matches('\'');
+            eprintln!(
+                "warning: input `{input}` drives the speed `{speed}`, which is held at its reference value and is not \
+                 in the state, so B leaves that part of its effect out; --keep-speed {bare} keeps it in the state"
+            );
+        }
     }
     if sweep.boundaries.len() > MAX_REFINED {
         eprintln!("warning: more than {MAX_REFINED} boundaries; the rest are given to the sweep's step");
@@ -221,6 +249,8 @@ fn json_text(
         "dependent_coordinates": first.dependent_coordinates,
         "dependent_speeds": first.dependent_speeds,
         "held_speeds": first.held_speeds,
+        "inputs_on_held_speeds": first.inputs_on_held_speeds.iter()
+            .map(|(input, speed)| json!({"input": input, "speed": speed})).collect::<Vec<_>>(),
         "sweep": name,
         "rows": rows,
         "boundaries": boundaries,

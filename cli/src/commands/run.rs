@@ -340,6 +340,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             spatial: view.labels.len() >= 2 && view.labels[..2].iter().all(|x| coordinates.contains(x)),
             holonomic: &holonomic,
             energy_conserved: nhlab::mechanics::energy_changes(&l.model).is_empty(),
+            energy_function: nhlab::mechanics::energy_form(&l.model) == nhlab::mechanics::EnergyForm::EnergyFunction,
         };
         crate::plot::write(plot, &figure, &curves)?;
     }

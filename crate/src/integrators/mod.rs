@@ -10,7 +10,7 @@ mod rk4;
 mod tableau;
 
 pub use dopri5::{Dopri5, StepReport};
-pub use rattle::{Rattle, MAX_ITERATIONS as RATTLE_MAX_ITERATIONS};
+pub use rattle::{Instability, Rattle, MAX_ITERATIONS as RATTLE_MAX_ITERATIONS};
 pub use rk4::Rk4;
 pub use tableau::{Tableau, DORMAND_PRINCE_54};
 
@@ -104,5 +104,24 @@ pub enum IntegrationError<E> {
     NonFinite {
         /// When.
         t: f64,
+    },
+    /// A structure-preserving step past its stability limit: the kinetic energy
+    /// grew by orders of magnitude over a few steps ([`Instability`]).
+    #[error(
+        "the structure-preserving step dt = {} is past its stability limit: the kinetic energy grew {}-fold in {} steps from t = {} to t = {}; the scheme is stable for dt·ω < 2, and the stiffest motion here has ω ≈ {}, so dt must be below {}; dt ≤ {} resolves it (an energy error near 1 %)",
+        crate::math::Short(*dt),
+        crate::math::at_accuracy(instability.growth, 0.01 * instability.growth),
+        instability.steps,
+        crate::math::ShortTime(instability.from),
+        crate::math::ShortTime(instability.t),
+        crate::math::at_accuracy(instability.omega, 0.01 * instability.omega),
+        crate::math::Short(instability.limit),
+        crate::math::Short(instability.suggested)
+    )]
+    Unstable {
+        /// The step.
+        dt: f64,
+        /// What was seen, and the step suggested.
+        instability: Instability,
     },
 }

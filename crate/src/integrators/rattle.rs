@@ -51,12 +51,130 @@ pub struct Rattle {
     /// The last step's Newton iterations, the most of its substeps (for the tests
     /// and the benchmark).
     pub iterations: usize,
+    /// The kinetic size `vᵀ M v` of the last steps, for [`Rattle::instability`].
+    growth: GrowthWatch,
+}
+
+/// A step past the scheme's stability limit, found by [`Rattle::instability`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Instability {
+    /// When the growth was seen.
+    pub t: f64,
+    /// When it started: the last state that was still sane.
+    pub from: f64,
+    /// How many times `vᵀ M v` grew from `from` to `t`.
+    pub growth: f64,
+    /// Steps between `from` and `t`.
+    pub steps: usize,
+    /// The stiffest frequency of the motion at `from` (rad per unit time), from the
+    /// model's terms there, or from the growth per step where those fail.
+    pub omega: f64,
+    /// The stability limit `2/ω` (two significant digits, rounded down).
+    pub limit: f64,
+    /// A step that resolves that motion: `h ω = 0.2`, where a linear mode's energy
+    /// error, `(h ω)²/4`, is 1 % (one significant digit, rounded down). At the limit
+    /// it is 100 %: stable is not accurate.
+    pub suggested: f64,
+}
+
+/// The growth of `vᵀ M v` over the last steps: RATTLE, like every symmetric
+/// scheme of its kind, is stable only for `h ω < 2` (ω the stiffest frequency of
+/// the motion); past it a mode's amplitude is multiplied at every step and the
+/// energy explodes while every Newton solve still converges.
+///
+/// The test is on orders of magnitude over a few steps, against the largest size
+/// seen before them (so that a turning point, where `v` is nearly zero, is no
+/// reference): a kinetic energy that grows 10⁸-fold within [`WINDOW`] steps, at
+/// least 1.5-fold each, is no motion a step resolves. Just past the limit a mode
+/// grows slowly (3.5-fold a step at `h ω = 2.1`), hence the window's length; a
+/// motion from rest growing as a power of `t` grows 1.5-fold a step for a few steps
+/// only (`t²`: 4, 2.25, 1.8, 1.6, 1.4), far from 10⁸.
+#[derive(Clone, Debug, Default)]
+struct GrowthWatch {
+    /// `(t, q, v, vᵀ M v)` of the last `WINDOW + 1` states, oldest first.
+    recent: Vec<(f64, Vec<f64>, Vec<f64>, f64)>,
+    /// The largest `vᵀ M v` before them.
+    before: f64,
+}
+
+/// Steps over which the growth is judged.
+const WINDOW: usize = 16;
+/// Growth over the window that is an instability.
+const EXPLODED: f64 = 1e8;
+/// Growth over the window that, where Newton then fails, says the failure is the
+/// instability's (the gallery sleigh at `dt = 2`: 16-fold in two steps).
+const GROWING: f64 = 10.0;
+/// `h ω` of the step suggested: a linear mode's energy error `(h ω)²/4` is 1 %.
+const RESOLVED: f64 = 0.2;
+/// The least growth each step of the window must show.
+const EACH_STEP: f64 = 1.5;
+/// … and where Newton failed: more than a fall from rest shows (`t²`: 4, 2.25, 1.8).
+const EACH_STEP_FAILED: f64 = 3.0;
+
+impl GrowthWatch {
+    fn push(&mut self, t: f64, q: &[f64], v: &[f64], size: f64) {
+        if self.recent.len() > WINDOW {
+            let (.., oldest) = self.recent.remove(0);
+            self.before = self.before.max(oldest);
+        }
+        self.recent.push((t, q.to_vec(), v.to_vec(), size));
+    }
+
+    /// How many times the size grew from the window's sane start to now, where every
+    /// step of it grew `each`-fold at least; `None` otherwise.
+    fn growth(&self, each: f64) -> Option<(usize, f64)> {
+        let last = self.recent.last()?.3;
+        // The longest run of steps, ending now, in which each grew by `each`.
+        let mut from = self.recent.len() - 1;
+        while from > 0 && self.recent[from].3 >= each * self.recent[from - 1].3 {
+            from -= 1;
+        }
+        let reference = self.before.max(self.recent[from].3);
+        let steps = self.recent.len() - 1 - from;
+        (steps > 0 && reference > 0.0 && last.is_finite()).then(|| (from, last / reference))
+    }
 }
 
 impl Rattle {
     /// A stepper of order 2 (`rattle`) or 4 (`rattle4`).
     pub fn new(order: u32) -> Rattle {
-        Rattle { order, start: (0.0, Vec::new(), Vec::new()), end: (0.0, Vec::new(), Vec::new()), iterations: 0 }
+        Rattle {
+            order,
+            start: (0.0, Vec::new(), Vec::new()),
+            end: (0.0, Vec::new(), Vec::new()),
+            iterations: 0,
+            growth: GrowthWatch::default(),
+        }
+    }
+
+    /// Whether the last steps grew the kinetic size by orders of magnitude
+    /// ([`GrowthWatch`]); `failed`: a step has just failed (Newton), where a
+    /// smaller growth already says why. Estimates a stable step from the stiffest
+    /// frequency at the last sane state (`terms` are evaluated there).
+    pub fn instability(&self, terms: &mut DiscreteTerms, parameters: &[f64], failed: bool) -> Option<Instability> {
+        let (from, growth) = self.growth.growth(if failed { EACH_STEP_FAILED } else { EACH_STEP })?;
+        if growth < if failed { GROWING } else { EXPLODED } {
+            return None;
+        }
+        let (t_from, q, v, _) = &self.growth.recent[from];
+        let (t, ..) = self.growth.recent.last()?;
+        let recent = &self.growth.recent;
+        let h = recent[recent.len() - 1].0 - recent[recent.len() - 2].0;
+        let omega = fastest_rate(terms, parameters, q, v).filter(|w| w.is_finite() && *w > 0.0);
+        // Without an estimate: the amplitude's growth per step `ρ` of a linear
+        // mode past the limit, `h ω = √(2 + ρ + 1/ρ)`.
+        let steps = self.growth.recent.len() - 1 - from;
+        let rho = libm::pow(growth, 0.5 / steps as f64);
+        let omega = omega.unwrap_or_else(|| crate::math::sqrt(2.0 + rho + 1.0 / rho) / h.abs());
+        Some(Instability {
+            t: *t,
+            from: *t_from,
+            growth,
+            steps,
+            omega,
+            limit: round_down(2.0 / omega, 2),
+            suggested: round_down(RESOLVED / omega, 1),
+        })
     }
 
     /// Steps `(q, v)` (`y`, `q` first) from `t` by `h` (negative steps back).
@@ -74,12 +192,18 @@ impl Rattle {
         let fractions: &[f64] =
             if self.order == 4 { &[TRIPLE_JUMP, 1.0 - 2.0 * TRIPLE_JUMP, TRIPLE_JUMP] } else { &[1.0] };
         let mut at = t;
+        let mut size = 0.0;
         for &f in fractions {
-            let iterations = substep(terms, parameters, at, y, f * h)?;
+            let (iterations, start_size, end_size) = substep(terms, parameters, at, y, f * h)?;
+            if self.growth.recent.is_empty() {
+                self.growth.push(t, &self.start.1, &self.start.2, start_size);
+            }
             self.iterations = self.iterations.max(iterations);
+            size = end_size;
             at += f * h;
         }
         self.end = (t + h, y[..n].to_vec(), y[n..2 * n].to_vec());
+        self.growth.push(t + h, &y[..n], &y[n..2 * n], size);
         Ok(())
     }
 
@@ -109,6 +233,49 @@ impl Rattle {
         }
         true
     }
+}
+
+/// The fastest rate of the motion near `(q, v)`: the largest `|λ|` of the Jacobian
+/// of the first-order system `(q̇, v̇) = (v, a(q, v))`, by central differences, `a`
+/// the continuous accelerations under the constraints (`M a = F + Aᵀλ`,
+/// `A a = −R v`, as the predictor solves them). For an oscillator it is its `ω`;
+/// it also sees what the velocities and the constraints drive (the sleigh, which
+/// has no stiffness at all).
+fn fastest_rate(terms: &mut DiscreteTerms, parameters: &[f64], q: &[f64], v: &[f64]) -> Option<f64> {
+    let n = terms.layout.n;
+    let mut accelerations = |q: &[f64], v: &[f64]| -> Option<DVector<f64>> {
+        let at = evaluate(terms, parameters, q, v, 0.0).ok()?;
+        Some(continuous_motion(&at, &DVector::from_column_slice(v))?.0)
+    };
+    let mut jacobian = DMatrix::zeros(2 * n, 2 * n);
+    for i in 0..n {
+        jacobian[(i, n + i)] = 1.0;
+    }
+    let mut state: Vec<f64> = q.iter().chain(v).copied().collect();
+    for j in 0..2 * n {
+        let step = 1e-6 * (1.0 + state[j].abs());
+        let x = state[j];
+        state[j] = x + step;
+        let up = accelerations(&state[..n], &state[n..])?;
+        state[j] = x - step;
+        let down = accelerations(&state[..n], &state[n..])?;
+        state[j] = x;
+        jacobian.view_mut((n, j), (n, 1)).copy_from(&((up - down) / (2.0 * step)));
+    }
+    let eigenvalues = crate::math::eigenvalues(&jacobian).ok()?;
+    Some(eigenvalues.iter().map(|z| crate::math::sqrt(z.re * z.re + z.im * z.im)).fold(0.0, f64::max))
+}
+
+/// `x` rounded down to `digits` significant digits (`0.437`, 1 → `0.4`).
+fn round_down(x: f64, digits: i32) -> f64 {
+    if !(x.is_finite() && x > 0.0) {
+        return x;
+    }
+    let scale = libm::pow(10.0, libm::floor(libm::log10(x)) + 1.0 - f64::from(digits));
+    // Through the decimal text, so that 0.4 is 0.4 and not 0.4000000000000001.
+    let digits = libm::floor(x / scale * (1.0 + 1e-12));
+    let value = digits * scale;
+    alloc::format!("{:.*e}", 15, value).parse().unwrap_or(value)
 }
 
 /// Row-major `rows × cols` block of `values` as a matrix.
@@ -206,25 +373,29 @@ impl HalfStep<'_> {
     }
 }
 
+/// The continuous motion's accelerations and multipliers at a point (`M q̈ = F +
+/// Aᵀλ`, `A q̈ = −R v`); `None` where that system is singular.
+fn continuous_motion(at: &At, v: &DVector<f64>) -> Option<(DVector<f64>, DVector<f64>)> {
+    let n = v.len();
+    let m = at.jacobian.nrows();
+    let mut kkt = DMatrix::zeros(n + m, n + m);
+    kkt.view_mut((0, 0), (n, n)).copy_from(&at.mass);
+    kkt.view_mut((0, n), (n, m)).copy_from(&(-at.jacobian.transpose()));
+    kkt.view_mut((n, 0), (m, n)).copy_from(&at.jacobian);
+    let mut rhs = DVector::zeros(n + m);
+    rhs.rows_mut(0, n).copy_from(&at.forcing);
+    rhs.rows_mut(n, m).copy_from(&(-(&at.r * v)));
+    let solved = kkt.lu().solve(&rhs).filter(|s| s.iter().all(|x| x.is_finite()))?;
+    Some((solved.rows(0, n).into_owned(), solved.rows(n, m).into_owned()))
+}
+
 /// Newton's starting point: the half-step's unknowns from the continuous
-/// motion's accelerations at the start (`M q̈ = F + Aᵀλ`, `A q̈ = −R v`), good
-/// to `O(h²)` in the velocities and `O(h³)` in `q₁`; a plain `v₀ = v` where that
-/// system is singular.
+/// motion's accelerations at the start, good to `O(h²)` in the velocities and
+/// `O(h³)` in `q₁`; a plain `v₀ = v` where that system is singular.
 fn predictor(start: &At, q0: &DVector<f64>, v: &DVector<f64>, h: f64) -> DVector<f64> {
     let n = q0.len();
     let m = start.jacobian.nrows();
-    let mut kkt = DMatrix::zeros(n + m, n + m);
-    kkt.view_mut((0, 0), (n, n)).copy_from(&start.mass);
-    kkt.view_mut((0, n), (n, m)).copy_from(&(-start.jacobian.transpose()));
-    kkt.view_mut((n, 0), (m, n)).copy_from(&start.jacobian);
-    let mut rhs = DVector::zeros(n + m);
-    rhs.rows_mut(0, n).copy_from(&start.forcing);
-    rhs.rows_mut(n, m).copy_from(&(-(&start.r * v)));
-    let solved = kkt.lu().solve(&rhs).filter(|s| s.iter().all(|x| x.is_finite()));
-    let (a, lambda) = match &solved {
-        Some(s) => (s.rows(0, n).into_owned(), s.rows(n, m).into_owned()),
-        None => (DVector::zeros(n), DVector::zeros(m)),
-    };
+    let (a, lambda) = continuous_motion(start, v).unwrap_or_else(|| (DVector::zeros(n), DVector::zeros(m)));
     let mut x = DVector::zeros(3 * n + m);
     let half = v + &a * (0.5 * h);
     x.rows_mut(0, n).copy_from(&half);
@@ -234,18 +405,20 @@ fn predictor(start: &At, q0: &DVector<f64>, v: &DVector<f64>, h: f64) -> DVector
     x
 }
 
-/// One RATTLE step of `h` from `t`; the Newton iterations it took.
+/// One RATTLE step of `h` from `t`: the Newton iterations it took, and `vᵀ M v`
+/// at its start and end.
 fn substep(
     terms: &mut DiscreteTerms,
     parameters: &[f64],
     t: f64,
     y: &mut [f64],
     h: f64,
-) -> Result<usize, DynamicsError> {
+) -> Result<(usize, f64, f64), DynamicsError> {
     let DiscreteLayout { n, m } = terms.layout;
     let q0 = DVector::from_column_slice(&y[..n]);
     let v_start = DVector::from_column_slice(&y[n..2 * n]);
     let start = evaluate(terms, parameters, q0.as_slice(), v_start.as_slice(), t)?;
+    let start_size = v_start.dot(&(&start.mass * &v_start));
     let x0 = predictor(&start, &q0, &v_start, h);
     let p0 = start.momentum;
     let mut x = x0;
@@ -328,7 +501,7 @@ fn substep(
     let v_end = &v1 + change * (0.5 * h);
     y[..n].copy_from_slice(q1.as_slice());
     y[n..2 * n].copy_from_slice(v_end.as_slice());
-    Ok(iterations)
+    Ok((iterations, start_size, v_end.dot(&(&e1.mass * &v_end))))
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ mod bodies;
 mod checker;
 mod checks;
 mod constraint;
-mod energy;
+pub mod energy;
 mod equations;
 mod euler;
 mod hamel;
@@ -24,7 +24,7 @@ pub use bodies::{
 };
 pub(crate) use checker::Checker;
 pub use constraint::{Constraint, ConstraintKind};
-pub use energy::energy_changes;
+pub use energy::{energy_changes, energy_form, EnergyForm};
 pub use equations::{EquationsOfMotion, ParticleTerms};
 pub use euler::{reaction_row, ReactionRow};
 pub(crate) use hamel::regularity::{

@@ -169,6 +169,8 @@ macro_rules! messages {
     ($( $(#[doc = $doc:literal])* $name:ident ( $($param:ident),* ) $id:literal $english:literal )*) => {
         $(
             $(#[doc = $doc])*
+            // A message's parameters are its named slots, as many as its text has.
+            #[allow(clippy::too_many_arguments)]
             pub fn $name($($param: impl Into<$crate::message::Arg>),*) -> $crate::message::Message {
                 $crate::message::Message::filled($id, $english, alloc::vec![$((stringify!($param), $param.into())),*])
             }

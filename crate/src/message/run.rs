@@ -23,6 +23,9 @@ messages! {
     interrupted(t) "run.interrupted" "the run stopped at t = {t}: it was interrupted"
     /// The state not finite.
     state_not_finite(t) "run.state-not-finite" "the state is not finite at t = {t}"
+    /// A structure-preserving step past its stability limit.
+    unstable(dt, growth, steps, from, t, omega, limit, suggested) "run.unstable"
+        "the structure-preserving step dt = {dt} is past its stability limit: the kinetic energy grew {growth}-fold in {steps} steps from t = {from} to t = {t}; the scheme is stable for dt·ω < 2, and the stiffest motion here has ω ≈ {omega}, so dt must be below {limit}; dt ≤ {suggested} resolves it (an energy error near 1 %)"
 
     // The dynamics'.
     /// A value (`what`: a phrase) not finite.
@@ -190,6 +193,18 @@ mod tests {
             IntegrationError::Limit { t: 4.0, what: "samples", limit: 200 },
             IntegrationError::Interrupted { t: 5.0 },
             IntegrationError::NonFinite { t: 6.0 },
+            IntegrationError::Unstable {
+                dt: 1.5,
+                instability: crate::integrators::Instability {
+                    t: 7.5,
+                    from: 3.0,
+                    growth: 3.3e9,
+                    steps: 3,
+                    omega: 2.31,
+                    limit: 0.86,
+                    suggested: 0.08,
+                },
+            },
             d(DynamicsError::NonFinite { what: super::mass_entry("x", "y"), t: 0.25 }),
             d(DynamicsError::NonFinite { what: super::energy(), t: 0.25 }),
             d(DynamicsError::Singular { what: SingularMatrix::HamelSplit, t: 1.0, hint: SingularHint::NoEVector }),
@@ -226,7 +241,7 @@ mod tests {
             assert!(m.well_formed(), "{m:?}");
         }
         // A matrix's symbol is said as written; a known name and hint by their phrases.
-        let m = crate::simulation::failure(&failures[12]);
+        let m = crate::simulation::failure(&failures[13]);
         assert_eq!(
             m.parts.iter().map(|(_, p)| p.id).collect::<alloc::vec::Vec<_>>(),
             ["run.what.mass-matrix", "run.hint.redundant-here"]

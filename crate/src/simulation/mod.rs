@@ -104,6 +104,16 @@ pub fn failure(e: &SimulationError) -> crate::message::Message {
         IntegrationError::Limit { t, limit, .. } => run::step_limit(Short(*t), limit),
         IntegrationError::Interrupted { t } => run::interrupted(Short(*t)),
         IntegrationError::NonFinite { t } => run::state_not_finite(Short(*t)),
+        IntegrationError::Unstable { dt, instability: i } => run::unstable(
+            Short(*dt),
+            crate::math::at_accuracy(i.growth, 0.01 * i.growth),
+            i.steps,
+            ShortTime(i.from),
+            ShortTime(i.t),
+            crate::math::at_accuracy(i.omega, 0.01 * i.omega),
+            Short(i.limit),
+            Short(i.suggested),
+        ),
     }
 }
 
@@ -535,6 +545,14 @@ impl Simulation {
         }
         if let Some(watch) = self.watch.as_mut() {
             watch.invalid = now;
+            // A run that stops at an instant tells that one story: the stop's own
+            // message. The span it would have opened is not kept (it would say
+            // "to the run's end" beside "stopped at"), nor anything the step found
+            // after the stop, and a span that ended after it lasts to the run's end.
+            if let Some((at, ..)) = stop {
+                watch.events.retain(|e| e.start < at);
+                watch.events.iter_mut().filter(|e| e.end.is_some_and(|end| end > at)).for_each(|e| e.end = None);
+            }
         }
         Ok(stop)
     }
@@ -743,9 +761,19 @@ impl Simulation {
             }
             Stepper::Rattle(rattle) => {
                 let (stepper, terms) = &mut **rattle;
-                stepper
-                    .step(terms, &self.numeric.parameters, t0, &mut self.y, t1 - t0)
-                    .map_err(IntegrationError::System)?;
+                let parameters = &self.numeric.parameters;
+                // A step past the scheme's stability limit: said as such, whether
+                // the energy explodes while Newton converges, or Newton gives up
+                // after the energy grew.
+                if let Err(e) = stepper.step(terms, parameters, t0, &mut self.y, t1 - t0) {
+                    return Err(match stepper.instability(terms, parameters, true) {
+                        Some(instability) => IntegrationError::Unstable { dt, instability },
+                        None => IntegrationError::System(e),
+                    });
+                }
+                if let Some(instability) = stepper.instability(terms, parameters, false) {
+                    return Err(IntegrationError::Unstable { dt, instability });
+                }
                 if self.y.iter().any(|x| !x.is_finite()) {
                     return Err(IntegrationError::NonFinite { t: t1 });
                 }

@@ -81,6 +81,10 @@ pub struct Linearization {
     pub dependent_speeds: Vec<String>,
     /// Independent speeds of ignorable coordinates held at their reference values.
     pub held_speeds: Vec<String>,
+    /// Inputs that drive a held speed, with that speed: that part of their effect
+    /// is not in `B` (which has no row for the speed). Keep the speed in the state
+    /// (`Reference::hold` without it) to see it.
+    pub inputs_on_held_speeds: Vec<(String, String)>,
     /// How far the reference is from a steady motion: the largest `|q̈|` of the
     /// coordinates that are not ignorable (0 for a steady motion).
     pub residual: f64,
@@ -211,6 +215,8 @@ pub fn linearize_with(
         }
     }
     let mut held_speeds = Vec::new();
+    let mut inputs_on_held_speeds = Vec::new();
+    let input_scale = 1.0 + input_matrix.amax();
     for &i in &reference.ignorable {
         if reference.hold.as_ref().is_some_and(|hold| !hold.contains(&i)) {
             continue;
@@ -219,7 +225,13 @@ pub fn linearize_with(
             let others = (0..reduced.ncols()).filter(|c| !remove.contains(c) && *c != r);
             if others.map(|c| reduced[(r, c)].abs()).fold(0.0, f64::max) <= ZERO * scale {
                 remove.push(r);
-                held_speeds.push(format!("{}'", names[i]));
+                let speed = format!("{}'", names[i]);
+                for (c, &k) in model.inputs.iter().enumerate() {
+                    if input_matrix[(r, c)].abs() > ZERO * input_scale {
+                        inputs_on_held_speeds.push((model.parameters[k].name.clone(), speed.clone()));
+                    }
+                }
+                held_speeds.push(speed);
             }
         }
     }
@@ -245,6 +257,7 @@ pub fn linearize_with(
         dependent_coordinates: dependent_q.iter().map(|&i| names[i].clone()).collect(),
         dependent_speeds: dependent_v.iter().map(|&i| format!("{}'", names[i])).collect(),
         held_speeds,
+        inputs_on_held_speeds,
         residual,
     })
 }

@@ -257,6 +257,7 @@ mod tests {
             dependent_coordinates: Vec::new(),
             dependent_speeds: Vec::new(),
             held_speeds: Vec::new(),
+            inputs_on_held_speeds: Vec::new(),
             residual: 0.0,
         }
     }

@@ -533,8 +533,11 @@ impl ContactForces {
         }
         // Rows scaled to their largest coefficient; a row whose coefficients are
         // round-off beside the others' is one no force enters, where Lagrange's
-        // equation must hold by itself.
+        // equation must hold by itself: to round-off of the system's terms, not of
+        // the row's own (upright running makes a row's terms themselves round-off,
+        // 1e-20 beside 1e-20, and they must not be judged against each other).
         let largest = (0..n).map(|i| a.row(i).amax()).fold(0.0, f64::max);
+        let system = (0..n).map(|i| inertia[i].abs() + forcing[i].abs()).fold(0.0, f64::max);
         for i in 0..n {
             let scale = a.row(i).amax();
             if scale > ZERO_ROW * largest {
@@ -543,8 +546,7 @@ impl ContactForces {
             } else {
                 zero_row[i] = true;
                 a.row_mut(i).fill(0.0);
-                let size = inertia[i].abs() + forcing[i].abs();
-                b[i] /= size.max(f64::MIN_POSITIVE);
+                b[i] /= system.max(f64::MIN_POSITIVE);
             }
         }
         for (s, set) in self.sets.iter().enumerate() {

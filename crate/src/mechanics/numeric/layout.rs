@@ -179,7 +179,7 @@ pub(crate) fn dynamics_outputs(model: &Model, graph: &ExprGraph) -> (ExprGraph, 
     inputs.extend(model.parameters.iter().map(|p| p.symbol));
     let mut graph = graph.clone();
     let zero = graph.zero();
-    let energy = graph.add2(model.kinetic, model.potential);
+    let energy = crate::mechanics::energy::energy_expression(model, &mut graph);
     let mut outputs: Vec<ExprId> = model.equations.mass_matrix.clone();
     outputs.extend(&model.equations.forcing);
     outputs.extend(model.constraints.iter().flat_map(|c| c.jacobian.iter().copied()));
