@@ -22,6 +22,9 @@ have() { # have CMD EXPECTED-VERSION-SUBSTRING
 rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
 
 # The two cargo installs are independent: run them side by side (about 10 minutes on 2 cores).
+# `--force`: a tool is installed here only when its binary is missing or at another
+# version, and cargo would skip one its own records list as installed (a binary
+# deleted or moved by hand) without putting it back.
 pids=()
 if ! have trunk "$TRUNK_VERSION"; then
     echo "installing trunk $TRUNK_VERSION (crates.io)"
@@ -30,12 +33,12 @@ if ! have trunk "$TRUNK_VERSION"; then
     # is built without them (about 5 minutes). Cargo lets the environment override an
     # installed crate's profile.
     CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
-        cargo install trunk --version "$TRUNK_VERSION" --locked --quiet &
+        cargo install trunk --version "$TRUNK_VERSION" --locked --quiet --force &
     pids+=($!)
 fi
 if ! have wasm-bindgen "$WASM_BINDGEN_VERSION"; then
     echo "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (crates.io)"
-    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --locked --quiet &
+    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --locked --quiet --force &
     pids+=($!)
 fi
 

@@ -104,7 +104,7 @@ pub fn apply_inputs(scenario: &mut Scenario, flags: &[String]) -> Result<Vec<(St
     use nhlab::scenario::Signal;
     let mut set = Vec::new();
     for flag in flags {
-        let bad = |m: String| Failure::bad(format!("--input {flag}: {m}"));
+        let bad = |m: String| Failure::bad(format!("--input {}: {m}", excerpt(flag, 200)));
         let (name, signal) =
             flag.split_once('=').ok_or_else(|| bad("expected NAME=EXPRESSION or NAME=@FILE.csv".into()))?;
         let name = name.trim();
@@ -124,19 +124,21 @@ pub fn apply_inputs(scenario: &mut Scenario, flags: &[String]) -> Result<Vec<(St
                     let cells: Vec<&str> = line.split(',').map(str::trim).collect();
                     match cells[..] {
                         [t, u] => match (t.parse::<f64>(), u.parse::<f64>()) {
-                            (Ok(t), Ok(u)) => points.push([t, u]),
-                            _ if k == 0 => {} // a header row
+                            (Ok(t), Ok(u)) if t.is_finite() && u.is_finite() => points.push([t, u]),
+                            (Err(_), _) | (_, Err(_)) if k == 0 => {} // a header row
                             _ => {
                                 return Err(bad(format!(
-                                    "{path}, line {}: expected two numbers `t,u`, found `{line}`",
-                                    k + 1
+                                    "{path}, line {}: expected two finite numbers `t,u`, found `{}`",
+                                    k + 1,
+                                    excerpt(line, 40)
                                 )))
                             }
                         },
                         _ => {
                             return Err(bad(format!(
-                                "{path}, line {}: expected two cells `t,u`, found `{line}`",
-                                k + 1
+                                "{path}, line {}: expected two cells `t,u`, found `{}`",
+                                k + 1,
+                                excerpt(line, 40)
                             )))
                         }
                     }
@@ -151,6 +153,25 @@ pub fn apply_inputs(scenario: &mut Scenario, flags: &[String]) -> Result<Vec<(St
         set.push((format!("inputs.{name}"), format!("--input {name}")));
     }
     Ok(set)
+}
+
+/// User text quoted in a message: at most `limit` characters, control characters and
+/// invisible formatting ones escaped (`\u{1b}`), the length said where it is cut
+/// (issue 57: a 20 MB row was echoed whole, terminal escapes raw).
+fn excerpt(text: &str, limit: usize) -> String {
+    let count = text.chars().count();
+    let mut out: String = text
+        .chars()
+        .take(limit)
+        .flat_map(|c| {
+            let hidden = c.is_control() || matches!(c, '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}');
+            if hidden { c.escape_unicode().collect::<Vec<_>>() } else { vec![c] }
+        })
+        .collect();
+    if count > limit {
+        out += &format!("… ({count} characters)");
+    }
+    out
 }
 
 /// The methods named by `ids` that exist (unknown ids are refused later, by

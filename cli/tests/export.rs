@@ -272,6 +272,39 @@ fn a_model_too_large_to_export_is_refused_with_its_size() {
     assert!(out.is_empty());
 }
 
+/// Issue 57: 200 coordinates and 199 sparse constraints (inside the lab's limits:
+/// the run starts in 0.25 s) took 71 s and 0.9 GB to export. The Jacobian's
+/// derivatives are counted first, and a model past the bound is refused at once with
+/// its size and the bound (the reference states it).
+#[test]
+fn an_export_past_its_bound_is_refused_before_the_work() {
+    let n = 200;
+    let q: Vec<String> = (0..n).map(|i| format!("q{i}")).collect();
+    let mut text = format!(
+        "format = \"nhlab/1\"\ntitle = \"sparse\"\ncoordinates = [{}]\nkinetic = \"{}\"\n",
+        q.iter().map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(", "),
+        q.iter().map(|c| format!("{c}'^2")).collect::<Vec<_>>().join(" + "),
+    );
+    for k in 0..n - 1 {
+        text += &format!("[[constraints]]\nexpr = \"q{k}' - cos(q{})*q{}'\"\n", k + 1, k + 1);
+    }
+    text +=
+        &format!("[initial]\nq = {{ {} }}\n", q.iter().map(|c| format!("{c} = 0.1")).collect::<Vec<_>>().join(", "));
+    let dir = work_dir("sparse");
+    let file = dir.join("sparse.toml");
+    std::fs::write(&file, text).unwrap();
+    let started = std::time::Instant::now();
+    let (code, out, err) = nhlab(&["export", file.to_str().unwrap(), "--lang", "c"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty());
+    assert!(
+        err.contains("the Jacobian for 200 coordinates and 199 constraints differentiates 32079600 terms of M, F, A and b; at most 4000000 are exported"),
+        "{err}"
+    );
+    // A backstop far above the refusal's 0.1 s and far below the 71 s it took.
+    assert!(started.elapsed().as_secs_f64() < 30.0, "{:?}", started.elapsed());
+}
+
 /// The reference's controller example runs as printed: its two commands in a fresh
 /// directory, then its Python, which must hold the pendulum up.
 #[test]
@@ -338,6 +371,19 @@ fn run_takes_an_inputs_signal_from_the_command_line() {
     let (code, _, err) = nhlab(&["run", f, "--input", &ramp]);
     assert_eq!(code, 2);
     assert!(err.contains("--input u: the times must increase"), "{err}");
+    // Issue 57: a bad row was echoed whole (a 20 MB line, a 20 MB message) with the
+    // terminal's control sequences raw, and a `nan` row had no line number.
+    let long = format!("t,u\n0,0\n1,\u{1b}[2J{}\n", "9".repeat(2_000_000));
+    std::fs::write(&table, long).unwrap();
+    let (code, _, err) = nhlab(&["run", f, "--input", &ramp]);
+    assert_eq!(code, 2);
+    assert!(err.len() < 600 && !err.contains('\u{1b}'), "{} bytes: {}", err.len(), &err[..err.len().min(300)]);
+    assert!(err.contains("line 3: expected two finite numbers `t,u`, found `1,\\u{1b}[2J999"), "{err}");
+    assert!(err.contains("… (2000006 characters)"), "{err}");
+    std::fs::write(&table, "t,u\n0,0\n1,nan\n").unwrap();
+    let (code, _, err) = nhlab(&["run", f, "--input", &ramp]);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 3: expected two finite numbers `t,u`, found `1,nan`"), "{err}");
 }
 
 /// `check` lists the inputs apart from the parameters, with their signals.

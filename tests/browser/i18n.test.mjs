@@ -315,3 +315,24 @@ test("the Chinese help: its links land on headings that exist, and its example o
   assert.deepEqual(problems, []);
   await ctx.close();
 });
+
+test("a link's language that the lab does not have — an object's own property names among them — opens in the reader's language, said once", async () => {
+  // Issue 57: `lang=constructor` passed the language check (`in` sees an object's
+  // prototype), every message lookup then threw, and the page and its embeds stayed
+  // at "Loading the lab…". Every name on Object.prototype, and a few others.
+  const names = [...Object.getOwnPropertyNames(Object.prototype), "fr", "zh-TW-x", "EN", "", "%00", "x".repeat(300)];
+  for (const [k, name] of names.entries()) {
+    const embed = k % 3 === 0 ? "&embed" : "";
+    const { page, problems, ctx } = await open(browser, `${server.url}#gallery=rolling-disk${embed}&lang=${encodeURIComponent(name)}`);
+    await page.waitForSelector("body[data-ready='1']");
+    await page.waitForFunction(() => document.querySelector("h1").textContent !== "");
+    const expected = /^zh/i.test(name) ? /硬币|圆盘/ : /Rolling disk/;
+    assert.match(await page.textContent("h1"), expected, `lang=${name}`);
+    if (name !== "" && !/^(en|zh)/i.test(name) && !embed) {
+      const said = await page.textContent("#notice");
+      assert.match(said, /does not have \(en, zh\): the page is shown in English/, `lang=${name}: ${said}`);
+    }
+    assert.deepEqual(problems, [], `lang=${name}`);
+    await ctx.close();
+  }
+});

@@ -52,6 +52,8 @@ use nhlab_tests::shapes;
 /// Whole models that loaded, and runs that took steps: the model stage must do work.
 static LOADED: AtomicUsize = AtomicUsize::new(0);
 static RAN: AtomicUsize = AtomicUsize::new(0);
+/// Hostile scenarios exported in every language: the export stage must do work.
+static EXPORTED: AtomicUsize = AtomicUsize::new(0);
 
 /// The backstop never falls below this: a hang, not a slow machine.
 const LEAST_BOUND: Duration = Duration::from_secs(30);
@@ -279,6 +281,46 @@ fn whole_model(input: &str) {
     }
 }
 
+/// The model's file in every language: the user's text (title, constraint names)
+/// adds no comment end or start, no docstring end and no trigraph to the file
+/// beyond what a plain title gives, and no invisible character at all.
+fn export_every_language(input: &str) {
+    use nhlab::code_export::{export, Language};
+    let Ok((scenario, map)) = load_toml(input) else { return };
+    let needs = nhlab::mechanics::Needs::BASE.holding_inputs();
+    let Ok(mut p) = Prepared::from_scenario_for(&scenario, map.clone(), needs) else { return };
+    let mut plain = scenario.clone();
+    plain.title = "plain".into();
+    plain.constraints.iter_mut().for_each(|c| c.name = Some("plain".into()));
+    let Ok(mut q) = Prepared::from_scenario_for(&plain, map, needs) else { return };
+    for language in Language::ALL {
+        let (Ok(code), Ok(reference)) = (
+            export(&p.model, &mut p.numeric, &p.initial, language, "fuzz", "test"),
+            export(&q.model, &mut q.numeric, &q.initial, language, "fuzz", "test"),
+        ) else {
+            continue;
+        };
+        for sequence in ["*/", "/*", "??", "\"\"\""] {
+            assert_eq!(
+                code.matches(sequence).count(),
+                reference.matches(sequence).count(),
+                "{}: the user's text added `{sequence}`",
+                language.id()
+            );
+        }
+        let invisible = code.chars().find(|&c| {
+            (c.is_control() && c != '\n')
+                || ('\u{2028}'..='\u{202E}').contains(&c)
+                || ('\u{2066}'..='\u{2069}').contains(&c)
+                || ('\u{200B}'..='\u{200F}').contains(&c)
+                || c == '\u{FEFF}'
+        });
+        assert_eq!(invisible, None, "{}: an invisible character in the file", language.id());
+        assert_eq!(code.lines().count(), reference.lines().count(), "{}: the user's text added a line", language.id());
+    }
+    EXPORTED.fetch_add(1, Ordering::Relaxed);
+}
+
 #[test]
 fn a_million_generated_inputs_cause_no_panic_and_stay_bounded() {
     let started = Instant::now();
@@ -382,7 +424,11 @@ fn a_million_generated_inputs_cause_no_panic_and_stay_bounded() {
         }
         whole_model(input)
     });
-    let expected = f.count(1_000_000);
+    // 6. Hostile text through every exporter (issue 57): the user's text may not end a
+    //    comment or a string of the file, nor put an invisible character in it; the
+    //    files compiled and run are `tests/mechanics/code_export.rs`'s.
+    total += f.cases("export", 400, &|r, _| nhlab_tests::hostile::hostile_export_scenario(r), &export_every_language);
+    let expected = f.count(1_000_400);
     let (loaded, ran) = (LOADED.load(Ordering::Relaxed), RAN.load(Ordering::Relaxed));
     f.slowest.sort_by(|a, b| b.0.cmp(&a.0));
     let (slowest, which) = f.slowest.first().cloned().unwrap_or_default();
@@ -400,5 +446,7 @@ fn a_million_generated_inputs_cause_no_panic_and_stay_bounded() {
             loaded * 3 >= models && ran * 3 >= models,
             "the model stage did too little: {loaded} loaded, {ran} ran of {models}"
         );
+        let exported = EXPORTED.load(Ordering::Relaxed);
+        assert!(exported * 2 >= f.count(400) as usize, "the export stage exported only {exported}");
     }
 }

@@ -16,6 +16,7 @@ use nhlab::mechanics::{Model, Needs, NumericModel};
 use nhlab::scenario::load_toml;
 use nhlab::simulation::{initial_state, Settings, Simulation};
 use nhlab::stability::Derivatives;
+use nhlab_tests::hostile::{hostile_scenario, HOSTILE, RESERVED_NAMES};
 use nhlab_tests::random::Rng;
 
 /// One gallery item: its model with the inputs as arguments, and the states to compare at.
@@ -29,8 +30,12 @@ struct Case {
 }
 
 fn case(name: &str) -> Case {
-    let text = nhlab_tests::scenarios::text(name);
-    let (scenario, map) = load_toml(&text).unwrap();
+    case_of(name, &nhlab_tests::scenarios::text(name))
+}
+
+/// [`case`] for a scenario's text.
+fn case_of(name: &str, text: &str) -> Case {
+    let (scenario, map) = load_toml(text).unwrap_or_else(|e| panic!("{name}: {e}"));
     let model = Model::build_for(&scenario, &map, Needs::BASE.holding_inputs()).unwrap();
     let mut numeric = NumericModel::new(&model).unwrap();
     let initial = initial_state(&model, &mut numeric, &map).unwrap();
@@ -214,10 +219,14 @@ fn every_item(language: Language, check: &dyn Fn(&Path, &str, &Case, &str) -> St
 
 #[test]
 fn exported_c_compiles_cleanly_and_gives_the_labs_numbers() {
-    every_item(Language::C, &|dir, stem, c, states| {
-        let (n, m, p) = (c.model.coordinate_count(), c.model.constraints.len(), c.model.inputs.len());
-        let driver = format!(
-            r#"#include "{stem}.c"
+    every_item(Language::C, &c_driver);
+}
+
+/// The C driver: builds or loads the file `stem` in `dir`, feeds it `states`, returns what it printed.
+fn c_driver(dir: &Path, stem: &str, c: &Case, states: &str) -> String {
+    let (n, m, p) = (c.model.coordinate_count(), c.model.constraints.len(), c.model.inputs.len());
+    let driver = format!(
+        r#"#include "{stem}.c"
 #include <stdio.h>
 int main(void) {{
     int count;
@@ -246,36 +255,39 @@ int main(void) {{
     return 0;
 }}
 "#,
-            s = 2 * n,
-            p1 = p + 1,
-            nn = n * n,
-            n1 = n,
-            mn = m * n + 1,
-            mn0 = m * n,
-            m1 = m + 1,
-            ss = 4 * n * n,
-            sp = 2 * n * p + 1,
-            sp0 = 2 * n * p,
-        );
-        std::fs::write(dir.join(format!("{stem}_main.c")), driver).unwrap();
-        let binary = dir.join(stem);
-        let compiled = Command::new("cc")
-            .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-o"])
-            .arg(&binary)
-            .arg(dir.join(format!("{stem}_main.c")))
-            .arg("-lm")
-            .output()
-            .expect("cc");
-        assert!(compiled.status.success(), "cc {stem}.c:\n{}", String::from_utf8_lossy(&compiled.stderr));
-        run(&mut Command::new(&binary), states, &format!("the C driver of {stem}"))
-    });
+        s = 2 * n,
+        p1 = p + 1,
+        nn = n * n,
+        n1 = n,
+        mn = m * n + 1,
+        mn0 = m * n,
+        m1 = m + 1,
+        ss = 4 * n * n,
+        sp = 2 * n * p + 1,
+        sp0 = 2 * n * p,
+    );
+    std::fs::write(dir.join(format!("{stem}_main.c")), driver).unwrap();
+    let binary = dir.join(stem);
+    let compiled = Command::new("cc")
+        .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-o"])
+        .arg(&binary)
+        .arg(dir.join(format!("{stem}_main.c")))
+        .arg("-lm")
+        .output()
+        .expect("cc");
+    assert!(compiled.status.success(), "cc {stem}.c:\n{}", String::from_utf8_lossy(&compiled.stderr));
+    run(&mut Command::new(&binary), states, &format!("the C driver of {stem}"))
 }
 
 #[test]
 fn exported_python_runs_with_numpy_and_gives_the_labs_numbers() {
-    every_item(Language::Python, &|dir, stem, _, states| {
-        let driver = format!(
-            r#"import sys
+    every_item(Language::Python, &python_driver);
+}
+
+/// The Python driver: builds or loads the file `stem` in `dir`, feeds it `states`, returns what it printed.
+fn python_driver(dir: &Path, stem: &str, _: &Case, states: &str) -> String {
+    let driver = format!(
+        r#"import sys
 sys.path.insert(0, {dir:?})
 import numpy as np
 import {stem} as model
@@ -296,23 +308,26 @@ for line in lines[1:1 + count]:
     out.extend(dfdu.ravel())
 print("\n".join(repr(float(v)) for v in out))
 "#,
-            dir = dir.to_string_lossy()
-        );
-        std::fs::write(dir.join(format!("{stem}_driver.py")), driver).unwrap();
-        run(
-            Command::new("python3").arg(dir.join(format!("{stem}_driver.py"))),
-            states,
-            &format!("the Python driver of {stem}"),
-        )
-    });
+        dir = dir.to_string_lossy()
+    );
+    std::fs::write(dir.join(format!("{stem}_driver.py")), driver).unwrap();
+    run(
+        Command::new("python3").arg(dir.join(format!("{stem}_driver.py"))),
+        states,
+        &format!("the Python driver of {stem}"),
+    )
 }
 
 #[test]
 fn exported_matlab_runs_in_octave_and_gives_the_labs_numbers() {
-    every_item(Language::Matlab, &|dir, stem, _, states| {
-        std::fs::write(dir.join(format!("{stem}_states.txt")), states).unwrap();
-        let driver = format!(
-            r#"m = {stem}();
+    every_item(Language::Matlab, &octave_driver);
+}
+
+/// The Matlab driver: builds or loads the file `stem` in `dir`, feeds it `states`, returns what it printed.
+fn octave_driver(dir: &Path, stem: &str, _: &Case, states: &str) -> String {
+    std::fs::write(dir.join(format!("{stem}_states.txt")), states).unwrap();
+    let driver = format!(
+        r#"m = {stem}();
 x = dlmread('{stem}_states.txt', ' ', 1, 0);
 n = numel(m.state);
 for k = 1:size(x, 1)
@@ -325,24 +340,27 @@ for k = 1:size(x, 1)
   fprintf('%.17g\n', v);
 end
 "#
-        );
-        std::fs::write(dir.join(format!("{stem}_driver.m")), driver).unwrap();
-        run(
-            Command::new("octave-cli")
-                .args(["--no-gui", "--norc", "--quiet", "--eval"])
-                .arg(format!("{stem}_driver"))
-                .current_dir(dir),
-            "",
-            &format!("the Octave driver of {stem}"),
-        )
-    });
+    );
+    std::fs::write(dir.join(format!("{stem}_driver.m")), driver).unwrap();
+    run(
+        Command::new("octave-cli")
+            .args(["--no-gui", "--norc", "--quiet", "--eval"])
+            .arg(format!("{stem}_driver"))
+            .current_dir(dir),
+        "",
+        &format!("the Octave driver of {stem}"),
+    )
 }
 
 #[test]
 fn exported_rust_compiles_with_rustc_alone_and_gives_the_labs_numbers() {
-    every_item(Language::Rust, &|dir, stem, _, states| {
-        let driver = format!(
-            r#"#[path = "{stem}.rs"]
+    every_item(Language::Rust, &rust_driver);
+}
+
+/// The Rust driver: builds or loads the file `stem` in `dir`, feeds it `states`, returns what it printed.
+fn rust_driver(dir: &Path, stem: &str, _: &Case, states: &str) -> String {
+    let driver = format!(
+        r#"#[path = "{stem}.rs"]
 mod model;
 use std::io::Read;
 fn main() {{
@@ -371,66 +389,70 @@ fn main() {{
     }}
 }}
 "#
-        );
-        std::fs::write(dir.join(format!("{stem}_main.rs")), driver).unwrap();
-        let binary = dir.join(format!("{stem}_bin"));
-        let compiled = Command::new("rustc")
-            .args(["--edition", "2021", "-C", "opt-level=0", "-D", "warnings", "-o"])
-            .arg(&binary)
-            .arg(dir.join(format!("{stem}_main.rs")))
-            .output()
-            .expect("rustc");
-        assert!(compiled.status.success(), "rustc {stem}.rs:\n{}", String::from_utf8_lossy(&compiled.stderr));
-        run(&mut Command::new(&binary), states, &format!("the Rust driver of {stem}"))
-    });
+    );
+    std::fs::write(dir.join(format!("{stem}_main.rs")), driver).unwrap();
+    let binary = dir.join(format!("{stem}_bin"));
+    let compiled = Command::new("rustc")
+        .args(["--edition", "2021", "-C", "opt-level=0", "-D", "warnings", "-o"])
+        .arg(&binary)
+        .arg(dir.join(format!("{stem}_main.rs")))
+        .output()
+        .expect("rustc");
+    assert!(compiled.status.success(), "rustc {stem}.rs:\n{}", String::from_utf8_lossy(&compiled.stderr));
+    run(&mut Command::new(&binary), states, &format!("the Rust driver of {stem}"))
 }
 
-/// A title and constraint names written to break the files (comment ends, quotes,
-/// newlines, a keyword as the parameter's name) still give files their tools accept.
+/// Every exporter under hostile text and reserved names: each file compiles
+/// (`cc -std=c99 -Wall -Wextra -Werror`, `rustc -D warnings`) or runs (Python with
+/// `-W error`, Octave), gives the lab's numbers (every renamed parameter its own
+/// value), and the Python module prints nothing and defines only the model when
+/// imported. A file name that is the MATLAB file's own function (`jacobian`), a
+/// function it calls (`zeros`) or a module Python imports (`math`) is renamed.
 #[test]
-fn hostile_names_do_not_break_the_files() {
-    let text = nhlab_tests::scenarios::text("chaplygin-sleigh")
-        .replacen("title = \"", "title = \"*/ \\\"\\\"\\\" % ' \\\\d\\nend */ ", 1)
-        .replace("name = \"edge\"", "name = \"it's \\\"the\\\" */ edge\\\\\"")
-        .replace("[parameters]\n", "[parameters]\nwhile = 1.0\n");
-    let (scenario, map) = load_toml(&text).unwrap_or_else(|e| panic!("{e}"));
-    assert!(scenario.title.contains("*/") && scenario.title.contains('\n'), "{}", scenario.title);
-    let model = Model::build_for(&scenario, &map, Needs::BASE.holding_inputs()).unwrap();
-    let mut numeric = NumericModel::new(&model).unwrap();
-    let initial = initial_state(&model, &mut numeric, &map).unwrap();
+fn hostile_text_and_reserved_names_give_files_that_compile_and_compute() {
+    let names: Vec<&str> =
+        RESERVED_NAMES.iter().copied().filter(|n| load_toml(&hostile_scenario("t", "c", &[n])).is_ok()).collect();
+    assert!(names.len() + 3 >= RESERVED_NAMES.len(), "the lab accepts these names: {names:?}");
+    for stem in ["jacobian", "rhs", "terms", "zeros", "math", "numpy"] {
+        assert_ne!(nhlab::code_export::identifier(stem), stem, "{stem} is renamed");
+    }
     let dir = work_dir("hostile");
-    let check = |program: &str, args: &[&str], what: &str| {
-        let out =
-            Command::new(program).args(args).current_dir(&dir).output().unwrap_or_else(|e| panic!("{program}: {e}"));
-        assert!(
-            out.status.success(),
-            "{what}:\n{}\n{}",
-            String::from_utf8_lossy(&out.stderr),
-            String::from_utf8_lossy(&out.stdout)
-        );
-    };
-    for language in Language::ALL {
-        let file = format!("hostile.{}", language.extension());
-        let code = export(&model, &mut numeric, &initial, language, "hostile", "test").unwrap();
-        std::fs::write(dir.join(&file), &code).unwrap();
-        match language {
-            Language::C => check("cc", &["-std=c99", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", &file], "C"),
-            Language::Python => check(
-                "python3",
-                &["-W", "error", "-c", "import hostile; print(hostile.CONSTRAINTS, hostile.PARAMETERS)"],
-                "Python",
-            ),
-            Language::Matlab => check(
-                "octave-cli",
-                &["--no-gui", "--norc", "--quiet", "--eval", "m = hostile(); disp(m.constraints)"],
-                "Octave",
-            ),
-            Language::Rust => check(
-                "rustc",
-                &["--edition", "2021", "--crate-type", "lib", "-D", "warnings", "--emit", "metadata", &file],
-                "Rust",
-            ),
+    for k in 0..HOSTILE.len().div_ceil(6) {
+        let piece = |j: usize| HOSTILE[(6 * k + j) % HOSTILE.len()];
+        let title: String = (0..6).map(piece).collect::<Vec<_>>().join("");
+        let name: String = (0..6).rev().map(piece).collect::<Vec<_>>().join(" ");
+        let text = hostile_scenario(&title, &name, &names);
+        let mut c = case_of(&format!("hostile case {k}"), &text);
+        assert_eq!(c.model.scenario.title, title, "the title reaches the exporter as written");
+        let states = states_text(&c);
+        // The first case's stem is the one the C macros in RESERVED_NAMES collide with.
+        let stem = format!("hostile{k}");
+        for language in Language::ALL {
+            let code = export(&c.model, &mut c.numeric.clone(), &c.initial, language, &stem, "test").unwrap();
+            std::fs::write(dir.join(format!("{stem}.{}", language.extension())), &code).unwrap();
+            let printed = match language {
+                Language::C => c_driver(&dir, &stem, &c, &states),
+                Language::Python => {
+                    let script = format!(
+                        "import sys\nsys.path.insert(0, {:?})\nimport {stem} as m\nprint(sorted(k for k in vars(m) if not k.startswith('__')))",
+                        dir.to_string_lossy()
+                    );
+                    let imported = run(
+                        Command::new("python3").args(["-W", "error", "-c", &script]),
+                        "",
+                        "importing the hostile Python file",
+                    );
+                    assert_eq!(
+                        imported.trim(),
+                        "['CONSTRAINTS', 'DEFAULT_INPUTS', 'INPUTS', 'PARAMETERS', 'STATE', 'SolveError', '_floats', '_sign', 'jacobian', 'math', 'np', 'rhs', 'terms']",
+                        "case {k}: importing prints nothing and defines the model only"
+                    );
+                    python_driver(&dir, &stem, &c, &states)
+                }
+                Language::Matlab => octave_driver(&dir, &stem, &c, &states),
+                Language::Rust => rust_driver(&dir, &stem, &c, &states),
+            };
+            compare(&mut c, &printed, &format!("{} (case {k})", language.id()));
         }
-        assert!(code.contains("while"), "{}: the parameter keeps its name (or its renaming is listed)", language.id());
     }
 }

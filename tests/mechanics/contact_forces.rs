@@ -516,3 +516,41 @@ fn straight_upright_running_has_its_loads_at_every_sample() {
         }
     }
 }
+
+/// Issue 57: a coin without weight (`g = 0`) has `N = 0` and `F_t = 0` exactly; it
+/// was said to "lift off from t = 0" while `on_invalid = "stop"` did not stop.
+/// Touching without pressing is not lifting off (lift-off is `N < 0`): no span, and
+/// a run to stop at a failing contact runs to its end. A contact that does fail at
+/// the start (the ball on the incline with too little friction) stops such a run
+/// there, its one sample at the start, with the stop's message alone.
+#[test]
+fn touching_without_pressing_is_not_lift_off_and_a_failure_at_the_start_stops_there() {
+    let weightless = with_parameter(&text("coin-slipping"), "g", "g = 0.0");
+    for on_invalid in ["mark", "stop"] {
+        let file = weightless.replace("[run]\n", &format!("[run]\non_invalid = \"{on_invalid}\"\n"));
+        let (model, numeric, state) = build_text(&file);
+        let mut sim =
+            Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state).unwrap();
+        sim.advance_to(1.0).unwrap_or_else(|e| panic!("{on_invalid}: {e}"));
+        assert_eq!(sim.validity_events(), &[], "{on_invalid}");
+        assert!(sim.samples().iter().all(|s| s.contact_forces[0] == 0.0), "N = 0 exactly");
+    }
+    let slipping = with_parameter(&text("ball-on-incline"), "mu", "mu = 0.05");
+    let stop = slipping.replace("[run]\n", "[run]\non_invalid = \"stop\"\n");
+    let (model, numeric, state) = build_text(&stop);
+    let mut sim =
+        Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state).unwrap();
+    let e = sim.advance_to(1.0).unwrap_err();
+    let said = nhlab::simulation::design_end(&e, None).expect("an end by design");
+    assert_eq!(said.id, "contact.slips.stop", "{said:?}");
+    assert!(said.english.contains("at t = 0"), "{}", said.english);
+    assert_eq!((sim.samples().len(), sim.time()), (1, 0.0));
+    assert_eq!(sim.validity_events(), &[], "the stop is the one story");
+    // Marked instead, the span starts at the start and lasts.
+    let (model, numeric, state) = build_text(&slipping);
+    let mut sim =
+        Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state).unwrap();
+    sim.advance_to(1.0).unwrap();
+    assert_eq!(sim.validity_events().len(), 1);
+    assert_eq!((sim.validity_events()[0].start, sim.validity_events()[0].end), (0.0, None));
+}

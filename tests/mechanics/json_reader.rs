@@ -136,6 +136,14 @@ fn null_is_a_field_not_given_and_refused_in_a_list() {
     assert_eq!(null, load_json(&c("")).unwrap().0, "a field of a table in a list, given as null, is not given");
     let no_title = load_json(&format!("{base}, \"title\": null}}").replace("\"title\": \"t\", ", "")).unwrap().0;
     assert_eq!(no_title.title, "", "a field with a default takes it");
+    // Issue 57: a table given as null was "expected a table, found a single value".
+    for table in ["view", "parameters", "run", "stability", "definitions"] {
+        let null = load_json(&format!("{base}, \"{table}\": null}}")).unwrap_or_else(|p| panic!("{table}: {p:?}")).0;
+        assert_eq!(null, given, "{table}: null is the table not given");
+    }
+    let v =
+        load_json(&format!("{}}}", base.replace("{\"q\": {\"x\": 0}}", "{\"q\": {\"x\": 0}, \"v\": null}"))).unwrap().0;
+    assert_eq!(v, given, "initial.v: null");
 }
 
 #[test]

@@ -656,3 +656,31 @@ fn division_by_zero_and_directionless_vectors_are_refused_at_their_field() {
     assert_eq!(p[0].field, "vectors.u", "{p:?}");
     assert!(p[0].message.contains("`unit` of the zero vector"), "{p:?}");
 }
+
+/// Issue 57: two constraints with one name were accepted (`eval`'s `reactions` kept
+/// one of them, the CSV had two columns of one name), and two contacts likewise.
+/// The second is refused where it is written.
+#[test]
+fn a_constraint_or_contact_name_given_twice_is_refused_at_the_second() {
+    let text = nhlab_tests::scenarios::text("chaplygin-sleigh")
+        .replace("[initial]", "[[constraints]]\nname = \"edge\"\nexpr = \"x' - y'\"\n\n[initial]");
+    let p = problems(&text);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert_eq!(p[0].field, "constraints[1].name");
+    assert!(p[0].message.contains("`edge` names another constraint already (constraints[0])"), "{}", p[0].message);
+    // At the added constraint's `name`, the line before its `expr`.
+    let expr_line = text.lines().position(|l| l == "expr = \"x' - y'\"").unwrap();
+    assert_eq!(p[0].position.map(|x| x.0), Some(expr_line), "{p:?}");
+
+    let disk = nhlab_tests::scenarios::text("rolling-disk");
+    // Two contacts (at two points) under one name.
+    let twice = disk.replace(
+        "[[rolling]]\nbody = \"disk\"\ncontact = \"C\"",
+        "[[rolling]]\nname = \"wheel\"\nbody = \"disk\"\ncontact = \"C\"\n\n[[rolling]]\nname = \"wheel\"\nbody = \"disk\"\ncontact = \"G\"",
+    );
+    assert_ne!(twice, disk);
+    let p = problems(&twice);
+    assert_eq!(p.len(), 1, "said once for the contact's constraints: {p:?}");
+    assert_eq!(p[0].field, "rolling[1].name", "{p:?}");
+    assert!(p[0].message.contains("names another constraint already (rolling[0])"), "{}", p[0].message);
+}

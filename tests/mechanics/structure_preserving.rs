@@ -497,3 +497,22 @@ fn the_instability_is_never_said_of_a_step_that_resolves_the_motion() {
     assert!(checked > 10);
     assert!(instability(&falling, "rattle", 0.01, 10.0).is_none());
 }
+
+/// Issue 57: `check` listed `rattle` for the gallery robot (four rolling
+/// constraints of rank three), and the run then failed at t = 0 with "Newton matrix
+/// is singular"; now the run is refused with the reason, and `check` says it (the
+/// command line's test). A step of 1e-300 was blamed on "the step too large"
+/// (`rattle`) or a stall (`rk4`): both now say the step is too small, with the
+/// number of steps it would take.
+#[test]
+fn redundant_constraints_and_a_vanishing_step_are_refused_with_their_reason() {
+    let Err(e) = run(&text("differential-drive"), "rattle", 0.01, 1.0) else { panic!("refused") };
+    assert!(e.contains("redundant at the start (rank 3 of 4)"), "{e}");
+    for integrator in ["rattle", "rk4"] {
+        let Err(e) = run(&text("chaplygin-sleigh"), integrator, 1e-300, 10.0) else { panic!("refused") };
+        assert!(
+            e.contains("the step dt = 1e-300 is too small: the run to t = 10 would take about 1e301 steps"),
+            "{integrator}: {e}"
+        );
+    }
+}

@@ -3,6 +3,7 @@
 //! of the engine's), and finite differences.
 
 pub mod families;
+pub mod hostile;
 pub mod mutate;
 pub mod random;
 pub mod scenarios;

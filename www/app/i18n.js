@@ -26,16 +26,30 @@ let current = "en";
 /** The language shown: `en` or `zh`. */
 export const language = () => current;
 
+/** `lang=…` in the fragment or query, as given, or null. */
+function givenLanguage() {
+  return new URLSearchParams(location.hash.replace(/^#/, "")).get("lang") ?? new URLSearchParams(location.search).get("lang");
+}
+
 /** `lang=…` in the fragment or query, as a language of the page, or null. */
 export function linkedLanguage() {
-  const given = new URLSearchParams(location.hash.replace(/^#/, "")).get("lang") ?? new URLSearchParams(location.search).get("lang");
+  const given = givenLanguage();
   return given ? supported(given) : null;
 }
 
-/** `zh`, `zh-CN`, `zh-Hans-SG` … → `zh`; `en-GB` → `en`; others null. */
+/** `lang=…` where it names no language of the page (`lang=fr`, `lang=constructor`),
+ *  as given, to be said once; null otherwise. */
+export function unknownLinkedLanguage() {
+  const given = givenLanguage();
+  return given && !supported(given) ? given : null;
+}
+
+/** `zh`, `zh-CN`, `zh-Hans-SG` … → `zh`; `en-GB` → `en`; others null. Own keys
+ *  only: `constructor` or `__proto__` is a property of every object, not a
+ *  language (issue 57: `lang=constructor` made every message lookup throw). */
 export function supported(tag) {
   const base = String(tag).toLowerCase().split(/[-_]/)[0];
-  return base in LANGUAGES ? base : null;
+  return Object.hasOwn(LANGUAGES, base) ? base : null;
 }
 
 /** The language to open in (see the module's comment). */
@@ -47,7 +61,7 @@ export function chooseLanguage() {
 
 /** Shows the page in `lang` (its static strings at once; the rest as it is drawn). */
 export function setLanguage(lang, { remember = false } = {}) {
-  current = LANGUAGES[lang] ? lang : "en";
+  current = Object.hasOwn(LANGUAGES, lang) ? lang : "en";
   document.documentElement.lang = LANGUAGES[current].tag;
   if (remember) try { localStorage.setItem(KEY, current); } catch { /* storage off: the choice lasts this page */ }
   translateStatic(document);
@@ -58,12 +72,13 @@ export function setLanguage(lang, { remember = false } = {}) {
 /** The message `id` in the current language, its `{name}` places filled from `params`.
  *  An id in neither catalogue comes back as itself (the test catches it first). */
 export function t(id, params = {}) {
-  const text = LANGUAGES[current].messages[id] ?? en[id];
+  const own = (table) => (Object.hasOwn(table, id) ? table[id] : undefined);
+  const text = own(LANGUAGES[current].messages) ?? own(en);
   if (text === undefined) {
     console.error(`nhlab: no message "${id}"`);
     return id;
   }
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
 }
 
 /** The `data-i18n` strings of index.html under `root`, in the current language. */
@@ -81,7 +96,7 @@ export function translateStatic(root) {
  *  where its file's own words stand (English; the files themselves are never
  *  translated, and an edited item shows what its text says). */
 export function galleryWords(name) {
-  return current === "zh" ? galleryZh[name] ?? null : null;
+  return current === "zh" && Object.hasOwn(galleryZh, name) ? galleryZh[name] : null;
 }
 
 /** A number for reading (grouping as the language writes it): 12,345 in both. */

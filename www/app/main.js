@@ -39,7 +39,7 @@ import { exportCode } from "./code.js";
 import { editorNames, load } from "./runner.js";
 import { embedSuffix, exportCsv, openFromFragment, openGallery, openShare, parseFragment, renderEmbedSnippet } from "./share.js";
 import { wireStability } from "./stability.js";
-import { chooseLanguage, galleryWords, language, linkedLanguage, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, chooseLanguage, galleryWords, language, linkedLanguage, setLanguage, t, unknownLinkedLanguage } from "./i18n.js";
 
 // channel.js and worker.js are copied as they are (trunk hashes only the page's own
 // files): the glue's hashed name versions them, so a cached copy never meets a newer
@@ -247,6 +247,9 @@ function boot(lab, api) {
     const fragment = location.hash;
     openFromFragment(lab);
     offerDraft(lab, fragment);
+    // A link's language the lab does not have: the reader's own (or English), said once.
+    const unknown = unknownLinkedLanguage();
+    if (unknown !== null) notice(t("language.unknown", { lang: unknown.slice(0, 40), language: LANGUAGES[language()].name }), "info");
   } catch (e) {
     notice(t("error.start", { why: errorText(e) }));
   }

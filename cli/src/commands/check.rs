@@ -138,7 +138,13 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
         say!(out, "  not {}: {}", method.id(), why.unwrap_err());
     }
     // The structure-preserving integrators' class is the model's, not a method's.
-    match nhlab::mechanics::discrete_applicability(m) {
+    let redundant = nhlab::simulation::redundant_for_structure_preserving(&mut l.numeric.clone(), &l.initial);
+    let applies = match (nhlab::mechanics::discrete_applicability(m), redundant) {
+        (Err(why), _) => Err(why.to_string()),
+        (Ok(()), Some(why)) => Err(why.english),
+        (Ok(()), None) => Ok(()),
+    };
+    match applies {
         Ok(()) => say!(out, "integrators: dopri5, rk4, rattle, rattle4 (the last two with method lagrange)"),
         Err(why) => {
             say!(out, "integrators: dopri5, rk4");

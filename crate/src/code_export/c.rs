@@ -6,7 +6,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::emit::{body, literal, Syntax};
-use super::{field_name, Description, Language};
+use super::{Description, Language};
 
 /// C's spelling; the helpers carry the file's prefix (two exported models may
 /// share a program).
@@ -95,7 +95,7 @@ pub(super) fn write(d: &Description) -> String {
     // The parameter struct (C99 has no empty struct).
     out += "typedef struct {\n";
     for (pname, value) in &d.parameters {
-        out += &format!("    double {}; /* default {value:?} */\n", field_name(Language::C, pname));
+        out += &format!("    double {}; /* default {value:?} */\n", d.field(pname));
     }
     if d.parameters.is_empty() {
         out += "    double unused_; /* the model has no parameters */\n";
@@ -142,9 +142,7 @@ double {name}_sign(double x)
 "
     );
     let inputs =
-        d.input_texts("t", &|k| format!("y[{k}]"), &|pname| format!("p->{}", field_name(Language::C, pname)), &|j| {
-            format!("u[{j}]")
-        });
+        d.input_texts("t", &|k| format!("y[{k}]"), &|pname| format!("p->{}", d.field(pname)), &|j| format!("u[{j}]"));
     let declare = |r: &str| String::from(r);
     let signature = format!("double t, const double *y, const double *u, const {name}_parameters *p");
     // rhs

@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::emit::{body, literal, Syntax};
-use super::{field_name, Description, Language};
+use super::{Description, Language};
 
 struct Matlab;
 
@@ -75,7 +75,7 @@ pub(super) fn write(d: &Description) -> String {
     out += &format!("  model.constraints = {{{}}};\n", cell(d.constraints.clone()));
     out += "  p = struct();\n";
     for (pname, v) in &d.parameters {
-        out += &format!("  p.{} = {};\n", field_name(Language::Matlab, pname), literal(&Matlab, *v));
+        out += &format!("  p.{} = {};\n", d.field(pname), literal(&Matlab, *v));
     }
     out += "  model.parameters = p;\n";
     out += &format!(
@@ -83,12 +83,9 @@ pub(super) fn write(d: &Description) -> String {
         d.inputs.iter().map(|(_, v)| literal(&Matlab, *v)).collect::<Vec<_>>().join("; ")
     );
     out += "  model.rhs = @rhs;\n  model.terms = @terms;\n  model.jacobian = @jacobian;\nend\n\n";
-    let inputs = d.input_texts(
-        "t",
-        &|k| format!("y({})", k + 1),
-        &|pname| format!("p.{}", field_name(Language::Matlab, pname)),
-        &|j| format!("u({})", j + 1),
-    );
+    let inputs = d.input_texts("t", &|k| format!("y({})", k + 1), &|pname| format!("p.{}", d.field(pname)), &|j| {
+        format!("u({})", j + 1)
+    });
     let declare = |r: &str| String::from(r);
     let failed = format!(
         "    error('{name}:solve', 'at t = %g: the solve of [[M, -A''], [A, 0]] found a pivot below the lab''s tolerance or a value that is not finite', t);\n"

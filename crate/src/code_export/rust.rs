@@ -6,7 +6,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::emit::{body, literal, Syntax};
-use super::{field_name, Description, Language};
+use super::{Description, Language};
 
 struct Rust;
 
@@ -157,16 +157,14 @@ fn sign(x: f64) -> f64 {{
         d.inputs.iter().map(|(k, _)| quoted(k)).collect::<Vec<_>>().join(", "),
         d.inputs.iter().map(|(_, v)| literal(&Rust, *v)).collect::<Vec<_>>().join(", "),
         d.constraints.iter().map(|s| quoted(s)).collect::<Vec<_>>().join(", "),
-        d.parameters.iter().map(|(k, _)| format!("    pub {}: f64,\n", field_name(Language::Rust, k))).collect::<String>(),
+        d.parameters.iter().map(|(k, _)| format!("    pub {}: f64,\n", d.field(k))).collect::<String>(),
         d.parameters
             .iter()
-            .map(|(k, v)| format!("            {}: {},\n", field_name(Language::Rust, k), literal(&Rust, *v)))
+            .map(|(k, v)| format!("            {}: {},\n", d.field(k), literal(&Rust, *v)))
             .collect::<String>(),
     );
     let inputs =
-        d.input_texts("t", &|k| format!("y[{k}]"), &|pname| format!("p.{}", field_name(Language::Rust, pname)), &|j| {
-            format!("u[{j}]")
-        });
+        d.input_texts("t", &|k| format!("y[{k}]"), &|pname| format!("p.{}", d.field(pname)), &|j| format!("u[{j}]"));
     let declare = |r: &str| String::from(r);
     let signature = "t: f64, y: &[f64], u: &[f64], p: &Parameters";
     // rhs

@@ -46,6 +46,15 @@ impl ExprGraph {
         self.derive(e, &|sym| (sym == s).then_some(one), symbol_bit(s), &mut memo)
     }
 
+    /// The partial derivatives `∂e/∂s` of several expressions, sharing the work on
+    /// their common subterms (an exported file differentiates every entry of `M`,
+    /// `F`, `A`, `b` by each state variable: one pass each, not one per entry).
+    pub fn diff_many(&mut self, es: &[ExprId], s: SymbolId) -> Vec<ExprId> {
+        let one = self.one();
+        let mut memo = HashMap::new();
+        es.iter().map(|&e| self.derive(e, &|sym| (sym == s).then_some(one), symbol_bit(s), &mut memo)).collect()
+    }
+
     /// The directional derivative `Σ_s ∂e/∂s · rate(s)`; `rate` returns `None` for
     /// symbols that do not change.
     pub fn derivative_along(&mut self, e: ExprId, rate: &dyn Fn(SymbolId) -> Option<ExprId>) -> ExprId {

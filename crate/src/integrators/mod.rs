@@ -105,19 +105,23 @@ pub enum IntegrationError<E> {
         /// When.
         t: f64,
     },
+    /// A fixed step so small that the run to its end would take a million times
+    /// more steps than its limit (`dt = 1e-300`): refused before the first.
+    #[error("{}", crate::message::run::step_too_small(crate::math::Short(*dt), crate::math::ShortTime(*t_end), crate::math::ShortTime(*needed), limit).english)]
+    StepTooSmall {
+        /// The step.
+        dt: f64,
+        /// The run's end.
+        t_end: f64,
+        /// Steps it would take.
+        needed: f64,
+        /// The limit on steps.
+        limit: u64,
+    },
     /// A structure-preserving step past its stability limit: the kinetic energy
-    /// grew by orders of magnitude over a few steps ([`Instability`]).
-    #[error(
-        "the structure-preserving step dt = {} is past its stability limit: the kinetic energy grew {}-fold in {} steps from t = {} to t = {}; the scheme is stable for dt·ω < 2, and the stiffest motion here has ω ≈ {}, so dt must be below {}; dt ≤ {} resolves it (an energy error near 1 %)",
-        crate::math::Short(*dt),
-        crate::math::at_accuracy(instability.growth, 0.01 * instability.growth),
-        instability.steps,
-        crate::math::ShortTime(instability.from),
-        crate::math::ShortTime(instability.t),
-        crate::math::at_accuracy(instability.omega, 0.01 * instability.omega),
-        crate::math::Short(instability.limit),
-        crate::math::Short(instability.suggested)
-    )]
+    /// grew by orders of magnitude over a few steps ([`Instability`]). (Its words
+    /// are the message's, written once.)
+    #[error("{}", instability.message(*dt).english)]
     Unstable {
         /// The step.
         dt: f64,

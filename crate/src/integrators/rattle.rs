@@ -111,6 +111,24 @@ const EACH_STEP: f64 = 1.5;
 /// … and where Newton failed: more than a fall from rest shows (`t²`: 4, 2.25, 1.8).
 const EACH_STEP_FAILED: f64 = 3.0;
 
+impl Instability {
+    /// What it says, for a step `dt`: the growth, the stiffest motion's `ω` and the
+    /// steps to take, each to a few digits.
+    pub fn message(&self, dt: f64) -> crate::message::Message {
+        use crate::math::{Short, ShortTime};
+        crate::message::run::unstable(
+            Short(dt),
+            ShortTime(self.growth),
+            self.steps,
+            ShortTime(self.from),
+            ShortTime(self.t),
+            ShortTime(self.omega),
+            Short(self.limit),
+            Short(self.suggested),
+        )
+    }
+}
+
 impl GrowthWatch {
     fn push(&mut self, t: f64, q: &[f64], v: &[f64], size: f64) {
         if self.recent.len() > WINDOW {

@@ -571,6 +571,26 @@ fn constraints(
             None => c.said(&field, problem::constraint_constant()),
         }
     }
+    // Names key the reactions, the table's columns and the contact forces: each
+    // once, refused at its second place (issue 57: `eval` kept one of two, the CSV
+    // had two columns of one name).
+    let mut named: Vec<(String, String)> = Vec::new();
+    let mut refused: Vec<String> = Vec::new();
+    let written =
+        s.constraints.iter().enumerate().map(|(j, _)| (s.constraint_name(j), format!("constraints[{j}].name")));
+    let generated = contacts.iter().map(|(name, field, _)| (name.clone(), format!("{field}.name")));
+    for (name, field) in written.chain(generated) {
+        match named.iter().find(|(n, _)| *n == name) {
+            // A contact's second constraint (`…: y`) is the same mistake, said once.
+            Some(_) if refused.contains(&field) => {}
+            Some((_, first)) => {
+                let first = String::from(first.trim_end_matches(".name"));
+                c.said(&field, problem::constraint_name_twice(&name, first));
+                refused.push(field);
+            }
+            None => named.push((name, field)),
+        }
+    }
     for (name, field, f) in contacts {
         // Expanded, so that what cancels does (`x' − r φ' cos ψ`, not the
         // velocity of the centre minus ω × r written out), unless large.

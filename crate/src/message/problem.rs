@@ -54,6 +54,9 @@ messages! {
     reserved_name(name) "problem.name.reserved" "`{name}` is reserved (a function, `pi` or `t`) and cannot be used as a name"
     /// A name declared twice.
     name_twice(name) "problem.name.twice" "`{name}` is declared twice"
+    /// A constraint's or contact's name given twice (`first`: where it was first).
+    constraint_name_twice(name, first) "problem.name.constraint-twice"
+        "`{name}` names another constraint already ({first}): names key the reactions, the contact forces and the table's columns, so each must differ"
     /// Definitions that refer to each other in a cycle (`a → b → a`).
     definitions_cycle(cycle) "problem.definitions.cycle" "definitions refer to each other in a cycle: {cycle}"
     /// A chain of definitions past the depth limit.
@@ -228,6 +231,9 @@ messages! {
     signal_too_long(count, limit) "problem.signal.too-long" "the table has {count} points; at most {limit}"
     /// A signal point that is not two finite numbers.
     signal_not_finite() "problem.signal.not-finite" "[t, u] must be finite numbers"
+    /// A table whose slope between two points overflows.
+    signal_slope(before, at) "problem.signal.slope"
+        "the slope from {before} to {at} is too large to compute (it overflows): give values of a smaller size"
     /// A signal's times not increasing.
     signal_times(t, before) "problem.signal.times" "the times must increase (t = {t} after t = {before})"
     /// A particle's position of other than two or three expressions.

@@ -23,6 +23,9 @@ messages! {
     interrupted(t) "run.interrupted" "the run stopped at t = {t}: it was interrupted"
     /// The state not finite.
     state_not_finite(t) "run.state-not-finite" "the state is not finite at t = {t}"
+    /// A fixed step too small for the run to reach its end within its limit.
+    step_too_small(dt, t_end, needed, limit) "run.step-too-small"
+        "the step dt = {dt} is too small: the run to t = {t_end} would take about {needed} steps, and its limit is {limit}; choose a larger dt"
     /// A structure-preserving step past its stability limit.
     unstable(dt, growth, steps, from, t, omega, limit, suggested) "run.unstable"
         "the structure-preserving step dt = {dt} is past its stability limit: the kinetic energy grew {growth}-fold in {steps} steps from t = {from} to t = {t}; the scheme is stable for dt·ω < 2, and the stiffest motion here has ω ≈ {omega}, so dt must be below {limit}; dt ≤ {suggested} resolves it (an energy error near 1 %)"
@@ -79,6 +82,9 @@ messages! {
     /// A written-out solve too long.
     export_solve_too_large(n, m, estimate, limit) "export.solve-too-large"
         "the solve written out for {n} coordinates and {m} constraints would be {estimate} instructions; at most {limit} are exported"
+    /// The Jacobian's derivatives too many to build.
+    export_derivatives_too_many(n, m, count, limit) "export.derivatives-too-many"
+        "the Jacobian for {n} coordinates and {m} constraints differentiates {count} terms of M, F, A and b; at most {limit} are exported (the file's size and its time grow with them)"
     /// Code too long.
     export_code_too_large(total, limit) "export.code-too-large"
         "the model's code would have {total} instructions; at most {limit} are exported"
@@ -101,6 +107,9 @@ messages! {
         "the constraint `{name}` ({field}) depends on the time t (rheonomic)"
     /// A variable-mass particle.
     sp_variable_mass() "run.sp.variable-mass" "the model has a variable-mass particle"
+    /// Redundant constraints at the start.
+    sp_redundant(rank, count) "run.sp.redundant"
+        "the constraints are redundant at the start (rank {rank} of {count}): the scheme's multipliers are not unique and its Newton matrix is singular; dopri5 and rk4 run it"
     /// A mass matrix that depends on the velocities.
     sp_mass_depends_on_velocities() "run.sp.mass-velocities"
         "the kinetic energy is not quadratic in the velocities (its mass matrix depends on them)"
@@ -193,6 +202,7 @@ mod tests {
             IntegrationError::Limit { t: 4.0, what: "samples", limit: 200 },
             IntegrationError::Interrupted { t: 5.0 },
             IntegrationError::NonFinite { t: 6.0 },
+            IntegrationError::StepTooSmall { dt: 1e-300, t_end: 10.0, needed: 1e301, limit: 20_000_000 },
             IntegrationError::Unstable {
                 dt: 1.5,
                 instability: crate::integrators::Instability {
@@ -241,7 +251,10 @@ mod tests {
             assert!(m.well_formed(), "{m:?}");
         }
         // A matrix's symbol is said as written; a known name and hint by their phrases.
-        let m = crate::simulation::failure(&failures[13]);
+        let mass = |e: &&IntegrationError<DynamicsError>| {
+            matches!(e, IntegrationError::System(DynamicsError::Singular { what: SingularMatrix::Mass, .. }))
+        };
+        let m = crate::simulation::failure(failures.iter().find(mass).expect("the mass matrix's failure"));
         assert_eq!(
             m.parts.iter().map(|(_, p)| p.id).collect::<alloc::vec::Vec<_>>(),
             ["run.what.mass-matrix", "run.hint.redundant-here"]

@@ -138,7 +138,7 @@ impl Stabilization {
 }
 
 /// What a run does where a contact's assumptions fail (`[run] on_invalid`): it lifts
-/// off (`N ≤ 0`) or needs more friction than its `μ`.
+/// off (`N < 0`) or needs more friction than its `μ`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum OnInvalid {
     /// Goes on, the span marked (the default).

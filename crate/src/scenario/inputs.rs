@@ -105,6 +105,23 @@ fn check_table(points: &[[f64; 2]]) -> Result<(), (String, Message)> {
             return Err((format!("signal[{k}]"), problem::signal_times(t, before)));
         }
     }
+    // The interpolation's slopes and their changes, in the expression, must be
+    // finite too: `[[0, -1e308], [1, 1e308]]` overflows (issue 57: it was read back
+    // as an unknown name `inf`).
+    let mut previous = 0.0f64;
+    for k in 1..=points.len() {
+        let slope = match points.get(k) {
+            Some(p) => (p[1] - points[k - 1][1]) / (p[0] - points[k - 1][0]),
+            None => 0.0,
+        };
+        if !slope.is_finite() || !((slope - previous) / 2.0).is_finite() {
+            // (Only a slope between two points can overflow: `k` is one of them.)
+            let at = k.min(points.len() - 1);
+            let pair = (format!("{:?}", points[at - 1]), format!("{:?}", points[at]));
+            return Err((format!("signal[{at}]"), problem::signal_slope(pair.0, pair.1)));
+        }
+        previous = slope;
+    }
     Ok(())
 }
 
@@ -187,5 +204,11 @@ mod tests {
         assert!(place == "signal[1]" && e.english.starts_with("the times must increase"), "{e}");
         let (place, e) = Signal::Table(alloc::vec![[0.0, f64::NAN]]).expression().unwrap_err();
         assert!(place == "signal[0]" && e.english.contains("finite"), "{e}");
+        // Issue 57: finite values whose slope overflows were read back as `inf`.
+        let (place, e) = Signal::Table(alloc::vec![[0.0, -1e308], [1.0, 1e308]]).expression().unwrap_err();
+        assert_eq!(place, "signal[1]");
+        assert!(e.english.starts_with("the slope from [0.0, -1e308] to [1.0, 1e308] is too large"), "{e}");
+        let (place, _) = Signal::Table(alloc::vec![[0.0, 0.0], [1.0, 1e308], [2.0, -1e308]]).expression().unwrap_err();
+        assert_eq!(place, "signal[2]", "a change of slope that overflows");
     }
 }

@@ -61,6 +61,7 @@ pub(crate) fn read(text: &str) -> Read<'_> {
         bytes: text.as_bytes(),
         at: 0,
         places: Places::new(),
+        budget: super::places::path_budget(text.len()),
         twice: Vec::new(),
         too_deep: None,
         null_in_list: None,
@@ -90,11 +91,17 @@ enum Stop {
     TooDeep,
 }
 
+/// The path of a value past the index's budget ([`super::places::path_budget`]):
+/// not recorded, nor are its children.
+const UNINDEXED: &str = "\u{1}(not indexed)";
+
 struct Reader<'a> {
     text: &'a str,
     bytes: &'a [u8],
     at: usize,
     places: Places,
+    /// Bytes of paths the index may still hold.
+    budget: usize,
     twice: Vec<(String, usize)>,
     too_deep: Option<(String, usize)>,
     null_in_list: Option<usize>,
@@ -144,8 +151,13 @@ impl<'a> Reader<'a> {
             return Err(self.peek_error("EOF while parsing a value"));
         };
         let start = self.at;
+        // The place's path is paid for before its children's (the budget bounds them all).
+        let indexed = !path.is_empty() && !path.starts_with(UNINDEXED);
+        if indexed {
+            self.budget = self.budget.saturating_sub(path.len());
+        }
         let parsed = match first {
-            b'n' => self.word(b"null").map(|()| (None, ValueKind::Scalar)),
+            b'n' => self.word(b"null").map(|()| (None, ValueKind::Null)),
             b't' => self.word(b"true").map(|()| (Some(DeValue::Boolean(true)), ValueKind::Scalar)),
             b'f' => self.word(b"false").map(|()| (Some(DeValue::Boolean(false)), ValueKind::Scalar)),
             b'-' | b'0'..=b'9' => self.number().map(|n| (Some(n), ValueKind::Scalar)),
@@ -157,7 +169,8 @@ impl<'a> Reader<'a> {
         let (value, kind) = match parsed {
             Ok(parsed) => parsed,
             Err(stop) => {
-                if !path.is_empty() && !matches!(first, b'[' | b'{') && self.at > start {
+                if !path.is_empty() && !path.starts_with(UNINDEXED) && !matches!(first, b'[' | b'{') && self.at > start
+                {
                     // A broken number, string or word is still its field's: the
                     // problem names the field (the range takes in the byte blamed).
                     self.places.insert(path.into(), (key, start..self.at + 1, ValueKind::Scalar));
@@ -165,7 +178,9 @@ impl<'a> Reader<'a> {
                 return Err(stop);
             }
         };
-        if !path.is_empty() {
+        // A `null` member is a field not given, located as `Null` (`"view": null` is
+        // no table of the wrong kind; issue 57).
+        if indexed {
             self.places.insert(path.into(), (key, start..self.at, kind));
         }
         Ok(value.map(|value| Spanned::new(start..self.at, value)))
@@ -369,7 +384,13 @@ impl<'a> Reader<'a> {
                 Some(_) => return Err(self.peek_error("expected `,` or `]`")),
             }
             let at = self.at;
-            match self.value(&format!("{path}[{index}]"), None, depth + 1)? {
+            // Each element's path copies the array's: none past the budget.
+            let element = if path.starts_with(UNINDEXED) || path.len() + 22 > self.budget {
+                String::from(UNINDEXED)
+            } else {
+                format!("{path}[{index}]")
+            };
+            match self.value(&element, None, depth + 1)? {
                 Some(item) => items.push(item),
                 None => _ = self.null_in_list.get_or_insert(at),
             }
@@ -411,7 +432,11 @@ impl<'a> Reader<'a> {
                 Some(_) => return Err(self.peek_error("expected `:`")),
                 None => return Err(self.peek_error("EOF while parsing an object")),
             }
-            let child = if path.is_empty() { String::from(&*name) } else { format!("{path}.{name}") };
+            let child = if path.starts_with(UNINDEXED) || path.len() + name.len() + 3 > self.budget {
+                String::from(UNINDEXED)
+            } else {
+                super::places::child_path(path, &name)
+            };
             if self.places.contains_key(&child) {
                 self.twice.push((child.clone(), key_at));
             }

@@ -41,13 +41,25 @@ impl SourceMap {
 
     /// Line and column of a field's value.
     pub fn value(&self, field: &str) -> Option<(usize, usize)> {
-        self.places.get(field).map(|(_, v, _)| self.lines.line_col(&self.text, v.start))
+        self.place(field).map(|(_, v, _)| self.lines.line_col(&self.text, v.start))
     }
 
     /// Line and column of a field's key (for `forces.z`: the `z`), else its value.
     pub fn key(&self, field: &str) -> Option<(usize, usize)> {
-        let (key, value, _) = self.places.get(field)?;
+        let (key, value, _) = self.place(field)?;
         Some(self.lines.line_col(&self.text, key.unwrap_or(value.start)))
+    }
+
+    /// A field's place, or where it is not indexed (past the index's budget) its
+    /// nearest indexed ancestor's.
+    fn place(&self, field: &str) -> Option<&(Option<usize>, core::ops::Range<usize>, ValueKind)> {
+        let mut path = field;
+        loop {
+            if let Some(place) = self.places.get(path) {
+                return Some(place);
+            }
+            path = &path[..path.rfind(['.', '['])?];
+        }
     }
 
     /// Line and column of byte `offset` within a string field's contents, for
@@ -107,7 +119,8 @@ pub fn load_toml(text: &str) -> Result<(Scenario, SourceMap), Problems> {
         places: BTreeMap::new(),
     };
     if let Ok(doc) = toml::de::DeTable::parse(text) {
-        index_table(doc.get_ref(), "", &mut map.places);
+        let mut budget = super::places::path_budget(text.len());
+        index_table(doc.get_ref(), "", &mut map.places, &mut budget);
     }
     // Shapes first: serde would read an array as a table positionally, or report
     // the mismatch at an element instead of the field.
@@ -149,7 +162,7 @@ pub fn load_json(text: &str) -> Result<(Scenario, SourceMap), Problems> {
         let problems = twice
             .into_iter()
             .map(|(path, at)| {
-                let key = path.rsplit('.').next().unwrap_or(&path);
+                let (_, key) = super::places::split_last(&path);
                 Problem::said(&path, Some(map.lines.line_col(text, at)), problem::key_twice_in_object(key))
             })
             .collect();
@@ -356,7 +369,7 @@ fn check_shapes(map: &SourceMap) -> Result<(), Problems> {
         .filter_map(|path| {
             let kind = map.places.get(&path)?.2;
             let found = match kind {
-                ValueKind::Table => return None,
+                ValueKind::Table | ValueKind::Null => return None,
                 ValueKind::Array => phrase::an_array(),
                 ValueKind::Scalar => phrase::a_single_value(),
             };
@@ -377,8 +390,8 @@ fn unknown_field_warnings<'a>(map: &SourceMap, paths: impl IntoIterator<Item = &
     super::fields::unknown(paths)
         .into_iter()
         .map(|path| {
-            let key = path.rsplit(['.', '[']).next().unwrap_or(&path).trim_end_matches(']');
-            let parent = path.rsplit_once('.').map_or("", |(parent, _)| parent);
+            let (parent, key) = super::places::split_last(&path);
+            let key = key.as_str();
             let known =
                 siblings.entry(parent.to_string()).or_insert_with(|| super::fields::siblings(&path)).iter().copied();
             let table = matches!(map.places.get(&path), Some((_, _, ValueKind::Table)));
@@ -394,23 +407,38 @@ fn unknown_field_warnings<'a>(map: &SourceMap, paths: impl IntoIterator<Item = &
         .collect()
 }
 
-fn index_table(table: &toml::de::DeTable<'_>, prefix: &str, places: &mut Places) {
+/// Indexes `table`'s fields under `prefix`, within `budget` bytes of paths
+/// ([`super::places::path_budget`]).
+fn index_table(table: &toml::de::DeTable<'_>, prefix: &str, places: &mut Places, budget: &mut usize) {
     for (key, value) in table.iter() {
-        let path =
-            if prefix.is_empty() { key.get_ref().to_string() } else { alloc::format!("{prefix}.{}", key.get_ref()) };
-        index_value(value, path, Some(key.span().start), places);
+        if prefix.len() + key.get_ref().len() + 3 > *budget {
+            return;
+        }
+        let path = super::places::child_path(prefix, key.get_ref());
+        index_value(value, path, Some(key.span().start), places, budget);
     }
 }
 
-fn index_value(value: &toml::Spanned<toml::de::DeValue<'_>>, path: String, key: Option<usize>, places: &mut Places) {
+fn index_value(
+    value: &toml::Spanned<toml::de::DeValue<'_>>,
+    path: String,
+    key: Option<usize>,
+    places: &mut Places,
+    budget: &mut usize,
+) {
+    *budget = budget.saturating_sub(path.len());
     let kind = match value.get_ref() {
         toml::de::DeValue::Table(t) => {
-            index_table(t, &path, places);
+            index_table(t, &path, places, budget);
             ValueKind::Table
         }
         toml::de::DeValue::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                index_value(item, alloc::format!("{path}[{i}]"), None, places);
+                // Each element's path copies the array's: stop where the budget ends.
+                if path.len() + 22 > *budget {
+                    break;
+                }
+                index_value(item, alloc::format!("{path}[{i}]"), None, places, budget);
             }
             ValueKind::Array
         }
@@ -435,6 +463,53 @@ mod tests {
         assert_eq!(map.value("kinetic"), Some((8, 11)));
         assert_eq!(map.inside("constraints[0].expr", 1), Some((22, 10)), "the `x` after the minus");
         assert_eq!(map.key("parameters.g"), Some((14, 1)));
+    }
+
+    /// Issue 57: a 20,000-character key over a 200,000-element array (420 KB of
+    /// TOML) made the index store every element's full path, 4 GB, and `check`
+    /// aborted. The index now holds at most [`super::super::places::path_budget`]
+    /// bytes of paths, a problem past it placed at the nearest indexed ancestor; the
+    /// same as JSON.
+    #[test]
+    fn a_long_key_over_a_long_array_is_indexed_within_the_texts_size() {
+        let key = "k".repeat(20_000);
+        let items = vec!["1"; 200_000].join(", ");
+        for (text, format) in [
+            (alloc::format!("{KNIFE}\n[notes]\n{key} = [{items}]\n"), Format::Toml),
+            (
+                alloc::format!(
+                    "{{\"format\": \"nhlab/1\", \"title\": \"t\", \"coordinates\": [\"x\"], \"kinetic\": \"x'^2\", \"{key}\": [{items}]}}"
+                ),
+                Format::Json,
+            ),
+        ] {
+            assert!(text.len() < crate::limits::MAX_SCENARIO_BYTES, "inside the documented limit");
+            let map = match load(&text, format) {
+                Ok((_, map)) => map,
+                Err(p) => panic!("{:?}", p.0.first()),
+            };
+            let held: usize = map.places.keys().map(String::len).sum();
+            assert!(held <= super::super::places::path_budget(text.len()), "{held} bytes of paths");
+            // The unknown field is still said, at its key.
+            assert!(map.warnings.iter().any(|w| w.message.starts_with("unknown") && w.position.is_some()), "{:?}", map.warnings);
+        }
+    }
+
+    /// Issue 57: a JSON key `"run.t_end"` beside `run` was taken for `run`'s `t_end`
+    /// (reported as given twice), and a TOML `"run.t_end" = 5` was silently ignored:
+    /// a key that is no bare key is a field of its own name, unknown.
+    #[test]
+    fn a_key_holding_a_dot_is_a_field_of_its_own() {
+        let json = r#"{"format": "nhlab/1", "title": "t", "coordinates": ["x"], "kinetic": "x'^2", "run": {"t_end": 2}, "run.t_end": 5}"#;
+        let toml = alloc::format!("\"run.t_end\" = 5\n{KNIFE}");
+        for (text, format) in [(json, Format::Json), (toml.as_str(), Format::Toml)] {
+            let (_, map) = load(text, format).unwrap_or_else(|p| panic!("{:?}", p.0));
+            let w = &map.warnings;
+            assert_eq!(w.len(), 1, "{w:?}");
+            assert_eq!(w[0].field, "\"run.t_end\"");
+            assert!(w[0].message.starts_with("unknown field `run.t_end`"), "{}", w[0].message);
+            assert!(w[0].position.is_some());
+        }
     }
 
     #[test]

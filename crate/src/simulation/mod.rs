@@ -104,16 +104,10 @@ pub fn failure(e: &SimulationError) -> crate::message::Message {
         IntegrationError::Limit { t, limit, .. } => run::step_limit(Short(*t), limit),
         IntegrationError::Interrupted { t } => run::interrupted(Short(*t)),
         IntegrationError::NonFinite { t } => run::state_not_finite(Short(*t)),
-        IntegrationError::Unstable { dt, instability: i } => run::unstable(
-            Short(*dt),
-            crate::math::at_accuracy(i.growth, 0.01 * i.growth),
-            i.steps,
-            ShortTime(i.from),
-            ShortTime(i.t),
-            crate::math::at_accuracy(i.omega, 0.01 * i.omega),
-            Short(i.limit),
-            Short(i.suggested),
-        ),
+        IntegrationError::StepTooSmall { dt, t_end, needed, limit } => {
+            run::step_too_small(Short(*dt), ShortTime(*t_end), ShortTime(*needed), limit)
+        }
+        IntegrationError::Unstable { dt, instability } => instability.message(*dt),
     }
 }
 
@@ -165,6 +159,20 @@ fn structure_preserving_terms(
         Some(Err(why)) => Err(refuse(run::sp_not_this_model(kind.id(), Part(why.clone())))),
         None => Err(refuse(run::sp_needs_terms(kind.id()))),
     }
+}
+
+/// Why the structure-preserving schemes cannot step `numeric` from `initial`,
+/// beyond their class: constraints redundant there (the gallery's robot, four
+/// rolling constraints of rank three), where the half-step's multipliers are not
+/// unique and its Newton matrix is singular. `None` where they can.
+pub fn redundant_for_structure_preserving(
+    numeric: &mut NumericModel,
+    initial: &State,
+) -> Option<crate::message::Message> {
+    let terms = numeric.evaluate(initial.t, &initial.q, &initial.v).ok()?;
+    let count = terms.jacobian.nrows();
+    let rank = crate::mechanics::independent_rows(&terms.jacobian).len();
+    (rank < count).then(|| crate::message::run::sp_redundant(rank, count))
 }
 
 /// How to run.
@@ -403,6 +411,10 @@ impl Simulation {
             }
             kind @ (IntegratorKind::Rattle | IntegratorKind::Rattle4) => {
                 let terms = structure_preserving_terms(&numeric, kind, settings.method)?;
+                if let Some(why) = redundant_for_structure_preserving(&mut numeric, initial) {
+                    let why = crate::message::run::sp_not_this_model(kind.id(), crate::message::Part(why));
+                    return Err(IntegrationError::System(DynamicsError::Unsupported(why)));
+                }
                 let order = if kind == IntegratorKind::Rattle4 { 4 } else { 2 };
                 Stepper::Rattle(alloc::boxed::Box::new((Rattle::new(order), terms)))
             }
@@ -442,10 +454,17 @@ impl Simulation {
         if watched {
             let (t, y) = (sim.t, sim.y.clone());
             let invalid = sim.status_at(t, &y, None).map_err(IntegrationError::System)?;
-            let mut watch = validity::Watch { invalid: invalid.clone(), events: Vec::new() };
+            let mut watch = validity::Watch { invalid: invalid.clone(), events: Vec::new(), stop_at_start: None };
             for (contact, both) in invalid.iter().enumerate() {
                 for (c, condition) in [Condition::LiftOff, Condition::Slip].into_iter().enumerate() {
-                    if both[c] {
+                    if !both[c] {
+                        continue;
+                    }
+                    // A run to stop where a contact fails stops at the start (its
+                    // first step says so), telling that story alone.
+                    if sim.settings.on_invalid == OnInvalid::Stop {
+                        watch.stop_at_start.get_or_insert((contact, condition));
+                    } else {
                         watch.events.push(ValidityEvent { contact, condition, start: t, end: None });
                     }
                 }
@@ -721,6 +740,14 @@ impl Simulation {
     /// `next_sample` on, or (with no sample times) the step's end.
     fn step_once(&mut self, t_end: f64, sample_times: &[f64], next_sample: &mut usize) -> Result<(), SimulationError> {
         let t0 = self.t;
+        if let Some((k, condition)) = self.watch.as_mut().and_then(|w| w.stop_at_start.take()) {
+            let (name, field, force) = match self.numeric.contacts.as_ref() {
+                Some(c) => (c.contacts()[k].name.clone(), c.contacts()[k].field.clone(), c.forces()[k]),
+                None => return Ok(()),
+            };
+            let message = validity::stop_message(&name, &field, condition, t0, &force);
+            return Err(IntegrationError::System(DynamicsError::ContactInvalid { message, t: t0 }));
+        }
         let limits = self.settings.limits;
         if self.steps >= limits.max_steps {
             return Err(IntegrationError::Limit { t: t0, what: "steps", limit: limits.max_steps });
@@ -747,8 +774,17 @@ impl Simulation {
         let target = self.grid.origin + (self.grid.k + 1) as f64 * dt;
         let t1 = target.min(t_end);
         let fixed = !matches!(self.stepper, Stepper::Dopri5(_));
+
         if fixed && t1 <= t0 {
             return Err(IntegrationError::NoProgress { t: t0, dt });
+        }
+        // A fixed step so small that the run could not cover a millionth of its span
+        // within its step limit (`dt = 1e-300`): said at once, with the count, rather
+        // than as the stall or the singular Newton matrix it leads to. (A long run
+        // that merely outlasts its limit runs to it, as before.)
+        let needed = (t_end - t0) / dt;
+        if fixed && self.steps == 1 && needed > 1e6 * limits.max_steps as f64 {
+            return Err(IntegrationError::StepTooSmall { dt, t_end, needed, limit: limits.max_steps });
         }
         let mut dynamics = Dynamics { numeric: &mut self.numeric, method: self.settings.method };
         match &mut self.stepper {

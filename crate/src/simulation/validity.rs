@@ -16,7 +16,7 @@ use crate::message::Message;
 /// The assumption a contact broke.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Condition {
-    /// `N ≤ 0`: the surface would have to pull.
+    /// `N < 0`: the surface would have to pull.
     LiftOff,
     /// `|F_t| > μ N`: more friction than the contact has.
     Slip,
@@ -58,6 +58,8 @@ pub(crate) struct Watch {
     pub invalid: Vec<[bool; 2]>,
     /// The spans so far.
     pub events: Vec<ValidityEvent>,
+    /// A contact already failing at the start of a run that is to stop there.
+    pub stop_at_start: Option<(usize, Condition)>,
 }
 
 /// Chooses, once per compiled model, how the contact forces are found: from the
@@ -146,7 +148,7 @@ pub fn describe(event: &ValidityEvent, contact: &ContactInfo, until: f64) -> Str
 /// [`describe`] with its id and parameters (a page translates it).
 pub fn describe_message(event: &ValidityEvent, contact: &ContactInfo, until: f64) -> Message {
     let (what, kind) = match event.condition {
-        Condition::LiftOff => ("lifts off (N ≤ 0)", "lifts-off"),
+        Condition::LiftOff => ("lifts off (N < 0)", "lifts-off"),
         Condition::Slip => ("slips (|F_t| > μ N)", "slips"),
     };
     let start = crate::math::short_number(event.start);

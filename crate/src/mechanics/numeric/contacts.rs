@@ -80,10 +80,13 @@ impl ContactForce {
         [self.normal, self.tangential[0], self.tangential[1], self.friction, self.mu_needed, self.mu]
     }
 
-    /// Whether the ideal contact fails here: it lifts off (`N ≤ 0`) or needs more
-    /// friction than it has (NaN comparisons are false: not determined, or no `μ`).
+    /// Whether the ideal contact fails here: it lifts off (`N < 0`: the surface
+    /// would have to pull) or needs more friction than it has (NaN comparisons are
+    /// false: not determined, or no `μ`). `N = 0` — within round-off of zero beside
+    /// the system's forces — is touching without pressing (a body without weight),
+    /// not lifting off: it needs no friction either (issue 57).
     pub fn fails(&self) -> [bool; 2] {
-        [self.normal <= 0.0, self.normal > 0.0 && self.friction > self.mu * self.normal]
+        [self.normal < 0.0, self.normal > 0.0 && self.friction > self.mu * self.normal]
     }
 }
 
@@ -96,7 +99,7 @@ pub const COLUMN_PREFIXES: [&str; COLUMNS] = ["N", "Ft1", "Ft2", "Ft", "mu_neede
 /// [`ContactForce::fails`] says: lifted off, or slipping.
 pub fn columns_fail(columns: &[f64]) -> bool {
     let (normal, needed, mu) = (columns[0], columns[4], columns[5]);
-    normal <= 0.0 || (normal > 0.0 && needed > mu)
+    normal < 0.0 || (normal > 0.0 && needed > mu)
 }
 
 /// A contact as the solver knows it.
