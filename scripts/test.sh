@@ -102,6 +102,22 @@ if [ "$fuzz_status" -ne 0 ]; then
     [ "$fuzz_failed" -eq 0 ] && failed=$((failed + 1))
 fi
 
+step "Python package: pip install ./python, its tests and docs/python.md's examples (pytest)"
+log=$(mktemp)
+# With the tests' flags: the core they compiled is reused, and the binary the package
+# is compared with (target/release/nhlab) is the same build.
+checked bash scripts/python.sh 2>&1 | tee "$log"
+python_status=${PIPESTATUS[0]}
+python_passed=$(grep -Eo '[0-9]+ passed' "$log" | tail -1 | grep -Eo '[0-9]+')
+python_failed=$(tail -1 "$log" | grep -Eo '[0-9]+ (failed|error)' | grep -Eo '[0-9]+' | awk '{s+=$1} END {print s+0}')
+rm -f "$log"
+passed=$((passed + ${python_passed:-0}))
+failed=$((failed + ${python_failed:-0}))
+if [ "$python_status" -ne 0 ]; then
+    failures+=("Python package")
+    [ "${python_failed:-0}" -eq 0 ] && failed=$((failed + 1))
+fi
+
 step "web toolchain (installed during the fuzz suite)"
 web_ok=1
 wait "$tools_pid" || { failures+=("web toolchain"); failed=$((failed + 1)); web_ok=0; }

@@ -148,6 +148,9 @@ export class LabWorker {
         }
         return;
       }
+      // The first runner opening the first scenario before the page asks: the
+      // part it is in (a load waiting for it blames that part if it runs out of time).
+      if (data.speculating !== undefined) { this.speculating = data.speculating; return; }
       const p = this.pending.get(data.id);
       if (!p) return;
       if (data.progress !== undefined) { p.onProgress?.(data.progress); return; }

@@ -21,7 +21,7 @@
 // the glue while the page compiles the module) and {speculate: {text, locale}}: the
 // scenario the page will open first, which it opens as soon as it can; the page's
 // "open" of the same text in the same language takes that lab (its answer says
-// `ahead: true`).
+// `ahead: true`). While it opens it, it says each part as {speculating: progress}.
 
 const MAX_ROWS = 20000;        // rows per run in one update (a resend of a long run comes in pieces)
 const MAX_STEPS_PER_CALL = 4096;
@@ -156,13 +156,7 @@ function handle(id, data) {
     case "open": {
       let next = taken(data.text);
       const ahead = next !== null;
-      if (!ahead) {
-        // What it is doing, and (once read) how large the scenario is: said if it takes too long.
-        self.postMessage({ id, progress: { phase: "reading" } });
-        const read = new api.ReadScenario(data.text);
-        self.postMessage({ id, progress: { phase: "deriving", size: read.size() } });
-        next = api.WebLab.from_read(read);
-      }
+      if (!ahead) next = openLab(data.text, (progress) => self.postMessage({ id, progress }));
       lab?.free();
       lab = next;
       msPerRound = null;
@@ -186,6 +180,17 @@ function handle(id, data) {
   }
 }
 
+/** Opens `text`, telling `say` each part as it begins, with the sizes that part
+ *  depends on (said by the page if the load takes too long): reading the text,
+ *  deriving and compiling the model, starting its runs. */
+function openLab(text, say) {
+  say({ phase: "reading" });
+  const read = new api.ReadScenario(text);
+  const size = read.size();
+  say({ phase: "deriving", size });
+  return api.WebLab.from_read(read, (runs) => say({ phase: "starting", size: { ...size, ...runs } }));
+}
+
 /** The lab opened from `text` before the page asked (see `speculate`), if the page's
  *  language is the one it was opened in; null otherwise. Either way it is the last. */
 function taken(text) {
@@ -205,7 +210,9 @@ function speculate() {
   if (asked) return;
   try {
     setLocale(wanted);
-    speculated = { text, locale: wanted, lab: api.WebLab.from_read(new api.ReadScenario(text)) };
+    // The page's "open" waits for this: the parts are said to it too.
+    const lab = openLab(text, (progress) => self.postMessage({ speculating: progress }));
+    speculated = { text, locale: wanted, lab };
   } catch (e) {
     if (e instanceof WebAssembly.RuntimeError) broken = e;
   }

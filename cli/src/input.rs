@@ -20,10 +20,15 @@ fn read(file: &str) -> Result<(String, Format), Failure> {
     let mut text = String::new();
     let most = nhlab::limits::MAX_SCENARIO_BYTES;
     if file == "-" {
-        std::io::stdin()
-            .take(limit)
-            .read_to_string(&mut text)
-            .map_err(|e| Failure::bad(format!("standard input: {e}")))?;
+        match crate::output::captured_stdin() {
+            Some(given) => text = given.chars().take(most + 1).collect(),
+            None => {
+                std::io::stdin()
+                    .take(limit)
+                    .read_to_string(&mut text)
+                    .map_err(|e| Failure::bad(format!("standard input: {e}")))?;
+            }
+        }
         if text.len() > most {
             // Only the first bytes were read: their count is not the input's size.
             return Err(Failure::bad(format!("standard input: more than {most} bytes; the lab reads at most {most}")));
@@ -89,8 +94,8 @@ pub fn load_file_with(
     // Warnings of loading (unknown fields) and of preparing (free velocities).
     for w in &prepared.map.warnings {
         match w.position {
-            Some((line, col)) => eprintln!("warning: {name}:{line}:{col}: {}: {}", w.field, w.message),
-            None => eprintln!("warning: {name}: {}: {}", w.field, w.message),
+            Some((line, col)) => crate::say!("warning: {name}:{line}:{col}: {}: {}", w.field, w.message),
+            None => crate::say!("warning: {name}: {}: {}", w.field, w.message),
         }
     }
     Ok(prepared)

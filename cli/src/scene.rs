@@ -107,7 +107,7 @@ pub fn write(
     }
     let frames = frames_of(numeric, initial, settings, player, times);
     for line in hidden_notes(&frames, times) {
-        eprintln!("warning: --scene: {line}");
+        crate::say!("warning: --scene: {line}");
     }
     let camera = Camera::new(player.projection());
     let columns = times.len().min(PER_ROW);

@@ -47,17 +47,48 @@ pub fn bounds<'a>(camera: &Camera, pictures: impl IntoIterator<Item = &'a Pictur
 const TRAIL_POINTS: usize = 600;
 const TRAIL_BANDS: usize = 12;
 
+/// Most strokes of the trails in a frame: each band is one, and a stroke costs the
+/// browser more than its points (64 trails × 28 runs in two bands each made every
+/// frame 80–120 ms). Crowded scenes fade their trails in fewer shades, one at least.
+const TRAIL_STROKES: usize = 800;
+
 /// At most `max` of `points`, evenly spaced by index, the last one kept.
-fn thin(points: &[[f64; 3]], max: usize) -> Vec<[f64; 3]> {
+fn thin(points: &[[f64; 3]], max: usize) -> std::borrow::Cow<'_, [[f64; 3]]> {
     if points.len() <= max {
-        return points.to_vec();
+        return points.into();
     }
     let stride = points.len().div_ceil(max - 1);
     let mut out: Vec<[f64; 3]> = points.iter().step_by(stride).copied().collect();
     if out.last() != points.last() {
         out.extend(points.last());
     }
-    out
+    out.into()
+}
+
+/// Most points of the pictures' outlines drawn in a frame: the first method's are
+/// drawn whole (a scene at its limits has 16,384), the ghosts' outlines share the
+/// rest, each thinned to [`MIN_GHOST_POINTS`] at least. 28 runs of a scene at its
+/// limits drew 458,752 points a frame, and the page answered a click after 5 s
+/// (issue 57); a ghost is there to show where another method has the system, which
+/// its thinned outline still shows.
+const MARK_POINTS: usize = 24_000;
+const MIN_GHOST_POINTS: usize = 8;
+
+/// How many points each ghost's outline keeps: all where the pictures fit in
+/// [`MARK_POINTS`].
+fn ghost_outline_points(ghosts: &[Ghost<'_>]) -> usize {
+    let outline = |g: &Ghost<'_>| -> (usize, usize) {
+        g.picture.items.iter().fold((0, 0), |(paths, points), (_, mark)| match mark {
+            Mark::Path { points: p, .. } => (paths + 1, points + p.len()),
+            Mark::Ball { .. } => (paths, points),
+        })
+    };
+    let (_, first) = ghosts.first().map_or((0, 0), outline);
+    let (paths, points) = ghosts.iter().skip(1).map(outline).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    if first + points <= MARK_POINTS {
+        return usize::MAX;
+    }
+    (MARK_POINTS.saturating_sub(first) / paths.max(1)).max(MIN_GHOST_POINTS)
 }
 
 /// How strongly the `k`-th method is drawn: the first solid, the others ghosts.
@@ -79,33 +110,40 @@ fn painted_before(a: (f64, usize), b: (f64, usize)) -> core::cmp::Ordering {
 }
 
 /// Draws `ghosts` (first method first) onto `area` with `camera` and `fit`.
-/// `dpr` scales line widths and dots (device pixels per CSS pixel).
+/// `dpr` scales line widths and dots (device pixels per CSS pixel). Returns how many
+/// points of trails and outlines it drew (what the browser's raster costs: the page
+/// budgets its frames by it).
 pub fn draw_scene<B: DrawingBackend>(
     area: &DrawingArea<B, Shift>,
     camera: &Camera,
     fit: &Fit,
     ghosts: &[Ghost<'_>],
     dpr: f64,
-) -> Result<(), DrawingAreaErrorKind<B::ErrorType>> {
+) -> Result<usize, DrawingAreaErrorKind<B::ErrorType>> {
+    let mut drawn = 0;
     let (w, h) = area.dim_in_pixel();
     let view = Viewport { width: w as f64, height: h as f64 };
     let px = |x: f64, y: f64| fit.pixel(x, y);
     let width = |w: f64| ((w * dpr).round() as u32).max(1);
     grid(area, camera, fit, dpr)?;
     // Trails under everything, fading towards their start: at most TRAIL_POINTS
-    // points, drawn as TRAIL_BANDS polylines of one shade each (segment by segment,
-    // a long trail would cost more than the rest of the frame).
+    // points, drawn as up to TRAIL_BANDS polylines of one shade each (segment by
+    // segment, a long trail would cost more than the rest of the frame), within
+    // TRAIL_STROKES strokes over all trails.
+    let trails: usize = ghosts.iter().map(|g| g.trails.len()).sum();
+    let bands = (TRAIL_STROKES / trails.max(1)).clamp(1, TRAIL_BANDS);
     for (k, ghost) in ghosts.iter().enumerate() {
         let c = colour(ghost.series);
         for trail in ghost.trails {
             let points = thin(trail, TRAIL_POINTS);
             let n = points.len();
+            drawn += n;
             if n < 2 {
                 continue;
             }
             // Bands of 8 points at least: each is a stroke of its own, and a thinned
             // trail of a crowded scene needs few shades.
-            let per_band = n.div_ceil(TRAIL_BANDS).max(8);
+            let per_band = n.div_ceil(bands).max(8);
             for (b, start) in (0..n - 1).step_by(per_band).enumerate() {
                 let band = &points[start..(start + per_band + 1).min(n)];
                 let age = (b + 1) as f64 / n.div_ceil(per_band) as f64;
@@ -133,12 +171,16 @@ pub fn draw_scene<B: DrawingBackend>(
         }
     }
     marks.sort_by(|a, b| painted_before((a.0, a.1), (b.0, b.1)));
+    let ghost_points = ghost_outline_points(ghosts);
     for (_, k, mark) in marks {
         let c = colour(ghosts[k].series);
         let alpha = opacity(k);
         match mark {
             Mark::Path { points, closed, fill } => {
-                let mut p: Vec<(f64, f64)> = points
+                let kept = if k == 0 { points.len() } else { ghost_points };
+                let thinned = thin(points, kept.max(2));
+                drawn += thinned.len();
+                let mut p: Vec<(f64, f64)> = thinned
                     .iter()
                     .map(|&w| {
                         let s = camera.project(w);
@@ -179,7 +221,7 @@ pub fn draw_scene<B: DrawingBackend>(
             }
         }
     }
-    Ok(())
+    Ok(drawn)
 }
 
 /// A light grid of round spacing over what is shown: the xy plane seen from above,
@@ -359,6 +401,23 @@ mod tests {
         assert_eq!(thinned.first(), long.first());
         assert_eq!(thinned.last(), long.last(), "it ends where the point is");
         assert_eq!(thin(&long[..10], 600), long[..10].to_vec());
+    }
+
+    /// 28 runs of a scene at its limits (64 outlines of 256 points): the first run's
+    /// outlines whole, the ghosts' sharing what is left of the budget (8 points at
+    /// least); a scene that fits is drawn whole.
+    #[test]
+    fn ghosts_share_the_outlines_budget_and_the_first_run_is_whole() {
+        let outline = Mark::Path { points: vec![[0.0; 3]; 256], closed: true, fill: false };
+        let picture = Picture { items: (0..64).map(|e| (e, outline.clone())).collect(), hidden: Vec::new() };
+        let series = crate::Series { method: nhlab::formulations::Method::Lagrange, set: 0, integrator: 0 };
+        let ghosts: Vec<Ghost<'_>> = (0..28).map(|_| Ghost { series, picture: &picture, trails: &[] }).collect();
+        let kept = ghost_outline_points(&ghosts);
+        assert_eq!(kept, MIN_GHOST_POINTS, "(24,000 − 16,384) / (27 × 64) = 4, at least 8");
+        let drawn = 64 * 256 + 27 * 64 * thin(&[[0.0; 3]; 256], kept).len();
+        assert!(drawn < 2 * MARK_POINTS, "{drawn} points, against 458,752 whole");
+        assert_eq!(ghost_outline_points(&ghosts[..2]), 119, "two runs: (24,000 − 16,384) / 64 each");
+        assert_eq!(ghost_outline_points(&ghosts[..1]), usize::MAX, "one run fits");
     }
 
     /// Marks of agreeing methods at depths a rounding apart: the solid one (method

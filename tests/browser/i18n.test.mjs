@@ -43,7 +43,7 @@ test("every message the page and the module ask for is in the catalogues, and ev
   }
   // Ids put together from parts, with every part they take.
   for (const group of ["classic", "paper000", "paper001"]) used.add(`gallery.group.${group}`);
-  for (const noun of ["shape", "point", "coordinate", "constraint", "definition", "particle"]) {
+  for (const noun of ["shape", "point", "coordinate", "constraint", "contact", "definition", "particle", "run", "method", "parameter-set", "integrator"]) {
     for (const n of ["one", "other"]) used.add(`count.${noun}.${n}`);
   }
   for (const kind of ["stable", "unstable", "marginal"]) { used.add(`stability.run-uses.${kind}`); used.add(`stability.kind.${kind}`); }

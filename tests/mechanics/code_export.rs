@@ -456,3 +456,52 @@ fn hostile_text_and_reserved_names_give_files_that_compile_and_compute() {
         }
     }
 }
+
+/// Issue 57: the robot's four rolling rows have rank three, and the export kept
+/// the three independent at the initial heading; turning on the spot, those lose
+/// rank at 90° and the exported solve failed (`SolveError` at t = 0.453) while the
+/// lab, which chooses its rows at each state, went on. Exported at a heading of 0,
+/// every language now gives the lab's numbers at 90°, 180°, 270°, just off 90°
+/// (where the first choice is ill-conditioned) and along a run through them.
+#[test]
+fn the_exported_robot_turns_through_every_heading_as_the_lab_does() {
+    let text =
+        nhlab_tests::scenarios::text("differential-drive").replace("v = { x = 0.5, psi = 2 }", "v = { psi = 2 }");
+    let mut c = case_of("differential-drive", &text);
+    let (t0, mut states) = (c.initial.t, Vec::new());
+    for heading in [0.5, 1.0, 1.0 + 1e-7, 1.5, 1.0 - 1e-5].map(|k| k * std::f64::consts::PI) {
+        let turned = text.replace("psi = 0, phiL", &format!("psi = {heading:e}, phiL"));
+        let (scenario, map) = load_toml(&turned).unwrap();
+        let model = Model::build_for(&scenario, &map, Needs::BASE.holding_inputs()).unwrap();
+        let mut numeric = NumericModel::new(&model).unwrap();
+        let at = initial_state(&model, &mut numeric, &map).unwrap();
+        assert!((at.q[2] - heading).abs() < 1e-15 && at.v[2] == 2.0, "turning on the spot at {heading}");
+        states.push((at.t, at.q.clone(), at.v.clone()));
+    }
+    // Along the run from heading 0: the turn passes 90° (the first choice's end).
+    let mut sim = Simulation::new(
+        c.numeric.clone(),
+        Settings::from_scenario(&c.model.scenario.run, Method::Lagrange),
+        &c.initial,
+    )
+    .unwrap();
+    let times: Vec<f64> = (1..=12).map(|k| t0 + 0.1 * f64::from(k)).collect();
+    sim.advance_sampling(&times).unwrap();
+    let past = sim.samples().iter().filter(|s| s.q[2] > std::f64::consts::FRAC_PI_2).count();
+    assert!(past >= 3, "the run turns past 90°: {past} samples");
+    states.extend(sim.samples().iter().skip(1).map(|s| (s.t, s.q.to_vec(), s.v.to_vec())));
+    c.states = states;
+    for (language, driver) in [
+        (Language::C, c_driver as fn(&Path, &str, &Case, &str) -> String),
+        (Language::Python, python_driver),
+        (Language::Matlab, octave_driver),
+        (Language::Rust, rust_driver),
+    ] {
+        let dir = work_dir(&format!("robot-{}", language.id()));
+        let exported = export(&c.model, &mut c.numeric.clone(), &c.initial, language, "robot", "test").unwrap();
+        assert!(exported.contains("repeat each other"), "the header says how rows are chosen");
+        std::fs::write(dir.join(format!("robot.{}", language.extension())), &exported).unwrap();
+        let printed = driver(&dir, "robot", &c, &states_text(&c));
+        compare(&mut c, &printed, language.id());
+    }
+}

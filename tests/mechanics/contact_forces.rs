@@ -554,3 +554,60 @@ fn touching_without_pressing_is_not_lift_off_and_a_failure_at_the_start_stops_th
     assert_eq!(sim.validity_events().len(), 1);
     assert_eq!((sim.validity_events()[0].start, sim.validity_events()[0].end), (0.0, None));
 }
+
+/// Issue 57: a friction coefficient that stops being finite (`sqrt(1 - t)` past
+/// t = 1) emptied every contact column from there on, `N` and `F_t` included, with
+/// no word. The forces do not depend on `μ`: they are kept (the ball on the incline's
+/// closed form at every sample), and the span where slip cannot be judged is said
+/// at the field, located like any other instant; it stops no run.
+#[test]
+fn a_friction_coefficient_that_is_not_finite_is_said_at_its_field_and_the_forces_are_kept() {
+    let alpha: f64 = 0.5;
+    let needed = 2.0 / 7.0 * alpha.tan();
+    for on_invalid in ["mark", "stop"] {
+        let file = text("ball-on-incline")
+            .replace("friction = \"mu\"", "friction = \"1 + sqrt(1 - t)\"")
+            .replace("[run]\n", &format!("[run]\non_invalid = \"{on_invalid}\"\n"));
+        let file = with_parameter(&file, "alpha", &format!("alpha = {alpha}"));
+        let (model, numeric, state) = build_text(&file);
+        let [m, g] = ["m", "g"].map(|p| model.scenario.parameters[p]);
+        let mut sim =
+            Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state).unwrap();
+        let times: Vec<f64> = (1..=40).map(|k| f64::from(k) * 0.05).collect();
+        sim.advance_sampling(&times).unwrap_or_else(|e| panic!("{on_invalid}: no stop for an unjudged slip: {e}"));
+        assert_eq!(sim.time(), 2.0);
+        let events = sim.validity_events();
+        assert_eq!(events.len(), 1, "{on_invalid}: {events:?}");
+        assert_eq!(events[0].condition, Condition::FrictionNotFinite);
+        assert!((events[0].start - 1.0).abs() < 1e-9, "located at t = 1: {}", events[0].start);
+        assert_eq!(events[0].end, None);
+        let contact = &sim.contacts().unwrap()[0];
+        let said = nhlab::simulation::describe_validity_event(&events[0], contact, f64::INFINITY);
+        assert!(said.contains("rolling[0].friction") && said.contains("not finite from t = 1"), "{said}");
+        let later: Vec<_> = sim.samples().iter().filter(|s| s.t > 1.0).collect();
+        assert!(later.len() >= 20, "samples after t = 1: {}", later.len());
+        for s in later {
+            let c = s.contact_forces;
+            assert!(close(c[0], m * g * alpha.cos(), 1e-8), "t = {}: N = {}", s.t, c[0]);
+            assert!(close(c[3], needed * c[0], 1e-8) && close(c[4], needed, 1e-8), "t = {}: {c:?}", s.t);
+            assert!(c[5].is_nan(), "μ itself is not finite: {c:?}");
+        }
+    }
+    // The issue's own coefficient: slips from `1 − ((2/7) tan α)²` (μ falls below
+    // what rolling needs), unjudged from t = 1 on; the slip span ends where judging
+    // does. (Conditions are checked at the steps' ends: steps of 0.01 see a span of 0.024.)
+    let file = text("ball-on-incline")
+        .replace("friction = \"mu\"", "friction = \"sqrt(1 - t)\"")
+        .replace("rtol = 1e-10", "rtol = 1e-10\nintegrator = \"rk4\"\ndt = 0.01");
+    let file = with_parameter(&file, "alpha", &format!("alpha = {alpha}"));
+    let (model, numeric, state) = build_text(&file);
+    let mut sim =
+        Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state).unwrap();
+    sim.advance_to(2.0).unwrap();
+    let spans: Vec<_> = sim.validity_events().iter().map(|e| (e.condition, e.start, e.end)).collect();
+    assert_eq!(spans.len(), 2, "{spans:?}");
+    let slip = 1.0 - needed * needed;
+    assert!(spans[0].0 == Condition::Slip && (spans[0].1 - slip).abs() < 1e-9, "{spans:?} vs {slip}");
+    assert!(spans[0].2.is_some_and(|end| (end - 1.0).abs() < 1e-9), "{spans:?}");
+    assert!(spans[1].0 == Condition::FrictionNotFinite && (spans[1].1 - 1.0).abs() < 1e-9, "{spans:?}");
+}

@@ -83,7 +83,7 @@ const lab = {
   status: null, // what the line under the editor says, {message, kind}, as given (editing.js)
   loadToken: 0,     // the newest load; an older one that finishes late is dropped
   instances: 0,     // wasm instances made after a trap
-  perf: { work: [], step: [], draw: [], intervals: [], loads: [] }, // timings (ms), read by the browser benchmark
+  perf: { work: [], step: [], draw: [], intervals: [], loads: [], loadPhases: [], drawnPoints: [] }, // timings (ms), read by the browser benchmark
   LabWorker,        // channel.js: a worker with budgets and replacement
   moduleFiles,      // channel.js: the three modules' glue and .wasm addresses
   loadModule,       // channel.js: the runner's or the helper's module on the page (tests)

@@ -78,6 +78,7 @@ export function frame(lab, now) {
       ? lab.display.draw(dpr, lab.playing, DRAW_MS_PER_FRAME)
       : lab.display.draw_pending(dpr, DRAW_MS_PER_FRAME))) ?? [];
     lab.perf.draw.push(performance.now() - t0);
+    lab.perf.drawnPoints.push(lab.display?.drawn_points() ?? 0);
     if (!lab.display) { requestAnimationFrame((...a) => frame(lab, ...a)); return; } // replaced after a trap
     lab.drawPending = lab.display.pending();
     const drawn = lab.drawPending ? "0" : "1"; // every panel shows the latest data (tests wait on it)

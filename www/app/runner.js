@@ -20,11 +20,18 @@ export async function load(lab, text, { trusted = false, fromEditor = false, kee
   const token = ++lab.loadToken;
   const candidate = takeSpare(lab);
   const started = performance.now();
-  let progress = { phase: "reading", size: null };
+  lab.perf.loadPhases = []; // when each part began (the browser tests read it)
+  let progress = null;
   const answer = await candidate.ask("open", { text }, {
     budgetMs: trusted ? null : budget("load"),
-    onProgress: (p) => { progress = { ...progress, ...p }; },
+    onProgress: (p) => {
+      progress = { ...progress, ...p };
+      lab.perf.loadPhases.push({ phase: p.phase, ms: performance.now() - started });
+    },
   });
+  // No word of its own: the runner was still opening the first scenario ahead of
+  // the page (www/early.js), which said its parts as it went.
+  progress ??= candidate.speculating ?? { phase: "reading", size: null };
   setTimeout(() => keepSpare(lab), 0);
   if (token !== lab.loadToken) { candidate.kill("superseded"); return undefined; }
   if (!answer.ok) {
@@ -44,14 +51,23 @@ export async function load(lab, text, { trusted = false, fromEditor = false, kee
 }
 
 /** Why a load was stopped: the part that was running when its time ran out (reading
- *  the text, or deriving the model and building its scene), with the sizes that part
- *  depends on. */
+ *  the text, deriving the model and building its scene, or starting its runs), with
+ *  the sizes that part depends on. */
 function tooSlowToLoad(lab, text, { phase, size }) {
   const seconds = budget("load") / 1000;
   const previous = lab.display ? ` ${t("load.previous")}` : "";
   if (phase === "reading") return t("load.too-slow.reading", { characters: count(text.length), seconds }) + previous;
+  if (phase === "starting") return t("load.too-slow.starting", { size: describeSize(size), seconds, runs: describeRuns(size) }) + previous;
   const scene = size?.shapes > 0 ? t("load.scene", { shapes: plural(size.shapes, "shape"), points: plural(size.points, "point") }) : "";
   return t("load.too-slow.deriving", { size: describeSize(size), seconds, scene }) + previous;
+}
+
+/** "28 runs (7 methods × 4 parameter sets)": the runs a load starts, and what
+ *  multiplies them (`sets` counts the scenario's own values). */
+function describeRuns({ runs, methods, sets, integrators }) {
+  const factors = [["method", methods], ["parameter-set", sets], ["integrator", integrators]]
+    .filter(([, n]) => n > 1).map(([one, n]) => plural(n, one));
+  return plural(runs, "run") + (factors.length > 1 ? ` (${factors.join(" × ")})` : "");
 }
 
 /** "3 shapes": a count and its noun (`count.shape.one` / `count.shape.other`). */
@@ -60,7 +76,7 @@ const plural = (n, one) => t(`count.${one}.${n === 1 ? "one" : "other"}`, { n: c
 /** " (120 coordinates, 30 constraints)": what a scenario that took too long holds. */
 export function describeSize(size) {
   if (!size) return "";
-  const parts = ["coordinate", "constraint", "definition", "particle"]
+  const parts = ["coordinate", "constraint", "contact", "definition", "particle"]
     .filter((one) => size[`${one}s`] > 0).map((one) => plural(size[`${one}s`], one));
   return parts.length ? ` (${parts.join(t("list.separator"))})` : "";
 }

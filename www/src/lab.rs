@@ -309,16 +309,32 @@ impl Lab {
     fn new_for(text: &str, needs: impl Fn(&Scenario) -> Needs) -> Result<Lab, Vec<TextProblem>> {
         let (scenario, map) = read(text)?;
         let needs = needs(&scenario);
-        Lab::from_read_for(&scenario, map, needs)
+        Lab::from_read_for(&scenario, map, needs, &mut |_| {})
     }
 
     /// As [`Lab::new`] for a scenario already read ([`read`]).
     pub fn from_read(scenario: &Scenario, map: SourceMap) -> Result<Lab, Vec<TextProblem>> {
-        let needs = Needs::for_methods(&scenario.run.chosen_methods(), true);
-        Lab::from_read_for(scenario, map, needs)
+        Lab::from_read_telling(scenario, map, &mut |_| {})
     }
 
-    fn from_read_for(scenario: &Scenario, map: SourceMap, needs: Needs) -> Result<Lab, Vec<TextProblem>> {
+    /// [`Lab::from_read`], telling `starting` the prepared model before its runs
+    /// start (the runner says so to the page: a load stopped for its time blames
+    /// the part that was slow).
+    pub fn from_read_telling(
+        scenario: &Scenario,
+        map: SourceMap,
+        starting: &mut dyn FnMut(&Prepared),
+    ) -> Result<Lab, Vec<TextProblem>> {
+        let needs = Needs::for_methods(&scenario.run.chosen_methods(), true);
+        Lab::from_read_for(scenario, map, needs, starting)
+    }
+
+    fn from_read_for(
+        scenario: &Scenario,
+        map: SourceMap,
+        needs: Needs,
+        starting: &mut dyn FnMut(&Prepared),
+    ) -> Result<Lab, Vec<TextProblem>> {
         let mut prepared = Prepared::from_scenario_for(scenario, map, needs).map_err(problems)?;
         let lagrange = prepared.model.scenario.run.chosen_methods().contains(&Method::Lagrange);
         let compiled =
@@ -328,6 +344,7 @@ impl Lab {
         // a user sees.
         let _ = crate::kernel::use_for_contacts(&mut prepared.numeric);
         let _ = crate::kernel::use_for_structure_preserving(&mut prepared.numeric);
+        starting(&prepared);
         let mut lab = Lab::from_prepared(prepared)?;
         lab.compiled = compiled;
         Ok(lab)
@@ -394,10 +411,20 @@ impl Lab {
             core::iter::once((p.numeric.parameters.as_slice(), &p.initial))
                 .chain(p.sets.iter().map(|s| (s.parameters.as_slice(), &s.initial)))
                 .collect();
+        // Each set's model, its contacts analysed once for all its methods' runs.
+        let set_models: Vec<nhlab::mechanics::NumericModel> = starts
+            .iter()
+            .map(|&(parameters, initial)| {
+                let mut numeric = p.numeric.clone();
+                numeric.parameters.copy_from_slice(parameters);
+                nhlab::simulation::prepare_contacts(&mut numeric, initial);
+                numeric
+            })
+            .collect();
         let run = &p.model.scenario.run;
         let each = nhlab::scenario::method_integrator_runs(&run.chosen_methods(), &run.integrator_kinds());
         for (method, integrator_index, integrator) in each {
-            for (set, &(parameters, initial)) in starts.iter().enumerate() {
+            for (set, (&(parameters, initial), set_model)) in starts.iter().zip(&set_models).enumerate() {
                 // The page draws no compulsion: samples skip it.
                 let settings = Settings {
                     compulsion: false,
@@ -426,8 +453,7 @@ impl Lab {
                     current: None,
                     arrow_scale: None,
                 };
-                let mut numeric = p.numeric.clone();
-                numeric.parameters.copy_from_slice(parameters);
+                let numeric = set_model.clone();
                 match nhlab::formulations::why_not(&p.model, method) {
                     Err(why) => run.error = Some(tr("run.cannot-run", &[("why", &crate::i18n::message(&why))])),
                     Ok(()) => match Simulation::new(numeric, settings, initial) {

@@ -175,13 +175,13 @@ pub struct Shown<'a> {
     pub trails: Vec<Vec<[f64; 3]>>,
 }
 
-/// Draws the runs' pictures on `area`, fitting the view as it goes.
+/// Draws the runs' pictures on `area`, fitting the view as it goes; the points drawn.
 pub fn draw<B: plotters::prelude::DrawingBackend>(
     area: &plotters::prelude::DrawingArea<B, plotters::coord::Shift>,
     view: &mut SceneView,
     shown: &[Shown<'_>],
     dpr: f64,
-) -> Result<(), String> {
+) -> Result<usize, String> {
     let (w, h) = area.dim_in_pixel();
     let trail_points: Vec<[f64; 3]> = shown.iter().flat_map(|s| s.trails.iter().flatten().copied()).collect();
     let bounds = nhlab_plots::scene::bounds(&view.camera, shown.iter().map(|s| s.picture), &trail_points);

@@ -33,7 +33,7 @@ pub(crate) fn state_at(l: &mut crate::input::Loaded, settings: &[(String, f64)])
     let (state, warnings) = state_given(&mut l.model, &mut l.numeric, &l.map, settings)
         .map_err(|messages| Failure::BadInput(messages.iter().map(|m| format!("--at: {m}")).collect()))?;
     for w in warnings {
-        eprintln!("warning: --at: {w}");
+        crate::say!("warning: --at: {w}");
     }
     Ok(state)
 }
@@ -102,7 +102,7 @@ pub fn run(args: &EvalArgs) -> Result<(), Failure> {
                 e.independent.iter().zip(e.values.iter()).map(|(&i, &x)| (names[i].clone(), json!(x))).collect();
             out.insert("evec".into(), Value::Object(keyed));
         }
-        Some(Err(err)) => eprintln!("warning: no E-vector here: {err}"),
+        Some(Err(err)) => crate::say!("warning: no E-vector here: {err}"),
         None => {}
     }
     // Contact forces, where the model has contacts: null where not determined.

@@ -128,24 +128,24 @@ pub fn run(args: &LinearizeArgs) -> Result<(), Failure> {
         }
     })?;
     for w in &study.warnings {
-        eprintln!("warning: the reference state: {w}");
+        crate::say!("warning: the reference state: {w}");
     }
     if args.state_space {
         for (input, speed) in &sweep.rows[0].inputs_on_held_speeds {
             let bare = speed.trim_end_matches('\'');
-            eprintln!(
+            crate::say!(
                 "warning: input `{input}` drives the speed `{speed}`, which is held at its reference value and is not \
                  in the state, so B leaves that part of its effect out; --keep-speed {bare} keeps it in the state"
             );
         }
     }
     if sweep.boundaries.len() > MAX_REFINED {
-        eprintln!("warning: more than {MAX_REFINED} boundaries; the rest are given to the sweep's step");
+        crate::say!("warning: more than {MAX_REFINED} boundaries; the rest are given to the sweep's step");
     }
     for (k, lin) in sweep.rows.iter().enumerate() {
         if lin.residual > 1e-8 {
             let at = sweep.values.get(k).map(|x| format!(" at {x}")).unwrap_or_default();
-            eprintln!("warning: the reference is not a steady motion{at}: largest |q̈| of the coordinates that are not ignorable is {:e}", lin.residual);
+            crate::say!("warning: the reference is not a steady motion{at}: largest |q̈| of the coordinates that are not ignorable is {:e}", lin.residual);
         }
     }
     if sweep.rows.iter().flat_map(|lin| &lin.eigenvalues).any(|e| !e.re.is_finite() || !e.im.is_finite()) {
@@ -171,7 +171,7 @@ pub fn run(args: &LinearizeArgs) -> Result<(), Failure> {
             }
             for b in &sweep.boundaries {
                 let to = if b.becomes_stable { "stable" } else { "unstable" };
-                eprintln!(
+                crate::say!(
                     "boundary: {} = {} (becomes {to})",
                     name.as_deref().unwrap_or("value"),
                     sweep.boundary_text(b)

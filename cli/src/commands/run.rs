@@ -4,7 +4,7 @@ use nhlab::export::{csv_line, json_row, step_comment, Columns, RunSamples, Sampl
 use nhlab::formulations::Method;
 use nhlab::integrators::{IntegrationError, IntegratorKind};
 use nhlab::scene::ScenePlayer;
-use nhlab::simulation::{Diagnostics, Limits, Settings, Simulation};
+use nhlab::simulation::{Diagnostics, Limits, OnInvalid, Settings, Simulation};
 use nhlab::view::View;
 
 use crate::args::{RunArgs, TableFormat};
@@ -101,7 +101,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         numeric.prepare_structure_preserving(&l.model);
         if !args.interpret {
             if let Err(e) = nhlab_native::use_for_structure_preserving(&mut numeric) {
-                eprintln!("note: {e}; the structure-preserving integrators' terms are interpreted");
+                crate::say!("note: {e}; the structure-preserving integrators' terms are interpreted");
             }
         }
     }
@@ -112,17 +112,17 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         let diagnostics = computed.energy || computed.residuals || computed.e_vector;
         match nhlab_native::use_for_lagrange(&l.model, &mut numeric, diagnostics) {
             Ok(true) => {}
-            Ok(false) => eprintln!(
+            Ok(false) => crate::say!(
                 "note: this model's right-hand side is too large to compile (a written-out solve over 4,000 or a \
                  program over 50,000 instructions); it is interpreted"
             ),
-            Err(e) => eprintln!("note: {e}; the right-hand side is interpreted"),
+            Err(e) => crate::say!("note: {e}; the right-hand side is interpreted"),
         }
     }
     // The contact forces' terms (every method's, from its accelerations) likewise.
     if !args.interpret {
         if let Err(e) = nhlab_native::use_for_contacts(&mut numeric) {
-            eprintln!("note: {e}; the contact forces' terms are interpreted");
+            crate::say!("note: {e}; the contact forces' terms are interpreted");
         }
     }
     let mut view = View::new(&l.model).map_err(|e| Failure::bad(format!("view: {e}")))?;
@@ -144,6 +144,19 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
                     .map(|(k, set)| (k + 1, Some(set.name.as_str()), set.parameters.as_slice(), &set.initial)),
             )
             .collect();
+    // Each set's model, its contacts analysed once for all its methods' runs.
+    let set_models: Vec<nhlab::mechanics::NumericModel> = starts
+        .iter()
+        .map(|&(_, _, parameters, initial)| {
+            let mut numeric = numeric.clone();
+            numeric.parameters.copy_from_slice(parameters);
+            let stops = Settings::from_scenario(&s.run, Method::Lagrange).on_invalid == OnInvalid::Stop;
+            if computed.contacts || stops {
+                nhlab::simulation::prepare_contacts(&mut numeric, initial);
+            }
+            numeric
+        })
+        .collect();
     // The table is written as the runs go, a piece at a time: its columns are known
     // before any run, and a run's samples are freed once written (unless a figure
     // needs them), so a command holds one piece, not every run's samples.
@@ -196,9 +209,9 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         settings.diagnostics = computed;
         all_settings.push(settings);
         let under = if overlay { format!(" under {}", integrator.id()) } else { String::new() };
-        for &(set, set_name, parameters, initial) in &starts {
-            let mut numeric = numeric.clone();
-            numeric.parameters.copy_from_slice(parameters);
+        for (&(set, set_name, parameters, initial), set_model) in starts.iter().zip(&set_models) {
+            let numeric = set_model.clone();
+            debug_assert_eq!(numeric.parameters, parameters);
             let who = match set_name {
                 Some(name) => format!("{}{under} with the set {name}", method.id()),
                 None => format!("{}{under}", method.id()),
@@ -294,7 +307,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     }
     table.finish()?;
     if let Some(t) = singular_split_at {
-        eprintln!("warning: Hamel's split is singular from t = {t} on at some samples: their E columns are empty");
+        crate::say!("warning: Hamel's split is singular from t = {t} on at some samples: their E columns are empty");
     }
     // A CSV file's provenance beside it (`sleigh.csv` → `sleigh.meta.json`): the CSV
     // itself is header and rows only, as CSV readers expect.
@@ -361,12 +374,12 @@ fn outcome(notes: &[String], failures: &mut Vec<String>, strict: bool, nothing_r
         failures.extend(notes.iter().map(|n| format!("{n} (--strict)")));
     } else {
         for note in notes {
-            eprintln!("note: {note}");
+            crate::say!("note: {note}");
         }
     }
     let Some(last) = failures.pop() else { return Ok(()) };
     for failure in failures.iter() {
-        eprintln!("error: {failure}");
+        crate::say!("error: {failure}");
     }
     let written = if nothing_ran { "no method ran" } else { "what ran was written" };
     Err(Failure::Compute(format!("{last} ({written})")))

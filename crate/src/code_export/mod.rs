@@ -106,12 +106,10 @@ impl Description {
         &self.fields[k]
     }
 
-    /// The constraints left out of the solve (redundant at the reference state).
-    fn dropped(&self) -> Vec<&str> {
-        (0..self.constraints.len())
-            .filter(|j| !self.programs.kept.contains(j))
-            .map(|j| self.constraints[j].as_str())
-            .collect()
+    /// The constraints in the solve's order, where they repeat each other.
+    fn repeating(&self) -> Option<Vec<&str>> {
+        let programs = &self.programs;
+        programs.redundant.then(|| programs.order.iter().map(|&j| self.constraints[j].as_str()).collect())
     }
 
     /// The program inputs `[t, q, v, parameters]` as the language reads them:
@@ -153,11 +151,12 @@ impl Description {
                 if self.constraints.is_empty() { "none".to_string() } else { self.constraints.join("; ") }
             ),
         ];
-        let dropped = self.dropped();
-        if !dropped.is_empty() {
+        if let Some(order) = self.repeating() {
             lines.push(format!(
-                "Left out of the solve as combinations of the others at the initial state: {}",
-                dropped.join("; ")
+                "The constraints repeat each other. At each evaluation, a row that is a combination of those before it \
+                 (in the order {}) is left out of the solve, as the lab chooses its rows at each state; every row must \
+                 still hold to 1e-6 of its terms. The accelerations are the lab's.",
+                order.join("; ")
             ));
         }
         if language != Language::Python {
@@ -339,7 +338,7 @@ pub fn why_not(model: &Model, method: Method) -> Result<(), crate::message::Mess
 
 /// The file for `model` in `language`. `name` becomes the file's identifier (the
 /// MATLAB function's name, the C functions' prefix): the file's stem. The
-/// constraints in the solve are chosen at `initial` (an independent subset).
+/// constraints independent at `initial` come first in the solve.
 pub fn export(
     model: &Model,
     numeric: &mut NumericModel,
@@ -350,8 +349,8 @@ pub fn export(
 ) -> Result<String, crate::message::Message> {
     why_not(model, Method::Lagrange)?;
     let terms = numeric.evaluate(initial.t, &initial.q, &initial.v).map_err(|e| e.message())?;
-    let kept = crate::mechanics::independent_rows(&terms.jacobian);
-    let programs = programs::build(model, &kept)?;
+    let independent = crate::mechanics::independent_rows(&terms.jacobian);
+    let programs = programs::build(model, &independent)?;
     let inputs: Vec<usize> = model.inputs.clone();
     let mut slots = Vec::new();
     let mut parameters = Vec::new();

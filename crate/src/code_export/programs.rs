@@ -10,14 +10,18 @@
 //!   ∂b − ∂A q̈]`, written out with the same factors (value numbering shares them),
 //!   the terms' derivatives symbolic.
 //!
-//! Constraints that repeat the others at the reference state (two wheels on one
-//! axle) are left out of the solve, as the stability analysis does: the motion is
-//! that of an independent subset, and the range-space solve needs one.
+//! Constraints that repeat each other (two wheels on one axle: four rows of rank
+//! three) are all in the solve, the independent rows at the reference state first:
+//! at each evaluation a row that is a combination of those before it there is left
+//! out, arithmetically ([`elimination::Rows::MayRepeat`]), and every row must hold.
+//! A choice fixed at the reference state failed where those rows lose rank (issue
+//! 57: the robot turning on the spot, at a heading of 90°), while the lab, which
+//! chooses at each state, went on.
 
 use alloc::vec::Vec;
 
 use crate::expr::{Arithmetic, Block, ExprId, Program, Value};
-use crate::formulations::elimination;
+use crate::formulations::elimination::{self, Rows};
 use crate::mechanics::{dynamics_outputs, Model};
 
 /// Most instructions of the three programs together: the exported file has a line
@@ -44,18 +48,28 @@ pub struct Programs {
     pub terms: Program,
     /// `[∂q̈/∂(q, v, u) row-major; flag]`.
     pub jacobian: Program,
-    /// The constraints in the solve (indices; all but redundant ones).
-    pub kept: Vec<usize>,
+    /// The constraints in the solve's order: all of them, the independent ones at
+    /// the reference state first.
+    pub order: Vec<usize>,
+    /// Whether they repeat each other there (the solve then leaves rows out at
+    /// each evaluation).
+    pub redundant: bool,
 }
 
-/// The programs of `model`, with the constraints `kept` in the solve. `Err` names
-/// why not: a solve too large to write out, or too many instructions.
-pub fn build(model: &Model, kept: &[usize]) -> Result<Programs, crate::message::Message> {
+/// The programs of `model`, with `independent` the constraints that are independent
+/// at the reference state. `Err` names why not: a solve too large to write out, or
+/// too many instructions.
+pub fn build(model: &Model, independent: &[usize]) -> Result<Programs, crate::message::Message> {
     let n = model.coordinate_count();
     let m_all = model.constraints.len();
     let (mut graph, inputs, outputs) = dynamics_outputs(model, &model.graph);
     let terms_program = graph.compile(&outputs, &inputs).map_err(|e| e.message())?;
-    // M, F, then A's and b's kept rows.
+    let redundant = independent.len() < m_all;
+    let mut order = independent.to_vec();
+    order.extend((0..m_all).filter(|j| !independent.contains(j)));
+    let rows = if redundant { Rows::MayRepeat { check: true } } else { Rows::Independent };
+    let kept = &order;
+    // M, F, then A's and b's rows in the solve's order.
     let m = kept.len();
     let a_at = n * n + n;
     let b_at = a_at + m_all * n;
@@ -74,7 +88,7 @@ pub fn build(model: &Model, kept: &[usize]) -> Result<Programs, crate::message::
         return Err(crate::message::run::export_derivatives_too_many(n, m, derivative_terms, MAX_DERIVATIVE_TERMS));
     }
     let rhs = graph
-        .compile_with_block(&head, &inputs, |block, terms| elimination::eliminate(block, n, m, terms))
+        .compile_with_block(&head, &inputs, |block, terms| elimination::eliminate_with(block, n, m, terms, rows))
         .map_err(|e| e.message())?;
     // The derivatives of the head by each q, v and input.
     let variables: Vec<_> = (0..n)
@@ -89,21 +103,28 @@ pub fn build(model: &Model, kept: &[usize]) -> Result<Programs, crate::message::
     }
     let per = head.len();
     let jacobian = graph
-        .compile_with_block(&everything, &inputs, |block, values| derivative_solve(block, n, m, per, values))
+        .compile_with_block(&everything, &inputs, |block, values| derivative_solve(block, n, m, per, values, rows))
         .map_err(|e| e.message())?;
     let total = rhs.code().len() + terms_program.code().len() + jacobian.code().len();
     if total > MAX_EXPORT_INSTRUCTIONS {
         return Err(crate::message::run::export_code_too_large(total, MAX_EXPORT_INSTRUCTIONS));
     }
-    Ok(Programs { rhs, terms: terms_program, jacobian, kept: kept.to_vec() })
+    Ok(Programs { rhs, terms: terms_program, jacobian, order, redundant })
 }
 
 /// From `values = [head; ∂head/∂x₀; ∂head/∂x₁; …]` (`head = [M; F; A; b]`, `per`
 /// values each): `∂q̈/∂x` for every `x` as an n × (variables) row-major matrix, then
-/// the product of every solve's flag.
-fn derivative_solve(block: &mut Block, n: usize, m: usize, per: usize, values: &[Value]) -> Vec<Value> {
+/// the product of every solve's flag. With rows that may repeat, each derivative's
+/// solve leaves out the rows the value's solve left out (the same matrix), and its
+/// right-hand side need not meet the rows left out (it is the derivative of the
+/// kept rows' motion).
+fn derivative_solve(block: &mut Block, n: usize, m: usize, per: usize, values: &[Value], rows: Rows) -> Vec<Value> {
     let head = &values[..per];
-    let solved = elimination::eliminate(block, n, m, head);
+    let solved = elimination::eliminate_with(block, n, m, head, rows);
+    let derivative_rows = match rows {
+        Rows::MayRepeat { .. } => Rows::MayRepeat { check: false },
+        independent => independent,
+    };
     let (qdd, rest) = solved.split_at(n);
     let (lambda, flag) = rest.split_at(m);
     let mut flag = flag[0];
@@ -139,7 +160,7 @@ fn derivative_solve(block: &mut Block, n: usize, m: usize, per: usize, values: &
             }
             terms.push(x);
         }
-        let column = elimination::eliminate(block, n, m, &terms);
+        let column = elimination::eliminate_with(block, n, m, &terms, derivative_rows);
         flag = block.mul(flag, column[n + m]);
         columns.push(column[..n].to_vec());
     }

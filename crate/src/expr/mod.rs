@@ -48,8 +48,8 @@ mod symbols;
 mod tidy;
 
 pub use compile::{
-    part_addresses, Arithmetic, Block, CompileError, CompiledCode, Evaluator, Instr, NativeEvaluator, Op, Program, Reg,
-    ShapeError, Value,
+    part_addresses, Arithmetic, Block, CompileError, CompiledCode, Evaluator, Instr, NativeEvaluator, Numbers, Op,
+    Program, Reg, ShapeError, Value,
 };
 pub use definitions::{DefinitionError, MAX_DEFINITION_DEPTH};
 pub use diff::DiffError;

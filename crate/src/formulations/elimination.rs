@@ -61,10 +61,32 @@ impl Arithmetic for Counter {
 /// instead of looping over the results, which for a small model costs a good part
 /// of the call.
 pub fn eliminate<A: Arithmetic>(a: &mut A, n: usize, m: usize, terms: &[A::V]) -> Vec<A::V> {
+    eliminate_with(a, n, m, terms, Rows::Independent)
+}
+
+/// How [`eliminate_with`] treats the constraints' rows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Rows {
+    /// Independent: a Schur pivot below the tolerance fails the flag
+    /// ([`eliminate`], bit for bit [`super::RangeSpace`]).
+    Independent,
+    /// Redundant (two wheels on one axle): at each evaluation a row whose Schur
+    /// pivot falls below the tolerance — a combination of the rows before it there —
+    /// is left out (its multiplier 0), as the lab chooses independent rows at each
+    /// state; with `check`, every row must then hold to the lab's consistency
+    /// tolerance (else the flag fails: the constraints ask for different
+    /// accelerations). The code has no branch: the choice is arithmetic.
+    MayRepeat { check: bool },
+}
+
+/// [`eliminate`] for rows that may repeat each other ([`Rows`]). The accelerations
+/// are those of the lab; the multipliers are one set giving the same reaction (the
+/// lab's are the minimum-norm ones).
+pub fn eliminate_with<A: Arithmetic>(a: &mut A, n: usize, m: usize, terms: &[A::V], rows: Rows) -> Vec<A::V> {
     let (mass, rest) = terms.split_at(n * n);
     let (forcing, rest) = rest.split_at(n);
     let (jacobian, bias) = rest.split_at(m * n);
-    let mass_factors = factor_ldl(a, n, mass);
+    let mass_factors = factor_ldl(a, n, mass, None);
     // Y = L⁻¹Aᵀ, column j from row j of A.
     let y: Vec<Vec<A::V>> = jacobian
         .chunks_exact(n.max(1))
@@ -81,7 +103,8 @@ pub fn eliminate<A: Arithmetic>(a: &mut A, n: usize, m: usize, terms: &[A::V]) -
             schur.push(if i <= j { weighted_dot(a, &y[j], &y[i], &mass_factors.inv_d) } else { a.constant(0.0) });
         }
     }
-    let schur_factors = factor_ldl(a, m, &schur);
+    let dropping = matches!(rows, Rows::MayRepeat { .. }).then_some(SCHUR_PIVOT);
+    let schur_factors = factor_ldl(a, m, &schur, dropping);
     // z = L⁻¹F; λ = S⁻¹ (b − Yᵀ D⁻¹ z).
     let mut z = forcing.to_vec();
     forward_unit(a, &mass_factors.l, &mut z);
@@ -113,9 +136,31 @@ pub fn eliminate<A: Arithmetic>(a: &mut A, n: usize, m: usize, terms: &[A::V]) -
         let accepted = accepted(a, pivot, mass[i * n + i], MASS_PIVOT);
         flag = a.mul(flag, accepted);
     }
-    for (j, &pivot) in schur_factors.d.iter().enumerate() {
-        let accepted = accepted(a, pivot, schur[j * m + j], SCHUR_PIVOT);
-        flag = a.mul(flag, accepted);
+    match rows {
+        Rows::Independent => {
+            for (j, &pivot) in schur_factors.d.iter().enumerate() {
+                let accepted = accepted(a, pivot, schur[j * m + j], SCHUR_PIVOT);
+                flag = a.mul(flag, accepted);
+            }
+        }
+        Rows::MayRepeat { check } => {
+            // A pivot exactly at its tolerance kept half a row: 1 − 4k(1 − k) is 0 there.
+            for &keep in &schur_factors.keep {
+                let one = a.constant(1.0);
+                let dropped = a.sub(one, keep);
+                let mixed = a.mul(keep, dropped);
+                let four = a.constant(4.0);
+                let mixed = a.mul(four, mixed);
+                let whole = a.sub(one, mixed);
+                flag = a.mul(flag, whole);
+            }
+            if check {
+                for j in 0..m {
+                    let met = row_met(a, &jacobian[j * n..(j + 1) * n], bias[j], &out);
+                    flag = a.mul(flag, met);
+                }
+            }
+        }
     }
     // NaN where a result is not finite (x − x), so that a caller tests one number.
     for &x in out.iter().chain(&lambda) {
@@ -138,17 +183,44 @@ fn accepted<A: Arithmetic>(a: &mut A, pivot: A::V, diagonal: A::V, tolerance: f6
     a.add(above, finite)
 }
 
-/// `L` (unit lower, rows of their strict part), `D` and `1/D`.
+/// 1 where row `A_j q̈ = b_j` holds as the lab requires
+/// (`|A_j q̈ − b_j| ≤ tol (1 + Σ|A_jk q̈_k| + |b_j|)`, `formulations::every_row_met`), 0
+/// where it does not, NaN where a value is NaN.
+fn row_met<A: Arithmetic>(a: &mut A, row: &[A::V], bias: A::V, qdd: &[A::V]) -> A::V {
+    let mut dot = a.constant(0.0);
+    let mut size = a.constant(1.0);
+    for (&x, &y) in row.iter().zip(qdd) {
+        let p = a.mul(x, y);
+        dot = a.add(dot, p);
+        let magnitude = a.unary(Op::Abs, p);
+        size = a.add(size, magnitude);
+    }
+    let miss = a.sub(dot, bias);
+    let miss = a.unary(Op::Abs, miss);
+    let magnitude = a.unary(Op::Abs, bias);
+    let size = a.add(size, magnitude);
+    let tolerance = a.constant(super::CONSISTENCY_TOLERANCE);
+    let bound = a.mul(tolerance, size);
+    a.above(bound, miss)
+}
+
+/// `L` (unit lower, rows of their strict part), `D` and `1/D`; with dropping, each
+/// pivot's `keep` (1 kept, 0 dropped).
 struct Factors<V> {
     l: Vec<Vec<V>>,
     d: Vec<V>,
     inv_d: Vec<V>,
+    keep: Vec<V>,
 }
 
 /// `L D Lᵀ` of a symmetric `n×n` matrix (row-major, lower triangle read), as
-/// `range_space::factor_ldl` computes it.
-fn factor_ldl<A: Arithmetic>(a: &mut A, n: usize, matrix: &[A::V]) -> Factors<A::V> {
-    let mut f = Factors { l: Vec::with_capacity(n), d: Vec::with_capacity(n), inv_d: Vec::with_capacity(n) };
+/// `range_space::factor_ldl` computes it. With `dropping`, a pivot at or below that
+/// part of its diagonal entry is dropped: its `1/D` is 0, so its row of `L` below
+/// and its unknown are 0 (a semidefinite matrix of a row that depends on those
+/// before it).
+fn factor_ldl<A: Arithmetic>(a: &mut A, n: usize, matrix: &[A::V], dropping: Option<f64>) -> Factors<A::V> {
+    let mut f =
+        Factors { l: Vec::with_capacity(n), d: Vec::with_capacity(n), inv_d: Vec::with_capacity(n), keep: Vec::new() };
     for i in 0..n {
         let mut row: Vec<A::V> = Vec::with_capacity(i);
         for j in 0..i {
@@ -168,7 +240,19 @@ fn factor_ldl<A: Arithmetic>(a: &mut A, n: usize, matrix: &[A::V]) -> Factors<A:
         }
         f.l.push(row);
         f.d.push(pivot);
-        let inv = a.recip(pivot);
+        let inv = match dropping {
+            None => a.recip(pivot),
+            Some(tolerance) => {
+                // keep / (keep·pivot + 1 − keep): 1/pivot kept, 0 dropped.
+                let keep = accepted(a, pivot, matrix[i * n + i], tolerance);
+                let one = a.constant(1.0);
+                let dropped = a.sub(one, keep);
+                let kept = a.mul(keep, pivot);
+                let safe = a.add(kept, dropped);
+                f.keep.push(keep);
+                a.div(keep, safe)
+            }
+        };
         f.inv_d.push(inv);
     }
     f
@@ -205,5 +289,36 @@ fn backward_unit<A: Arithmetic>(a: &mut A, l: &[Vec<A::V>], x: &mut [A::V]) {
             let p = a.mul(l[i][k], xi);
             x[k] = a.sub(x[k], p);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::Numbers;
+    use alloc::vec;
+
+    /// A unit mass in the plane (`M = I`, `F = (0, −1)`) under rows `A` and `b`.
+    fn solve(rows: &[[f64; 2]], bias: &[f64], check: bool) -> Vec<f64> {
+        let mut terms = vec![1.0, 0.0, 0.0, 1.0, 0.0, -1.0];
+        terms.extend(rows.iter().flatten());
+        terms.extend(bias);
+        eliminate_with(&mut Numbers, 2, rows.len(), &terms, Rows::MayRepeat { check })
+    }
+
+    /// A row repeated (scaled) is left out and the motion is the other rows'; rows
+    /// that ask for different accelerations fail the flag, as the lab refuses them.
+    #[test]
+    fn a_repeated_row_is_left_out_and_rows_in_conflict_fail() {
+        let out = solve(&[[1.0, 1.0], [2.0, 2.0], [1.0, -1.0]], &[0.5, 1.0, 0.25], true);
+        // x'' + y'' = 0.5 and x'' − y'' = 0.25.
+        assert_eq!((out[0], out[1]), (0.375, 0.125));
+        assert_eq!(out[3], 0.0, "the repeated row's multiplier");
+        assert_eq!(out[5], 1.0, "accepted: {out:?}");
+        let out = solve(&[[1.0, 1.0], [2.0, 2.0]], &[0.5, 1.5], true);
+        assert_eq!(out[4], 0.0, "rows in conflict: {out:?}");
+        // Unchecked (a derivative's solve), the kept rows' motion alone.
+        let out = solve(&[[1.0, 1.0], [2.0, 2.0]], &[0.5, 1.5], false);
+        assert_eq!((out[0] + out[1], out[4]), (0.5, 1.0));
     }
 }

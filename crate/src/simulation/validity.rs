@@ -10,7 +10,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::formulations::{self, Method};
-use crate::mechanics::{ContactForce, ContactInfo, ContactState, DynamicsError, NumericModel};
+use crate::mechanics::{ContactForce, ContactForces, ContactInfo, ContactState, DynamicsError, NumericModel};
 use crate::message::Message;
 
 /// The assumption a contact broke.
@@ -20,15 +20,28 @@ pub enum Condition {
     LiftOff,
     /// `|F_t| > μ N`: more friction than the contact has.
     Slip,
+    /// The declared `μ` is not finite (`sqrt(1 - t)` past t = 1): slip is not
+    /// judged there. Not a failure of the model: it marks a span and stops no run.
+    FrictionNotFinite,
 }
 
 impl Condition {
-    /// `lift-off` or `slip`.
+    /// Every condition, in the order of [`status`]'s flags.
+    pub const ALL: [Condition; 3] = [Condition::LiftOff, Condition::Slip, Condition::FrictionNotFinite];
+
+    /// `lift-off`, `slip` or `friction-not-finite`.
     pub fn id(self) -> &'static str {
         match self {
             Condition::LiftOff => "lift-off",
             Condition::Slip => "slip",
+            Condition::FrictionNotFinite => "friction-not-finite",
         }
+    }
+
+    /// Whether a run with `on_invalid = "stop"` stops where it starts: where the
+    /// rolling model fails, not where it cannot be judged.
+    pub fn stops(self) -> bool {
+        self != Condition::FrictionNotFinite
     }
 }
 
@@ -54,8 +67,8 @@ const MAX_BISECTIONS: usize = 80;
 /// A run's watch over its contacts.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Watch {
-    /// Per contact: lifted off, slipping, at the last check.
-    pub invalid: Vec<[bool; 2]>,
+    /// Per contact: lifted off, slipping, friction not finite, at the last check.
+    pub invalid: Vec<[bool; 3]>,
     /// The spans so far.
     pub events: Vec<ValidityEvent>,
     /// A contact already failing at the start of a run that is to stop there.
@@ -132,9 +145,18 @@ pub(crate) fn forces_at(
     Ok(true)
 }
 
-/// Which conditions fail for each contact's force.
-pub(crate) fn status(forces: &[ContactForce]) -> Vec<[bool; 2]> {
-    forces.iter().map(ContactForce::fails).collect()
+/// Which conditions hold for each contact, in the order of [`Condition::ALL`].
+pub(crate) fn status(contacts: &ContactForces) -> Vec<[bool; 3]> {
+    let unknown_friction = contacts.friction_not_finite();
+    contacts
+        .forces()
+        .iter()
+        .zip(unknown_friction)
+        .map(|(force, &unknown)| {
+            let [lift_off, slip] = force.fails();
+            [lift_off, slip, unknown]
+        })
+        .collect()
 }
 
 /// A span in words, as the command line's notes and the page's contact panel say
@@ -150,6 +172,7 @@ pub fn describe_message(event: &ValidityEvent, contact: &ContactInfo, until: f64
     let (what, kind) = match event.condition {
         Condition::LiftOff => ("lifts off (N < 0)", "lifts-off"),
         Condition::Slip => ("slips (|F_t| > μ N)", "slips"),
+        Condition::FrictionNotFinite => ("", "friction-not-finite"),
     };
     let start = crate::math::short_number(event.start);
     let (span, how, end) = match event.end {
@@ -160,11 +183,22 @@ pub fn describe_message(event: &ValidityEvent, contact: &ContactInfo, until: f64
         None if until == f64::INFINITY => (String::from(" to the run's end"), "to-end", None),
         _ => (String::from(" on"), "on", None),
     };
-    let english = format!(
-        "`{}` ({}) {what} from t = {start}{span}: the rolling model does not hold there",
-        contact.name, contact.field
-    );
+    let english = if event.condition == Condition::FrictionNotFinite {
+        format!(
+            "`{}` ({}): its friction coefficient ({}.friction) is not finite from t = {start}{span}: slip is \
+             not judged there",
+            contact.name, contact.field, contact.field
+        )
+    } else {
+        format!(
+            "`{}` ({}) {what} from t = {start}{span}: the rolling model does not hold there",
+            contact.name, contact.field
+        )
+    };
     let id = match (kind, how) {
+        ("friction-not-finite", "until") => "contact.friction-not-finite.until",
+        ("friction-not-finite", "to-end") => "contact.friction-not-finite.to-end",
+        ("friction-not-finite", _) => "contact.friction-not-finite.on",
         ("lifts-off", "until") => "contact.lifts-off.until",
         ("lifts-off", "to-end") => "contact.lifts-off.to-end",
         ("lifts-off", _) => "contact.lifts-off.on",
@@ -193,7 +227,8 @@ pub(crate) fn stop_message(name: &str, field: &str, condition: Condition, t: f64
         .arg("name", name)
         .arg("field", field)
         .arg("t", at),
-        Condition::Slip => {
+        // A friction coefficient that is not finite stops no run (`Condition::stops`).
+        Condition::Slip | Condition::FrictionNotFinite => {
             let (needed, mu) = (crate::math::Short(force.mu_needed), crate::math::Short(force.mu));
             Message::new(
                 "contact.slips.stop",

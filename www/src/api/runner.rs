@@ -32,8 +32,9 @@ impl ReadScenario {
         Ok(ReadScenario { text: text.to_string(), scenario, map })
     }
 
-    /// How large it is: `{title, coordinates, constraints, definitions, particles,
-    /// shapes, points, warnings, characters}` (`shapes` and `points` of its `[scene]`).
+    /// How large it is: `{title, coordinates, constraints, contacts, definitions,
+    /// particles, shapes, points, warnings, characters}` (`shapes` and `points` of its
+    /// `[scene]`).
     pub fn size(&self) -> Result<JsValue, JsError> {
         size_of(&self.text, &self.scenario, &self.map)
     }
@@ -165,10 +166,19 @@ impl WebLab {
         WebLab::from_lab(Lab::new(text))
     }
 
-    /// As [`WebLab::new`], for a scenario already read.
-    pub fn from_read(read: ReadScenario) -> Result<WebLab, JsError> {
+    /// As [`WebLab::new`], for a scenario already read. `starting` (a function, or
+    /// undefined) is called with the runs' sizes once the model is derived and
+    /// compiled, before its runs start: `{runs, methods, sets, integrators,
+    /// contacts}` (the runner tells the page which part a slow load was in).
+    pub fn from_read(read: ReadScenario, starting: Option<js_sys::Function>) -> Result<WebLab, JsError> {
         let ReadScenario { scenario, map, .. } = read;
-        WebLab::from_lab(Lab::from_read(&scenario, map))
+        let mut tell = |prepared: &nhlab::prepare::Prepared| {
+            if let (Some(f), Ok(size)) = (starting.as_ref(), runs_size(prepared)) {
+                // What the page's listener does is not this load's failure.
+                let _ = f.call1(&JsValue::NULL, &size);
+            }
+        };
+        WebLab::from_lab(Lab::from_read_telling(&scenario, map, &mut tell))
     }
 
     pub(super) fn from_lab(lab: Result<Lab, Vec<crate::lab::TextProblem>>) -> Result<WebLab, JsError> {
@@ -386,12 +396,37 @@ impl WebLab {
 }
 
 /// What [`ReadScenario::size`] says.
+/// How many runs a prepared scenario starts, and of what: `{runs, methods, sets,
+/// integrators, contacts}` (`sets` counts the scenario's own values).
+fn runs_size(prepared: &nhlab::prepare::Prepared) -> Result<JsValue, JsError> {
+    #[derive(serde::Serialize)]
+    struct Runs {
+        runs: usize,
+        methods: usize,
+        sets: usize,
+        integrators: usize,
+        contacts: usize,
+    }
+    let run = &prepared.model.scenario.run;
+    let (methods, integrators) = (run.chosen_methods(), run.integrator_kinds());
+    let runs = nhlab::scenario::method_integrator_runs(&methods, &integrators).len();
+    let sets = 1 + prepared.sets.len();
+    to_js(&Runs {
+        runs: runs * sets,
+        methods: methods.len(),
+        sets,
+        integrators: integrators.len(),
+        contacts: prepared.model.contacts.as_ref().map_or(0, |c| c.contacts.len()),
+    })
+}
+
 fn size_of(text: &str, s: &nhlab::scenario::Scenario, map: &nhlab::scenario::SourceMap) -> Result<JsValue, JsError> {
     #[derive(serde::Serialize)]
     struct Size<'a> {
         title: &'a str,
         coordinates: usize,
         constraints: usize,
+        contacts: usize,
         definitions: usize,
         particles: usize,
         shapes: usize,
@@ -404,6 +439,7 @@ fn size_of(text: &str, s: &nhlab::scenario::Scenario, map: &nhlab::scenario::Sou
         title: &s.title,
         coordinates: s.coordinates.len(),
         constraints: s.constraint_count(),
+        contacts: s.rolling.len(),
         definitions: s.definitions.len(),
         particles: s.particles.len(),
         shapes: shapes.len(),

@@ -107,6 +107,34 @@ pub trait Arithmetic {
     }
 }
 
+/// Arithmetic on plain numbers with nothing folded: each operation as the
+/// compiled code does it (a written-out algorithm run on numbers, for a shortcut
+/// or a test).
+pub struct Numbers;
+
+impl Arithmetic for Numbers {
+    type V = f64;
+    fn constant(&mut self, x: f64) -> f64 {
+        x
+    }
+    fn known(&self, _: f64) -> Option<f64> {
+        None
+    }
+    fn emit(&mut self, op: Op, a: f64, b: f64) -> f64 {
+        match op {
+            Op::Add => a + b,
+            Op::Sub => a - b,
+            Op::Mul => a * b,
+            Op::Div => a / b,
+            Op::Neg => -a,
+            Op::Sign => crate::math::sign(a),
+            Op::Abs => crate::math::abs(a),
+            Op::Recip => 1.0 / a,
+            other => unreachable!("{other:?}"),
+        }
+    }
+}
+
 impl Arithmetic for Block<'_, '_> {
     type V = Value;
 

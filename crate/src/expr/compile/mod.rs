@@ -11,7 +11,7 @@ mod block;
 mod native;
 mod program;
 
-pub use block::{Arithmetic, Block, Value};
+pub use block::{Arithmetic, Block, Numbers, Value};
 pub use native::{part_addresses, CompiledCode, NativeEvaluator};
 pub use program::{Evaluator, Instr, Op, Program, Reg, ShapeError};
 

@@ -7,7 +7,7 @@ use alloc::borrow::Cow;
 
 use nalgebra::DMatrix;
 
-use crate::expr::Arithmetic;
+use crate::expr::{Arithmetic, Numbers};
 
 /// A split whose `A₁` is this close to singular ([`split_margin`]) or closer is
 /// refused: solving with it would lose more than 8 digits.
@@ -69,32 +69,6 @@ pub(crate) fn split_rows_of_numbers<'a>(
     combined: bool,
 ) -> Cow<'a, [f64]> {
     split_rows(&mut Numbers, all, n, dependent, combined)
-}
-
-/// Arithmetic on plain numbers with nothing folded: each operation as the
-/// compiled code does it.
-pub(crate) struct Numbers;
-
-impl Arithmetic for Numbers {
-    type V = f64;
-    fn constant(&mut self, x: f64) -> f64 {
-        x
-    }
-    fn known(&self, _: f64) -> Option<f64> {
-        None
-    }
-    fn emit(&mut self, op: crate::expr::Op, a: f64, b: f64) -> f64 {
-        use crate::expr::Op;
-        match op {
-            Op::Add => a + b,
-            Op::Sub => a - b,
-            Op::Mul => a * b,
-            Op::Div => a / b,
-            Op::Neg => -a,
-            Op::Sign => crate::math::sign(a),
-            other => unreachable!("{other:?}"),
-        }
-    }
 }
 
 /// [`split_is_regular_rows`]'s shortcut: `r ≤ SMALL` rows, each square norm and

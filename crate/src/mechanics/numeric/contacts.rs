@@ -159,6 +159,10 @@ pub struct ContactForces {
     forces: Vec<ContactForce>,
     /// `t` and the state (`q`, `v`) the forces were last found at.
     found: Vec<f64>,
+    /// Per contact: its declared friction coefficient was not finite at the last
+    /// state (`friction = "sqrt(1 - t)"` past t = 1). Slip is not judged there; the
+    /// forces, which do not depend on `μ`, are still found (issue 57).
+    friction_not_finite: Vec<bool>,
 }
 
 /// Outputs per body (force, moment), and of the loads without a body.
@@ -245,6 +249,7 @@ impl ContactForces {
                 .collect(),
             forces: alloc::vec![ContactForce::UNKNOWN; terms.contacts.len()],
             found: Vec::new(),
+            friction_not_finite: alloc::vec![false; terms.contacts.len()],
         })
     }
 
@@ -421,10 +426,37 @@ impl ContactForces {
                 self.evaluator.eval(&self.inputs, &mut self.outputs).is_ok()
             }
         };
-        if !ran || self.outputs.iter().any(|x| !x.is_finite()) {
+        self.friction_not_finite.fill(false);
+        if !ran {
             return Err(Unbalanced::NonFinite);
         }
-        Ok(())
+        if self.outputs.iter().all(|x| x.is_finite()) {
+            return Ok(());
+        }
+        // A declared friction coefficient is no term of the balances: where it alone
+        // is not finite the forces are found, and slip is not judged.
+        for k in 0..self.contacts.len() {
+            let slot = self.friction_slot(k);
+            self.friction_not_finite[k] = self.contacts[k].friction && !self.outputs[slot].is_finite();
+        }
+        let friction_slots: Vec<usize> = (0..self.contacts.len()).map(|k| self.friction_slot(k)).collect();
+        let others_finite = self.outputs.iter().enumerate().all(|(i, x)| x.is_finite() || friction_slots.contains(&i));
+        if others_finite {
+            Ok(())
+        } else {
+            Err(Unbalanced::NonFinite)
+        }
+    }
+
+    /// Where contact `k`'s friction coefficient is in the outputs.
+    fn friction_slot(&self, k: usize) -> usize {
+        self.contact_offset(k) + 12 + 3 * self.n
+    }
+
+    /// Per contact, whether its declared friction coefficient was not finite at the
+    /// last state the forces were sought at.
+    pub fn friction_not_finite(&self) -> &[bool] {
+        &self.friction_not_finite
     }
 
     fn contact_offset(&self, k: usize) -> usize {
@@ -505,7 +537,7 @@ impl ContactForces {
             mu_needed,
             force: if whole { f } else { [f64::NAN; 3] },
             point: [at[0], at[1], at[2]],
-            mu: if self.contacts[k].friction { at[12 + 3 * self.n] } else { f64::NAN },
+            mu: if self.contacts[k].friction { self.outputs[self.friction_slot(k)] } else { f64::NAN },
         }
     }
 

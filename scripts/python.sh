@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The Python package (python/): builds it into a virtual environment of its own
+# (target/python-venv, kept between runs) with `pip install ./python`, as a user
+# would, and runs its tests (python/tests) and the examples of docs/python.md against
+# the command line built beside it (target/release/nhlab). Prints pytest's summary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv=target/python-venv
+python=${NHLAB_PYTHON:-python3}
+if [ ! -x "$venv/bin/python" ]; then
+    "$python" -m venv "$venv"
+fi
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r python/requirements-test.txt
+# The package's Rust builds in the workspace's target folder: the core compiled for
+# the tests is not compiled again where the flags agree.
+started=$(date +%s)
+CARGO_TARGET_DIR="$PWD/target" "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check ./python
+echo "pip install ./python: $(( $(date +%s) - started )) s"
+(cd /tmp && "$OLDPWD/$venv/bin/python" -X importtime -c "import nhlab" 2>&1 | tail -1)
+NHLAB_BIN="$PWD/target/release/nhlab" "$venv/bin/python" -m pytest -q -p no:cacheprovider \
+    --doctest-glob="python.md" python/tests docs/python.md
