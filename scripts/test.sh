@@ -102,6 +102,12 @@ if [ "$fuzz_status" -ne 0 ]; then
     [ "$fuzz_failed" -eq 0 ] && failed=$((failed + 1))
 fi
 
+step "web toolchain (installed during the fuzz suite)"
+web_ok=1
+wait "$tools_pid" || { failures+=("web toolchain"); failed=$((failed + 1)); web_ok=0; }
+cat "$tools_log"
+rm -f "$tools_log"
+# After the web tools have installed: the package's tests time two threads on two cores.
 step "Python package: pip install ./python, its tests and docs/python.md's examples (pytest)"
 log=$(mktemp)
 # With the tests' flags: the core they compiled is reused, and the binary the package
@@ -118,11 +124,6 @@ if [ "$python_status" -ne 0 ]; then
     [ "${python_failed:-0}" -eq 0 ] && failed=$((failed + 1))
 fi
 
-step "web toolchain (installed during the fuzz suite)"
-web_ok=1
-wait "$tools_pid" || { failures+=("web toolchain"); failed=$((failed + 1)); web_ok=0; }
-cat "$tools_log"
-rm -f "$tools_log"
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 if [ "$web_ok" -eq 1 ]; then
     run "web build (trunk, release)" trunk build --release --offline

@@ -36,6 +36,7 @@ __all__ = [
     "ScenarioError",
     "ComputeError",
     "load",
+    "from_sympy",
     "gallery",
     "gallery_names",
     "__version__",
@@ -147,14 +148,24 @@ class Equations:
     ``constraint_jacobian``, ``constraint_bias`` as expression texts, and each
     equation's ``label``, ``text`` and ``latex``)."""
 
-    def __init__(self, method: str, text: str, latex: str, terms: Dict[str, Any]):
+    def __init__(self, method: str, text: str, latex: str, terms: Dict[str, Any], coordinates=(), parameters=(), definitions=None):
         self.method = method
         self.text = text
         self.latex = latex
         self.terms = terms
+        self._names = (list(coordinates), list(parameters), dict(definitions or {}))
 
     def __repr__(self) -> str:
         return f"Equations({self.method!r})"
+
+    def sympy(self) -> Dict[str, Any]:
+        """``M``, ``F``, ``A``, ``b`` of ``M q̈ = F + Aᵀλ``, ``A q̈ = b`` as SymPy
+        matrices: coordinates as ``dynamicsymbols`` (speeds their time derivatives),
+        parameters as symbols, the scenario's definitions written out (needs SymPy)."""
+        from .sympy_bridge import equations_sympy
+
+        coordinates, parameters, definitions = self._names
+        return equations_sympy(self.terms, coordinates, parameters, definitions)
 
 
 class Model:
@@ -340,7 +351,8 @@ class Model:
         text, _ = _cli(["derive", "-", "--method", method, "--format", "text"], self._text)
         latex, _ = _cli(["derive", "-", "--method", method, "--format", "latex"], self._text)
         terms, _ = _cli(["derive", "-", "--method", method, "--format", "json"], self._text)
-        return Equations(method, text, latex, json.loads(terms))
+        definitions = self._read.get("definitions", {})
+        return Equations(method, text, latex, json.loads(terms), self.coordinates, self.parameters, definitions)
 
 
 def _at(t: Optional[float], q: Optional[Mapping[str, float]], v: Optional[Mapping[str, float]]) -> str:
@@ -399,6 +411,20 @@ def _set_parameter(text: str, name: str, value: float) -> str:
         [Problem(f"parameters.{name}", None, None, "written in a form with_parameters cannot edit; edit the text")],
         f"parameters.{name}: cannot edit",
     )
+
+
+def from_sympy(*args: Any, **kwargs: Any) -> Model:
+    """A model from SymPy: ``coordinates`` (``dynamicsymbols``, or symbols taken as
+    functions of ``t``), the ``kinetic`` and ``potential`` energies, generalised
+    ``forces`` (coordinate → expression), ``constraints`` (expressions that vanish:
+    holonomic ones in the coordinates and ``t``, the others in the speeds too, linear
+    or not), ``parameters`` (symbol → value), ``title``, and the ``initial``
+    coordinates and ``speeds`` (those not given are 0, and speeds the constraints fix
+    are solved), ``t_end``. Its text is ``model.text``. The arguments are those of
+    ``nhlab.sympy_bridge.from_sympy_text``."""
+    from .sympy_bridge import from_sympy_text
+
+    return Model(from_sympy_text(*args, **kwargs))
 
 
 def load(source: Union[str, "os.PathLike[str]"]) -> Model:

@@ -177,8 +177,12 @@ def test_two_threads_run_two_models_at_once():
         print(f"one run {single:.3f} s, two in two threads {double:.3f} s ({double / single:.2f}x)")
         if ratios[-1] < 1.6:
             break
-    if (os.cpu_count() or 1) >= 2:
-        assert min(ratios) < 1.6, f"two threads took {min(ratios):.2f} times one run"
+    # Whether the GIL is released is the test above (it holds on a busy machine);
+    # this one needs two free cores, which a machine busy with something else (the
+    # load average says so) has not: there the ratio is printed above, not judged.
+    free = (os.cpu_count() or 1) - os.getloadavg()[0]
+    if free >= 1.5:
+        assert min(ratios) < 1.6, f"two threads took {min(ratios):.2f} times one run ({free:.1f} cores free)"
 
 
 def _timed(f):
