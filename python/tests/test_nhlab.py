@@ -245,3 +245,21 @@ def test_equations_are_the_derivations():
     assert eq.text == cli("derive", scenario_path("chaplygin-sleigh"), "--method", "lagrange")
     assert eq.latex == cli("derive", scenario_path("chaplygin-sleigh"), "--method", "lagrange", "--format", "latex")
     assert eq.terms["mass_matrix"] and eq.terms["constraint_jacobian"]
+
+
+def test_inputs_and_a_reference_state_are_passed_as_the_command_lines_options():
+    m = nhlab.gallery("cart-pole")
+    assert m.inputs == ["F"]
+    path = scenario_path("cart-pole")
+    pushed = m.run(t_end=1.0, inputs={"F": 2.5}, columns="state")
+    printed = cli("run", path, "--t-end", "1.0", "--input", "F=2.5", "--columns", "state")
+    pd.testing.assert_frame_equal(pushed, pd.read_csv(io.StringIO(printed), float_precision="round_trip"), check_exact=True)
+    # A push moves the cart: not the unpushed run.
+    assert pushed["x"].iloc[-1] != m.run(t_end=1.0, columns="state")["x"].iloc[-1]
+    signal = m.run(t_end=1.0, inputs={"F": "sin(t)"}, columns="state")
+    printed = cli("run", path, "--t-end", "1.0", "--input", "F=sin(t)", "--columns", "state")
+    pd.testing.assert_frame_equal(signal, pd.read_csv(io.StringIO(printed), float_precision="round_trip"), check_exact=True)
+    lin = m.linearize(at={"theta": 0.0, "x'": 0.5}, sweep=False, state_space=True)
+    want = json.loads(cli("linearize", path, "--at", "theta=0.0,x'=0.5", "--no-sweep", "--state-space", "--format", "json"))
+    assert json.dumps(_lists(lin), sort_keys=True) == json.dumps(want, sort_keys=True)
+    assert lin["B"].shape[1] == 1, "one input"
