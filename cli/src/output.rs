@@ -11,8 +11,11 @@ use crate::Failure;
 /// wrote to standard output and to standard error.
 #[derive(Clone, Debug, Default)]
 pub struct Captured {
+    /// The exit status the binary would have had (0, 1 or 2).
     pub status: u8,
+    /// What it wrote to standard output: the table, the JSON, the report.
     pub stdout: Vec<u8>,
+    /// What it wrote to standard error: notes, warnings and `error: …` lines.
     pub stderr: Vec<u8>,
 }
 
