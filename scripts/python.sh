@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 venv=target/python-venv
 python=${NHLAB_PYTHON:-python3}
 if [ ! -x "$venv/bin/python" ]; then
-    "$python" -m venv "$venv"
+    # Debian's python3 keeps venv in a package of its own.
+    "$python" -m venv "$venv" || { apt-get update -qq && apt-get install -y -qq python3-venv && rm -rf "$venv" && "$python" -m venv "$venv"; }
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r python/requirements-test.txt
 # The package's Rust builds in the workspace's target folder: the core compiled for
