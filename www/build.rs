@@ -1,41 +1,14 @@
-//! Embeds every scenario under `../scenarios/` into the lab's gallery, sorted by
-//! file name, so that a new file there appears in the page without code changes;
-//! and renders the page's Help from the project's own documents (`../docs/`), so that
-//! the help in the page is the reference itself, never a copy that drifts.
+//! Renders the page's Help from the project's own documents (`../docs/`), so that
+//! the help in the page is the reference itself, never a copy that drifts. (The
+//! gallery and the message catalogues are compiled in by `nhlab-texts`.)
 
-use std::fmt::Write;
 use std::path::Path;
 
 fn main() {
     // Read when the script runs, not baked in when it is compiled: a target folder
     // shared by two checkouts reuses the compiled script.
     let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
-    let dir = Path::new(&manifest).join("../scenarios");
-    println!("cargo:rerun-if-changed={}", dir.display());
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .expect("the scenarios folder")
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".toml"))
-        .collect();
-    names.sort();
-    // Titles read here, so that the page's gallery menu costs no scenario parse at
-    // start (loading all thirty was on the way to an embed's first frame).
-    let mut out = String::from(
-        "/// Every scenario file: (name, TOML text, title).\npub static FILES: &[(&str, &str, &str)] = &[\n",
-    );
-    for n in &names {
-        let path = dir.join(n);
-        println!("cargo:rerun-if-changed={}", path.display());
-        let text = std::fs::read_to_string(&path).expect("a scenario file");
-        let table: toml::Table = text.parse().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let title = table.get("title").and_then(|t| t.as_str()).unwrap_or_else(|| n.trim_end_matches(".toml"));
-        let name = n.trim_end_matches(".toml");
-        writeln!(out, "    ({name:?}, include_str!({:?}), {title:?}),", path.display().to_string()).unwrap();
-    }
-    out.push_str("];\n");
     let out_dir = std::env::var("OUT_DIR").unwrap();
-    std::fs::write(Path::new(&out_dir).join("gallery.rs"), out).unwrap();
     for name in ["reference", "first-system", "lab"] {
         // English in docs/, Chinese in docs/zh/ (its reference is an introduction to
         // the English one, which the page shows after it).
@@ -46,34 +19,6 @@ fn main() {
             std::fs::write(Path::new(&out_dir).join(format!("{prefix}{name}.html")), to_html(&markdown)).unwrap();
         }
     }
-    write_messages(&manifest, &out_dir);
-}
-
-/// The page's catalogues (www/app/i18n/*.json) as sorted tables for the texts the
-/// module makes: the keys under `rs.` (its own) and `core.` (the core's message ids).
-///
-/// For WebAssembly the English table leaves out the `core.` keys: an English core
-/// message is the core's own text (`Message::english`, which `i18n::message` returns
-/// and the native tests hold equal to en.json's), so each module would carry it twice
-/// (39 KB raw).
-fn write_messages(manifest: &str, out_dir: &str) {
-    let wasm = std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|arch| arch == "wasm32");
-    let mut out = String::new();
-    for (language, table) in [("en", "EN"), ("zh", "ZH")] {
-        let keep = |id: &str| id.starts_with("rs.") || (id.starts_with("core.") && !(wasm && language == "en"));
-        let path = Path::new(manifest).join(format!("app/i18n/{language}.json"));
-        println!("cargo:rerun-if-changed={}", path.display());
-        let text = std::fs::read_to_string(&path).expect("the page's catalogues");
-        let all: std::collections::BTreeMap<String, String> =
-            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        writeln!(out, "/// The `{language}` catalogue's `rs.` and `core.` messages, sorted by id.").unwrap();
-        writeln!(out, "pub static {table}: &[(&str, &str)] = &[").unwrap();
-        for (id, text) in all.iter().filter(|(id, _)| keep(id)) {
-            writeln!(out, "    ({id:?}, {text:?}),").unwrap();
-        }
-        out.push_str("];\n");
-    }
-    std::fs::write(Path::new(out_dir).join("messages.rs"), out).unwrap();
 }
 
 /// Markdown to HTML (tables included), each heading with the id GitHub gives it, so

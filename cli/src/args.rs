@@ -8,6 +8,16 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Language of a scenario's problems and of the notes the core words (why a run
+    /// ended, slip and lift-off spans): en (default) or zh. The command line's own
+    /// words, the numbers and the files written stay as they are.
+    #[arg(long, global = true, value_name = "LANG", value_parser = parse_language)]
+    pub language: Option<nhlab_texts::i18n::Language>,
+}
+
+/// `en` or `zh` (`zh-CN` and the like too).
+fn parse_language(given: &str) -> Result<nhlab_texts::i18n::Language, String> {
+    nhlab_texts::i18n::Language::from_id(given).ok_or_else(|| format!("unknown language `{given}` (use en or zh)"))
 }
 
 #[derive(Subcommand)]

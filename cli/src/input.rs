@@ -8,6 +8,8 @@ use nhlab::mechanics::Needs;
 use nhlab::prepare::Prepared;
 use nhlab::scenario::{load, Format, Scenario};
 
+use nhlab_texts::i18n;
+
 use crate::Failure;
 
 /// A loaded, validated scenario.
@@ -77,11 +79,11 @@ pub fn load_file_with(
             p.0.iter()
                 .map(|p| {
                     if let Some((_, flag)) = flagged.iter().find(|(field, _)| p.field.starts_with(field.as_str())) {
-                        return format!("{flag}: {}", p.message);
+                        return format!("{flag}: {}", i18n::problem(p));
                     }
                     match p.position {
-                        Some((line, col)) => format!("{name}:{line}:{col}: {}: {}", p.field, p.message),
-                        None => format!("{name}: {}: {}", p.field, p.message),
+                        Some((line, col)) => format!("{name}:{line}:{col}: {}: {}", p.field, i18n::problem(p)),
+                        None => format!("{name}: {}: {}", p.field, i18n::problem(p)),
                     }
                 })
                 .collect(),
@@ -94,8 +96,8 @@ pub fn load_file_with(
     // Warnings of loading (unknown fields) and of preparing (free velocities).
     for w in &prepared.map.warnings {
         match w.position {
-            Some((line, col)) => crate::say!("warning: {name}:{line}:{col}: {}: {}", w.field, w.message),
-            None => crate::say!("warning: {name}: {}: {}", w.field, w.message),
+            Some((line, col)) => crate::say!("warning: {name}:{line}:{col}: {}: {}", w.field, i18n::problem(w)),
+            None => crate::say!("warning: {name}: {}: {}", w.field, i18n::problem(w)),
         }
     }
     Ok(prepared)

@@ -4,7 +4,8 @@
 //! output and notes captured, so that its numbers are the command line's own.
 //!
 //! Arguments are parsed in two layers: clap reads them (`args.rs`), each command
-//! validates what it needs. Exit status: 0 success, 2 bad input (one `error: …`
+//! validates what it needs. `--language zh` says a scenario's problems and the
+//! core's notes in Chinese (`nhlab_texts::i18n`). Exit status: 0 success, 2 bad input (one `error: …`
 //! line per problem, naming the place), 1 a failure while computing.
 
 mod args;
@@ -50,6 +51,8 @@ pub fn main_with(args: impl IntoIterator<Item = OsString>) -> u8 {
             return u8::try_from(e.exit_code()).unwrap_or(2);
         }
     };
+    // This thread's language (a thread of the Python package runs many commands).
+    nhlab_texts::i18n::set(cli.language.unwrap_or(nhlab_texts::i18n::Language::En));
     let result = match cli.command {
         args::Command::Check(a) => commands::check::run(&a),
         args::Command::Derive(a) => commands::derive::run(&a),

@@ -50,7 +50,7 @@ Number = Union[int, float]
 class Problem:
     """One problem of a scenario, at its place: ``field`` (``parameters.m``), ``line``
     and ``column`` (1-based; ``None`` where the problem has no one place) and the
-    ``message`` in English."""
+    ``message``, in the model's language (English unless ``language="zh"``)."""
 
     __slots__ = ("field", "line", "column", "message")
 
@@ -108,9 +108,27 @@ def _problems(stderr: str) -> List[Problem]:
     return out
 
 
-def _cli(args: Sequence[str], text: str) -> tuple[str, str]:
-    """Runs ``nhlab ARGS`` on ``text`` (standard input); its output and its notes."""
-    status, out, err = _nhlab.run_cli(list(args), text)
+LANGUAGES = ("en", "zh")
+
+# The few problems this module finds itself, in each language.
+_OWN_WORDS = {
+    "en": {"no-parameter": "no such parameter", "cannot-edit": "written in a form with_parameters cannot edit; edit the text"},
+    "zh": {"no-parameter": "没有这个参数", "cannot-edit": "此写法 with_parameters 无法修改，请直接修改文本"},
+}
+
+
+def _language(given: str) -> str:
+    """``en`` or ``zh`` (``zh-CN``, ``zh_Hans`` and the like too)."""
+    base = re.split(r"[-_]", str(given).lower())[0]
+    if base not in LANGUAGES:
+        raise ValueError(f"unknown language {given!r}: use 'en' or 'zh'")
+    return base
+
+
+def _cli(args: Sequence[str], text: str, language: str = "en") -> tuple[str, str]:
+    """Runs ``nhlab ARGS`` on ``text`` (standard input), its problems and notes in
+    ``language``; its output and its notes."""
+    status, out, err = _nhlab.run_cli([*args, "--language", language], text)
     stderr = err.decode("utf-8", "replace")
     if status == 2:
         problems = _problems(stderr)
@@ -172,16 +190,21 @@ class Model:
     """A scenario (``nhlab/1``, TOML or JSON) and what the lab computes of it.
 
     A model is its text: it pickles as that (multiprocessing, joblib and Dask ship
-    it), and each call runs the command line's command on it in this process."""
+    it), and each call runs the command line's command on it in this process.
+    ``language``: ``"en"`` or ``"zh"``, the language of its problems and notes."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, language: str = "en"):
         self._text = text
+        self._language = _language(language)
         self._read = _read(text)
         # Refused here, at its places, rather than at the first computation.
-        self._report, _ = _cli(["check", "-"], text)
+        self._report, _ = self._cli(["check", "-"])
+
+    def _cli(self, args: Sequence[str]) -> tuple[str, str]:
+        return _cli(args, self._text, self._language)
 
     def __reduce__(self):
-        return (Model, (self._text,))
+        return (Model, (self._text, self._language))
 
     def __repr__(self) -> str:
         return f"<nhlab.Model {self.title!r}>"
@@ -190,6 +213,11 @@ class Model:
     def text(self) -> str:
         """The scenario's text, as given."""
         return self._text
+
+    @property
+    def language(self) -> str:
+        """The language of its problems and notes: ``en`` or ``zh``."""
+        return self._language
 
     @property
     def title(self) -> str:
@@ -219,9 +247,10 @@ class Model:
         known = self.parameters
         for name, value in values.items():
             if name not in known:
-                raise ScenarioError([Problem(f"parameters.{name}", None, None, "no such parameter")], f"no parameter `{name}`")
-            text = _set_parameter(text, name, float(value))
-        return Model(text)
+                said = _OWN_WORDS[self._language]["no-parameter"]
+                raise ScenarioError([Problem(f"parameters.{name}", None, None, said)], f"parameters.{name}: {said}")
+            text = _set_parameter(text, name, float(value), self._language)
+        return Model(text, self._language)
 
     def check(self) -> Dict[str, Any]:
         """What ``nhlab check`` reports, as a dict: ``title``, ``coordinates``,
@@ -287,7 +316,7 @@ class Model:
             args += ["--columns", columns if isinstance(columns, str) else ",".join(columns)]
         for name, value in (inputs or {}).items():
             args += ["--input", f"{name}={value if isinstance(value, str) else _number(value)}"]
-        out, notes = _cli(args, self._text)
+        out, notes = self._cli(args)
         frame = pd.read_csv(io.StringIO(out), float_precision="round_trip", keep_default_na=True)
         frame.attrs["notes"] = [line for line in notes.splitlines() if line]
         return frame
@@ -306,7 +335,7 @@ class Model:
         at = _at(t, q, v)
         if at:
             args += ["--at", at]
-        out, _ = _cli(args, self._text)
+        out, _ = self._cli(args)
         return _arrays(json.loads(out))
 
     def linearize(
@@ -330,7 +359,7 @@ class Model:
             args += ["--sweep", sweep]
         if state_space:
             args += ["--state-space"]
-        out, _ = _cli(args, self._text)
+        out, _ = self._cli(args)
         return _arrays(json.loads(out))
 
     def export(self, language: str, method: str = "lagrange", name: str = "model") -> str:
@@ -342,15 +371,15 @@ class Model:
         with tempfile.TemporaryDirectory() as folder:
             suffix = {"c": ".c", "python": ".py", "matlab": ".m", "rust": ".rs"}.get(language, "")
             path = os.path.join(folder, name + suffix)
-            _cli(["export", "-", "--lang", language, "--method", method, "--out", path], self._text)
+            self._cli(["export", "-", "--lang", language, "--method", method, "--out", path])
             with open(path, encoding="utf-8") as f:
                 return f.read()
 
     def equations(self, method: str = "lagrange") -> Equations:
         """The equations of motion under ``method`` (``nhlab derive``)."""
-        text, _ = _cli(["derive", "-", "--method", method, "--format", "text"], self._text)
-        latex, _ = _cli(["derive", "-", "--method", method, "--format", "latex"], self._text)
-        terms, _ = _cli(["derive", "-", "--method", method, "--format", "json"], self._text)
+        text, _ = self._cli(["derive", "-", "--method", method, "--format", "text"])
+        latex, _ = self._cli(["derive", "-", "--method", method, "--format", "latex"])
+        terms, _ = self._cli(["derive", "-", "--method", method, "--format", "json"])
         definitions = self._read.get("definitions", {})
         return Equations(method, text, latex, json.loads(terms), self.coordinates, self.parameters, definitions)
 
@@ -376,7 +405,7 @@ def _read(text: str) -> Dict[str, Any]:
 _TABLE = re.compile(r"^\s*\[")
 
 
-def _set_parameter(text: str, name: str, value: float) -> str:
+def _set_parameter(text: str, name: str, value: float, language: str = "en") -> str:
     """`text` with parameter `name`'s value set: in JSON by its object, in TOML on
     its line of `[parameters]` (`m = 1.0` or `m = { value = 1.0, … }`)."""
     if text.lstrip().startswith("{"):
@@ -407,10 +436,8 @@ def _set_parameter(text: str, name: str, value: float) -> str:
             new = _number(value) + (" " + rest[comment:] if comment >= 0 else "")
         lines[k] = f"{m.group(1)}{m.group(2)}{name}{m.group(2)}{m.group(3)}{new}"
         return "\n".join(lines)
-    raise ScenarioError(
-        [Problem(f"parameters.{name}", None, None, "written in a form with_parameters cannot edit; edit the text")],
-        f"parameters.{name}: cannot edit",
-    )
+    said = _OWN_WORDS[language]["cannot-edit"]
+    raise ScenarioError([Problem(f"parameters.{name}", None, None, said)], f"parameters.{name}: {said}")
 
 
 def from_sympy(*args: Any, **kwargs: Any) -> Model:
@@ -420,22 +447,24 @@ def from_sympy(*args: Any, **kwargs: Any) -> Model:
     holonomic ones in the coordinates and ``t``, the others in the speeds too, linear
     or not), ``parameters`` (symbol → value), ``title``, and the ``initial``
     coordinates and ``speeds`` (those not given are 0, and speeds the constraints fix
-    are solved), ``t_end``. Its text is ``model.text``. The arguments are those of
+    are solved), ``t_end``; ``language`` as for :class:`Model`. Its text is
+    ``model.text``. The other arguments are those of
     ``nhlab.sympy_bridge.from_sympy_text``."""
     from .sympy_bridge import from_sympy_text
 
-    return Model(from_sympy_text(*args, **kwargs))
+    language = kwargs.pop("language", "en")
+    return Model(from_sympy_text(*args, **kwargs), language)
 
 
-def load(source: Union[str, "os.PathLike[str]"]) -> Model:
+def load(source: Union[str, "os.PathLike[str]"], language: str = "en") -> Model:
     """A model from a path to a scenario file, or from the scenario's text itself
-    (TOML or JSON)."""
+    (TOML or JSON); ``language`` (``en`` or ``zh``) that of its problems and notes."""
     text = os.fspath(source)
     looks_like_text = "\n" in text or text.lstrip().startswith("{") or "=" in text
     if not looks_like_text or os.path.exists(text):
         with open(text, encoding="utf-8") as f:
             text = f.read()
-    return Model(text)
+    return Model(text, language)
 
 
 def gallery_names() -> List[str]:
@@ -443,9 +472,10 @@ def gallery_names() -> List[str]:
     return list(_nhlab.gallery_names())
 
 
-def gallery(name: str) -> Model:
-    """The gallery's item ``name`` (``rolling-disk``, ``whipple-bicycle``, …)."""
+def gallery(name: str, language: str = "en") -> Model:
+    """The gallery's item ``name`` (``rolling-disk``, ``whipple-bicycle``, …);
+    ``language`` as for :func:`load`."""
     text = _nhlab.gallery_text(name)
     if text is None:
         raise KeyError(f"no gallery item `{name}` (see nhlab.gallery_names())")
-    return Model(text)
+    return Model(text, language)

@@ -11,10 +11,6 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-mod gallery {
-    include!(concat!(env!("OUT_DIR"), "/gallery.rs"));
-}
-
 /// Runs `nhlab ARGS…` in this process with `stdin` as its standard input; returns
 /// `(status, stdout, stderr)` as the binary would have given them.
 #[pyfunction]
@@ -42,13 +38,13 @@ fn run_cli<'py>(
 /// The gallery's names, sorted.
 #[pyfunction]
 fn gallery_names() -> Vec<&'static str> {
-    gallery::FILES.iter().map(|&(name, _)| name).collect()
+    nhlab_texts::gallery::names().collect()
 }
 
 /// The text of gallery item `name`, or `None`.
 #[pyfunction]
 fn gallery_text(name: &str) -> Option<&'static str> {
-    gallery::FILES.iter().find(|&&(n, _)| n == name).map(|&(_, text)| text)
+    nhlab_texts::gallery::text(name)
 }
 
 /// The nhlab version the package was built from.

@@ -263,3 +263,43 @@ def test_inputs_and_a_reference_state_are_passed_as_the_command_lines_options():
     want = json.loads(cli("linearize", path, "--at", "theta=0.0,x'=0.5", "--no-sweep", "--state-space", "--format", "json"))
     assert json.dumps(_lists(lin), sort_keys=True) == json.dumps(want, sort_keys=True)
     assert lin["B"].shape[1] == 1, "one input"
+
+
+def _chinese(text):
+    return any("\u4e00" <= c <= "\u9fff" for c in text)
+
+
+def test_problems_and_notes_are_said_in_the_language_chosen():
+    text = 'format = "nhlab/1"\ntitle = "t"\ncoordinates = ["x"]\nkinetic = "x\'^2/2 +"\n[initial]\nq = { x = 1 }\n'
+    said = {}
+    for language in ["en", "zh", "zh-CN"]:
+        with pytest.raises(nhlab.ScenarioError) as raised:
+            nhlab.load(text, language=language)
+        said[language] = raised.value.problems
+    # The same places; the words the command line's in that language.
+    assert [(p.field, p.line, p.column) for p in said["zh"]] == [(p.field, p.line, p.column) for p in said["en"]]
+    assert said["zh"] == said["zh-CN"]
+    assert _chinese(said["zh"][0].message) and "expected" not in said["zh"][0].message
+    status, _, err = _nhlab_cli(["check", "-", "--language", "zh"], text)
+    assert status == 2 and said["zh"][0].message in err
+    # A run's notes in Chinese, its numbers unchanged; the language travels with the
+    # model (with_parameters, pickling).
+    sleigh = nhlab.gallery("chaplygin-sleigh", language="zh")
+    assert sleigh.language == "zh"
+    frame = sleigh.run(t_end=2)
+    pd.testing.assert_frame_equal(frame, nhlab.gallery("chaplygin-sleigh").run(t_end=2), check_exact=True)
+    notes = frame.attrs["notes"]
+    assert any(_chinese(n) and "1.14782" in n for n in notes), notes
+    assert pickle.loads(pickle.dumps(sleigh)).language == "zh"
+    assert sleigh.with_parameters(m=2.0).language == "zh"
+    with pytest.raises(nhlab.ScenarioError) as raised:
+        sleigh.with_parameters(nope=1.0)
+    assert _chinese(raised.value.problems[0].message)
+    with pytest.raises(ValueError, match="unknown language"):
+        nhlab.gallery("chaplygin-sleigh", language="fr")
+
+
+def _nhlab_cli(args, stdin):
+    """The binary's exit status, output and notes."""
+    done = subprocess.run([BIN, *args], input=stdin, capture_output=True, text=True)
+    return done.returncode, done.stdout, done.stderr

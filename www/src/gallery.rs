@@ -1,8 +1,7 @@
-//! The gallery: every scenario under `scenarios/`, embedded at build time (build.rs).
+//! The gallery: every scenario under `scenarios/`, embedded at build time
+//! ([`nhlab_texts::gallery`]), as the page's menu lists it.
 
-mod files {
-    include!(concat!(env!("OUT_DIR"), "/gallery.rs"));
-}
+use nhlab_texts::gallery::FILES;
 
 /// The item the page opens on: the Chaplygin sleigh, with `lagrange`, `hamel` and
 /// `gauss` overlaid. Hamel's embedding is wrong for the sleigh (its E-vector is not
@@ -36,12 +35,12 @@ fn group(name: &str) -> &'static str {
 
 /// Every item, sorted by name.
 pub fn entries() -> Vec<Entry> {
-    files::FILES.iter().map(|&(name, _, title)| Entry { name, title, group: group(name) }).collect()
+    FILES.iter().map(|&(name, _, title)| Entry { name, title, group: group(name) }).collect()
 }
 
 /// The TOML text of the item `name`.
 pub fn text(name: &str) -> Option<&'static str> {
-    files::FILES.iter().find(|(n, ..)| *n == name).map(|(_, t, _)| *t)
+    nhlab_texts::gallery::text(name)
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ pub mod describe;
 pub mod display;
 pub mod edit;
 pub mod gallery;
-pub mod i18n;
+pub use nhlab_texts::i18n;
 pub mod kernel;
 pub mod lab;
 pub mod layout;

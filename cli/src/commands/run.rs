@@ -284,8 +284,8 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
                     IntegrationError::Interrupted { .. } => &bound_hint,
                     _ => "",
                 };
-                match nhlab::simulation::design_end_message(&e, hamel_dependent.as_deref()) {
-                    Some(message) => notes.push(format!("{who}: {message}")),
+                match nhlab::simulation::design_end(&e, hamel_dependent.as_deref()) {
+                    Some(message) => notes.push(format!("{who}: {}", nhlab_texts::i18n::message(&message))),
                     None => failures.push(format!("{who}: {e}{hint}")),
                 }
             }
@@ -411,7 +411,8 @@ fn validity_notes(who: &str, sim: &Simulation) -> Vec<String> {
     sim.validity_events()
         .iter()
         .map(|e| {
-            format!("{who}: {}", nhlab::simulation::describe_validity_event(e, &contacts[e.contact], f64::INFINITY))
+            let said = nhlab::simulation::describe_validity_message(e, &contacts[e.contact], f64::INFINITY);
+            format!("{who}: {}", nhlab_texts::i18n::message(&said))
         })
         .collect()
 }

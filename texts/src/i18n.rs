@@ -1,11 +1,13 @@
-//! The texts this module makes for the page — panel titles and notes, plot
-//! descriptions, the scene's caption, why a run ended — in the page's language.
+//! Texts made in Rust — the page's panel titles and notes, plot descriptions, the
+//! scene's caption, why a run ended; the core's messages and a scenario's problems
+//! on the page, the command line (`--language`) and in Python — in a language.
 //!
 //! The catalogues are the page's own (`www/app/i18n/en.json`, `zh.json`): build.rs
-//! compiles their `rs.` keys (texts made here) and `core.` keys (the core's
-//! [`nhlab::message`] ids) into sorted tables, so the page and the module never
-//! disagree on a word. The page (and each worker, when it starts) chooses the
-//! language with `set_language`; native code and tests speak English.
+//! compiles their `rs.` keys (texts made in Rust) and `core.` keys (the core's
+//! [`nhlab::message`] ids) into sorted tables, so the page, its modules and the
+//! command line never disagree on a word. The language is this thread's: the page
+//! (and each worker, when it starts) chooses it with `set_language`, the command line
+//! with `--language`; otherwise it is English.
 
 use std::cell::Cell;
 use std::fmt::Display;
