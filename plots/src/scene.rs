@@ -74,6 +74,25 @@ fn thin(points: &[[f64; 3]], max: usize) -> std::borrow::Cow<'_, [[f64; 3]]> {
 const MARK_POINTS: usize = 24_000;
 const MIN_GHOST_POINTS: usize = 8;
 
+/// Most strokes wider than a device pixel in a frame: past it the trails and the
+/// ghosts' outlines are drawn one device pixel wide. The browser's raster (Skia,
+/// without a GPU) strokes a one-pixel line about eight times faster than any wider
+/// one (1,800 paths of 16 points: 17 ms against 132 ms at 1.5 or 2 pixels), and 28
+/// runs of a scene at its limits stroke 3,584 paths a frame (issue 57). The first
+/// method's outlines keep their width: they are the picture.
+const WIDE_STROKES: usize = 400;
+
+/// Whether the trails and ghosts' outlines of `ghosts` are drawn one device pixel wide.
+fn crowded(ghosts: &[Ghost<'_>]) -> bool {
+    let trails: usize = ghosts.iter().map(|g| g.trails.len()).sum();
+    let ghost_paths: usize = ghosts
+        .iter()
+        .skip(1)
+        .map(|g| g.picture.items.iter().filter(|(_, m)| matches!(m, Mark::Path { .. })).count())
+        .sum();
+    trails + ghost_paths > WIDE_STROKES
+}
+
 /// How many points each ghost's outline keeps: all where the pictures fit in
 /// [`MARK_POINTS`].
 fn ghost_outline_points(ghosts: &[Ghost<'_>]) -> usize {
@@ -125,6 +144,8 @@ pub fn draw_scene<B: DrawingBackend>(
     let view = Viewport { width: w as f64, height: h as f64 };
     let px = |x: f64, y: f64| fit.pixel(x, y);
     let width = |w: f64| ((w * dpr).round() as u32).max(1);
+    let hairlines = crowded(ghosts);
+    let thin_width = |w: f64| if hairlines { 1 } else { width(w) };
     grid(area, camera, fit, dpr)?;
     // Trails under everything, fading towards their start: at most TRAIL_POINTS
     // points, drawn as up to TRAIL_BANDS polylines of one shade each (segment by
@@ -147,7 +168,7 @@ pub fn draw_scene<B: DrawingBackend>(
             for (b, start) in (0..n - 1).step_by(per_band).enumerate() {
                 let band = &points[start..(start + per_band + 1).min(n)];
                 let age = (b + 1) as f64 / n.div_ceil(per_band) as f64;
-                let style = c.mix(opacity(k) * 0.6 * age).stroke_width(width(1.5));
+                let style = c.mix(opacity(k) * 0.6 * age).stroke_width(thin_width(1.5));
                 let pixels: Vec<(f64, f64)> = band
                     .iter()
                     .map(|&p| {
@@ -198,7 +219,7 @@ pub fn draw_scene<B: DrawingBackend>(
                         p.push(first);
                     }
                 }
-                let style = c.mix(alpha).stroke_width(width(1.6));
+                let style = c.mix(alpha).stroke_width(if k == 0 { width(1.6) } else { thin_width(1.6) });
                 for run in view.clip_path(&p) {
                     area.draw(&PathElement::new(run, style))?;
                 }
@@ -418,6 +439,43 @@ mod tests {
         assert!(drawn < 2 * MARK_POINTS, "{drawn} points, against 458,752 whole");
         assert_eq!(ghost_outline_points(&ghosts[..2]), 119, "two runs: (24,000 − 16,384) / 64 each");
         assert_eq!(ghost_outline_points(&ghosts[..1]), usize::MAX, "one run fits");
+    }
+
+    /// The strokes' widths in an SVG of `ghosts`: (one device pixel, wider).
+    fn widths(ghosts: &[Ghost<'_>]) -> (usize, usize) {
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (400, 300)).into_drawing_area();
+            let camera = Camera::new(Projection::Plane);
+            let mut b = Bounds::default();
+            b.include(-1.0, -1.0);
+            b.include(1.0, 1.0);
+            draw_scene(&area, &camera, &Fit::new(&b, 400.0, 300.0, 10.0), ghosts, 1.0).unwrap();
+        }
+        let lines = svg.lines().filter(|l| l.contains("<polyline"));
+        let (hair, wide): (Vec<&str>, Vec<&str>) = lines.partition(|l| l.contains("stroke-width=\"1\""));
+        (hair.len(), wide.len())
+    }
+
+    /// A crowded scene (28 runs of 64 outlines with trails) draws its trails and the
+    /// ghosts' outlines one device pixel wide, the first run's outlines at their
+    /// width; a scene of three runs keeps every width.
+    #[test]
+    fn a_crowded_scene_draws_its_ghosts_and_trails_as_hairlines() {
+        let ring: Vec<[f64; 3]> = (0..16).map(|k| [(k as f64).cos() * 0.5, (k as f64).sin() * 0.5, 0.0]).collect();
+        let outline = Mark::Path { points: ring.clone(), closed: false, fill: false };
+        let picture = Picture { items: (0..64).map(|e| (e, outline.clone())).collect(), hidden: Vec::new() };
+        let trails = vec![ring; 64];
+        let series = crate::Series { method: nhlab::formulations::Method::Lagrange, set: 0, integrator: 0 };
+        let ghosts: Vec<Ghost<'_>> = (0..28).map(|_| Ghost { series, picture: &picture, trails: &trails }).collect();
+        assert!(crowded(&ghosts) && !crowded(&ghosts[..3]));
+        let (hair, wide) = widths(&ghosts);
+        // The grid is one pixel too; the first run's 64 outlines are the wide strokes.
+        assert_eq!(wide, 64, "{hair} one-pixel strokes");
+        assert!(hair >= 28 * 64 + 27 * 64, "{hair}");
+        let few: Vec<Ghost<'_>> = (0..3).map(|_| Ghost { series, picture: &picture, trails: &trails[..2] }).collect();
+        let (_, wide) = widths(&few);
+        assert!(wide >= 3 * 64 + 3 * 2, "every outline and trail at its width: {wide}");
     }
 
     /// Marks of agreeing methods at depths a rounding apart: the solid one (method
