@@ -62,6 +62,8 @@ run "lint for wasm32 without std" cargo clippy -p nhlab --target wasm32-unknown-
 for module in page runner helper; do
     run "lint for wasm32, the $module's module" cargo clippy -p "nhlab-$module" --target wasm32-unknown-unknown --locked -- -D warnings
 done
+# Every doc link resolves (the API documentation is part of the product).
+run "documentation" env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 run "core builds for wasm32 without std" \
     cargo build -p nhlab --target wasm32-unknown-unknown --no-default-features --release --locked
 

@@ -4,9 +4,11 @@
 //! It turns what a person types (coordinates, kinetic energy, constraints) into exact
 //! symbolic derivatives, readable equations and fast compiled evaluators.
 //!
-//! Layers, each depending only on the ones before it (and on [`math`] and
-//! [`limits`], beneath them all: float functions, two linear solvers, the sizes the
-//! lab supports):
+//! Layers, each depending only on the ones before it (and on the leaves beneath
+//! them all: [`math`], float functions and the linear algebra; [`limits`], the sizes
+//! the lab supports; [`suggest`], "did you mean"; and [`message`], the words a user
+//! reads, with their ids). `tests/architecture/main.rs` holds every `crate::` path to
+//! this order:
 //!
 //! 1. [`expr`] — the expression engine: parsing, a hash-consed expression graph kept
 //!    in canonical form, differentiation, printing (text, LaTeX, MathML) and
@@ -84,6 +86,7 @@ pub mod scenario;
 pub mod scene;
 pub mod simulation;
 pub mod stability;
+pub mod suggest;
 pub mod view;
 
 pub use formulations::Method;

@@ -32,7 +32,7 @@ pub struct Prepared {
 pub struct ParameterSet {
     /// Its name in `[compare]`.
     pub name: String,
-    /// Every parameter's value, in [`Model::parameters`] order.
+    /// Every parameter's value, in [`Base::parameters`](crate::mechanics::Base::parameters) order.
     pub parameters: Vec<f64>,
     /// The initial state with these values.
     pub initial: State,

@@ -36,15 +36,25 @@ impl Rng {
 /// A random expression tree over the names `x y phi x' y' phi' m a k t`.
 #[derive(Clone, Debug)]
 pub enum Tree {
+    /// The fraction `p/q`.
     Num(i64, i64),
+    /// The `k`-th name.
     Var(usize),
+    /// `a + b`.
     Add(Box<Tree>, Box<Tree>),
+    /// `a - b`.
     Sub(Box<Tree>, Box<Tree>),
+    /// `a * b`.
     Mul(Box<Tree>, Box<Tree>),
+    /// `a / b`.
     Div(Box<Tree>, Box<Tree>),
+    /// `a ^ n`.
     Pow(Box<Tree>, i64),
+    /// `-a`.
     Neg(Box<Tree>),
+    /// A function of one argument, by name.
     Call(&'static str, Box<Tree>),
+    /// `atan2(a, b)`.
     Atan2(Box<Tree>, Box<Tree>),
 }
 

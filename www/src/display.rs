@@ -118,7 +118,7 @@ impl Display {
         if from > run.columns.len() {
             return Err(format!("rows from {from} would leave a gap after {}", run.columns.len()));
         }
-        if rows.len() % width != 0 || !(current.is_empty() || current.len() == width) {
+        if !rows.len().is_multiple_of(width) || !(current.is_empty() || current.len() == width) {
             return Err(format!("rows of {width} numbers expected"));
         }
         run.columns.truncate(from);

@@ -173,7 +173,7 @@ impl Columns {
     /// Appends flat rows as [`RowFormat::push`] writes them.
     pub fn extend_from_rows(&mut self, rows: &[f64]) -> Result<(), String> {
         let width = self.format.width();
-        if rows.len() % width != 0 {
+        if !rows.len().is_multiple_of(width) {
             return Err(format!("{} numbers are not whole rows of {width}", rows.len()));
         }
         for row in rows.chunks_exact(width) {

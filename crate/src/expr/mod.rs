@@ -43,10 +43,10 @@ mod number;
 mod parser;
 mod print;
 mod substitute;
-mod suggest;
 mod symbols;
 mod tidy;
 
+pub use crate::suggest::nearest;
 pub use compile::{
     part_addresses, Arithmetic, Block, CompileError, CompiledCode, Evaluator, Instr, NativeEvaluator, Numbers, Op,
     Program, Reg, ShapeError, Value,
@@ -59,7 +59,6 @@ pub use graph::{Definition, ExprGraph, ExprId, Function, Node};
 pub use number::{Number, Rational};
 pub use parser::{ParseOptions, MAX_EXPRESSION_BYTES, MAX_NESTING};
 pub use print::{name_to_latex, text_to_latex};
-pub use suggest::nearest;
 pub use symbols::{
     is_identifier, Binding, DefinitionId, NameError, Symbol, SymbolId, SymbolKind, FUNCTION_NAMES, RESERVED_NAMES,
 };

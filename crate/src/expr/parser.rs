@@ -25,8 +25,8 @@ use super::error::{
 };
 use super::graph::{ExprGraph, ExprId, Function};
 use super::lexer::{tokenize, Cursor, Token, TokenKind};
-use super::suggest::nearest;
 use super::symbols::{Binding, SymbolKind, FUNCTION_NAMES};
+use crate::suggest::nearest;
 
 /// Longest accepted expression, in bytes.
 pub const MAX_EXPRESSION_BYTES: usize = 65_536;

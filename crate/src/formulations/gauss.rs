@@ -20,7 +20,7 @@ pub(super) fn solve(terms: &Terms, t: f64) -> Result<Solution, DynamicsError> {
         return Ok(Solution { accelerations: a, multipliers: None, multiplier_rates: None });
     }
     let aj = &terms.jacobian;
-    let pinv = super::jacobi::pseudo_inverse(aj, RANK_TOLERANCE).ok_or(DynamicsError::Singular {
+    let pinv = crate::math::jacobi::pseudo_inverse(aj, RANK_TOLERANCE).ok_or(DynamicsError::Singular {
         what: crate::mechanics::SingularMatrix::Symbol("A"),
         t,
         hint: crate::mechanics::SingularHint::None,
@@ -35,7 +35,7 @@ pub(super) fn solve(terms: &Terms, t: f64) -> Result<Solution, DynamicsError> {
             hint: crate::mechanics::SingularHint::Inconsistent,
         });
     }
-    let (eigenvalues, eigenvectors) = super::jacobi::symmetric_eigen(&(aj.transpose() * aj));
+    let (eigenvalues, eigenvectors) = crate::math::jacobi::symmetric_eigen(&(aj.transpose() * aj));
     let scale = eigenvalues.iter().cloned().fold(0.0, f64::max).max(f64::MIN_POSITIVE);
     let free: alloc::vec::Vec<usize> = (0..n).filter(|&k| eigenvalues[k] <= RANK_TOLERANCE * scale).collect();
     if free.is_empty() {

@@ -20,7 +20,6 @@ pub use crate::math::{RangeSpace, Workspace, MASS_PIVOT, SCHUR_PIVOT};
 mod euler;
 mod gauss;
 mod hamel;
-pub(crate) mod jacobi;
 mod lagrange;
 mod udwadia_kalaba;
 mod vakonomic;
@@ -281,7 +280,7 @@ fn redundant_saddle_point(
     let (qdd, lambda_kept) = (x.rows(0, n).into_owned(), x.rows(n, r).into_owned());
     every_row_met(&terms.jacobian, &terms.bias, &rows, &qdd, t)?;
     let force = b.transpose() * lambda_kept;
-    let pinv = jacobi::pseudo_inverse(&reaction.transpose(), REDUNDANCY_TOLERANCE).ok_or(singular)?;
+    let pinv = crate::math::jacobi::pseudo_inverse(&reaction.transpose(), REDUNDANCY_TOLERANCE).ok_or(singular)?;
     Ok(Solution { accelerations: qdd, multipliers: Some(pinv * force), multiplier_rates: None })
 }
 
@@ -317,7 +316,7 @@ fn in_conflict(jacobian: &DMatrix<f64>, kept: &[usize], unmet: &[usize]) -> allo
         return out;
     }
     let basis = jacobian.select_rows(kept).transpose();
-    if let Some(pinv) = jacobi::pseudo_inverse(&basis, REDUNDANCY_TOLERANCE) {
+    if let Some(pinv) = crate::math::jacobi::pseudo_inverse(&basis, REDUNDANCY_TOLERANCE) {
         for &j in unmet {
             let coefficients = &pinv * jacobian.row(j).transpose();
             let largest = coefficients.amax();

@@ -17,14 +17,14 @@ pub(super) fn solve(terms: &Terms, t: f64) -> Result<Solution, DynamicsError> {
     if terms.jacobian.nrows() == 0 {
         return Ok(Solution { accelerations: a, multipliers: None, multiplier_rates: None });
     }
-    let (eigenvalues, eigenvectors) = super::jacobi::symmetric_eigen(&terms.mass);
+    let (eigenvalues, eigenvectors) = crate::math::jacobi::symmetric_eigen(&terms.mass);
     if eigenvalues.iter().any(|&l| l.is_nan() || l <= 0.0) {
         return Err(DynamicsError::NotPositiveDefinite { t });
     }
     let inv_sqrt = DVector::from_iterator(eigenvalues.len(), eigenvalues.iter().map(|&l| 1.0 / crate::math::sqrt(l)));
     let m_inv_half = &eigenvectors * nalgebra::DMatrix::from_diagonal(&inv_sqrt) * eigenvectors.transpose();
     let b_matrix = &terms.jacobian * &m_inv_half;
-    let pinv = super::jacobi::pseudo_inverse(&b_matrix, RANK_TOLERANCE).ok_or(DynamicsError::Singular {
+    let pinv = crate::math::jacobi::pseudo_inverse(&b_matrix, RANK_TOLERANCE).ok_or(DynamicsError::Singular {
         what: crate::mechanics::SingularMatrix::Symbol("A M^{-1/2}"),
         t,
         hint: crate::mechanics::SingularHint::None,

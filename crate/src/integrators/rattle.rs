@@ -166,7 +166,7 @@ impl Rattle {
     }
 
     /// Whether the last steps grew the kinetic size by orders of magnitude
-    /// ([`GrowthWatch`]); `failed`: a step has just failed (Newton), where a
+    /// (`GrowthWatch`); `failed`: a step has just failed (Newton), where a
     /// smaller growth already says why. Estimates a stable step from the stiffest
     /// frequency at the last sane state (`terms` are evaluated there).
     pub fn instability(&self, terms: &mut DiscreteTerms, parameters: &[f64], failed: bool) -> Option<Instability> {

@@ -18,6 +18,7 @@
 
 mod dense;
 mod eigen;
+pub(crate) mod jacobi;
 mod range_space;
 mod rank;
 

@@ -96,7 +96,7 @@ impl Base {
     }
 
     /// The inputs of a program evaluated along a run — `[t, q…, v…, parameters…]`
-    /// (the view, the scene); [`fill_state_inputs`] puts a state's numbers there.
+    /// (the view, the scene); [`fill_state_inputs`](crate::mechanics::fill_state_inputs) puts a state's numbers there.
     pub fn state_inputs(&self) -> Vec<crate::expr::SymbolId> {
         let g = &self.graph;
         let n = self.coordinate_count();

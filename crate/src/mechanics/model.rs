@@ -647,7 +647,7 @@ fn with_particles(
 
 impl Model {
     /// The parameter sets of `[compare]` in name order: each set's name and the
-    /// model's parameter values (in [`Model::parameters`] order) with its own in place
+    /// model's parameter values (in [`Base::parameters`] order) with its own in place
     /// of the scenario's.
     pub fn parameter_sets(&self) -> Vec<(String, Vec<f64>)> {
         self.scenario
@@ -661,7 +661,7 @@ impl Model {
     }
 }
 
-/// Writes `[t, q…, v…, parameters…]` into `inputs`, laid out as [`Model::state_inputs`].
+/// Writes `[t, q…, v…, parameters…]` into `inputs`, laid out as [`Base::state_inputs`].
 pub fn fill_state_inputs(inputs: &mut [f64], t: f64, q: &[f64], v: &[f64], parameters: &[f64]) {
     let n = q.len();
     inputs[0] = t;

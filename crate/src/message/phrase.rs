@@ -125,7 +125,7 @@ messages! {
 /// "; did you mean …?" with the names nearest to `name` among `candidates` (at most
 /// three), or `None` when none is near.
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<Message> {
-    let near = crate::expr::nearest(name, candidates.into_iter().filter(|k| !k.is_empty()));
+    let near = crate::suggest::nearest(name, candidates.into_iter().filter(|k| !k.is_empty()));
     hint(&near)
 }
 

@@ -145,7 +145,7 @@ pub fn format_of(text: &str) -> Format {
 
 /// Reads a JSON scenario (a leading byte-order mark is skipped, as in TOML) into
 /// the tree TOML's reader makes, and deserializes that as a TOML scenario is
-/// ([`super::json`] says why and what differs).
+/// (`scenario/json.rs` says why and what differs).
 pub fn load_json(text: &str) -> Result<(Scenario, SourceMap), Problems> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let super::json::Read { root, places, twice, too_deep, null_in_list } = super::json::read(text);

@@ -762,7 +762,7 @@ impl Simulation {
         if self.steps >= limits.max_steps {
             return Err(IntegrationError::Limit { t: t0, what: "steps", limit: limits.max_steps });
         }
-        if self.steps > 0 && self.steps % STALL_WINDOW == 0 {
+        if self.steps > 0 && self.steps.is_multiple_of(STALL_WINDOW) {
             let advanced = t0 - self.window_t;
             if advanced < STALL_FRACTION * (t_end - self.grid.origin) {
                 // Steps small for the time they are at are a stall (stiff or singular

@@ -26,7 +26,7 @@ pub enum Condition {
 }
 
 impl Condition {
-    /// Every condition, in the order of [`status`]'s flags.
+    /// Every condition, in the order of `status`'s flags.
     pub const ALL: [Condition; 3] = [Condition::LiftOff, Condition::Slip, Condition::FrictionNotFinite];
 
     /// `lift-off`, `slip` or `friction-not-finite`.

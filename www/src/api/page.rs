@@ -330,7 +330,7 @@ fn css_size(canvas: &web_sys::HtmlCanvasElement) -> (f64, f64) {
     observed.unwrap_or((0.0, 0.0))
 }
 
-/// Draws a sweep (from [`stability`]) on canvas `id`, the backing store sized to its
+/// Draws a sweep (from [`crate::stability`]) on canvas `id`, the backing store sized to its
 /// CSS size times `dpr`, with the value the run uses at `current`. Returns the
 /// horizontal positions of the first and last swept values in CSS pixels `[left, right]`, so that a click
 /// can be turned into a value.

@@ -2,7 +2,7 @@
 //! scenario (the terms and the written-out range-space solve of
 //! [`nhlab::formulations::lagrange_program`]) as a WebAssembly module made at load time
 //! ([`encode`]) and instantiated in the worker next to the page's own module
-//! ([`instance`]), so that stepping runs it without the interpreter's dispatch.
+//! (`instance`), so that stepping runs it without the interpreter's dispatch.
 //!
 //! It computes the same bits as the interpreter's program and as `nhlab run
 //! --native` (the same operations, the same `nhlab::math` functions), and the core
@@ -11,6 +11,9 @@
 
 pub mod encode;
 #[cfg(target_arch = "wasm32")]
+// The other of the workspace's two places allowed `unsafe` (Cargo.toml's lint
+// policy): calls into the WebAssembly functions the kernel generated.
+#[allow(unsafe_code)]
 mod instance;
 
 use nhlab::expr::{NativeEvaluator, Program};

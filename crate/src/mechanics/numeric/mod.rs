@@ -91,7 +91,7 @@ pub struct NumericModel {
     /// The main program's outputs before Hamel's, as last read.
     pub(crate) outputs: Vec<f64>,
     jacobian_outputs: Vec<f64>,
-    /// Parameter values, in [`Model::parameters`] order; change them freely.
+    /// Parameter values, in [`Base::parameters`](crate::mechanics::Base::parameters) order; change them freely.
     pub parameters: Vec<f64>,
     /// Baumgarte rates (α, β): when set, `b` is corrected towards `f = 0`, `φ = 0`.
     pub baumgarte: Option<(f64, f64)>,

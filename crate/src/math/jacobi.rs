@@ -1,5 +1,6 @@
 //! Jacobi's symmetric eigen-decomposition and one-sided (Hestenes) SVD, for the
-//! formulations that are defined by them (Udwadia–Kalaba, Gauss).
+//! formulations that are defined by them (Udwadia–Kalaba, Gauss) and a body's
+//! principal moments.
 //!
 //! Why not nalgebra's `symmetric_eigen` and `svd`: with `std` they call the
 //! platform's float functions (`hypot` among them), which differ in the last bit
