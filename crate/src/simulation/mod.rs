@@ -3,11 +3,24 @@
 //! samples (state, energy, residuals, compulsion).
 
 mod blame;
+mod contact_setup;
+mod drift;
+mod ends;
 mod initial;
+mod record;
 mod sample_block;
 mod samples;
+mod settings;
 pub mod split_choice;
 mod validity;
+
+pub use contact_setup::{contact_analysis, contact_forces_at, prepare_contacts, ContactForcesAt};
+pub use ends::{design_end, design_end_message, ended_by_design, failure, hamel_end, hamel_end_message};
+pub use record::Sample;
+pub use settings::{Diagnostics, Limits, Settings};
+
+use drift::{least_norm, project};
+use record::{measure, record, CompulsionWork};
 
 pub use initial::{
     initial_state, initial_state_with_warnings, state_given, state_with_warnings, State, StateOrigin,
@@ -29,125 +42,6 @@ pub use validity::{
 };
 
 pub use crate::scenario::{OnInvalid, Stabilization};
-
-/// Where a run that stopped on `e` ended by design rather than failed: Hamel's
-/// embedding is undefined from the time its split turns singular, an event of the
-/// mechanics the lab shows as information (in the page and on the command line
-/// alike), not a failure of the integration. The time it ended, else `None`.
-pub fn ended_by_design(e: &IntegrationError<DynamicsError>) -> Option<f64> {
-    match e {
-        IntegrationError::System(DynamicsError::Singular {
-            what: crate::mechanics::SingularMatrix::HamelSplit,
-            t,
-            ..
-        }) => Some(*t),
-        IntegrationError::System(DynamicsError::ContactInvalid { t, .. }) => Some(*t),
-        _ => None,
-    }
-}
-
-/// How each contact's force is found at `initial` (the analysis a run makes at its
-/// start), with whether it is determined; `None` without contacts.
-pub fn contact_analysis(numeric: &NumericModel, initial: &State) -> Option<Vec<crate::mechanics::ContactInfo>> {
-    let mut numeric = numeric.clone();
-    numeric.contacts.as_ref()?;
-    validity::prepare(&mut numeric, initial.t, &initial.q);
-    numeric.contacts.as_ref().map(|c| c.contacts().to_vec())
-}
-
-/// Makes the contact analysis of a run starting at `initial` once, into `numeric`,
-/// for every run cloned from it: the runs of one parameter set under several
-/// methods make the same choice (it follows the true motion, whatever the method),
-/// and for a large model it is most of a run's set-up (30 rolling balls: 0.13 s a
-/// run, 28 runs 3 s). A run of a model prepared so does not choose again.
-pub fn prepare_contacts(numeric: &mut NumericModel, initial: &State) {
-    validity::prepare(numeric, initial.t, &initial.q);
-}
-
-/// Each contact's force at a state, with how it is found.
-pub type ContactForcesAt = (Vec<crate::mechanics::ContactForce>, Vec<crate::mechanics::ContactInfo>);
-
-/// The contact forces at `state` under `method` (`nhlab eval`), with how each is
-/// found; `None` without contacts or for a vakonomic run.
-pub fn contact_forces_at(
-    numeric: &mut NumericModel,
-    method: Method,
-    state: &State,
-) -> Result<Option<ContactForcesAt>, DynamicsError> {
-    validity::prepare(numeric, state.t, &state.q);
-    let mut y = state.q.clone();
-    y.extend(&state.v);
-    y.extend(&state.mu);
-    if !validity::forces_at(numeric, method, state.t, &y, None)? {
-        return Ok(None);
-    }
-    Ok(numeric.contacts.as_ref().map(|c| (c.forces().to_vec(), c.contacts().to_vec())))
-}
-
-/// The words for a run that [`ended_by_design`]: Hamel's split turned singular
-/// ([`hamel_end_message`], with the split's dependent coordinates), or a contact
-/// lifted off or slipped under `[run] on_invalid = "stop"`.
-pub fn design_end_message(
-    e: &IntegrationError<DynamicsError>,
-    dependent: Option<&str>,
-) -> Option<alloc::string::String> {
-    design_end(e, dependent).map(|m| m.english)
-}
-
-/// Why a run stopped, as a message with an id ([`crate::message::run`]) that a page
-/// says in its language; its English is what `Display` writes.
-pub fn failure(e: &SimulationError) -> crate::message::Message {
-    use crate::math::{Short, ShortTime};
-    use crate::message::run;
-    match e {
-        IntegrationError::System(e) => e.message(),
-        IntegrationError::StepSizeCollapse { t, h } => run::step_collapsed(alloc::format!("{h:e}"), Short(*t)),
-        IntegrationError::NoProgress { t, dt } => run::no_progress(alloc::format!("{dt:e}"), Short(*t)),
-        IntegrationError::Stalled { t, steps, advanced } => {
-            run::stalled(Short(*t), steps, alloc::format!("{advanced:e}"))
-        }
-        IntegrationError::TooLong { t, t_end, steps, advanced, needed } => {
-            run::too_long(ShortTime(*t_end), steps, ShortTime(*advanced), ShortTime(*t), ShortTime(*needed))
-        }
-        IntegrationError::Limit { t, what: "samples", limit } => run::sample_limit(Short(*t), limit),
-        IntegrationError::Limit { t, limit, .. } => run::step_limit(Short(*t), limit),
-        IntegrationError::Interrupted { t } => run::interrupted(Short(*t)),
-        IntegrationError::NonFinite { t } => run::state_not_finite(Short(*t)),
-        IntegrationError::StepTooSmall { dt, t_end, needed, limit } => {
-            run::step_too_small(Short(*dt), ShortTime(*t_end), ShortTime(*needed), limit)
-        }
-        IntegrationError::Unstable { dt, instability } => instability.message(*dt),
-    }
-}
-
-/// [`design_end_message`] with its id and parameters (a page translates it).
-pub fn design_end(e: &IntegrationError<DynamicsError>, dependent: Option<&str>) -> Option<crate::message::Message> {
-    match e {
-        IntegrationError::System(DynamicsError::ContactInvalid { message, .. }) => Some(message.clone()),
-        _ => ended_by_design(e).map(|t| hamel_end(t, dependent)),
-    }
-}
-
-/// The words for a run of Hamel's embedding that ended at `t`, its split having
-/// the dependent coordinates `dependent` (`y`, `x, y`).
-pub fn hamel_end_message(t: f64, dependent: Option<&str>) -> alloc::string::String {
-    hamel_end(t, dependent).english
-}
-
-/// [`hamel_end_message`] with its id and parameters.
-pub fn hamel_end(t: f64, dependent: Option<&str>) -> crate::message::Message {
-    use crate::message::Message;
-    let at = crate::math::ShortTime(t);
-    let english = alloc::format!(
-        "Hamel's embedding ends at t = {at}: its split (dependent {}) is singular there; \
-         choose other dependent coordinates in [hamel] to follow it further",
-        dependent.unwrap_or("the dependent coordinates")
-    );
-    match dependent {
-        Some(names) => Message::new("run.hamel-ends", english).arg("t", at).arg("dependent", names),
-        None => Message::new("run.hamel-ends.unnamed", english).arg("t", at),
-    }
-}
 
 /// The terms a structure-preserving integrator steps, or why it cannot run: it
 /// steps the Lagrange–d'Alembert equations (the method `lagrange`; the others
@@ -182,139 +76,6 @@ pub fn redundant_for_structure_preserving(
     let count = terms.jacobian.nrows();
     let rank = crate::mechanics::independent_rows(&terms.jacobian).len();
     (rank < count).then(|| crate::message::run::sp_redundant(rank, count))
-}
-
-/// How to run.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Settings {
-    /// The method.
-    pub method: Method,
-    /// The integrator.
-    pub integrator: IntegratorKind,
-    /// Relative tolerance (dopri5).
-    pub rtol: f64,
-    /// Absolute tolerance (dopri5).
-    pub atol: f64,
-    /// Step (rk4).
-    pub dt: f64,
-    /// Drift control.
-    pub stabilization: Stabilization,
-    /// Bounds on the work and memory of one run.
-    pub limits: Limits,
-    /// Whether each sample computes Gauss's compulsion (an LDLᵀ of `M` per sample):
-    /// only `nhlab run --plot` draws it, so the command line asks for it there and
-    /// the page never does. Samples not asked have `compulsion` NaN.
-    pub compulsion: bool,
-    /// What each sample computes besides the state: `nhlab run --columns` asks only
-    /// for the columns it writes ([`Diagnostics::ALL`] by default).
-    pub diagnostics: Diagnostics,
-    /// What the run does where a contact lifts off or slips. The contacts are
-    /// checked, and the spans kept ([`Simulation::validity_events`]), whenever the
-    /// samples record the contact forces or the run is to stop.
-    pub on_invalid: OnInvalid,
-}
-
-/// The per-sample quantities beyond the state. They are the main program's outputs
-/// after `M`, `F`, `A`, `b` (Hamel's terms last): at a sample where the integrator's
-/// last stage left the program, only those instructions run; a run asked for the state alone skips
-/// them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Diagnostics {
-    /// `T + V` (else NaN).
-    pub energy: bool,
-    /// The constraints' residuals, and the holonomic ones' velocity residuals (else empty).
-    pub residuals: bool,
-    /// Hamel's E-vector (else `None`).
-    pub e_vector: bool,
-    /// The contact forces (else empty).
-    pub contacts: bool,
-}
-
-impl Diagnostics {
-    /// Everything: what the page plots and `nhlab run` writes by default.
-    pub const ALL: Diagnostics = Diagnostics { energy: true, residuals: true, e_vector: true, contacts: true };
-    /// The state alone.
-    pub const NONE: Diagnostics = Diagnostics { energy: false, residuals: false, e_vector: false, contacts: false };
-}
-
-/// Bounds on one run, so that no scenario can run unbounded: a stiff system, an
-/// absurd `t_end` or a tiny step stops with a message naming the time reached.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// Most steps one run may take (default [`Limits::DEFAULT_STEPS`]).
-    pub max_steps: u64,
-    /// Most samples one run may record, the first included (default
-    /// [`Limits::DEFAULT_SAMPLES`]; a sample holds the whole state, so this bounds memory).
-    pub max_samples: usize,
-}
-
-impl Limits {
-    /// One million steps: minutes at most for the gallery's models.
-    pub const DEFAULT_STEPS: u64 = 1_000_000;
-    /// 200,000 samples: about 400 MB at the peak of `nhlab run` for a small model
-    /// (samples, table and text together), twice what the page records.
-    pub const DEFAULT_SAMPLES: usize = 200_000;
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits { max_steps: Limits::DEFAULT_STEPS, max_samples: Limits::DEFAULT_SAMPLES }
-    }
-}
-
-impl Settings {
-    /// The scenario's `[run]` settings for `method`, with the spec's defaults.
-    pub fn from_scenario(run: &crate::scenario::RunSpec, method: Method) -> Self {
-        Settings {
-            method,
-            integrator: run.integrator_kind(),
-            rtol: run.rtol.unwrap_or(1e-9),
-            atol: run.atol.unwrap_or(1e-12),
-            dt: run.dt.unwrap_or(0.01),
-            stabilization: run.stabilization_kind(),
-            limits: Limits::default(),
-            compulsion: true,
-            diagnostics: Diagnostics::ALL,
-            on_invalid: run.on_invalid_kind(),
-        }
-    }
-}
-
-/// One recorded point of a run.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Sample {
-    /// Time.
-    pub t: f64,
-    /// Coordinates.
-    pub q: Vec<f64>,
-    /// Velocities.
-    pub v: Vec<f64>,
-    /// `T + V`.
-    pub energy: f64,
-    /// `μ` (vakonomic only; empty otherwise).
-    pub mu: Vec<f64>,
-    /// Every constraint's residual as written: `φ(q, t)` for a holonomic one,
-    /// `f(q, v, t)` for the others.
-    pub residuals: Vec<f64>,
-    /// Every constraint's velocity-level residual `f` (`φ_q v + φ_t` for a
-    /// holonomic one; the same as [`Sample::residuals`] for the others).
-    pub velocity_residuals: Vec<f64>,
-    /// Gauss's compulsion of the method's accelerations (NaN unless
-    /// [`Settings::compulsion`] asked for it).
-    pub compulsion: f64,
-    /// Hamel's E-vector at this state (one per independent coordinate of the
-    /// model's split); `None` without a split or where it is singular.
-    pub e_vector: Option<Vec<f64>>,
-    /// Each contact's [`crate::mechanics::ContactForce::columns`] in turn (empty
-    /// without contacts or when not asked for; NaN where not determined).
-    pub contact_forces: Vec<f64>,
-}
-
-/// Solver and scratch for the samples' compulsion, reused from sample to sample.
-#[derive(Default)]
-struct CompulsionWork {
-    solver: formulations::RangeSpace,
-    scratch: Vec<f64>,
 }
 
 /// Why a run stopped early.
@@ -869,127 +630,4 @@ impl Simulation {
         }
         Ok(())
     }
-}
-
-/// Records the sample at `(t, y)`, within the sample limit, measured straight into
-/// its row of `samples`; nothing is allocated but the samples' own growth. (A free
-/// function over the simulation's fields, so that a sample at the current state
-/// borrows it in place.)
-fn record(
-    samples: &mut Samples,
-    numeric: &mut NumericModel,
-    settings: &Settings,
-    compulsion: &mut CompulsionWork,
-    t: f64,
-    y: &[f64],
-    known: Option<&[f64]>,
-) -> Result<(), SimulationError> {
-    let limit = settings.limits.max_samples;
-    if samples.recorded() >= limit {
-        return Err(IntegrationError::Limit { t, what: "samples", limit: limit as u64 });
-    }
-    if settings.diagnostics == Diagnostics::NONE && !settings.compulsion {
-        samples.push_state(t, y);
-        return Ok(());
-    }
-    samples
-        .push_with(t, y, |row| measure(numeric, settings, compulsion, t, y, known, row))
-        .map_err(IntegrationError::System)
-}
-
-/// Measures the sample at `(t, y)` besides its state: the scalars, and the
-/// residuals and E-vector into `row`. `known` is the derivative of `y` there when
-/// the integrator has it already (its last stage), which saves the compulsion a
-/// solve.
-fn measure(
-    numeric: &mut NumericModel,
-    settings: &Settings,
-    work: &mut CompulsionWork,
-    t: f64,
-    y: &[f64],
-    known: Option<&[f64]>,
-    mut row: Measures<'_>,
-) -> Result<Scalars, DynamicsError> {
-    let n = numeric.n();
-    let (q, v, mu) = (&y[..n], &y[n..2 * n], &y[2 * n..]);
-    let wanted = settings.diagnostics;
-    let (mut energy, mut compulsion) = (f64::NAN, f64::NAN);
-    if settings.compulsion {
-        // Only the compulsion needs the accelerations: solved here when the
-        // integrator has not given them.
-        let solved = match known {
-            None => formulations::accelerations_with_multipliers(settings.method, numeric, t, q, v, mu)?.accelerations,
-            Some(_) => DVector::zeros(0),
-        };
-        let terms = numeric.evaluate(t, q, v)?;
-        let accelerations = known.map_or(solved.as_slice(), |dy| &dy[n..2 * n]);
-        compulsion = formulations::compulsion_with(terms, accelerations, t, &mut work.solver, &mut work.scratch)?;
-    }
-    let mut e_defined = false;
-    let with_residuals = row.residuals > 0;
-    let (columns, contact_columns) = row.without_contacts();
-    // First: the diagnostics below read where the last right-hand side left the
-    // machine code (its tail), which finding the accelerations here would move.
-    if !contact_columns.is_empty() && validity::forces_at(numeric, settings.method, t, y, known)? {
-        if let Some(contacts) = &numeric.contacts {
-            for (out, force) in contact_columns.chunks_mut(crate::mechanics::CONTACT_COLUMNS).zip(contacts.forces()) {
-                out.copy_from_slice(&force.columns());
-            }
-        }
-    }
-    if wanted.energy || wanted.residuals || wanted.e_vector {
-        // One pass of the program gives them all (the E-vector's terms follow
-        // them); the columns not recorded are left out.
-        let (value, defined) = sample_block::diagnostics(numeric, t, q, v, columns, with_residuals)?;
-        e_defined = defined;
-        if wanted.energy {
-            energy = value;
-        }
-    }
-    Ok(Scalars { energy, compulsion, e_defined })
-}
-
-/// Projects positions onto `φ = 0` (Gauss–Newton) and velocities onto `f = 0` in
-/// the metric of `M`, in place.
-fn project(numeric: &mut NumericModel, t: f64, y: &mut [f64]) -> Result<(), DynamicsError> {
-    let n = numeric.n();
-    if numeric.m() == 0 {
-        return Ok(());
-    }
-    for _ in 0..3 {
-        let (q, rest) = y.split_at(n);
-        let terms = numeric.evaluate(t, q, &rest[..n])?;
-        let phi = terms.position_residuals.clone();
-        if phi.amax() <= 1e-14 {
-            break;
-        }
-        // Rows of A for holonomic constraints are ∂φ/∂q.
-        let correction = least_norm(&terms.jacobian, &phi);
-        for i in 0..n {
-            y[i] -= correction[i];
-        }
-    }
-    let (q, rest) = y.split_at(n);
-    let terms = numeric.evaluate(t, q, &rest[..n])?;
-    let m_inv = terms.mass.clone().cholesky().ok_or(DynamicsError::NotPositiveDefinite { t })?;
-    let a = &terms.jacobian;
-    let m_inv_at = m_inv.solve(&a.transpose());
-    let s = a * &m_inv_at;
-    let lambda = s.lu().solve(&terms.residuals).ok_or(DynamicsError::Singular {
-        what: crate::mechanics::SingularMatrix::Symbol("A M⁻¹ Aᵀ"),
-        t,
-        hint: crate::mechanics::SingularHint::None,
-    })?;
-    let dv = m_inv_at * lambda;
-    for i in 0..n {
-        y[n + i] -= dv[i];
-    }
-    Ok(())
-}
-
-/// The least-norm `x` with `J x = r`, rows of `J` that are zero ignored.
-pub(crate) fn least_norm(j: &nalgebra::DMatrix<f64>, r: &DVector<f64>) -> DVector<f64> {
-    let svd = j.clone().svd(true, true);
-    let tol = 1e-12 * svd.singular_values.max().max(f64::MIN_POSITIVE);
-    svd.solve(r, tol).unwrap_or_else(|_| DVector::zeros(j.ncols()))
 }

@@ -1,0 +1,86 @@
+//! Why a run ended: by design (Hamel's split turned singular, a contact that
+//! lifted off or slipped under `on_invalid = "stop"`) or by a failure, in words with
+//! an id that a page says in its language.
+
+use super::*;
+
+/// Where a run that stopped on `e` ended by design rather than failed: Hamel's
+/// embedding is undefined from the time its split turns singular, an event of the
+/// mechanics the lab shows as information (in the page and on the command line
+/// alike), not a failure of the integration. The time it ended, else `None`.
+pub fn ended_by_design(e: &IntegrationError<DynamicsError>) -> Option<f64> {
+    match e {
+        IntegrationError::System(DynamicsError::Singular {
+            what: crate::mechanics::SingularMatrix::HamelSplit,
+            t,
+            ..
+        }) => Some(*t),
+        IntegrationError::System(DynamicsError::ContactInvalid { t, .. }) => Some(*t),
+        _ => None,
+    }
+}
+
+/// The words for a run that [`ended_by_design`]: Hamel's split turned singular
+/// ([`hamel_end_message`], with the split's dependent coordinates), or a contact
+/// lifted off or slipped under `[run] on_invalid = "stop"`.
+pub fn design_end_message(
+    e: &IntegrationError<DynamicsError>,
+    dependent: Option<&str>,
+) -> Option<alloc::string::String> {
+    design_end(e, dependent).map(|m| m.english)
+}
+
+/// Why a run stopped, as a message with an id ([`crate::message::run`]) that a page
+/// says in its language; its English is what `Display` writes.
+pub fn failure(e: &SimulationError) -> crate::message::Message {
+    use crate::math::{Short, ShortTime};
+    use crate::message::run;
+    match e {
+        IntegrationError::System(e) => e.message(),
+        IntegrationError::StepSizeCollapse { t, h } => run::step_collapsed(alloc::format!("{h:e}"), Short(*t)),
+        IntegrationError::NoProgress { t, dt } => run::no_progress(alloc::format!("{dt:e}"), Short(*t)),
+        IntegrationError::Stalled { t, steps, advanced } => {
+            run::stalled(Short(*t), steps, alloc::format!("{advanced:e}"))
+        }
+        IntegrationError::TooLong { t, t_end, steps, advanced, needed } => {
+            run::too_long(ShortTime(*t_end), steps, ShortTime(*advanced), ShortTime(*t), ShortTime(*needed))
+        }
+        IntegrationError::Limit { t, what: "samples", limit } => run::sample_limit(Short(*t), limit),
+        IntegrationError::Limit { t, limit, .. } => run::step_limit(Short(*t), limit),
+        IntegrationError::Interrupted { t } => run::interrupted(Short(*t)),
+        IntegrationError::NonFinite { t } => run::state_not_finite(Short(*t)),
+        IntegrationError::StepTooSmall { dt, t_end, needed, limit } => {
+            run::step_too_small(Short(*dt), ShortTime(*t_end), ShortTime(*needed), limit)
+        }
+        IntegrationError::Unstable { dt, instability } => instability.message(*dt),
+    }
+}
+
+/// [`design_end_message`] with its id and parameters (a page translates it).
+pub fn design_end(e: &IntegrationError<DynamicsError>, dependent: Option<&str>) -> Option<crate::message::Message> {
+    match e {
+        IntegrationError::System(DynamicsError::ContactInvalid { message, .. }) => Some(message.clone()),
+        _ => ended_by_design(e).map(|t| hamel_end(t, dependent)),
+    }
+}
+
+/// The words for a run of Hamel's embedding that ended at `t`, its split having
+/// the dependent coordinates `dependent` (`y`, `x, y`).
+pub fn hamel_end_message(t: f64, dependent: Option<&str>) -> alloc::string::String {
+    hamel_end(t, dependent).english
+}
+
+/// [`hamel_end_message`] with its id and parameters.
+pub fn hamel_end(t: f64, dependent: Option<&str>) -> crate::message::Message {
+    use crate::message::Message;
+    let at = crate::math::ShortTime(t);
+    let english = alloc::format!(
+        "Hamel's embedding ends at t = {at}: its split (dependent {}) is singular there; \
+         choose other dependent coordinates in [hamel] to follow it further",
+        dependent.unwrap_or("the dependent coordinates")
+    );
+    match dependent {
+        Some(names) => Message::new("run.hamel-ends", english).arg("t", at).arg("dependent", names),
+        None => Message::new("run.hamel-ends.unnamed", english).arg("t", at),
+    }
+}
