@@ -22,6 +22,7 @@ mod native;
 mod papers;
 mod printed_equations;
 mod redundant;
+mod rotating_bodies;
 mod sampling;
 mod scenario_errors;
 mod scene;

@@ -18,11 +18,10 @@ use super::graph::{symbol_bit, ExprGraph, ExprId, Function, Node};
 use super::symbols::{SymbolId, SymbolKind};
 
 /// Why a time derivative cannot be taken.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DiffError {
     /// The expression contains a symbol whose rate of change is unknown (an
     /// acceleration: jerks are not modelled; or an auxiliary unknown).
-    #[error("cannot take the time derivative of `{name}`: its rate of change is not a symbol of the model")]
     NoRate {
         /// The symbol's name.
         name: alloc::string::String,
@@ -37,6 +36,15 @@ impl DiffError {
         }
     }
 }
+
+/// The words are the message's, written once.
+impl core::fmt::Display for DiffError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.message().english)
+    }
+}
+
+impl core::error::Error for DiffError {}
 
 impl ExprGraph {
     /// The partial derivative `∂e/∂s`.

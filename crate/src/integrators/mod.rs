@@ -25,13 +25,11 @@ pub trait System {
 }
 
 /// Why integration stopped.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum IntegrationError<E> {
     /// The right-hand side failed.
-    #[error("{0}")]
     System(E),
     /// The adaptive step became too small to make progress.
-    #[error("the step size collapsed to {h:e} at t = {}: the system is too stiff or singular there", crate::math::Short(*t))]
     StepSizeCollapse {
         /// When.
         t: f64,
@@ -39,7 +37,6 @@ pub enum IntegrationError<E> {
         h: f64,
     },
     /// A fixed step too small to change the time (`t + dt == t` in floating point).
-    #[error("the step dt = {dt:e} does not advance the time at t = {}: choose a larger dt", crate::math::Short(*t))]
     NoProgress {
         /// When.
         t: f64,
@@ -48,10 +45,6 @@ pub enum IntegrationError<E> {
     },
     /// The steps became so small that the run cannot reach its end: a window of
     /// steps advanced the time by a negligible part of the run.
-    #[error(
-        "the integrator stalled at t = {}: {steps} steps advanced the time by only {advanced:e}; the system is stiff or singular here (a constraint's Jacobian may vanish)",
-        crate::math::Short(*t)
-    )]
     Stalled {
         /// When.
         t: f64,
@@ -64,13 +57,6 @@ pub enum IntegrationError<E> {
     /// steps advanced the time by a negligible part of the run, with steps that are
     /// not small for the time they are at (a plain oscillator asked to run to
     /// `t = 1e300`).
-    #[error(
-        "the run cannot reach t = {}: its last {steps} steps advanced the time by {} (to t = {}), so it would need about {} steps; choose a shorter end time",
-        crate::math::ShortTime(*t_end),
-        crate::math::ShortTime(*advanced),
-        crate::math::ShortTime(*t),
-        crate::math::ShortTime(*needed)
-    )]
     TooLong {
         /// When.
         t: f64,
@@ -84,7 +70,6 @@ pub enum IntegrationError<E> {
         needed: f64,
     },
     /// A bound on the run was reached (steps or samples).
-    #[error("the run stopped at t = {}: it reached its limit of {limit} {what}", crate::math::Short(*t))]
     Limit {
         /// When.
         t: f64,
@@ -94,20 +79,17 @@ pub enum IntegrationError<E> {
         limit: u64,
     },
     /// The caller's own bound (the command line's wall clock) stopped the run.
-    #[error("the run stopped at t = {}: it was interrupted", crate::math::Short(*t))]
     Interrupted {
         /// When.
         t: f64,
     },
     /// The state became NaN or infinite.
-    #[error("the state is not finite at t = {}", crate::math::Short(*t))]
     NonFinite {
         /// When.
         t: f64,
     },
     /// A fixed step so small that the run to its end would take a million times
     /// more steps than its limit (`dt = 1e-300`): refused before the first.
-    #[error("{}", crate::message::run::step_too_small(crate::math::Short(*dt), crate::math::ShortTime(*t_end), crate::math::ShortTime(*needed), limit).english)]
     StepTooSmall {
         /// The step.
         dt: f64,
@@ -121,7 +103,6 @@ pub enum IntegrationError<E> {
     /// A structure-preserving step past its stability limit: the kinetic energy
     /// grew by orders of magnitude over a few steps ([`Instability`]). (Its words
     /// are the message's, written once.)
-    #[error("{}", instability.message(*dt).english)]
     Unstable {
         /// The step.
         dt: f64,
@@ -129,3 +110,43 @@ pub enum IntegrationError<E> {
         instability: Instability,
     },
 }
+
+impl<E> IntegrationError<E> {
+    /// Why the integration stopped, as a message with an id ([`crate::message::run`])
+    /// that a page says in its language; the right-hand side's own error otherwise.
+    pub fn integrator_message(&self) -> Result<crate::message::Message, &E> {
+        use crate::math::{Short, ShortTime};
+        use crate::message::run;
+        Ok(match self {
+            IntegrationError::System(e) => return Err(e),
+            IntegrationError::StepSizeCollapse { t, h } => run::step_collapsed(alloc::format!("{h:e}"), Short(*t)),
+            IntegrationError::NoProgress { t, dt } => run::no_progress(alloc::format!("{dt:e}"), Short(*t)),
+            IntegrationError::Stalled { t, steps, advanced } => {
+                run::stalled(Short(*t), steps, alloc::format!("{advanced:e}"))
+            }
+            IntegrationError::TooLong { t, t_end, steps, advanced, needed } => {
+                run::too_long(ShortTime(*t_end), steps, ShortTime(*advanced), ShortTime(*t), ShortTime(*needed))
+            }
+            IntegrationError::Limit { t, what: "samples", limit } => run::sample_limit(Short(*t), limit),
+            IntegrationError::Limit { t, limit, .. } => run::step_limit(Short(*t), limit),
+            IntegrationError::Interrupted { t } => run::interrupted(Short(*t)),
+            IntegrationError::NonFinite { t } => run::state_not_finite(Short(*t)),
+            IntegrationError::StepTooSmall { dt, t_end, needed, limit } => {
+                run::step_too_small(Short(*dt), ShortTime(*t_end), ShortTime(*needed), limit)
+            }
+            IntegrationError::Unstable { dt, instability } => instability.message(*dt),
+        })
+    }
+}
+
+/// The words are the messages', written once ([`IntegrationError::integrator_message`]).
+impl<E: core::fmt::Display> core::fmt::Display for IntegrationError<E> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.integrator_message() {
+            Ok(m) => f.write_str(&m.english),
+            Err(e) => e.fmt(f),
+        }
+    }
+}
+
+impl<E: core::fmt::Debug + core::fmt::Display> core::error::Error for IntegrationError<E> {}

@@ -14,15 +14,28 @@ use super::constraint::EXPAND_BUDGET;
 use crate::expr::{DiffError, ExprGraph, ExprId, SymbolId};
 
 /// Why the vakonomic equations are not available.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum VakonomicError {
     /// A derivative could not be taken.
-    #[error("{0}")]
-    Diff(#[from] DiffError),
+    Diff(DiffError),
     /// Nothing asked for them when the model was built ([`super::Needs`]).
-    #[error("not derived: the model was built without them (build it with `Needs` that include the vakonomic method)")]
     NotDerived,
 }
+
+impl From<DiffError> for VakonomicError {
+    fn from(e: DiffError) -> Self {
+        VakonomicError::Diff(e)
+    }
+}
+
+/// The words are the message's, written once.
+impl core::fmt::Display for VakonomicError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.message().english)
+    }
+}
+
+impl core::error::Error for VakonomicError {}
 
 impl VakonomicError {
     /// Why, as a message with an id; its English is what `Display` writes.

@@ -33,27 +33,7 @@ pub fn design_end_message(
 /// Why a run stopped, as a message with an id ([`crate::message::run`]) that a page
 /// says in its language; its English is what `Display` writes.
 pub fn failure(e: &SimulationError) -> crate::message::Message {
-    use crate::math::{Short, ShortTime};
-    use crate::message::run;
-    match e {
-        IntegrationError::System(e) => e.message(),
-        IntegrationError::StepSizeCollapse { t, h } => run::step_collapsed(alloc::format!("{h:e}"), Short(*t)),
-        IntegrationError::NoProgress { t, dt } => run::no_progress(alloc::format!("{dt:e}"), Short(*t)),
-        IntegrationError::Stalled { t, steps, advanced } => {
-            run::stalled(Short(*t), steps, alloc::format!("{advanced:e}"))
-        }
-        IntegrationError::TooLong { t, t_end, steps, advanced, needed } => {
-            run::too_long(ShortTime(*t_end), steps, ShortTime(*advanced), ShortTime(*t), ShortTime(*needed))
-        }
-        IntegrationError::Limit { t, what: "samples", limit } => run::sample_limit(Short(*t), limit),
-        IntegrationError::Limit { t, limit, .. } => run::step_limit(Short(*t), limit),
-        IntegrationError::Interrupted { t } => run::interrupted(Short(*t)),
-        IntegrationError::NonFinite { t } => run::state_not_finite(Short(*t)),
-        IntegrationError::StepTooSmall { dt, t_end, needed, limit } => {
-            run::step_too_small(Short(*dt), ShortTime(*t_end), ShortTime(*needed), limit)
-        }
-        IntegrationError::Unstable { dt, instability } => instability.message(*dt),
-    }
+    e.integrator_message().unwrap_or_else(DynamicsError::message)
 }
 
 /// [`design_end_message`] with its id and parameters (a page translates it).

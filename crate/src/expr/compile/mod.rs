@@ -32,15 +32,22 @@ fn same_bits(a: &[f64], b: &[f64]) -> bool {
 }
 
 /// Why expressions could not be compiled.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CompileError {
     /// An expression uses a symbol that is not among the inputs.
-    #[error("`{0}` is used but is not an input of the compiled function")]
     UnboundSymbol(String),
     /// A definition without a body (its batch failed to resolve).
-    #[error("the definition `{0}` has no body")]
     UndefinedDefinition(String),
 }
+
+/// The words are the message's, written once.
+impl core::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.message().english)
+    }
+}
+
+impl core::error::Error for CompileError {}
 
 impl CompileError {
     /// Why, as a message with an id; its English is what `Display` writes.

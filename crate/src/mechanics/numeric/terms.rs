@@ -7,10 +7,9 @@ use alloc::vec::Vec;
 use nalgebra::{DMatrix, DVector};
 
 /// Why the dynamics could not be evaluated at a state.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum DynamicsError {
     /// A value came out NaN or infinite.
-    #[error("{what} is not finite at t = {}", crate::math::Short(*t))]
     NonFinite {
         /// Which quantity (a phrase of [`crate::message::run`]).
         what: crate::message::Message,
@@ -18,7 +17,6 @@ pub enum DynamicsError {
         t: f64,
     },
     /// A matrix that must be invertible is not.
-    #[error("{} is singular at t = {}{}", what.message(), crate::math::Short(*t), hint.message().map(|h| h.english).unwrap_or_default())]
     Singular {
         /// Which matrix.
         what: SingularMatrix,
@@ -28,7 +26,6 @@ pub enum DynamicsError {
         hint: SingularHint,
     },
     /// Redundant constraints that cannot all be met: no accelerations satisfy them.
-    #[error("the constraints {} cannot all be met at t = {} (they are redundant and inconsistent: no accelerations satisfy them)", constraint_numbers(rows), crate::math::Short(*t))]
     Inconsistent {
         /// The rows (0-based constraint indices) left unmet by the nearest solution.
         rows: Vec<usize>,
@@ -36,20 +33,13 @@ pub enum DynamicsError {
         t: f64,
     },
     /// The mass matrix is not positive definite.
-    #[error("the mass matrix is not positive definite at t = {}: check the kinetic energy and the parameters", crate::math::Short(*t))]
     NotPositiveDefinite {
         /// When.
         t: f64,
     },
     /// The method cannot be used for this model (why: a message).
-    #[error("{0}")]
     Unsupported(crate::message::Message),
     /// A step of an implicit integrator did not converge: it is rejected.
-    #[error(
-        "the structure-preserving step from t = {} (dt = {}) did not converge in {iterations} Newton iterations: choose a smaller dt",
-        crate::math::Short(*t),
-        crate::math::Short(*h)
-    )]
     NotConverged {
         /// Where the step started.
         t: f64,
@@ -60,7 +50,6 @@ pub enum DynamicsError {
     },
     /// A contact lifted off or slipped, and the scenario asked the run to stop
     /// there (`[run] on_invalid = "stop"`): an end by design.
-    #[error("{message}")]
     ContactInvalid {
         /// What happened where, in words.
         message: crate::message::Message,
@@ -68,6 +57,15 @@ pub enum DynamicsError {
         t: f64,
     },
 }
+
+/// The words are the message's, written once ([`DynamicsError::message`]).
+impl core::fmt::Display for DynamicsError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.message().english)
+    }
+}
+
+impl core::error::Error for DynamicsError {}
 
 impl DynamicsError {
     /// Why, as a message with an id ([`crate::message::run`]); its English is what

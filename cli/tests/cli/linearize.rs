@@ -1,0 +1,237 @@
+//! `nhlab linearize`: the bicycle's benchmark eigenvalues, sweeps and boundaries, its refusals.
+
+use super::*;
+
+/// `nhlab linearize` on the bicycle upright, its position, heading and wheels
+/// ignorable, with `extra` arguments.
+fn linearize_bicycle(at: &str, extra: &[&str]) -> (i32, String, String) {
+    let file = scenario("whipple-bicycle");
+    let mut args = vec!["linearize", file.as_str(), "--ignorable", "x,y,psi,rear,front", "--at", at];
+    args.extend_from_slice(extra);
+    nhlab(&args)
+}
+
+/// `linearize` at 5 m/s gives the benchmark's Table 2 eigenvalues (Meijaard et al.
+/// 2007) in JSON, with the reduced state and what was held.
+#[test]
+fn linearize_gives_the_bicycle_benchmark_eigenvalues() {
+    let (code, out, err) =
+        linearize_bicycle("phi=0,phi'=0,delta'=0,rear'=16.666666666666668", &["--no-sweep", "--eigenvectors"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["state"], serde_json::json!(["phi", "delta", "phi'", "delta'"]));
+    assert_eq!(v["held_speeds"], serde_json::json!(["rear'"]));
+    let eig: Vec<(f64, f64)> = v["rows"][0]["eigenvalues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e[0].as_f64().unwrap(), e[1].as_f64().unwrap()))
+        .collect();
+    let table = [
+        (-14.07838969279822, 0.0),
+        (-0.77534188219585, -4.46486771378823),
+        (-0.77534188219585, 4.46486771378823),
+        (-0.32286642900409, 0.0),
+    ];
+    for ((re, im), (want_re, want_im)) in eig.iter().zip(table) {
+        assert!((re - want_re).abs() < 1e-10 && (im - want_im).abs() < 1e-10, "{eig:?}");
+    }
+    // The modes: castor and capsize real, the weave a pair (frequency 4.46 rad/s).
+    let modes = v["rows"][0]["modes"].as_array().unwrap();
+    assert_eq!(modes.len(), 3, "{modes:?}");
+    let weave = modes.iter().find(|m| m["kind"] == "oscillatory").unwrap();
+    assert!((weave["frequency"].as_f64().unwrap() - 4.46486771378823).abs() < 1e-10);
+    let damping = 0.77534188219585 / 0.77534188219585f64.hypot(4.46486771378823);
+    assert!((weave["damping"].as_f64().unwrap() - damping).abs() < 1e-10);
+    assert_eq!(modes.iter().filter(|m| m["kind"] == "real").count(), 2);
+    let matrix = &v["rows"][0]["matrix"];
+    assert_eq!(matrix.as_array().unwrap().len(), 4);
+    // Each eigenvector v: J v = λ v.
+    let j = |r: usize, c: usize| matrix[r][c].as_f64().unwrap();
+    let vectors = v["rows"][0]["eigenvectors"].as_array().unwrap();
+    assert_eq!(vectors.len(), 4);
+    for (k, (re, im)) in eig.iter().enumerate() {
+        let x: Vec<(f64, f64)> =
+            (0..4).map(|c| (vectors[k][c][0].as_f64().unwrap(), vectors[k][c][1].as_f64().unwrap())).collect();
+        for r in 0..4 {
+            let jv = (0..4).fold((0.0, 0.0), |(a, b), c| (a + j(r, c) * x[c].0, b + j(r, c) * x[c].1));
+            let lv = (re * x[r].0 - im * x[r].1, re * x[r].1 + im * x[r].0);
+            assert!((jv.0 - lv.0).abs() < 1e-9 && (jv.1 - lv.1).abs() < 1e-9, "λ{k} row {r}: {jv:?} {lv:?}");
+        }
+    }
+}
+
+/// With no flags, `linearize` does what the scenario's `[stability]` table says
+/// (the disk's spin sweep: stable from `s² = g/(3r)`), and `--plot` draws it.
+#[test]
+fn linearize_follows_the_scenarios_stability_table_and_plots() {
+    let disk = scenario("rolling-disk");
+    let svg = std::env::temp_dir().join(format!("nhlab-stability-{}.svg", std::process::id()));
+    let (code, out, err) = nhlab(&["linearize", disk.as_str(), "--plot", svg.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["sweep"], "phi'");
+    assert_eq!(v["ignorable"], serde_json::json!(["x", "y", "psi", "phi"]));
+    let b = v["boundaries"].as_array().unwrap();
+    assert_eq!(b.len(), 1, "{b:?}");
+    let critical = (9.81f64 / (3.0 * 0.3)).sqrt();
+    assert!((b[0]["value"].as_f64().unwrap() - critical).abs() < 1e-10 && b[0]["becomes"] == "stable", "{b:?}");
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1001);
+    assert_eq!(rows[0]["stable"], false);
+    assert_eq!(rows[1000]["stable"], true);
+    // Above the critical spin the wobble is neutral: marginal, and the figure says so.
+    assert_eq!((rows[0]["marginal"].clone(), rows[1000]["marginal"].clone()), (false.into(), true.into()));
+    let figure = std::fs::read_to_string(&svg).unwrap();
+    assert!(figure.contains("linear analysis cannot decide"), "the figure names the marginal range");
+    let _ = std::fs::remove_file(&svg);
+    assert!(
+        figure.contains("Re λ") && figure.contains("Im λ") && figure.contains("<polyline"),
+        "an SVG with both charts"
+    );
+    // Flags replace the table's entries: a parameter sweep instead.
+    let (code, out, err) = nhlab(&["linearize", disk.as_str(), "--sweep", "g=0:20:1", "--at", "phi'=5"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let b = v["boundaries"].as_array().unwrap();
+    // Stable while g < 3 r s² = 22.5: no boundary below 20.
+    assert!(b.is_empty(), "{b:?}");
+    // A figure needs a sweep.
+    let (code, _, err) = nhlab(&["linearize", disk.as_str(), "--no-sweep", "--plot", "x.svg"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--plot: a figure needs a sweep"), "{err}");
+}
+
+/// `--method hamel` linearises Hamel's embedding: the sleigh running straight is a
+/// saddle `±u √(m/(I + m a²))` there, where the true motion has 0 and `−m a u/(I + m a²)`.
+#[test]
+fn linearize_hamel_differs_from_the_true_motion() {
+    let sleigh = scenario("chaplygin-sleigh");
+    let eigenvalues = |method: &str| {
+        let (code, out, err) = nhlab(&["linearize", sleigh.as_str(), "--method", method, "--no-sweep", "--at", "x'=2"]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let mut re: Vec<f64> =
+            v["rows"][0]["eigenvalues"].as_array().unwrap().iter().map(|e| e[0].as_f64().unwrap()).collect();
+        re.sort_by(f64::total_cmp);
+        re
+    };
+    let (m, a, i, u) = (1.0f64, 0.5, 0.2, 2.0);
+    let truth = eigenvalues("lagrange");
+    assert!((truth[0] + m * a * u / (i + m * a * a)).abs() < 1e-12 && truth[1].abs() < 1e-12, "{truth:?}");
+    let hamel = eigenvalues("hamel");
+    let s = u * (m / (i + m * a * a)).sqrt();
+    assert!((hamel[0] + s).abs() < 1e-12 && (hamel[1] - s).abs() < 1e-12, "{hamel:?}");
+}
+
+/// A broken `[stability]` table is refused by `check`, at its line.
+#[test]
+fn a_broken_stability_table_is_blamed_at_its_keys() {
+    let text = std::fs::read_to_string(scenario("rolling-disk"))
+        .unwrap()
+        .replace("over = \"phi'\"", "over = \"spin'\"")
+        .replace("\"psi\", \"phi\"]", "\"psi\", \"phy\"]");
+    let (code, _, err) = nhlab_with_input(&["check", "-"], Some(&text));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("stability.sweep.over") && err.contains("`spin'` is neither a parameter nor a velocity"),
+        "{err}"
+    );
+    assert!(err.contains("stability.ignorable[3]") && err.contains("`phy` is not a coordinate"), "{err}");
+    // Each at its line and column.
+    let line = |key: &str| text.lines().position(|l| l.contains(key)).unwrap() + 1;
+    assert!(err.contains(&format!("<stdin>:{}:", line("spin'"))), "{err}");
+    assert!(err.contains(&format!("<stdin>:{}:", line("phy"))), "{err}");
+}
+
+/// A sweep of the rear wheel's rate finds the weave and capsize speeds
+/// (4.29238253634111 and 6.02426201538837 m/s, times 1/rR) by bisection.
+#[test]
+fn linearize_sweeps_and_finds_the_stability_boundaries() {
+    let (code, out, err) = linearize_bicycle("phi=0,phi'=0,delta'=0", &["--sweep", "rear'=0:33:0.5"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["rows"].as_array().unwrap().len(), 67);
+    let b = v["boundaries"].as_array().unwrap();
+    assert_eq!(b.len(), 2, "{b:?}");
+    let speed = |k: usize| b[k]["value"].as_f64().unwrap() * 0.3;
+    assert!((speed(0) - 4.29238253634111).abs() < 1e-9 && b[0]["becomes"] == "stable", "{b:?}");
+    assert!((speed(1) - 6.02426201538837).abs() < 1e-9 && b[1]["becomes"] == "unstable", "{b:?}");
+    // The self-stable range is asymptotically stable (every Re λ < 0): not marginal.
+    assert!(v["rows"].as_array().unwrap().iter().all(|r| r["marginal"] == false));
+    // CSV: one row per value, the boundaries on standard error.
+    let (code, out, err) = linearize_bicycle("phi=0,phi'=0,delta'=0", &["--sweep", "rear'=10:20:5", "--format", "csv"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().next(), Some("rear',re1,im1,re2,im2,re3,im3,re4,im4"));
+    assert_eq!(out.lines().count(), 4);
+    assert!(err.contains("boundary: rear' = 14.3079417878"), "{err}");
+}
+
+/// The bicycle's own table sweeps the rear wheel's rate and shows it against the
+/// forward speed `v = rR·rear'` (`sweep.axis`): the boundaries on that axis are the
+/// benchmark's weave and capsize speeds (Meijaard et al. 2007: 4.292382536 and
+/// 6.024262015 m/s). An axis that cannot be drawn is refused at its key.
+#[test]
+fn linearize_shows_the_bicycle_against_its_forward_speed() {
+    let file = scenario("whipple-bicycle");
+    let svg = std::env::temp_dir().join(format!("nhlab-axis-{}.svg", std::process::id()));
+    let (code, out, err) = nhlab(&["linearize", file.as_str(), "--plot", svg.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((v["axis"]["name"].as_str(), v["axis"]["unit"].as_str()), (Some("v"), Some("m/s")));
+    let b: Vec<f64> = v["axis"]["boundaries"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    assert!((b[0] - 4.292382536).abs() < 1e-8 && (b[1] - 6.024262015).abs() < 1e-8, "{b:?}");
+    let values = v["axis"]["values"].as_array().unwrap();
+    assert_eq!(values.len(), v["rows"].as_array().unwrap().len());
+    assert!((values[500].as_f64().unwrap() - 0.3 * v["rows"][500]["value"].as_f64().unwrap()).abs() < 1e-12);
+    let figure = std::fs::read_to_string(&svg).unwrap();
+    let _ = std::fs::remove_file(&svg);
+    assert!(figure.contains("v (m/s)"), "the figure's axis is the speed");
+    // Decreasing, or of something else than the parameters and the swept quantity.
+    let text = std::fs::read_to_string(&file).unwrap();
+    for (value, says) in [("-rR*rear'", "must increase with rear'"), ("rR*front'", "unknown name `front`")] {
+        let bad = std::env::temp_dir().join(format!("nhlab-axis-{}-{}.toml", std::process::id(), says.len()));
+        std::fs::write(&bad, text.replace("value = \"rR*rear'\"", &format!("value = \"{value}\""))).unwrap();
+        let (code, _, err) = nhlab(&["linearize", bad.to_str().unwrap()]);
+        let _ = std::fs::remove_file(&bad);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("stability.sweep.axis.value: ") && err.contains(says), "{err}");
+    }
+}
+
+/// Bad arguments are refused with status 2 and say which.
+#[test]
+fn linearize_refuses_bad_arguments_by_name() {
+    let disk = scenario("rolling-disk");
+    for (args, needle) in [
+        (vec!["--ignorable", "x,zz"], "--ignorable: `zz` is not a coordinate"),
+        (vec!["--ignorable", "theta"], "`theta` is not ignorable"),
+        (vec!["--dependent", "x,zz"], "--dependent: `zz` is not a coordinate"),
+        (vec!["--dependent", "x"], "1 dependent coordinates given for 2 constraints"),
+        (vec!["--sweep", "r=1:0:1"], "--sweep: the range needs a first value ≤ the last"),
+        (vec!["--sweep", "k=0:1:0.5"], "--sweep: `k` is neither a parameter nor a velocity"),
+        (vec!["--sweep", "r=0:1e9:1e-3"], "--sweep: "),
+        (vec!["--method", "vakonomic"], "--method: `vakonomic`: linearisation supports lagrange"),
+    ] {
+        let mut all = vec!["linearize", disk.as_str()];
+        all.extend(args.iter().copied());
+        let (code, _, err) = nhlab(&all);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_ne!(code, 0, "{args:?}");
+    }
+}
+
+/// A model too large to linearise is refused before any work, with its size.
+#[test]
+fn linearize_refuses_a_model_too_large_before_working() {
+    let names: Vec<String> = (0..60).map(|i| format!("q{i}")).collect();
+    let text =
+        format!(
+            "format = \"nhlab/1\"\ntitle = \"big\"\ncoordinates = [{}]\nkinetic = \"{}\"\n",
+            names.iter().map(|q| format!("\"{q}\"")).collect::<Vec<_>>().join(", "),
+            names.iter().map(|q| format!("{q}'^2")).collect::<Vec<_>>().join(" + ")
+        ) + &format!("[initial.q]\n{}\n", names.iter().map(|q| format!("{q} = 0")).collect::<Vec<_>>().join("\n"));
+    let (code, _, err) = nhlab_with_input(&["linearize", "-"], Some(&text));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("60 coordinates and 0 constraints need 439200 derivatives"), "{err}");
+}

@@ -1,0 +1,40 @@
+//! The command line's contract (`docs/contract.md`): outputs, formats and exit
+//! statuses — 0 success, 2 bad input with `error:` lines naming the place, 1 a
+//! failure while computing.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+mod commands;
+mod edges;
+mod language;
+mod linearize;
+mod runs;
+
+fn scenario(name: &str) -> String {
+    format!("{}/../scenarios/{name}.toml", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn nhlab_with_input(args: &[&str], input: Option<&str>) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nhlab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("nhlab runs");
+    if let Some(text) = input {
+        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    }
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn nhlab(args: &[&str]) -> (i32, String, String) {
+    nhlab_with_input(args, None)
+}
