@@ -1,7 +1,8 @@
-//! The core's layers, held: every `crate::` path in `crate/src` (outside comments
-//! and test modules) goes from a module to one beneath it in the order of
-//! `crate/src/lib.rs`'s doc comment, never sideways or up. A new module must be
-//! given its place here; an upward edge fails with the files that make it.
+//! The project's shape, held by tests: the core's layers (every `crate::` path in
+//! `crate/src`, outside comments and test modules, goes from a module to one beneath
+//! it in the order of `crate/src/lib.rs`'s doc comment, never sideways or up; a new
+//! module must be given its place here, and an upward edge fails with the files that
+//! make it), and the size of a source file.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -126,4 +127,41 @@ fn every_path_of_the_core_goes_down_its_layers() {
 fn the_walk_reads_paths_groups_and_skips_comments_and_tests() {
     let text = "use crate::expr::X;\nuse crate::{math, scenario::Y};\n// crate::simulation\n/// [`crate::view`]\nfn f() { crate::limits::check() }\n#[cfg(test)]\nmod tests { use crate::stability; }\n";
     assert_eq!(named_modules(&code(text)), ["expr", "math", "scenario", "limits"]);
+}
+
+/// Every source file of the project (Rust, JavaScript, Python, shell) under this
+/// many lines: a file past it holds several concepts (issue 59) and is cut by
+/// concept, as `mechanics/bodies/` and `simulation/` are.
+const MAX_LINES: usize = 700;
+
+fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy();
+        if path.is_dir() {
+            // Built, installed or fetched: not the project's own.
+            if !name.starts_with('.') && !["target", "node_modules", "dist", "__pycache__"].contains(&name.as_ref()) {
+                source_files(&path, out);
+            }
+        } else if path.extension().is_some_and(|e| ["rs", "js", "mjs", "py", "sh"].contains(&e.to_str().unwrap_or("")))
+        {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn no_source_file_is_longer_than_the_limit() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    source_files(&root, &mut files);
+    assert!(files.len() > 200, "the walk found the project's files ({})", files.len());
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let lines = std::fs::read_to_string(f).ok()?.lines().count();
+            (lines > MAX_LINES).then(|| format!("{} ({lines} lines)", f.strip_prefix(&root).unwrap().display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "files over {MAX_LINES} lines:\n{}", long.join("\n"));
 }

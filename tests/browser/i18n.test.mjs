@@ -261,11 +261,29 @@ test("the language: the browser's, the header's menu (remembered), lang= in a li
   // lang= in the address wins over the kept choice, and is not kept itself.
   await zh.page.goto(`${server.url}#gallery=rolling-disk&lang=zh`);
   await zh.page.waitForFunction(() => document.getElementById("step").textContent === "单步");
-  // An unchanged gallery item is titled in Chinese; once edited, by its text's own words.
-  await zh.page.waitForFunction(() => document.getElementById("title").textContent === "滚动的圆盘（硬币）");
+  // A gallery item is titled, hinted and described in Chinese, its values changed or
+  // not (issue 60: one slider moved turned them English inside Chinese notes); once
+  // its own words are edited, by those words.
+  const words = JSON.parse(read("www/app/i18n/gallery.zh.json"))["rolling-disk"];
+  const shown = () => zh.page.evaluate(() => ["title", "hint", "description"].map((id) => document.getElementById(id).textContent));
+  await zh.page.waitForFunction((title) => document.getElementById("title").textContent === title, words.title);
+  assert.deepEqual(await shown(), [words.title, words.hint, words.description]);
   await zh.page.fill(".param input[aria-label='g']", "9.7");
   await zh.page.press(".param input[aria-label='g']", "Enter");
-  await zh.page.waitForFunction(() => document.getElementById("title").textContent === "Rolling disk (coin)");
+  await zh.page.waitForFunction(() => /\b9\.7\b/.test(window.nhlabTest.text())); // loaded (and its panels rendered)
+  assert.deepEqual(await shown(), [words.title, words.hint, words.description], "a value changed: the translation stands");
+  assert.equal(await zh.page.evaluate(() => document.title), `${words.title} — nhlab`);
+  // The embed snippet names the frame in the embed's language.
+  await zh.page.click("#embed-open");
+  await zh.page.selectOption("#embed-language", "zh");
+  assert.match(await zh.page.inputValue("#embed-snippet"), new RegExp(`title="${words.title.replace(/[()（）]/g, ".")} — nhlab"`));
+  await zh.page.keyboard.press("Escape");
+  // Its own words edited: the text's words.
+  await zh.page.evaluate(() => {
+    const api = window.wasmBindings;
+    return window.nhlabTest.load(api.edit_text(window.nhlabTest.text(), "title", "My coin"));
+  });
+  await zh.page.waitForFunction(() => document.getElementById("title").textContent === "My coin");
   assert.equal(await zh.page.textContent("#step"), "单步");
   assert.deepEqual(zh.problems, []);
   await zhContext.close();

@@ -8,12 +8,14 @@ import { renderLegend, renderLegendNote, renderPlots } from "./plots.js";
 import { renderInputs } from "./inputs.js";
 import { renderStability } from "./stability.js";
 import { galleryWords, t } from "./i18n.js";
-import { unchangedGalleryItem } from "./share.js";
+import { galleryWordsItem } from "./share.js";
 
 export function renderInfo(lab) {
   const info = lab.info;
-  // A gallery item as it is, in the page's language where there is a translation.
-  const words = unchangedGalleryItem(lab) ? galleryWords(lab.galleryOrigin) : null;
+  // A gallery item, its values changed or not, in the page's language where there is
+  // a translation; its own words once they are edited.
+  const origin = galleryWordsItem(lab);
+  const words = origin ? galleryWords(origin) : null;
   $("title").textContent = words?.title ?? info.title;
   $("description").textContent = words?.description ?? info.description;
   $("hint").textContent = words?.hint ?? info.hint;

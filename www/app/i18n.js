@@ -96,7 +96,12 @@ export function translateStatic(root) {
  *  where its file's own words stand (English; the files themselves are never
  *  translated, and an edited item shows what its text says). */
 export function galleryWords(name) {
-  return current === "zh" && Object.hasOwn(galleryZh, name) ? galleryZh[name] : null;
+  return galleryWordsIn(current, name);
+}
+
+/** A gallery item's words in `lang`, or null (see galleryWords). */
+export function galleryWordsIn(lang, name) {
+  return lang === "zh" && Object.hasOwn(galleryZh, name) ? galleryZh[name] : null;
 }
 
 /** A number for reading (grouping as the language writes it): 12,345 in both. */

@@ -236,6 +236,7 @@ function boot(lab, api) {
     trapWorker: () => lab.runner.ask("trap"),
     load: (text) => load(lab, text, { fromEditor: true }),   // the benchmark times an edit's whole path
     info: () => lab.info,                              // what the runner's WebLab.info() said
+    text: () => lab.text,                              // the text the running lab was built from
     runnerKind: () => lab.runner?.kind,                // which module the playing scenario runs in
     helpHtml: (page, lang) => lab.api.help_html(page, lang), // the Help's pages, for their links
     runs: () => lab.lastRuns,                          // each run's last update: t, q at the clock, …

@@ -5,7 +5,7 @@ import { $, copyText, download, el, errorText, notice } from "./dom.js";
 import { editorStatus, highlightProblem } from "./editing.js";
 import { slug } from "./plots.js";
 import { load } from "./runner.js";
-import { t } from "./i18n.js";
+import { galleryWordsIn, language, t } from "./i18n.js";
 
 export function shareUrl(lab) {
   const url = new URL(location.href);
@@ -72,7 +72,10 @@ export function renderEmbedSnippet(lab) {
   const lang = $("embed-language").value;
   embed.hash = embed.hash.replace(/&lang=[^&]*/, "");
   embed.hash += `&embed${chosen.length ? `&controls=${chosen.join(",")}` : ""}&panel=${encodeURIComponent($("embed-panel").value)}${lang ? `&lang=${lang}` : ""}`;
-  const title = lab.info.title.replace(/[<>&"]/g, "");
+  // The frame's title in the embed's language (a gallery item's translation), else
+  // in the page's: what a screen reader says of the frame in the course's page.
+  const origin = galleryWordsItem(lab);
+  const title = ((origin && galleryWordsIn(lang || language(), origin)?.title) ?? lab.info.title).replace(/[<>&"]/g, "");
   $("embed-snippet").value = `<iframe src="${embed.href}" title="${title} — nhlab" loading="lazy" style="display:block;width:100%;max-width:720px;aspect-ratio:720/560;min-height:460px;border:1px solid #ccc;box-sizing:border-box"></iframe>`;
 }
 
@@ -130,6 +133,13 @@ function reportHeight() {
  *  is unchanged, else the running text's share link (its comments and layout
  *  included), so that a reload or a copied address opens what is on the screen. */
 /** The name of the gallery item playing, when its text is unchanged; else null. */
+/** The gallery item whose translated title, hint and description stand for the text:
+ *  its own, with any values changed (a slider moved), but not its words; or null. */
+export function galleryWordsItem(lab) {
+  if (!lab.galleryOrigin) return null;
+  try { return lab.api.gallery_words_stand(lab.text, lab.galleryOrigin) ? lab.galleryOrigin : null; } catch { return null; }
+}
+
 export function unchangedGalleryItem(lab) {
   if (!lab.galleryOrigin) return null;
   try { return lab.api.gallery_text(lab.galleryOrigin) === lab.text ? lab.galleryOrigin : null; } catch { return null; }

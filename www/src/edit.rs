@@ -16,6 +16,18 @@ pub enum Edit<'a> {
     Remove,
 }
 
+/// Whether two scenario texts say the same of themselves: their `title`,
+/// `description` and `hint`, which a gallery item's translation replaces (issue 60:
+/// one slider moved turned a Chinese page's title, hint and description English,
+/// though only a value had changed). False where either is not TOML.
+pub fn same_words(a: &str, b: &str) -> bool {
+    let words = |text: &str| -> Option<[Option<String>; 3]> {
+        let doc: DocumentMut = text.parse().ok()?;
+        Some(["title", "description", "hint"].map(|k| doc.get(k).and_then(Item::as_str).map(str::to_string)))
+    };
+    matches!((words(a), words(b)), (Some(x), Some(y)) if x == y)
+}
+
 /// Applies `edit` at the dotted `path` (`parameters.m`, `initial.v.phi`, `run.methods`)
 /// and returns the new text. Fails only when the text is not TOML.
 pub fn apply(text: &str, path: &str, edit: Edit) -> Result<String, String> {
@@ -186,6 +198,18 @@ mod tests {
         assert_eq!(crate::lab::Lab::new(&kept).unwrap().set_labels().len(), 2);
         let cleared = apply(&again, "compare", Edit::Remove).unwrap();
         assert_eq!(crate::lab::Lab::new(&cleared).unwrap().runs().len(), per_method);
+    }
+
+    #[test]
+    fn the_words_are_the_same_whatever_values_change() {
+        let text = crate::gallery::text("rolling-disk").unwrap();
+        let slid = apply(text, "parameters.g", Edit::Number(9.7)).unwrap();
+        assert!(same_words(text, &slid));
+        for key in ["title", "description", "hint"] {
+            let renamed = apply(text, key, Edit::Text("my own words")).unwrap();
+            assert!(!same_words(text, &renamed), "{key}");
+        }
+        assert!(!same_words(text, "{\"format\": \"nhlab/1\"}"), "JSON is not compared");
     }
 
     #[test]

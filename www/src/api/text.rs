@@ -23,6 +23,14 @@ pub fn gallery_text(name: &str) -> Result<String, JsError> {
     gallery::text(name).map(str::to_string).ok_or_else(|| JsError::new(&format!("no gallery item `{name}`")))
 }
 
+/// Whether `text` says of itself what gallery item `name` says (its title,
+/// description and hint), so that the item's translation still stands for it,
+/// whatever values were changed.
+#[wasm_bindgen]
+pub fn gallery_words_stand(text: &str, name: &str) -> bool {
+    gallery::text(name).is_some_and(|own| edit::same_words(text, own))
+}
+
 /// The page's Help as HTML, rendered at build time from the project's own documents:
 /// `reference` (docs/reference.md, the format and the command line),
 /// `first-system` (docs/first-system.md, the guided example) or `lab`
