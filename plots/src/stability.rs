@@ -135,7 +135,7 @@ where
         // Said on the figure itself, for the command line's file and the PNG.
         let style = ("sans-serif", px(12.0)).into_font().color(&RGBColor(60, 60, 60));
         c.plotting_area().draw(&Text::new(
-            "grey: marginal (Re λ = 0) — linear analysis cannot decide",
+            "grey: neutrally stable (Re λ = 0: oscillations neither grow nor decay)",
             (xr.0 + 0.01 * (xr.1 - xr.0), yr.1 - 0.03 * (yr.1 - yr.0)),
             style.pos(plotters::style::text_anchor::Pos::new(
                 plotters::style::text_anchor::HPos::Left,

@@ -32,8 +32,12 @@ test("the stability panel draws the sweep, a click runs at that value, and a lin
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=rolling-disk`);
   await panelReady(page, "phi'");
   // The coin: one boundary at phi'² = g/(3r); above it the wobble is a neutral
-  // oscillation (every Re λ zero to round-off), which the panel calls marginal.
-  assert.match(await note(page), /^The run uses phi' = 6: marginal — linear analysis cannot decide\. Boundaries: phi' = 3\.30151480\d* \(becomes stable\)\. Marginal from 3\.30151480\d* to 10 \(shaded grey: every Re λ is zero to round-off\) — linear analysis cannot decide\./);
+  // oscillation (every Re λ zero to round-off), which the panel calls neutrally
+  // stable, as its hint and description do (issue 60: it said "becomes stable" and
+  // "linear analysis cannot decide" side by side).
+  assert.match(await note(page), /^The run uses phi' = 6: neutrally stable — small oscillations neither grow nor decay\. Boundaries: phi' = 3\.30151480\d* \(becomes neutrally stable\)\. Neutrally stable from 3\.30151480\d* to 10 \(shaded grey: every Re λ is zero to round-off, so small oscillations neither grow nor decay, as in a conservative system; whether the nonlinear terms keep it so, a linear analysis cannot tell\)\./);
+  const description = await page.textContent("#description");
+  assert.match(description, /neutrally stable \(a small weave neither grows nor decays\) when v² > g r \/ 3/);
   // Drawn: the tracks in the modes' dark colours (never a method's), the marginal
   // range shaded grey rather than green.
   const [navy, green, blue, red] = await colourPixels(page, "stability-canvas", ["#000080", "#005a32", "#1f77b4", "#d62728"]);
@@ -98,7 +102,7 @@ test("a parameter sweep is clicked into the parameter; a broken table is a messa
     .replace(`at = { theta = 0, "theta'" = 0, "psi'" = 0 }`, `at = { theta = 0, "theta'" = 0, "psi'" = 0, "phi'" = 6 }`);
   await page.fill("#editor-view .cm-content", text);
   await panelReady(page, "against g");
-  assert.match(await note(page), /^The run uses g = 9\.81: marginal — linear analysis cannot decide\. Boundaries: g = 32\.4\d* \(becomes unstable\)\. Marginal from 0 to 32\.4\d* \(shaded grey[^)]*\) — linear analysis cannot decide\./);
+  assert.match(await note(page), /^The run uses g = 9\.81: neutrally stable — small oscillations neither grow nor decay\. Boundaries: g = 32\.4\d* \(becomes unstable\)\. Neutrally stable from 0 to 32\.4\d* \(shaded grey[^)]*\)\./);
   await clickAt(page, 0.8); // g = 40
   await page.waitForFunction(() => /g = 40\b/.test(document.getElementById("editor").value));
   await page.waitForFunction(() => /The run uses g = 40: unstable\./.test(document.getElementById("stability-note").textContent));
@@ -136,6 +140,18 @@ test("the bicycle's panel is drawn against its forward speed, with the benchmark
   await page.waitForFunction(() => /rear = 6\.6\d*/.test(document.getElementById("editor").value));
   await page.waitForFunction(() => /^The run uses rear' = 6\.6\d* \(v = 1\.99\d* m\/s\): unstable\./.test(document.getElementById("stability-note").textContent), null, { timeout: 20000 });
   await (await page.$("#stability")).screenshot({ path: path.join(SHOTS, "stability-bicycle-speed.png") });
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("in Chinese the coin's panel, hint and description agree: neutrally stable above its critical spin", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=rolling-disk&lang=zh`);
+  await page.waitForFunction(() => /临界值|变为/.test(document.getElementById("stability-note").textContent), null, { timeout: 20000 });
+  const said = await note(page);
+  assert.match(said, /^本次运行用 phi' = 6：中性稳定 —— 小振动既不增长也不衰减。/);
+  assert.match(said, /phi' = 3\.30151480\d*（变为中性稳定）/);
+  assert.doesNotMatch(said, /无法判定。|变为稳定|临界范围/, said);
+  assert.match(await page.textContent("#description"), /则中性稳定（小的摆动既不增长也不衰减）/);
   assert.deepEqual(problems, []);
   await ctx.close();
 });

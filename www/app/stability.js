@@ -80,9 +80,13 @@ export function drawStability(lab) {
     const a = k !== undefined ? d.axis.boundaries[k] : lab.api.on_axis(x, d.values, d.axis.values);
     return `${d.axis.name} = ${fmt(a)}${d.axis.unit ? ` ${d.axis.unit}` : ""}; `;
   };
-  const bounds = d.boundaries.map(([x, stable], k) => t(stable ? "stability.becomes-stable" : "stability.becomes-unstable", { over: d.over, value: fmt(x), axis: onAxis(x, k) }));
   const marginal = d.marginal ?? [];
-  // Where every real part is zero to round-off, linear analysis says nothing more.
+  // A boundary into a range where every real part is zero (the coin above its
+  // critical spin): neutrally stable, as the textbooks say, not "stable".
+  const intoNeutral = (x) => marginal.some(([a, b]) => Math.abs(a - x) <= 1e-9 * (range || 1) || (x > a && x < b));
+  const becomes = (x, stable) => (!stable ? "stability.becomes-unstable" : intoNeutral(x) ? "stability.becomes-neutral" : "stability.becomes-stable");
+  const bounds = d.boundaries.map(([x, stable], k) => t(becomes(x, stable), { over: d.over, value: fmt(x), axis: onAxis(x, k) }));
+  // Where every real part is zero to round-off: neutral stability.
   const neutral = marginal.length ? ` ${t("stability.marginal-ranges", { ranges: marginal.map(([a, b]) => t("stability.range", { from: fmt(a), to: fmt(b) })).join(t("stability.and")) })}` : "";
   const here = d.values.length ? nearestIndex(d.values, d.current) : -1;
   const kindAt = (x) => (inRanges(marginal, x) ? "marginal" : inRanges(d.stable, x) ? "stable" : "unstable");

@@ -28,7 +28,7 @@ pub struct StabilityData {
     /// The stable ranges of the swept value.
     pub stable: Vec<(f64, f64)>,
     /// The parts of `stable` where the motion is only marginally stable (a neutral
-    /// mode: linear analysis cannot decide).
+    /// mode: neutral stability, which a linear analysis cannot settle).
     pub marginal: Vec<(f64, f64)>,
     /// The boundaries: value and whether the motion becomes stable there.
     pub boundaries: Vec<(f64, bool)>,
