@@ -417,3 +417,18 @@ test("the energy panel says which energy it plots: h = T₂ − T₀ + V where T
     await ctx.close();
   }
 });
+
+test("the energy panel of a system with inputs says that they do work when moved, in both languages", async () => {
+  // Issue 60: the bicycle's panel said "T + V is conserved, so this is each method's
+  // error" while the steer torque, moved by a key, was doing work.
+  for (const [lang, said] of [
+    ["en", /T \+ V need not be conserved here \(the inputs T_delta, T_phi do work when they move\)/],
+    ["zh", /输入 T_delta, T_phi 变动时做功/],
+  ]) {
+    const { page, problems, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle&lang=${lang}`);
+    await page.waitForSelector("#plot-energy-fig .note .note-text");
+    assert.match(await page.textContent("#plot-energy-fig .note .note-text"), said);
+    assert.deepEqual(problems, []);
+    await ctx.close();
+  }
+});

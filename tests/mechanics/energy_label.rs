@@ -2,7 +2,7 @@
 //! reasoned from the physics of each gallery system, not from the code.
 
 use nhlab::formulations::Method;
-use nhlab::mechanics::energy_changes;
+use nhlab::mechanics::{energy_changes, inputs_that_work};
 use nhlab::simulation::{Settings, Simulation};
 use nhlab_tests::scenarios::load;
 
@@ -39,6 +39,34 @@ fn where_energy_is_said_conserved_a_run_keeps_it() {
         let drift = sim.samples().iter().map(|s| (s.energy - e0).abs()).fold(0.0, f64::max);
         assert!(drift < 1e-8 * e0.abs().max(1.0), "{name}: drift {drift}");
     }
+}
+
+/// The inputs that do work when moved (the page's sliders and keys) are named, so
+/// that the energy panel does not call `T + V` conserved while a torque works: the
+/// bicycle's steer and lean torques and the cart's force, not an input that nothing
+/// uses. And they do work: the cart pushed by a constant force gains `F Δx`.
+#[test]
+fn the_inputs_that_do_work_when_moved_are_named() {
+    let (bicycle, _, _) = load("whipple-bicycle");
+    assert_eq!(energy_changes(&bicycle), Vec::<String>::new(), "at rest the torques are 0");
+    assert_eq!(inputs_that_work(&bicycle), ["T_delta", "T_phi"]);
+    assert_eq!(inputs_that_work(&load("cart-pole").0), ["F"]);
+    assert_eq!(inputs_that_work(&load("chaplygin-sleigh").0), Vec::<String>::new());
+    let unused =
+        nhlab_tests::scenarios::text("chaplygin-sleigh") + "\n[inputs]\nunused = { value = 0, min = -1, max = 1 }\n";
+    assert_eq!(inputs_that_work(&nhlab_tests::scenarios::build_text(&unused).0), Vec::<String>::new());
+    // The cart pushed by F = 2 N: T + V grows by the force's work F (x − x₀).
+    let pushed = nhlab_tests::scenarios::text("cart-pole").replacen("F = { value = 0,", "F = { value = 2,", 1);
+    let (model, numeric, state) = nhlab_tests::scenarios::build_text(&pushed);
+    let x = model.coordinate_names().iter().position(|c| c == "x").expect("the cart's x");
+    let settings =
+        Settings { rtol: 1e-11, atol: 1e-13, ..Settings::from_scenario(&model.scenario.run, Method::Lagrange) };
+    let mut sim = Simulation::new(numeric, settings, &state).unwrap();
+    sim.advance_to(1.0).unwrap();
+    let (first, last) = (sim.samples().at(0), sim.samples().last().unwrap());
+    let work = 2.0 * (last.q[x] - first.q[x]);
+    assert!(work.abs() > 0.1, "the cart moved ({work})");
+    assert!((last.energy - first.energy - work).abs() < 1e-7, "{} against {work}", last.energy - first.energy);
 }
 
 /// A bead on a hoop of radius `R` turning at `Ω` about its vertical diameter, in

@@ -220,6 +220,15 @@ mod tests {
         let table = energy("ball-on-turntable");
         assert_eq!(table.title, "energy change");
         assert!(table.note.contains("constraint `roll_x` is not homogeneous in the velocities"), "{}", table.note);
+        // The bicycle at rest conserves T + V, but its torques do work once a slider
+        // or a key moves them (issue 60: "conserved" while a torque worked).
+        let bicycle = energy("whipple-bicycle");
+        assert_eq!(bicycle.title, "energy change");
+        assert!(
+            bicycle.note.contains("need not be conserved here (the inputs T_delta, T_phi do work when they move)"),
+            "{}",
+            bicycle.note
+        );
     }
 
     #[test]

@@ -128,6 +128,27 @@ pub fn energy_changes(model: &Model) -> Vec<String> {
     why
 }
 
+/// The inputs taken as arguments (the page's sliders and keys) that do work when
+/// they move: those the forces, the energies or a constraint name. [`energy_changes`]
+/// does not see them where they start at 0 and leave every force 0 (the bicycle's
+/// steer torque), and the page's energy panel said "conserved, so this is each
+/// method's error" while a torque was doing work (issue 60).
+pub fn inputs_that_work(model: &Model) -> Vec<String> {
+    let g = &model.graph;
+    let mut terms: Vec<ExprId> = model.forces.clone();
+    terms.extend([model.kinetic, model.potential]);
+    terms.extend(model.constraints.iter().map(|c| c.velocity_residual));
+    let named: alloc::collections::BTreeSet<SymbolId> = terms.iter().flat_map(|&e| g.free_symbols(e)).collect();
+    model
+        .base
+        .inputs
+        .iter()
+        .map(|&k| &model.base.parameters[k])
+        .filter(|p| named.contains(&p.symbol))
+        .map(|p| p.name.clone())
+        .collect()
+}
+
 /// `(t, q, v)` at pseudo-random values in [-1, 1] (fixed seed: the same answer
 /// every time).
 fn random_states(model: &Model, count: usize) -> Vec<(f64, Vec<f64>, Vec<f64>)> {

@@ -362,7 +362,7 @@ impl Lab {
             integrators: lab.runs().iter().map(|r| r.integrator_index).collect(),
             integrator_labels: lab.integrator_labels(),
             set_labels: lab.set_labels(),
-            energy_changes: nhlab::mechanics::energy_changes(&lab.prepared().model),
+            energy_changes: energy_changes(&lab.prepared().model),
             energy_function: nhlab::mechanics::energy_form(&lab.prepared().model)
                 == nhlab::mechanics::EnergyForm::EnergyFunction,
             panels: Vec::new(),
@@ -493,6 +493,17 @@ impl Lab {
 /// The contact forces of `run` at its shown state as arrows from each contact point
 /// (elements `first`, `first + 1`, …), with a head; none where a force is not
 /// determined, or for a run without them (vakonomic).
+/// Why the energy the page plots may change along the true motion: the core's
+/// reasons, and the inputs that do work once a slider or a key moves them.
+fn energy_changes(model: &nhlab::mechanics::Model) -> Vec<String> {
+    let mut why = nhlab::mechanics::energy_changes(model);
+    let inputs = nhlab::mechanics::inputs_that_work(model);
+    if !inputs.is_empty() {
+        why.push(tr("panel.energy.why.inputs", &[("names", &inputs.join(", "))]));
+    }
+    why
+}
+
 fn force_arrows(run: &mut Run, picture: &nhlab::scene::Picture, first: usize) -> Vec<(usize, nhlab::scene::Mark)> {
     let (Some(sim), Some((shown, _))) = (run.sim.as_mut(), &run.current) else { return Vec::new() };
     let state = nhlab::simulation::State { t: shown.t, q: shown.q.clone(), v: shown.v.clone(), mu: shown.mu.clone() };
