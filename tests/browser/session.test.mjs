@@ -432,3 +432,51 @@ test("the energy panel of a system with inputs says that they do work when moved
     await ctx.close();
   }
 });
+
+test("small frictions: the Code menu closes on Escape and outside, a Code export clears the CSV's note, Embed leaves the clipboard alone, a new system's dialog starts unticked", async () => {
+  // Issue 60.12, each of which the page did before.
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle`);
+  await ctx.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+  const menuOpen = () => page.evaluate(() => document.getElementById("export-code").open);
+  await page.click("#export-code summary");
+  assert.equal(await menuOpen(), true);
+  await page.keyboard.press("Escape");
+  assert.equal(await menuOpen(), false, "Escape closes the Code menu");
+  assert.equal(await page.evaluate(() => document.activeElement === document.querySelector("#export-code summary")), true, "and gives the focus back to its button");
+  await page.click("#export-code summary");
+  await page.click("h1");
+  assert.equal(await menuOpen(), false, "a click outside closes it");
+  // The CSV of a run whose inputs moved says it writes the runs as played; a Code
+  // export afterwards is not that, and the note goes.
+  await page.locator("input[data-input='T_delta']").fill("1");
+  await page.click("#export-csv");
+  await page.waitForFunction(() => !document.getElementById("notice").hidden && document.getElementById("notice").classList.contains("info"), null, { timeout: 20000 });
+  await page.click("#export-code summary");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export-code button[data-language='c']")]);
+  assert.match(download.suggestedFilename(), /\.c$/);
+  await page.waitForFunction(() => document.getElementById("notice").hidden);
+  // Embed opens the dialog without touching the clipboard, and says the link is not
+  // copied; Share link copies it and says so.
+  await page.evaluate(() => navigator.clipboard.writeText("the reader's own text"));
+  await page.click("#embed-open");
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), "the reader's own text");
+  assert.match(await page.textContent("#share-link-label"), /not copied/);
+  assert.equal(await page.evaluate(() => document.activeElement.id), "embed-snippet");
+  await page.check("#embed-controls input[value='parameters']");
+  await page.click("#close-share");
+  await page.click("#share");
+  await page.waitForFunction(() => document.getElementById("share-dialog").open);
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), await page.inputValue("#share-link"));
+  assert.equal(await page.textContent("#share-link-label"), "link (copied)");
+  assert.equal(await page.isChecked("#embed-controls input[value='parameters']"), true, "the same system keeps its ticks");
+  await page.click("#close-share");
+  // Another system: no ticks carried over.
+  await page.selectOption("#gallery", "chaplygin-sleigh");
+  await page.waitForFunction(() => document.querySelector("h1").textContent === "Chaplygin sleigh");
+  await page.click("#embed-open");
+  assert.equal(await page.isChecked("#embed-controls input[value='parameters']"), false);
+  assert.doesNotMatch(await page.inputValue("#embed-snippet"), /controls=/);
+  await page.click("#close-share");
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});

@@ -58,6 +58,11 @@ export function notice(message, kind = "error") {
   n.textContent = message;
 }
 
+/** Hides the notice if it is information (an error stays until its cause goes). */
+export function clearInfoNotice() {
+  if ($("notice").classList.contains("info")) notice(null);
+}
+
 export function errorText(e) {
   return e instanceof Error ? e.message : String(e);
 }

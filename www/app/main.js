@@ -142,8 +142,20 @@ function wire(lab) {
     }, EDIT_DEBOUNCE_MS);
   });
   $("eq-method").addEventListener("change", (...a) => renderEquations(lab, ...a));
-  $("share").addEventListener("click", (...a) => openShare(lab, ...a));
-  $("embed-open").addEventListener("click", (...a) => openShare(lab, ...a));
+  $("share").addEventListener("click", () => openShare(lab, { copy: true }));
+  // A menu (the Code menu) closes on Escape, giving the focus back to its button, and
+  // on a click outside it, as menus do (issue 60).
+  document.addEventListener("click", (e) => {
+    for (const menu of document.querySelectorAll("details.menu[open]")) if (!menu.contains(e.target)) menu.open = false;
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape") return;
+    for (const menu of document.querySelectorAll("details.menu[open]")) {
+      menu.open = false;
+      menu.querySelector("summary")?.focus();
+    }
+  });
+  $("embed-open").addEventListener("click", () => openShare(lab, { copy: false }));
   $("close-share").addEventListener("click", () => $("share-dialog").close());
   $("copy-snippet").addEventListener("click", (e) => copyText($("embed-snippet").value, e.currentTarget));
   $("embed-controls").addEventListener("change", (...a) => renderEmbedSnippet(lab, ...a));

@@ -20,18 +20,29 @@ export function shareUrl(lab) {
   return url.href;
 }
 
-export function openShare(lab) {
+/** The Share dialog. From "Share link" (`copy`) the link is copied and the label says
+ *  so; from "Embed" the clipboard is left alone (it silently took the link, issue 60)
+ *  and the iframe is selected for its own Copy button. A new system starts with no
+ *  controls ticked (they were the previous system's). */
+export async function openShare(lab, { copy = true } = {}) {
   let link;
   try { link = shareUrl(lab); } catch (e) { notice(errorText(e)); return; }
   lab.unshared = false;
   history.replaceState(null, "", link);
   $("share-link").value = link;
   lab.shareLink = link;
+  const system = lab.galleryOrigin ?? lab.info?.title ?? "";
+  if (lab.embedTicksFor !== system) {
+    for (const box of $("embed-controls").querySelectorAll("input[type=checkbox]")) box.checked = false;
+    $("embed-panel").replaceChildren();
+    lab.embedTicksFor = system;
+  }
   fillPanelChoice(lab);
   renderEmbedSnippet(lab);
-  copyText(link);
+  const copied = copy ? await copyText(link) : false;
+  $("share-link-label").textContent = t(copied ? "share.link" : "share.link.plain");
   $("share-dialog").showModal();
-  $("share-link").select();
+  (copy ? $("share-link") : $("embed-snippet")).select();
 }
 
 // ---------- help: the project's own documents, rendered at build time ----------
