@@ -180,3 +180,30 @@ test("each plot is described in words and gives its data as a table; equations t
   assert.deepEqual(bike.problems, []);
   await bike.ctx.close();
 });
+
+test("the editor is no keyboard trap: Tab leaves it, Ctrl+] indents, and the controls come before it", async () => {
+  // Issue 60.4: once Tab reached the editor, each Tab inserted indentation (the system
+  // re-derived, was marked edited), and the parameters came after the text.
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh`);
+  await page.waitForSelector("#editor-view .cm-content");
+  const order = await page.evaluate(() => {
+    const first = (sel) => document.querySelector(sel);
+    const editor = first("#editor-view .cm-content");
+    const before = (a, b) => !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+    return { parameters: before(first(".param input"), editor), methods: before(first("#methods input"), editor) };
+  });
+  assert.deepEqual(order, { parameters: true, methods: true });
+  const text = await page.inputValue("#editor");
+  await page.click("#editor-view .cm-content");
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.closest("#editor-view") === null), true, "Tab left the editor");
+  assert.equal(await page.inputValue("#editor"), text, "and typed nothing");
+  await page.keyboard.press("Shift+Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.closest("#editor-view") !== null), true, "Shift+Tab comes back");
+  await page.keyboard.press("Control+]");
+  assert.equal((await page.inputValue("#editor")).split("\n")[0], "  " + text.split("\n")[0], "Ctrl+] indents the line");
+  assert.match(await page.textContent("#editor-keys"), /Tab and Shift\+Tab leave the text/);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});

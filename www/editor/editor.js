@@ -14,7 +14,7 @@ import {
   EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection,
   Decoration, ViewPlugin,
 } from "@codemirror/view";
-import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { StreamLanguage, syntaxHighlighting, HighlightStyle, bracketMatching } from "@codemirror/language";
 import { autocompletion, completionKeymap, closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
 import { setDiagnostics, lintGutter } from "@codemirror/lint";
@@ -148,8 +148,11 @@ export function createEditor(textarea, language = {}) {
         lineNumbers(), highlightActiveLineGutter(), lintGutter(), history(), drawSelection(), highlightActiveLine(),
         bracketMatching(), closeBrackets(), autocompletion({ override: [complete], icons: false }),
         StreamLanguage.define(toml), syntaxHighlighting(highlight), names, nameMarks(),
-        keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, indentWithTab]),
-        EditorView.contentAttributes.of({ tabindex: "0", "aria-describedby": "editor-status", spellcheck: "false", autocapitalize: "off", autocorrect: "off" }),
+        // Tab is not taken: it leaves the text, as everywhere else on the page (issue
+        // 60: each Tab indented, a trap for the keyboard); Mod-] and Mod-[ indent
+        // (defaultKeymap), as the line under the editor says.
+        keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap]),
+        EditorView.contentAttributes.of({ tabindex: "0", "aria-describedby": "editor-keys editor-status", spellcheck: "false", autocapitalize: "off", autocorrect: "off" }),
         words.of(wordsOf({ label: textarea.getAttribute("aria-label") ?? undefined, ...language })),
         EditorView.updateListener.of((u) => {
           if (!u.docChanged) return;
