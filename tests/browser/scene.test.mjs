@@ -147,6 +147,60 @@ test("dragging turns the 3D view; a double-click fits it again", async () => {
   await ctx.close();
 });
 
+test("the wheel over the scene scrolls the page unless Ctrl is held or the scene was clicked; by touch, a pinch zooms and the caption says so", async () => {
+  // Issue 60.6: the wheel over the scene zoomed it and the course page did not move;
+  // on a phone a swipe that started on the scene did not scroll.
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle`, { viewport: { width: 1000, height: 700 } });
+  await waitClockPast(page, 0.3);
+  await page.click("#play"); // pause: only the view changes below
+  await page.waitForFunction(() => /Boundaries|No change/.test(document.getElementById("stability-note")?.textContent ?? ""), null, { timeout: 20000 });
+  await page.locator("#plot-scene").scrollIntoViewIfNeeded();
+  await page.waitForTimeout(150);
+  const centre = async () => { const b = await (await page.$("#plot-scene")).boundingBox(); return [b.x + b.width / 2, b.y + b.height / 2]; };
+  const scrolled = () => page.evaluate(() => window.scrollY);
+  await page.mouse.move(...await centre());
+  const before = { y: await scrolled(), digest: (await sceneInk(page)).digest };
+  await page.mouse.wheel(0, 200);
+  await page.waitForFunction((y) => window.scrollY > y, before.y);
+  assert.equal((await sceneInk(page)).digest, before.digest, "the scene did not zoom");
+  assert.equal(await page.isVisible("#plot-scene-fig .zoom-hint"), true, "it says how to zoom");
+  assert.match(await page.textContent("#plot-scene-fig .zoom-hint"), /Ctrl \+ wheel zooms the scene/);
+  // Ctrl + wheel zooms and leaves the page where it is.
+  await page.mouse.move(...await centre());
+  const y = await scrolled();
+  await page.keyboard.down("Control");
+  await page.mouse.wheel(0, -300);
+  await page.keyboard.up("Control");
+  await page.waitForTimeout(150);
+  const zoomed = (await sceneInk(page)).digest;
+  assert.notEqual(zoomed, before.digest, "Ctrl + wheel zoomed");
+  assert.equal(await scrolled(), y, "and the page did not scroll");
+  assert.match(await page.textContent("#plot-scene-fig .handling"), /Ctrl \+ the wheel zooms \(or the wheel once the scene is clicked\)/);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+  // A phone: the caption speaks of touch; two fingers pinch to zoom.
+  const phoneContext = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const phone = await open(browser, `${server.url}#gallery=whipple-bicycle`, { context: phoneContext });
+  await waitClockPast(phone.page, 0.3);
+  await phone.page.click("#play");
+  await phone.page.locator("#plot-scene").scrollIntoViewIfNeeded();
+  await phone.page.waitForTimeout(150);
+  assert.match(await phone.page.textContent("#plot-scene-fig .handling"), /pinch with two fingers to zoom.*a vertical swipe scrolls the page/);
+  assert.equal(await phone.page.evaluate(() => getComputedStyle(document.getElementById("plot-scene")).touchAction), "pan-y");
+  const box = await (await phone.page.$("#plot-scene")).boundingBox();
+  const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+  const untouched = (await sceneInk(phone.page)).digest;
+  const cdp = await phoneContext.newCDPSession(phone.page);
+  const fingers = (d) => [{ x: cx - d, y: cy, id: 1 }, { x: cx + d, y: cy, id: 2 }];
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: fingers(20) });
+  for (const d of [30, 45, 60, 80]) await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: fingers(d) });
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+  await phone.page.waitForTimeout(150);
+  assert.notEqual((await sceneInk(phone.page)).digest, untouched, "the pinch zoomed the scene");
+  assert.deepEqual(phone.problems, []);
+  await phoneContext.close();
+});
+
 test("a broken scene table is a positioned message; an undefined element is hidden with a note", async () => {
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=pendulum-cartesian`);
   await waitClockPast(page, 0.2);

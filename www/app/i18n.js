@@ -84,6 +84,7 @@ export function t(id, params = {}) {
 /** The `data-i18n` strings of index.html under `root`, in the current language. */
 export function translateStatic(root) {
   for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll("[data-i18n-kbd]")) node.replaceChildren(...withKeys(t(node.dataset.i18n)));
   for (const node of root.querySelectorAll("[data-i18n-attrs]")) {
     for (const pair of node.dataset.i18nAttrs.split(";")) {
       const [attr, id] = pair.split("=");
@@ -102,6 +103,17 @@ export function galleryWords(name) {
 /** A gallery item's words in `lang`, or null (see galleryWords). */
 export function galleryWordsIn(lang, name) {
   return lang === "zh" && Object.hasOwn(galleryZh, name) ? galleryZh[name] : null;
+}
+
+/** A message's text as nodes, the keys it names («Tab», «Ctrl+]») as `<kbd>`: a key
+ *  is a key in every language. */
+export function withKeys(text) {
+  return text.split(/«([^»]+)»/).map((part, k) => {
+    if (k % 2 === 0) return document.createTextNode(part);
+    const key = document.createElement("kbd");
+    key.textContent = part;
+    return key;
+  });
 }
 
 /** A number for reading (grouping as the language writes it): 12,345 in both. */

@@ -5,7 +5,7 @@
 import { $, download, el } from "./dom.js";
 import { safely } from "./playback.js";
 import { drawStability } from "./stability.js";
-import { t } from "./i18n.js";
+import { t, withKeys } from "./i18n.js";
 
 /** Watches the page's canvases for `lab`: each one's CSS size is kept in
  *  `data-css-size`, so that drawing never asks the browser for a layout (reading
@@ -75,7 +75,9 @@ export function renderPlots(lab, info) {
     gaps.hidden = true;
     // How to handle it (mouse and keys) after the note: not printed.
     const caption = el("figcaption", { class: "note" }, el("span", { class: "note-text", text: p.note }));
-    if (p.handling) caption.append(el("span", { class: "handling", text: `${t("clause.separator")}${p.handling}` }));
+    // On a touch screen the scene is handled by touch: said so, not mouse and keys.
+    const handling = p.kind === "Scene" && touchScreen() ? t(lab.info?.layout?.scene?.projection === "space" ? "scene.touch.turn" : "scene.touch.move") : p.handling;
+    if (handling) caption.append(el("span", { class: "handling" }, ...withKeys(`${t("clause.separator")}${handling}`)));
     const fig = el("figure", { id: `${p.id}-fig`, class: p.kind === "Scene" ? "fig scene" : "fig" }, head, canvas, caption, gaps);
     if (p.kind === "ContactNormal") {
       // Where each run's contacts lifted off or slipped, named with their instants.
@@ -89,6 +91,7 @@ export function renderPlots(lab, info) {
       fig.append(el("p", { id: `${p.id}-text`, class: "visually-hidden" }), dataTable(lab, p));
     }
     if (p.kind === "Scene") {
+      fig.append(el("p", { class: "zoom-hint", "aria-hidden": "true", hidden: "" }, ...withKeys(t(navigator.platform?.startsWith("Mac") ? "scene.zoom-hint.mac" : "scene.zoom-hint"))));
       wireScene(lab, canvas);
       // The text alternative, kept current a few times a second (not every frame).
       fig.append(el("p", { id: "scene-text", class: "visually-hidden", "aria-live": "off" }));
@@ -108,28 +111,69 @@ export function renderPlots(lab, info) {
   box.replaceChildren(...plots);
 }
 
-/** The scene: drag turns the view (space) or moves it (plane), the wheel zooms, a
- *  double-click fits again; arrow keys turn or move it for keyboard users. */
+/** Whether the page is used by touch (a phone or a tablet). */
+const touchScreen = () => window.matchMedia?.("(pointer: coarse)").matches ?? false;
+
+/** The scene: drag turns the view (space) or moves it (plane), a double-click fits
+ *  again; arrow keys turn or move it for keyboard users. The wheel zooms only with
+ *  Ctrl or ⌘ held (a trackpad's pinch is that), or once the scene has been clicked:
+ *  otherwise it scrolls the page, as maps do, and the scene says how to zoom (issue
+ *  60: in an embed the wheel over the scene zoomed it and the course page did not
+ *  move). By touch, a vertical swipe scrolls the page, a sideways drag turns or
+ *  moves the view, and two fingers pinch to zoom. */
 export function wireScene(lab, canvas) {
   canvas.tabIndex = 0;
-  let last = null;
   const dpr = () => window.devicePixelRatio || 1;
-  canvas.addEventListener("pointerdown", (e) => { last = [e.clientX, e.clientY]; canvas.setPointerCapture(e.pointerId); });
+  const pointers = new Map(); // pointerId → [x, y]
+  let spread = null; // the two fingers' distance
+  const distance = () => { const [a, b] = [...pointers.values()]; return Math.hypot(a[0] - b[0], a[1] - b[1]); };
+  const zoomAt = (factor, x, y) => {
+    const box = canvas.getBoundingClientRect();
+    lab.display.scene_zoom(factor, x - box.left, y - box.top, dpr());
+    lab.dirty = true;
+  };
+  canvas.addEventListener("pointerdown", (e) => {
+    canvas.dataset.active = "1";
+    pointers.set(e.pointerId, [e.clientX, e.clientY]);
+    canvas.setPointerCapture(e.pointerId);
+    spread = pointers.size === 2 ? distance() : null;
+  });
   canvas.addEventListener("pointermove", (e) => {
+    const last = pointers.get(e.pointerId);
     if (!last || !lab.display) return;
+    pointers.set(e.pointerId, [e.clientX, e.clientY]);
+    if (pointers.size === 2 && spread) {
+      const now = distance();
+      const [a, b] = [...pointers.values()];
+      if (now > 0) zoomAt(now / spread, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2);
+      spread = now;
+      return;
+    }
+    if (pointers.size !== 1) return;
     lab.display.scene_drag(e.clientX - last[0], e.clientY - last[1], dpr());
-    last = [e.clientX, e.clientY];
     lab.dirty = true;
   });
-  const end = () => { last = null; };
+  const end = (e) => { pointers.delete(e.pointerId); spread = pointers.size === 2 ? distance() : null; };
   canvas.addEventListener("pointerup", end);
   canvas.addEventListener("pointercancel", end);
+  const calm = () => { delete canvas.dataset.active; };
+  canvas.addEventListener("pointerleave", (e) => { if (e.pointerType === "mouse") calm(); });
+  canvas.addEventListener("blur", calm);
+  let hintTimer = 0;
   canvas.addEventListener("wheel", (e) => {
     if (!lab.display) return;
+    if (!(e.ctrlKey || e.metaKey || canvas.dataset.active)) {
+      // The page scrolls; the scene says how to zoom it, for a moment.
+      const hint = canvas.parentElement?.querySelector(".zoom-hint");
+      if (hint) {
+        hint.hidden = false;
+        clearTimeout(hintTimer);
+        hintTimer = setTimeout(() => { hint.hidden = true; }, 1500);
+      }
+      return;
+    }
     e.preventDefault();
-    const box = canvas.getBoundingClientRect();
-    lab.display.scene_zoom(Math.exp(-e.deltaY * 0.0015), e.clientX - box.left, e.clientY - box.top, dpr());
-    lab.dirty = true;
+    zoomAt(Math.exp(-e.deltaY * 0.0015), e.clientX, e.clientY);
   }, { passive: false });
   canvas.addEventListener("dblclick", () => { lab.display?.scene_reset(); lab.dirty = true; });
   canvas.addEventListener("keydown", (e) => {
