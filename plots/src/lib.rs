@@ -427,6 +427,23 @@ fn to_axis(lines: &[Line], markers: &[Marker], scale: Scale) -> (Vec<Line>, Vec<
     (lines, markers, scale)
 }
 
+/// More series than this in a panel and all but its first two are drawn one device
+/// pixel wide: a browser without a GPU strokes such a line about eight times faster
+/// than a wider one, and 28 runs drew 26 lines 4 px wide in every panel (issue 57:
+/// clicks waited 110–150 ms during Play). The first two keep their widths, so that
+/// the lines over them still show them as coloured edges.
+const CROWDED_LINES: usize = 8;
+
+/// A series' line width in CSS pixels, by its rank among `count` series (0 first,
+/// drawn first and widest, so that each line drawn over it leaves it an edge);
+/// `None`: one device pixel.
+fn line_width(rank: usize, count: usize) -> Option<f64> {
+    if count > CROWDED_LINES && rank >= 2 {
+        return None;
+    }
+    Some(1.6 + 1.1 * (count.saturating_sub(1 + rank)).min(2) as f64)
+}
+
 /// Draws one panel on `area`.
 pub fn draw_panel<B: DrawingBackend>(
     area: &DrawingArea<B, Shift>,
@@ -498,7 +515,7 @@ where
     }
     let width = |m: Series| {
         let rank = order.iter().position(|&o| o == m).unwrap_or(0);
-        pxu(1.6 + 1.1 * (order.len() - 1 - rank).min(2) as f64)
+        line_width(rank, order.len()).map_or(1, pxu)
     };
     for line in lines {
         let colour = colour(line.series);
@@ -586,6 +603,19 @@ mod tests {
         assert_eq!(distinct.len(), all.len(), "{all:?}");
         assert!(mark_places(&[(5, 5)], 0, 2).is_empty());
         assert_eq!(MARKS.len(), Method::ALL.len());
+    }
+
+    #[test]
+    fn crowded_panels_draw_all_but_two_lines_one_pixel_wide() {
+        let tenths = |w: Option<f64>| w.map(|w| (w * 10.0).round() as i32);
+        // Few series: the first widest, each over the last a coloured edge.
+        assert_eq!(tenths(line_width(0, 1)), Some(16));
+        assert_eq!((0..3).map(|r| tenths(line_width(r, 3))).collect::<Vec<_>>(), [Some(38), Some(27), Some(16)]);
+        assert_eq!(tenths(line_width(7, 8)), Some(16));
+        // 28 runs: two wide lines, 26 hairlines (26 lines 4 px wide before).
+        let widths: Vec<_> = (0..28).map(|r| tenths(line_width(r, 28))).collect();
+        assert_eq!(widths[..2], [Some(38), Some(38)]);
+        assert!(widths[2..].iter().all(Option::is_none));
     }
 
     #[test]
