@@ -5,6 +5,7 @@
 // Run: node --test tests/browser/   (scripts/test.sh builds dist/ first)
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import path from "node:path";
 import { ROOT, open, servedBrowser } from "./harness.mjs";
 
@@ -219,4 +220,67 @@ test("an embed reports its content height to the host page (nhlab:height and lti
   assert.ok(!requested.some((p) => p.endsWith("/editor.js")), `no editor bundle: ${requested.join(" ")}`);
   assert.deepEqual(problems, []);
   await ctx.close();
+});
+
+test("the Embed dialog's snippet with the Help's sizing script settles after one message per change, nothing cut off, whatever the frame's border", async () => {
+  // Issue 60.2: the snippet's border with box-sizing:border-box made each height the
+  // frame was given 2 px short of the one reported; the frame shrank, message after
+  // message (204 for two frames), to its 460 px minimum, and Play was gone.
+  const author = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const authorPage = await author.newPage();
+  await authorPage.goto(`${server.url}#gallery=rolling-disk`);
+  await authorPage.waitForSelector("body[data-ready='1']");
+  await authorPage.click("#embed-open");
+  await authorPage.check("#embed-controls input[value='parameters']");
+  const disk = await authorPage.inputValue("#embed-snippet");
+  await authorPage.click("#close-share");
+  await authorPage.selectOption("#gallery", "chaplygin-sleigh");
+  await authorPage.waitForFunction(() => document.querySelector("h1").textContent === "Chaplygin sleigh");
+  await authorPage.click("#embed-open");
+  const sleigh = await authorPage.inputValue("#embed-snippet");
+  await author.close();
+  assert.match(disk, /^<iframe class="nhlab" /);
+  // The Help's own script, as printed in docs/lab.md, and a platform that applies
+  // Canvas's message too; a third frame styled as the old snippet (border-box),
+  // which the Help's script sizes with its border counted in.
+  const docs = fs.readFileSync(path.join(ROOT, "docs", "lab.md"), "utf8");
+  const script = /```html\n\s*(<script>[\s\S]*?<\/script>)\n\s*```/.exec(docs)[1];
+  const old = sleigh.replace("box-sizing:content-box", "box-sizing:border-box").replace('class="nhlab"', 'class="nhlab old"');
+  const host = `<!doctype html><body style="margin:0;padding:8px;width:720px">
+    <script>window.count = new Map();
+      addEventListener("message", (e) => {
+        const f = [...document.querySelectorAll("iframe")].find((f) => f.contentWindow === e.source);
+        if (!f) return;
+        if (e.data?.type === "nhlab:height") window.count.set(f.title + f.className, (window.count.get(f.title + f.className) ?? 0) + 1);
+        // A platform applying Canvas's message as it is, to the snippet's frames.
+        if (e.data?.subject === "lti.frameResize" && f.className === "nhlab") f.style.height = e.data.height + "px";
+      });</script>${script}${disk}${sleigh}${old}</body>`;
+  for (const width of [900, 390]) {
+    const ctx = await browser.newContext({ viewport: { width, height: 800 } });
+    const page = await ctx.newPage();
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(e.message));
+    // (Loaded at once: a lazy frame below the fold would wait to be scrolled to.)
+    await page.setContent(host.replace("width:720px", `width:${width - 16}px`).replaceAll(' loading="lazy"', ""));
+    // An embed starts when it comes into view: each is scrolled to.
+    for (const [k, frame] of page.frames().slice(1).entries()) {
+      await page.locator("iframe").nth(k).scrollIntoViewIfNeeded();
+      await frame.waitForSelector("body[data-ready='1']", { timeout: 30000 });
+    }
+    await page.waitForTimeout(2500);
+    const settled = await page.evaluate(() => [...document.querySelectorAll("iframe")].map((f) => f.getBoundingClientRect().height));
+    await page.waitForTimeout(1000);
+    const later = await page.evaluate(() => [...document.querySelectorAll("iframe")].map((f) => f.getBoundingClientRect().height));
+    assert.deepEqual(later, settled, `the heights hold (${width} px)`);
+    const counts = await page.evaluate(() => [...window.count.values()]);
+    assert.ok(counts.length === 3 && counts.every((n) => n <= 6), `a few messages each (${counts}; 204 before) at ${width} px`);
+    for (const [k, frame] of page.frames().slice(1).entries()) {
+      const { sh, ch } = await frame.evaluate(() => ({ sh: document.documentElement.scrollHeight, ch: document.documentElement.clientHeight }));
+      assert.ok(sh <= ch + 1, `frame ${k} at ${width} px: nothing cut off (${sh} of content in ${ch})`);
+      assert.ok(await frame.isVisible("#play"), `frame ${k} at ${width} px: Play is there`);
+    }
+    assert.ok(settled.every((h) => h >= 460), `no frame collapsed (${settled})`);
+    assert.deepEqual(problems, []);
+    await ctx.close();
+  }
 });

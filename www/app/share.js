@@ -87,7 +87,9 @@ export function renderEmbedSnippet(lab) {
   // in the page's: what a screen reader says of the frame in the course's page.
   const origin = galleryWordsItem(lab);
   const title = ((origin && galleryWordsIn(lang || language(), origin)?.title) ?? lab.info.title).replace(/[<>&"]/g, "");
-  $("embed-snippet").value = `<iframe src="${embed.href}" title="${title} — nhlab" loading="lazy" style="display:block;width:100%;max-width:720px;aspect-ratio:720/560;min-height:460px;border:1px solid #ccc;box-sizing:border-box"></iframe>`;
+  // `class="nhlab"` is what the Help's sizing script looks for; the border is outside
+  // the height a host sets (content-box), so that the height reported is the content's.
+  $("embed-snippet").value = `<iframe class="nhlab" src="${embed.href}" title="${title} — nhlab" loading="lazy" style="display:block;width:100%;max-width:720px;aspect-ratio:720/560;min-height:460px;border:1px solid #ccc;box-sizing:content-box"></iframe>`;
 }
 
 export async function exportCsv(lab) {
@@ -129,9 +131,15 @@ function reportHeight() {
   if (reportingHeight || window.parent === window) return; // once (a new fragment does not add another)
   reportingHeight = true;
   let last = -1;
+  const filled = window.matchMedia("(min-width: 600px)");
   const post = () => {
     const height = Math.ceil(document.documentElement.scrollHeight);
-    if (height === last) return;
+    // A wide frame is filled by its content, so its height is the frame's own: a
+    // smaller one is the host's doing (a border counted in the height it set), and
+    // saying it back shrank the frame again, 2 px a message, to its minimum (issue
+    // 60). It reports its first height and any growth; a narrow frame, whose content
+    // has a height of its own, every change.
+    if (height === last || (filled.matches && last !== -1 && height < last)) return;
     last = height;
     window.parent.postMessage({ type: "nhlab:height", height }, "*");
     window.parent.postMessage({ subject: "lti.frameResize", height }, "*");
