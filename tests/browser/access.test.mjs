@@ -194,7 +194,8 @@ test("the editor is no keyboard trap: Tab leaves it, Ctrl+] indents, and the con
   });
   assert.deepEqual(order, { parameters: true, methods: true });
   const text = await page.inputValue("#editor");
-  await page.click("#editor-view .cm-content");
+  // Near its top-left corner: the text is wider than its box, its centre off screen.
+  await page.click("#editor-view .cm-content", { position: { x: 24, y: 8 } });
   await page.keyboard.press("Control+Home");
   await page.keyboard.press("Tab");
   assert.equal(await page.evaluate(() => document.activeElement.closest("#editor-view") === null), true, "Tab left the editor");
