@@ -52,12 +52,14 @@ if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -x node_modules/.bin/esbuild ] || 
     npm ci --no-audit --no-fund --loglevel=error
 fi
 
-# Chromium, and a Chinese font for the pages in 简体中文 (the tests look at them;
-# a reader's system has its own): WenQuanYi Micro Hei, 5 MB.
+# Chromium, and the Chinese font most Chinese readers on Linux have (Debian, Ubuntu
+# and Fedora install it for a Chinese desktop): Noto Sans CJK SC, 56 MB. Its lines
+# are taller than Latin fonts', so the tests in 简体中文 see what such a reader sees
+# (an equation row a few pixels too tall for its box became a scroll region).
 browser_packages=""
 if [ "$want" = browser ]; then
     command -v chromium >/dev/null 2>&1 || browser_packages="chromium"
-    [ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || browser_packages="$browser_packages fonts-wqy-microhei"
+    [ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || browser_packages="$browser_packages fonts-noto-cjk"
 fi
 if [ -n "$browser_packages" ]; then
     echo "installing$browser_packages (Debian packages)"

@@ -49,6 +49,18 @@ async function walkWithAxe(lang) {
   await page.waitForSelector("#plot-scene");
   await page.waitForFunction((swept) => !document.getElementById("stability").hidden && new RegExp(swept).test(document.getElementById("stability-note").textContent), words.swept.source, { timeout: 20000 });
   assert.deepEqual(await axeViolations(page), [], "the default page");
+  if (lang === "zh") {
+    // Drawn in the Chinese font the test command installs (Noto Sans CJK SC), as a
+    // Chinese reader sees it: its taller lines are what a box must make room for.
+    const cdp = await ctx.newCDPSession(page);
+    await cdp.send("DOM.enable");
+    await cdp.send("CSS.enable");
+    const { root } = await cdp.send("DOM.getDocument");
+    const { nodeId } = await cdp.send("DOM.querySelector", { nodeId: root.nodeId, selector: "#eq-head" });
+    const { fonts } = await cdp.send("CSS.getPlatformFontsForNode", { nodeId });
+    assert.deepEqual(fonts.map((f) => f.familyName), ["Noto Sans CJK SC"], "the heading's font");
+    await cdp.detach();
+  }
   // The stability panel moved by keys (its marker and what it reads out).
   await page.focus("#stability-canvas");
   await page.keyboard.press("ArrowLeft");
@@ -74,6 +86,21 @@ async function walkWithAxe(lang) {
   assert.deepEqual(await axeViolations(page), [], "an error state");
   assert.deepEqual(problems, []);
   await ctx.close();
+  // The bicycle (the widest equations: they scroll, with a Chinese font too) with the
+  // Code menu open, a plot's data table open, then the share dialog over it.
+  const bike = await open(browser, `${server.url}#gallery=whipple-bicycle&lang=${lang}`);
+  await bike.page.waitForSelector("#eq-body .eq-math");
+  await bike.page.click("#plot-trajectory-fig details.data > summary");
+  await bike.page.waitForSelector("#plot-trajectory-fig .data-table tbody tr");
+  await bike.page.click("#export-code > summary"); // last: a click outside closes it
+  assert.equal(await bike.page.evaluate(() => document.getElementById("export-code").open), true);
+  assert.deepEqual(await axeViolations(bike.page), [], "the bicycle, Code menu and a data table open");
+  await bike.page.keyboard.press("Escape");
+  await bike.page.click("#share");
+  await bike.page.waitForSelector("#share-dialog[open]");
+  assert.deepEqual(await axeViolations(bike.page, "#share-dialog"), [], "the bicycle's share dialog");
+  assert.deepEqual(bike.problems, []);
+  await bike.ctx.close();
   // An embed, wide (and narrow).
   const frames = lang === "en" ? [{ width: 720, height: 560 }, { width: 360, height: 460 }] : [{ width: 720, height: 560 }];
   for (const viewport of frames) {

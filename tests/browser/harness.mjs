@@ -141,6 +141,8 @@ export async function axeViolations(page, context = "body") {
       runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
       resultTypes: ["violations"],
     });
-    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(", ")}`);
+    // And the order of headings (axe's best practice, not a WCAG rule): no level skipped.
+    const order = await window.axe.run(context, { runOnly: { type: "rule", values: ["heading-order"] }, resultTypes: ["violations"] });
+    return [...result.violations, ...order.violations].map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(", ")}`);
   }, context);
 }

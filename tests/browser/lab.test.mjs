@@ -213,7 +213,7 @@ test("a coin that starts to slip: its contact forces are plotted, μ drawn, and 
   const ids = (await inkPerCanvas(page)).map((c) => c.id);
   for (const id of ["plot-contact-normal", "plot-contact-friction"]) assert.ok(ids.includes(id), `${id} in ${ids}`);
   assertPlotsDrawn(await drawnInk(page));
-  const titles = await page.$$eval(".plots h3, .plots .panel-title, .plots figcaption", (e) => e.map((x) => x.textContent));
+  const titles = await page.$$eval(".plots h2, .plots .panel-title, .plots figcaption", (e) => e.map((x) => x.textContent));
   assert.ok(titles.some((t) => t.includes("friction needed")), JSON.stringify(titles));
   // The span where it slips (t = 0.685 to 1.129, and from 2.500) is shaded behind the
   // lines of every plot against t, not in the trajectory.

@@ -44,7 +44,7 @@ export function renderPlots(lab, info) {
   if (box.dataset.ids === ids && box.dataset.forces === String(forces)) {
     panels.forEach((p) => {
       const fig = $(`${p.id}-fig`);
-      fig.querySelector("h3").textContent = p.title;
+      fig.querySelector("h2").textContent = p.title;
       fig.querySelector(".note .note-text").textContent = p.note;
     });
     // A new display draws the forces: the switch says so again.
@@ -62,7 +62,7 @@ export function renderPlots(lab, info) {
     // by a screen reader's list of buttons.
     const png = el("button", { type: "button", class: "small", text: "PNG", title: t("png.title", { title: p.title }), "aria-label": t("png.label", { title: p.title }) });
     png.addEventListener("click", () => downloadCanvas(lab, canvas, p.id));
-    const head = el("div", { class: "fig-head" }, el("h3", { text: p.title }), png);
+    const head = el("div", { class: "fig-head" }, el("h2", { text: p.title }), png);
     if (p.kind === "Scene" && forces > 0) {
       // The contacts' forces as arrows at their points (scaled to the picture), on or off.
       const forceSwitch = el("input", { type: "checkbox", id: "scene-forces" });
