@@ -273,7 +273,9 @@ test("the language: the browser's, the header's menu (remembered), lang= in a li
   await zh.page.waitForFunction(() => /\b9\.7\b/.test(window.nhlabTest.text())); // loaded (and its panels rendered)
   assert.deepEqual(await shown(), [words.title, words.hint, words.description], "a value changed: the translation stands");
   assert.equal(await zh.page.evaluate(() => document.title), `${words.title} — nhlab`);
-  // The embed snippet names the frame in the embed's language.
+  // The embed snippet names the frame in the embed's language (on a phone the
+  // header's actions are behind its Menu button).
+  await zh.page.click("#actions-toggle");
   await zh.page.click("#embed-open");
   await zh.page.selectOption("#embed-language", "zh");
   assert.match(await zh.page.inputValue("#embed-snippet"), new RegExp(`title="${words.title.replace(/[()（）]/g, ".")} — nhlab"`));

@@ -145,14 +145,28 @@ function wire(lab) {
   $("share").addEventListener("click", () => openShare(lab, { copy: true }));
   // A menu (the Code menu) closes on Escape, giving the focus back to its button, and
   // on a click outside it, as menus do (issue 60).
+  // On a phone the header's actions are folded behind one button: it opens them, and
+  // they fold again on Escape or a click outside (issue 60.9).
+  const actions = $("actions"), actionsToggle = $("actions-toggle");
+  const unfold = (open) => {
+    actions.classList.toggle("open", open);
+    actionsToggle.setAttribute("aria-expanded", String(open));
+  };
+  actionsToggle.addEventListener("click", () => unfold(!actions.classList.contains("open")));
   document.addEventListener("click", (e) => {
     for (const menu of document.querySelectorAll("details.menu[open]")) if (!menu.contains(e.target)) menu.open = false;
+    if (actions.classList.contains("open") && !actions.contains(e.target) && !actionsToggle.contains(e.target)) unfold(false);
   });
   document.addEventListener("keydown", (e) => {
     if (e.key !== "Escape") return;
-    for (const menu of document.querySelectorAll("details.menu[open]")) {
+    const menus = document.querySelectorAll("details.menu[open]");
+    for (const menu of menus) {
       menu.open = false;
       menu.querySelector("summary")?.focus();
+    }
+    if (menus.length === 0 && actions.classList.contains("open") && !document.querySelector("dialog[open]")) {
+      unfold(false);
+      actionsToggle.focus();
     }
   });
   $("embed-open").addEventListener("click", () => openShare(lab, { copy: false }));
