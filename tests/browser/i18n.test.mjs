@@ -46,6 +46,7 @@ test("every message the page and the module ask for is in the catalogues, and ev
   for (const noun of ["shape", "point", "coordinate", "constraint", "contact", "definition", "particle", "run", "method", "parameter-set", "integrator"]) {
     for (const n of ["one", "other"]) used.add(`count.${noun}.${n}`);
   }
+  for (const m of ["lagrange", "udwadia-kalaba", "gauss", "voronets", "hamel", "euler", "vakonomic"]) used.add(`method.name.${m}`);
   for (const kind of ["stable", "unstable", "marginal"]) { used.add(`stability.run-uses.${kind}`); used.add(`stability.kind.${kind}`); }
   // index.html: data-i18n and data-i18n-attrs.
   const html = read("index.html");
@@ -110,8 +111,8 @@ async function ownWords(page) {
   const words = new Set(texts.join(" ").toLowerCase().match(/[a-z]+/g) ?? []);
   // Names of methods, integrators, people, formats and keys, in both languages alike.
   for (const w of ("nhlab lagrange udwadia kalaba gauss voronets hamel euler vakonomic rattle dormand prince baumgarte routh "
-    + "chaplygin toml latex png csv iframe space enter escape shift home page worker javascript webassembly matlab octave "
-    + "python rust english linearize derive check max rtol atol dopri rad").split(" ")) words.add(w);
+    + "chaplygin toml latex png csv iframe space enter escape shift home page javascript webassembly matlab octave "
+    + "chetaev python rust english linearize derive check max rtol atol dopri rad").split(" ")) words.add(w);
   return words;
 }
 
@@ -140,6 +141,35 @@ test("in 简体中文 no English is left outside the scenario's own words, in th
       assert.deepEqual(english(await shownWords(page), own), [], "the share dialog");
       await page.click("#close-share");
     }
+    assert.deepEqual(problems, []);
+    await ctx.close();
+  }
+});
+
+test("the long run speaks Chinese: its note without English, its summary punctuated in Chinese, its times plain", async () => {
+  // Issue 60.11: "worker" in the note, ". " and "; " between the runs, t = 1.00e+3.
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=contact-oscillator&lang=zh`);
+  await page.click("#long-run summary");
+  await page.fill("#long-run-t", "10000");
+  await page.click("#long-run-start");
+  await page.waitForFunction(() => document.getElementById("long-run-text").textContent.startsWith("完成"), null, { timeout: 90000 });
+  const text = await page.textContent("#long-run-text");
+  assert.match(text, /^完成。lagrange · rattle：到 t = 1000 最大 \|ΔE\| 为 [\d.]+e-\d，到 t = 10000 为 [\d.]+e-\d；/, text);
+  assert.ok(text.endsWith("。") && !/[.;] |e\+/.test(text), text);
+  assert.deepEqual(english(await shownWords(page), await ownWords(page)), [], "English in the long run");
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("each method is named beside its id, in the page's language: euler is Shen's Euler condition", async () => {
+  for (const [lang, euler, lagrange] of [["en", "Shen's Euler condition", "Lagrange / Routh–Chetaev"], ["zh", "沈惠川的 Euler 条件", "Lagrange / Routh–Chetaev"]]) {
+    const { page, problems, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh&lang=${lang}`);
+    const named = await page.$$eval("#methods label.method", (ls) => Object.fromEntries(ls.map((l) => [l.querySelector("input").value, l.querySelector(".method-name").textContent])));
+    assert.equal(named.euler, euler);
+    assert.equal(named.lagrange, lagrange);
+    assert.equal(Object.keys(named).length, 7);
+    const option = await page.$eval("#eq-method option[value=euler]", (o) => o.textContent);
+    assert.equal(option, `euler — ${euler}`);
     assert.deepEqual(problems, []);
     await ctx.close();
   }

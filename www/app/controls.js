@@ -178,7 +178,10 @@ function buildSettings(lab, info) {
     swatch.style.background = m.colour;
     const mark = el("span", { class: "mark", text: m.mark, "aria-hidden": "true" });
     mark.style.color = m.colour;
-    box.append(el("label", { class: "method" }, check, swatch, mark, m.id));
+    // The id (as the scenario, the legend and the command line write it) and, under
+    // it, the formulation's name: `euler` alone does not say "Shen's Euler condition".
+    const words = el("span", { class: "method-words" }, el("span", { text: m.id }), el("span", { class: "method-name", text: t(`method.name.${m.id}`) }));
+    box.append(el("label", { class: "method" }, check, swatch, mark, words));
   }
   const set = (id, value) => { $(id).value = String(value); };
   set("integrator", info.integrator); set("rtol", info.rtol); set("atol", info.atol);

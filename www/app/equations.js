@@ -11,7 +11,7 @@ const EQUATIONS_WAIT_MS = 1500;
 export function renderEquationsChoice(lab, info) {
   const select = $("eq-method");
   const previous = select.value;
-  select.replaceChildren(...lab.api.methods().map((m) => el("option", { value: m.id, text: m.id })));
+  select.replaceChildren(...lab.api.methods().map((m) => el("option", { value: m.id, text: `${m.id} — ${t(`method.name.${m.id}`)}` })));
   select.value = info.methods.includes(previous) ? previous : info.methods.includes("hamel") ? "hamel" : info.methods[0];
   renderEquations(lab);
 }

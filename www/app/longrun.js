@@ -76,16 +76,19 @@ function drawLongRun(lab) {
   safely(lab, "task.long-run", () => lab.api.draw_long_run("long-run-canvas", data, window.devicePixelRatio || 1));
 }
 
-/** Each run's largest error by a tenth of the way and by the end (or where it stopped). */
+/** Each run's largest error by a tenth of the way and by the end (or where it stopped),
+ *  punctuated in the page's language; times plain (1000, not 1.00e+3). */
 function summary(data) {
   const span = data.t_end - data.t0;
   const at = data.t0 + span / 10;
+  const time = (x, digits) => String(Number(x.toPrecision(digits)));
   const parts = data.runs.map((r) => {
-    if (r.error && r.points.length === 0) return `${r.label}: ${r.error}`;
+    if (r.error && r.points.length === 0) return t("longrun.run-failed", { label: r.label, error: r.error });
     const largest = (t) => r.points.filter((p) => p[0] <= t).reduce((m, p) => Math.max(m, p[1]), 0);
     const end = r.points.length ? r.points[r.points.length - 1][0] : data.t0;
-    const text = t("longrun.run-summary", { label: r.label, early: largest(at).toExponential(2), at: at.toPrecision(3), last: largest(end).toExponential(2), end: end.toPrecision(4) });
-    return r.error ? `${text} (${r.error})` : text;
+    const text = t("longrun.run-summary", { label: r.label, early: largest(at).toExponential(2), at: time(at, 3), last: largest(end).toExponential(2), end: time(end, 4) });
+    return r.error ? t("longrun.run-stopped", { text, error: r.error }) : text;
   });
-  return `${data.finished ? t("longrun.done") : `${Math.round(100 * data.progress)} %`}. ${parts.join("; ")}.`;
+  const head = data.finished ? t("longrun.done") : `${Math.round(100 * data.progress)} %`;
+  return t("longrun.summary-line", { head, runs: parts.join(t("longrun.run-join")) });
 }
