@@ -81,17 +81,40 @@ test("the bicycle is steered by its steer-torque slider, from the moment it move
   await ctx.close();
 });
 
-test("held keys push the first two inputs to their ends and let go back to the slider", async () => {
+test("held keys ramp the first two inputs towards their ends, the slider showing what is applied, and let go back to the slider", async () => {
+  // Issue 60.5: D held for 0.7 s applied the 5 N m limit at once (the slider stayed at 0).
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle`);
   await waitClockPast(page, 0.05);
   const shown = page.locator("#inputs .input-value");
+  const applied = () => page.evaluate(() => [...document.querySelectorAll("#inputs .input-value")].map((o) => Number(o.textContent)));
+  const sliders = () => page.evaluate(() => [...document.querySelectorAll("#inputs input[type=range]")].map((s) => Number(s.value)));
   await page.locator("body").focus();
+  const held = Date.now();
   await page.keyboard.down("d");
-  await page.waitForFunction(() => document.querySelector("#inputs .input-value").textContent === "5");
+  await page.waitForFunction(() => Number(document.querySelector("#inputs .input-value").textContent) > 0);
+  await page.waitForTimeout(400);
+  const [early] = await applied();
+  const heldFor = (Date.now() - held) / 1000;
+  // Half the range (5 N m) in 2.5 s: at most 2 N m a second of holding, never the end at once.
+  assert.ok(early > 0 && early <= 2 * heldFor + 1e-9 && early < 5, `after ${heldFor} s: ${early} N m`);
+  const [slider] = await sliders();
+  assert.ok(Math.abs(slider - early) <= 0.05 + 2 * 0.1, `the slider shows it: ${slider} against ${early}`);
+  await page.waitForFunction(() => document.querySelector("#inputs .input-value").textContent === "5", null, { timeout: 15000 });
+  assert.equal((await sliders())[0], 5);
+  await page.keyboard.up("d");
+  await page.waitForFunction(() => document.querySelector("#inputs .input-value").textContent === "0");
+  assert.equal((await sliders())[0], 0, "let go: back to the slider's own value");
+  // A, then D while A is still held: the ramp turns round; S ramps the second input.
+  await page.keyboard.down("a");
+  await page.waitForFunction(() => Number(document.querySelector("#inputs .input-value").textContent) < -0.3);
+  await page.keyboard.down("d");
+  await page.waitForFunction(() => Number(document.querySelector("#inputs .input-value").textContent) > 0);
+  await page.keyboard.up("a");
   await page.keyboard.up("d");
   await page.waitForFunction(() => document.querySelector("#inputs .input-value").textContent === "0");
   await page.keyboard.down("s");
-  assert.equal(await shown.nth(1).textContent(), "-50");
+  await page.waitForFunction(() => Number(document.querySelectorAll("#inputs .input-value")[1].textContent) < 0);
+  assert.ok((await applied())[1] > -50, "the second input ramps too");
   await page.keyboard.up("s");
   assert.equal(await shown.nth(1).textContent(), "0");
   // A key typed into a field is text, not a push.

@@ -1,14 +1,22 @@
 // [inputs]: live controls while the system runs. Each input taken as an argument
 // is a slider (and a number) whose changes reach the runs from their next step on,
 // without restarting them; an input driven by its signal says so instead. The first
-// two inputs also follow keys while held: A / D push the first to its lower / upper
-// end, S / W the second; on release it goes back to its slider's value.
+// two inputs also follow keys while held: A / D ramp the first towards its lower /
+// upper end, S / W the second, the slider showing what is applied; on release it goes
+// back to the slider's own value, as a joystick springs back.
 
 import { $, el } from "./dom.js";
 import { t } from "./i18n.js";
 
 /** Key pairs (lower end, upper end) of the first two inputs. */
 export const INPUT_KEYS = [["a", "d"], ["s", "w"]];
+
+/** Seconds a held key takes to move an input from the middle of its range to an end:
+ *  gradual enough to steer by (issue 60.5: at once, a tap of D capsized the bicycle). */
+export const KEY_RAMP_SECONDS = 2.5;
+
+/** The longest frame a ramp counts, in ms: a stalled tab does not jump the input. */
+const RAMP_FRAME_MS = 100;
 
 export function renderInputs(lab, info) {
   const box = $("inputs");
@@ -36,9 +44,9 @@ export function renderInputs(lab, info) {
     const slider = el("input", { type: "range", min: String(lo), max: String(hi), step: String(step), "aria-label": t("inputs.control", { name }), "data-input": input.name });
     slider.value = String(input.value);
     const shown = el("output", { class: "input-value", "aria-live": "off", text: String(input.value) });
-    const control = { input, slider, shown, lo, hi, held: null };
+    const control = { input, slider, shown, lo, hi, held: null, rest: input.value, applied: input.value };
     const send = (value) => {
-      shown.textContent = String(value);
+      shown.textContent = String(Number(value.toPrecision(3)));
       lab.inputsMoved = true; // the CSV export then writes the runs as played
       lab.runner?.ask("setInput", { slot: input.slot, value }).catch(() => {});
     };
@@ -69,14 +77,41 @@ export function installInputKeys(lab) {
     if (!control) return;
     e.preventDefault();
     if (control.held === key) return;
+    const ramping = control.held !== null; // the other key of the pair: turn the ramp round
+    if (!ramping) control.rest = control.applied = Number(control.slider.value);
     control.held = key;
-    control.send(control.keys[key]);
+    if (!ramping) ramp(control);
   });
-  document.addEventListener("keyup", (e) => {
-    const key = e.key.toLowerCase();
-    const control = find(key);
-    if (!control || control.held !== key) return;
+  const release = (control) => {
     control.held = null;
-    control.send(Number(control.slider.value));
+    control.applied = control.rest;
+    control.slider.value = String(control.rest);
+    control.send(control.rest);
+  };
+  document.addEventListener("keyup", (e) => {
+    const control = find(e.key.toLowerCase());
+    if (control && control.held === e.key.toLowerCase()) release(control);
   });
+  // A key released while the page had no focus never says so: let go of them all.
+  window.addEventListener("blur", () => { for (const c of lab.inputControls ?? []) if (c.held) release(c); });
+}
+
+/** Moves a held input towards its key's end, frame by frame, at half its range per
+ *  KEY_RAMP_SECONDS; the slider shows the applied value. Ends when the key is let go. */
+function ramp(control) {
+  let last = performance.now();
+  const tick = (now) => {
+    if (control.held === null) return;
+    const target = control.keys[control.held];
+    const step = (control.hi - control.lo) / 2 / KEY_RAMP_SECONDS * Math.min(now - last, RAMP_FRAME_MS) / 1000;
+    last = now;
+    const gap = target - control.applied;
+    if (gap !== 0) {
+      control.applied = Math.abs(gap) <= step ? target : control.applied + Math.sign(gap) * step;
+      control.slider.value = String(control.applied);
+      control.send(control.applied);
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
 }

@@ -74,10 +74,11 @@ pub struct Run {
     /// The state shown at the display clock (interpolated inside the last step), and
     /// its row.
     pub current: Option<(Sample, Vec<f64>)>,
-    /// The scene's contact-force arrows: length per unit force, fixed at the first
-    /// picture (a quarter of the picture's size for the largest force there), so that
-    /// the arrows grow and shrink with the forces.
-    pub(super) arrow_scale: Option<f64>,
+    /// The scene's contact-force arrows, fixed at the first picture: length per unit
+    /// force (a quarter of the picture's size for the largest force there), so that
+    /// the arrows grow and shrink with the forces, and the longest an arrow is drawn
+    /// (see [`super::arrow`]).
+    pub(super) arrow_scale: Option<super::ArrowScale>,
 }
 
 impl Run {
