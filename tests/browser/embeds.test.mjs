@@ -1,0 +1,75 @@
+// Every embed the Embed dialog can make lays out (issue 60.1): at 720 × 560 (the
+// dialog's own frame), 390 × 600 and 360 × 460, with each choice of controls and of
+// panel, the scene is at least 200 px tall, no part covers another and every control
+// can be reached (scrolled to, and the topmost thing at its centre), and axe-core finds
+// no violation of WCAG 2.2 AA (nor of the order of headings). Before, ticking
+// "parameter sliders" with the stability panel at 720 × 560 shrank the scene to 120 px
+// and laid the panel over Play.
+// Run: node --test tests/browser/   (scripts/test.sh builds dist/ first)
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { axeViolations, open, servedBrowser } from "./harness.mjs";
+
+let server, browser;
+servedBrowser((s, b) => { server = s; browser = b; });
+
+/** The dialog's choices, one of each kind of layout: no column of controls, one card,
+ *  every card, the equations alone, and everything. */
+const CONTROLS = ["", "parameters", "parameters,initial,methods", "equations", "parameters,initial,methods,equations"];
+/** The panel beside the scene: the stability panel, the first plot, none. */
+const PANELS = ["stability", "", "none"];
+const FRAMES = [
+  { viewport: { width: 720, height: 560 }, lang: "zh" },
+  { viewport: { width: 390, height: 600 }, lang: "en" },
+  { viewport: { width: 360, height: 460 }, lang: "zh" },
+];
+
+/** The scene's height, the parts that overlap, and the controls that cannot be reached. */
+function inspect(page) {
+  return page.evaluate(() => {
+    const box = (e) => { const b = e.getBoundingClientRect(); return { l: b.left, t: b.top + scrollY, r: b.right, b: b.bottom + scrollY, h: b.height }; };
+    const shown = (e) => e && e.getClientRects().length > 0 && getComputedStyle(e).display !== "none";
+    const parts = { scene: "#plot-scene", stability: "#stability", plots: "#plots", transport: ".transport", legend: "#legend", ends: "#legend-ends", side: ".side", equations: ".equations" };
+    const boxes = Object.fromEntries(Object.entries(parts).map(([k, s]) => [k, document.querySelector(s)]).filter(([, e]) => shown(e)).map(([k, e]) => [k, box(e)]));
+    const overlaps = [];
+    const names = Object.keys(boxes);
+    for (let i = 0; i < names.length; i++) for (let j = i + 1; j < names.length; j++) {
+      const [a, b] = [boxes[names[i]], boxes[names[j]]];
+      if (Math.min(a.r, b.r) - Math.max(a.l, b.l) > 1 && Math.min(a.b, b.b) - Math.max(a.t, b.t) > 1) overlaps.push(`${names[i]} and ${names[j]}`);
+    }
+    const unreachable = [];
+    for (const e of document.querySelectorAll("button, input, select, summary, textarea")) {
+      if (!shown(e) || e.closest("[hidden], dialog:not([open])") || e.type === "hidden") continue;
+      e.scrollIntoView({ block: "center", inline: "center" });
+      const b = e.getBoundingClientRect();
+      const [x, y] = [b.left + b.width / 2, b.top + Math.min(b.height / 2, 10)];
+      const hit = x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? document.elementFromPoint(x, y) : null;
+      const mine = hit && (hit === e || e.contains(hit) || hit.contains(e) || hit.closest("label")?.contains(e));
+      if (!mine) unreachable.push(`${e.id || e.getAttribute("aria-label") || e.textContent.trim().slice(0, 16)} (under ${hit ? hit.id || hit.className || hit.tagName : "nothing: off screen"})`);
+    }
+    scrollTo(0, 0);
+    return { scene: Math.round(boxes.scene?.h ?? 0), overlaps, unreachable };
+  });
+}
+
+for (const { viewport, lang } of FRAMES) {
+  test(`every embed the dialog offers lays out at ${viewport.width} × ${viewport.height} (${lang}): the scene 200 px tall at least, nothing covered, every control reachable, axe clean`, async () => {
+    const wrong = [];
+    for (const controls of CONTROLS) for (const panel of PANELS) {
+      const query = `${controls ? `&controls=${controls}` : ""}${panel ? `&panel=${panel}` : ""}`;
+      const { page, problems, ctx } = await open(browser, `${server.url}#gallery=rolling-disk&embed${query}&lang=${lang}`, { viewport });
+      await page.waitForSelector("#plot-scene");
+      if (panel === "stability") await page.waitForFunction(() => !document.getElementById("stability").hidden, null, { timeout: 20000 });
+      if (controls.includes("equations")) await page.waitForSelector("#eq-body .eq-math", { timeout: 20000 });
+      const { scene, overlaps, unreachable } = await inspect(page);
+      if (scene < 200) wrong.push(`${query}: the scene is ${scene} px tall`);
+      if (overlaps.length) wrong.push(`${query}: ${overlaps.join(", ")} overlap`);
+      if (unreachable.length) wrong.push(`${query}: cannot reach ${unreachable.join(", ")}`);
+      const violations = await axeViolations(page);
+      if (violations.length) wrong.push(`${query}: axe: ${violations.join("; ")}`);
+      if (problems.length) wrong.push(`${query}: ${problems.join("; ")}`);
+      await ctx.close();
+    }
+    assert.deepEqual(wrong, []);
+  });
+}
