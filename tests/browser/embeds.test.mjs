@@ -73,3 +73,48 @@ for (const { viewport, lang } of FRAMES) {
     assert.deepEqual(wrong, []);
   });
 }
+
+test("the Embed dialog previews the embed live, chooses which sliders it shows, and gives a fixed height for platforms without scripts", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=rolling-disk`);
+  await page.waitForSelector("#plot-scene");
+  await page.click("#embed-open");
+  // The preview: the embed itself, loaded a moment after the dialog opened.
+  const snippetSrc = async () => /src="([^"]+)"/.exec(await page.inputValue("#embed-snippet"))[1];
+  const preview = async (check) => {
+    await page.waitForFunction(() => document.getElementById("embed-preview")?.dataset.src === /src="([^"]+)"/.exec(document.getElementById("embed-snippet").value)[1], null, { timeout: 10000 });
+    const src = await snippetSrc();
+    await page.waitForFunction((src) => document.getElementById("embed-preview")?.contentWindow?.location.href === src, src, { timeout: 10000 });
+    const frame = page.frames().find((f) => f.url() === src);
+    assert.ok(frame, "the preview shows the snippet's address");
+    await frame.waitForSelector("body.embed[data-ready='1'] #plot-scene", { timeout: 30000 });
+    return frame.evaluate(check);
+  };
+  assert.equal(await preview(() => [...document.querySelectorAll(".side .param")].filter((p) => p.getClientRects().length).length), 0, "no sliders unless ticked");
+  // Parameter sliders, all but g: the snippet names the two, the preview shows two.
+  await page.check("#embed-controls input[value=parameters]");
+  assert.equal(await page.isVisible("#embed-parameters"), true);
+  assert.deepEqual(await page.$$eval("#embed-parameters input", (c) => c.map((x) => x.value)), ["m", "r", "g"]);
+  await page.uncheck("#embed-parameters input[value=g]");
+  assert.match(await snippetSrc(), /&controls=parameters&params=m,r&panel=/);
+  assert.deepEqual(await preview(() => [...document.querySelectorAll(".side .param .name")].map((n) => n.textContent)), ["m", "r"]);
+  await page.screenshot({ path: new URL("../../target/screenshots/embed-dialog-preview.png", import.meta.url).pathname });
+  // A fixed height: no class for the sizing script, the height as given; cleared, in proportion again.
+  await page.fill("#embed-height", "700");
+  const fixed = await page.inputValue("#embed-snippet");
+  assert.ok(fixed.includes("height:700px") && !fixed.includes('class="nhlab"') && !fixed.includes("aspect-ratio"), fixed);
+  await page.fill("#embed-height", "");
+  const sized = await page.inputValue("#embed-snippet");
+  assert.ok(sized.includes('class="nhlab"') && sized.includes("aspect-ratio:720/560"), sized);
+  // The snippet's address on its own shows just the chosen sliders.
+  const src = /src="([^"]+)"/.exec(sized)[1];
+  const embed = await open(browser, src, { viewport: { width: 720, height: 560 } });
+  await embed.page.waitForSelector("#plot-scene");
+  assert.deepEqual(await embed.page.$$eval(".side .param .name", (n) => n.map((x) => x.textContent)), ["m", "r"]);
+  assert.deepEqual(embed.problems, []);
+  await embed.ctx.close();
+  // Closing the dialog ends the preview's lab.
+  await page.click("#close-share");
+  assert.equal(await page.locator("#embed-preview").count(), 0);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});

@@ -65,6 +65,8 @@ function buildParameters(lab, info) {
   if (!info.parameters.length) box.append(el("p", { class: "hint", text: t("parameters.none") }));
   const ranges = sliderRanges(lab, info);
   for (const p of info.parameters) {
+    // An embed shows the sliders its author chose (`&params=`), all without a choice.
+    if (lab.embed && lab.embedParameters && !lab.embedParameters.includes(p.name)) continue;
     const { lo, hi, step } = ranges.get(p.name);
     const slider = el("input", { type: "range", min: String(lo), max: String(hi), step: String(step), "aria-label": t("parameters.slider", { name: p.name }) });
     slider.value = String(p.value);

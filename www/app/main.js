@@ -37,7 +37,7 @@ import { installInputKeys } from "./inputs.js";
 import { wireLongRun } from "./longrun.js";
 import { exportCode } from "./code.js";
 import { editorNames, load } from "./runner.js";
-import { embedSuffix, exportCsv, openFromFragment, openGallery, openShare, parseFragment, renderEmbedSnippet } from "./share.js";
+import { embedSuffix, exportCsv, openFromFragment, openGallery, openShare, parseFragment, renderEmbedSnippet, stopEmbedPreview } from "./share.js";
 import { wireStability } from "./stability.js";
 import { LANGUAGES, chooseLanguage, galleryWords, language, linkedLanguage, setLanguage, t, unknownLinkedLanguage } from "./i18n.js";
 
@@ -171,10 +171,14 @@ function wire(lab) {
   });
   $("embed-open").addEventListener("click", () => openShare(lab, { copy: false }));
   $("close-share").addEventListener("click", () => $("share-dialog").close());
+  // The preview is a lab of its own: it stops when the dialog closes.
+  $("share-dialog").addEventListener("close", stopEmbedPreview);
   $("copy-snippet").addEventListener("click", (e) => copyText($("embed-snippet").value, e.currentTarget));
   $("embed-controls").addEventListener("change", (...a) => renderEmbedSnippet(lab, ...a));
   $("embed-panel").addEventListener("change", () => renderEmbedSnippet(lab));
   $("embed-language").addEventListener("change", () => renderEmbedSnippet(lab));
+  $("embed-parameters").addEventListener("change", () => renderEmbedSnippet(lab));
+  $("embed-height").addEventListener("input", () => renderEmbedSnippet(lab));
   $("help-open").addEventListener("click", () => openHelp(lab, $("help-body").dataset.page ?? "first-system"));
   $("close-help").addEventListener("click", () => $("help-dialog").close());
   for (const tab of document.querySelectorAll(".help-tabs [role=tab]")) tab.addEventListener("click", () => openHelp(lab, tab.dataset.page));

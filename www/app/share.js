@@ -79,18 +79,75 @@ function fillPanelChoice(lab) {
 export function renderEmbedSnippet(lab) {
   const chosen = [...$("embed-controls").querySelectorAll("input:checked")].map((i) => i.value);
   if (!$("embed-panel").options.length) fillPanelChoice(lab);
+  fillParameterChoice(lab, chosen.includes("parameters"));
+  const all = [...$("embed-parameters").querySelectorAll("input")];
+  const ticked = all.filter((i) => i.checked).map((i) => i.value);
+  const params = chosen.includes("parameters") && ticked.length < all.length ? `&params=${ticked.join(",")}` : "";
   const embed = new URL(lab.shareLink);
   const lang = $("embed-language").value;
   embed.hash = embed.hash.replace(/&lang=[^&]*/, "");
-  embed.hash += `&embed${chosen.length ? `&controls=${chosen.join(",")}` : ""}&panel=${encodeURIComponent($("embed-panel").value)}${lang ? `&lang=${lang}` : ""}`;
+  embed.hash += `&embed${chosen.length ? `&controls=${chosen.join(",")}` : ""}${params}&panel=${encodeURIComponent($("embed-panel").value)}${lang ? `&lang=${lang}` : ""}`;
   // The frame's title in the embed's language (a gallery item's translation), else
   // in the page's: what a screen reader says of the frame in the course's page.
   const origin = galleryWordsItem(lab);
   const title = ((origin && galleryWordsIn(lang || language(), origin)?.title) ?? lab.info.title).replace(/[<>&"]/g, "");
   // `class="nhlab"` is what the Help's sizing script looks for; the border is outside
   // the height a host sets (content-box), so that the height reported is the content's.
-  $("embed-snippet").value = `<iframe class="nhlab" src="${embed.href}" title="${title} — nhlab" loading="lazy" style="display:block;width:100%;max-width:720px;aspect-ratio:720/560;min-height:460px;border:1px solid #ccc;box-sizing:content-box"></iframe>`;
+  // A fixed height (for a platform that runs no script): no class for the sizing
+  // script to find, and the height as given; otherwise in proportion, then sized.
+  const fixed = Math.round(Number($("embed-height").value));
+  const size = fixed >= EMBED_MIN_HEIGHT && fixed <= EMBED_MAX_HEIGHT ? `height:${fixed}px` : "aspect-ratio:720/560;min-height:460px";
+  const cls = size.startsWith("height") ? "" : ' class="nhlab"';
+  $("embed-snippet").value = `<iframe${cls} src="${embed.href}" title="${title} — nhlab" loading="lazy" style="display:block;width:100%;max-width:720px;${size};border:1px solid #ccc;box-sizing:content-box"></iframe>`;
+  previewEmbed(embed.href);
 }
+
+/** The heights a fixed-height embed may be given, in CSS pixels. */
+const EMBED_MIN_HEIGHT = 300, EMBED_MAX_HEIGHT = 3000;
+
+/** The Embed dialog's choice of the sliders an embed shows: a tick box a parameter,
+ *  all ticked, shown only while "parameter sliders" is. Built once per system. */
+function fillParameterChoice(lab, shown) {
+  const box = $("embed-parameters");
+  box.hidden = !shown || !(lab.info?.parameters?.length > 1);
+  const names = (lab.info?.parameters ?? []).map((p) => p.name);
+  if (box.dataset.names === names.join(",")) return;
+  box.dataset.names = names.join(",");
+  box.querySelectorAll("label").forEach((l) => l.remove());
+  for (const name of names) {
+    const check = el("input", { type: "checkbox", value: name });
+    check.checked = true;
+    box.append(el("label", {}, check, ` ${name}`));
+  }
+}
+
+/** The dialog's live preview: the embed itself, at half size, loaded a moment after
+ *  the last change (each load starts a lab of its own). */
+let previewTimer = null;
+function previewEmbed(href) {
+  clearTimeout(previewTimer);
+  if ($("embed-preview")?.dataset.src === href) return;
+  previewTimer = setTimeout(() => {
+    // Made when first needed: a page (or an embed) without the dialog open has no frame.
+    let frame = $("embed-preview");
+    if (!frame) {
+      frame = el("iframe", { id: "embed-preview", title: t("share.preview.title") });
+      frame.inert = true; // shown, not used: no focus, nothing read out
+      $("embed-preview-box").append(frame);
+    }
+    frame.dataset.src = href;
+    frame.src = href;
+  }, PREVIEW_DELAY_MS);
+}
+
+/** Stops the preview (the dialog closed): its frame, and the lab in it, go. */
+export function stopEmbedPreview() {
+  clearTimeout(previewTimer);
+  $("embed-preview")?.remove();
+}
+
+/** How long the preview waits after a change before it loads, in ms. */
+const PREVIEW_DELAY_MS = 400;
 
 export async function exportCsv(lab) {
   // The whole run, computed in the worker apart from the playing one, so the file is
@@ -185,7 +242,8 @@ export function syncAddress(lab) {
 export function embedSuffix(lab) {
   const lang = lab.linkLanguage ? `&lang=${lab.linkLanguage}` : "";
   if (!lab.embed) return lang;
-  return `${lang}&embed${lab.embedControls.length ? `&controls=${lab.embedControls.join(",")}` : ""}${lab.embedPanel ? `&panel=${encodeURIComponent(lab.embedPanel)}` : ""}`;
+  const shown = lab.embedParameters ? `&params=${lab.embedParameters.join(",")}` : "";
+  return `${lang}&embed${lab.embedControls.length ? `&controls=${lab.embedControls.join(",")}` : ""}${shown}${lab.embedPanel ? `&panel=${encodeURIComponent(lab.embedPanel)}` : ""}`;
 }
 
 export function parseFragment() {
@@ -194,7 +252,10 @@ export function parseFragment() {
   const controls = (params.get("controls") ?? query.get("controls") ?? "").split(",").filter((c) => EMBED_CONTROLS.includes(c));
   // A panel's id: letters, digits and dashes (anything else is ignored).
   const panel = (params.get("panel") ?? query.get("panel") ?? "").replace(/[^a-z0-9-]/gi, "");
-  return { share: params.get("s"), gallery: params.get("gallery"), embed: params.has("embed") || query.has("embed"), controls, panel };
+  // The parameters an embed's sliders show (`&params=m,r`): names only; none given, all.
+  const named = params.get("params") ?? query.get("params");
+  const shownParameters = named === null ? null : named.split(",").filter((n) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(n));
+  return { share: params.get("s"), gallery: params.get("gallery"), embed: params.has("embed") || query.has("embed"), controls, panel, shownParameters };
 }
 
 export function openGallery(lab, name, { message } = {}) {
@@ -239,6 +300,7 @@ export function openFromFragment(lab) {
   lab.embed = f.embed;
   lab.embedControls = f.embed ? f.controls : [];
   lab.embedPanel = f.embed ? f.panel : "";
+  lab.embedParameters = f.embed ? f.shownParameters : null;
   document.body.classList.toggle("embed", f.embed);
   for (const c of EMBED_CONTROLS) document.body.classList.toggle(`show-${c}`, lab.embedControls.includes(c));
   const panel = embedPanel(lab);
@@ -249,7 +311,7 @@ export function openFromFragment(lab) {
   document.body.classList.toggle("with-controls", lab.embedControls.some((c) => ["parameters", "initial", "methods"].includes(c)));
   const full = new URL(location.href);
   full.search = "";
-  full.hash = full.hash.replace(/&?embed\b/, "").replace(/&?controls=[^&]*/, "").replace(/&?panel=[^&]*/, "");
+  full.hash = full.hash.replace(/&?embed\b/, "").replace(/&?controls=[^&]*/, "").replace(/&?params=[^&]*/, "").replace(/&?panel=[^&]*/, "");
   $("open-full").href = full.href;
   if (f.share !== null) {
     // In tasks of their own: reading a megabyte-long link, putting it in the editor
