@@ -77,7 +77,7 @@ pub struct Run {
     /// The scene's contact-force arrows, fixed at the first picture: length per unit
     /// force (a quarter of the picture's size for the largest force there), so that
     /// the arrows grow and shrink with the forces, and the longest an arrow is drawn
-    /// (see [`super::arrow`]).
+    /// (see [`super::arrows`]).
     pub(super) arrow_scale: Option<super::ArrowScale>,
 }
 
