@@ -23,7 +23,7 @@ fn arrow(force: &[f64; 3], scale: ArrowScale) -> [f64; 3] {
     }
     // x / (1 + x⁴)^¼: within 1 % of x up to x = 0.45, increasing, below 1 for every x.
     let x = length / scale.longest;
-    let drawn = scale.longest * x / (1.0 + x.powi(4)).powf(0.25);
+    let drawn = scale.longest * x / (1.0 + x.powi(4)).sqrt().sqrt();
     force.map(|f| f * scale.per_force * drawn / length)
 }
 
