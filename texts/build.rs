@@ -65,5 +65,16 @@ fn write_messages(manifest: &str, out_dir: &str) {
         }
         out.push_str("];\n");
     }
+    // The word list for names (see `i18n::name`), sorted by its English.
+    let path = Path::new(manifest).join("../www/app/i18n/words.zh.json");
+    println!("cargo:rerun-if-changed={}", path.display());
+    let text = std::fs::read_to_string(&path).expect("the word list");
+    let words: std::collections::BTreeMap<String, String> =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    out.push_str("/// The names the page shows in Chinese (`words.zh.json`), sorted.\npub static WORDS_ZH: &[(&str, &str)] = &[\n");
+    for (english, chinese) in &words {
+        writeln!(out, "    ({english:?}, {chinese:?}),").unwrap();
+    }
+    out.push_str("];\n");
     std::fs::write(Path::new(out_dir).join("messages.rs"), out).expect("the message tables");
 }

@@ -84,8 +84,7 @@ function helperLab(text, method) {
 function csv(id, text) {
   const l = new api.WebLab(text);
   try {
-    const info = l.info();
-    const [t0, t1] = [info.layout.t0, info.layout.t_end];
+    const [t0, t1] = l.span();
     while (!l.finished()) {
       if (l.advance(t1, 2000) === 0) break;
       self.postMessage({ id, progress: (l.now() - t0) / (t1 - t0) });

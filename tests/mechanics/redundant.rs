@@ -136,7 +136,7 @@ fn hamels_split_combines_the_rows_and_equals_the_robot_without_the_redundant_row
     let split = model.hamel.as_ref().unwrap();
     assert!(split.combined);
     assert_eq!(
-        model.split_basis_note(split.combined).unwrap(),
+        model.split_basis_note(split.combined).unwrap().english,
         "built on A₁ᵀA, the dependent columns' combinations of every row (rank 3 of 4 constraints; \
          `right wheel rolls on ground: y` is a combination of the others)"
     );

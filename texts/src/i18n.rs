@@ -78,6 +78,43 @@ pub fn tr(id: &str, args: &[(&str, &dyn Display)]) -> String {
     fill(template, args)
 }
 
+/// A name the lab shows (a body, a contact, a scene element, an input's label) in
+/// the current language. The names the lab makes itself are said in its words
+/// (`body disk` → 刚体 圆盘, `disk rolls on ground` → 圆盘在地面上滚动, a generated
+/// constraint `disk rolls on ground: x` keeps its suffix unless the list has it); a name of the scenario's
+/// is looked up whole in the word list of the language (`www/app/i18n/words.zh.json`:
+/// the gallery's names) and otherwise shown as written. English is the name itself.
+pub fn name(name: &str) -> String {
+    let language = current();
+    if language == Language::En {
+        return name.to_string();
+    }
+    if let Some(word) = lookup_word(language, name) {
+        return word.to_string();
+    }
+    if let Some((whole, suffix)) = name.rsplit_once(": ") {
+        let suffix = lookup_word(language, suffix).unwrap_or(suffix);
+        return format!("{}: {suffix}", self::name(whole));
+    }
+    if let Some(body) = name.strip_prefix("body ") {
+        return tr("name.body", &[("name", &self::name(body))]);
+    }
+    if let Some((body, on)) = name.split_once(" rolls on ") {
+        let on = if on == "ground" { tr("name.ground", &[]) } else { self::name(on) };
+        return tr("name.rolls-on", &[("body", &self::name(body)), ("on", &on)]);
+    }
+    name.to_string()
+}
+
+/// `name`'s translation in the word list of `language`, if it has one.
+fn lookup_word(language: Language, name: &str) -> Option<&'static str> {
+    let table = match language {
+        Language::En => return None,
+        Language::Zh => tables::WORDS_ZH,
+    };
+    table.binary_search_by(|(k, _)| (*k).cmp(name)).ok().map(|i| table[i].1)
+}
+
 /// A core message in the current language: its catalogue text (`core.<id>`) filled
 /// from its parameters, or its English.
 pub fn message(m: &nhlab::message::Message) -> String {
@@ -311,6 +348,36 @@ mod tests {
         for m in [nhlab::simulation::hamel_end(0.5, Some("x, y")), nhlab::simulation::hamel_end(2.0, None)] {
             let template = lookup(Language::En, &format!("core.{}", m.id)).expect("in en.json");
             assert_eq!(m.fill(template), m.english);
+        }
+    }
+
+    /// Names in Chinese: the lab's own forms in its words, the gallery's names from
+    /// the word list, a generated constraint's suffix kept; English and names the
+    /// list lacks as written.
+    #[test]
+    fn names_are_said_in_the_language_of_the_page() {
+        let cases = [
+            ("body disk", "body disk", "刚体 圆盘"),
+            ("disk rolls on ground: x", "disk rolls on ground: x", "圆盘在地面上滚动: x"),
+            ("upper rolls on lower1", "upper rolls on lower1", "上圆柱在下圆柱 1上滚动"),
+            ("body rear wheel", "body rear wheel", "刚体 后轮"),
+            ("ball on incline: down", "ball on incline: down", "斜面上的球: 沿斜面向下"),
+            ("steer torque", "steer torque", "转向力矩"),
+            ("my own blade", "my own blade", "my own blade"),
+        ];
+        for (name, en, zh) in cases {
+            set(Language::En);
+            assert_eq!(self::name(name), en);
+            set(Language::Zh);
+            assert_eq!(self::name(name), zh, "{name}");
+        }
+        set(Language::En);
+        assert!(tables::WORDS_ZH.windows(2).all(|w| w[0].0 < w[1].0), "sorted, once each");
+        for (english, chinese) in tables::WORDS_ZH {
+            assert!(
+                chinese.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "{english}: {chinese} is not Chinese"
+            );
         }
     }
 }

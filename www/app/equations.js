@@ -32,13 +32,14 @@ export function safeMath(markup) {
 }
 
 /** An equation's label in the page's language: the core names them "equation of x",
- *  "y' (dependent)", "constraint blade", "shared s1" or by a symbol (`T`, `Ψ[x, x]`). */
-export function equationLabel(label) {
+ *  "y' (dependent)", "constraint blade", "shared s1" or by a symbol (`T`, `Ψ[x, x]`);
+ *  a constraint's name the lab made (`disk rolls on ground: x`) in its words too. */
+export function equationLabel(lab, label) {
   const forms = [[/^equation of (.+)$/, "eq.label.equation"], [/^(.+) \(dependent\)$/, "eq.label.dependent"],
     [/^constraint (.+)$/, "eq.label.constraint"], [/^shared (.+)$/, "eq.label.shared"]];
   for (const [pattern, id] of forms) {
     const m = pattern.exec(label);
-    if (m) return t(id, { name: m[1] });
+    if (m) return t(id, { name: id === "eq.label.constraint" ? lab.api.display_name(m[1]) : m[1] });
   }
   return label;
 }
@@ -47,7 +48,7 @@ export function equationLabel(label) {
 export const mathmlElements = (markup) => markup.match(/<m[a-z]/g)?.length ?? 0;
 
 export function equationRow(lab, eq) {
-  const copy = el("button", { type: "button", class: "small", text: t("eq.copy"), title: t("eq.copy.title", { label: equationLabel(eq.label) }) });
+  const copy = el("button", { type: "button", class: "small", text: t("eq.copy"), title: t("eq.copy.title", { label: equationLabel(lab, eq.label) }) });
   copy.addEventListener("click", () => copyText(eq.latex, copy));
   const box = el("div", { class: "eq-math" });
   const typeset = () => {
@@ -66,7 +67,7 @@ export function equationRow(lab, eq) {
     box.classList.add("eq-long");
     box.append(el("span", { class: "hint", text: `${t("eq.too-long", { symbols: count(size) })} ` }), show);
   }
-  return el("div", { class: "eq" }, el("div", { class: "eq-label", text: equationLabel(eq.label) }), box, copy);
+  return el("div", { class: "eq" }, el("div", { class: "eq-label", text: equationLabel(lab, eq.label) }), box, copy);
 }
 
 /** Lays every shown equation out again when the box's width changed: a few

@@ -28,7 +28,7 @@ export function renderInputs(lab, info) {
   box.append(el("span", { class: "inputs-head", text: t("inputs.head") }));
   let keyed = 0;
   for (const input of inputs) {
-    const name = input.label ? `${input.label} (${input.name})` : input.name;
+    const name = input.label ? `${lab.api.display_name(input.label)} (${input.name})` : input.name;
     const row = el("div", { class: "input-row" });
     const label = el("span", { class: "label" }, el("span", { class: "name", text: name }));
     if (input.unit) label.append(el("span", { class: "unit", text: input.unit }));

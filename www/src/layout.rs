@@ -186,9 +186,12 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
         });
     }
     if layout.contacts.iter().any(|c| c.determined[0]) {
-        let names: Vec<&str> = layout.contacts.iter().map(|c| c.name.as_str()).collect();
-        let which =
-            if names.len() == 1 { String::new() } else { tr("panel.normal.which", &[("names", &names.join(", "))]) };
+        let names: Vec<String> = layout.contacts.iter().map(|c| crate::i18n::name(&c.name)).collect();
+        let which = if names.len() == 1 {
+            String::new()
+        } else {
+            tr("panel.normal.which", &[("names", &names.join(&tr("list.separator", &[])))])
+        };
         out.push(PanelInfo {
             id: "plot-contact-normal".into(),
             title: tr("panel.normal.title", &[]),
@@ -240,7 +243,7 @@ pub fn energy_caption(changes: &[String], energy_function: bool) -> (String, Str
     if changes.is_empty() {
         (tr("panel.energy.drift.title", &[]), note("panel.energy.drift.note", "panel.energy.h-drift.note", &[]))
     } else {
-        let why = changes.join("; ");
+        let why = changes.join(&tr("clause.separator", &[]));
         (
             tr("panel.energy.change.title", &[]),
             note("panel.energy.change.note", "panel.energy.h-change.note", &[("why", &why)]),

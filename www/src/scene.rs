@@ -195,7 +195,9 @@ pub fn draw<B: plotters::prelude::DrawingBackend>(
 
 /// The text alternative: what is drawn, and where each element is for each method.
 pub fn caption(labels: &[String], shown: &[Shown<'_>], t: f64) -> String {
-    let mut out = tr("scene.caption", &[("t", &format!("{t:.2}")), ("labels", &labels.join(", "))]);
+    let separator = tr("list.separator", &[]);
+    let labels: Vec<String> = labels.iter().map(|l| crate::i18n::name(l)).collect();
+    let mut out = tr("scene.caption", &[("t", &format!("{t:.2}")), ("labels", &labels.join(&separator))]);
     for s in shown {
         let mut places = Vec::new();
         for (k, label) in labels.iter().enumerate() {
@@ -212,9 +214,11 @@ pub fn caption(labels: &[String], shown: &[Shown<'_>], t: f64) -> String {
         let hidden = if s.picture.hidden.is_empty() {
             String::new()
         } else {
-            tr("scene.hidden", &[("names", &s.picture.hidden.join(", "))])
+            let hidden: Vec<String> = s.picture.hidden.iter().map(|h| crate::i18n::name(h)).collect();
+            tr("scene.hidden", &[("names", &hidden.join(&separator))])
         };
-        out.push_str(&format!(" {}: {}{hidden}.", s.label, places.join("; ")));
+        let places = places.join(&tr("clause.separator", &[]));
+        out.push_str(&tr("scene.run", &[("method", &s.label), ("places", &places), ("hidden", &hidden)]));
     }
     out
 }

@@ -94,7 +94,10 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
             } else {
                 note.unwrap_or_else(|| "chosen by column pivoting of A at the initial state".into())
             };
-            let basis = m.split_basis_note(combined).map(|b| format!("; {b}")).unwrap_or_default();
+            let basis = m
+                .split_basis_note(combined)
+                .map(|b| format!("; {}", nhlab_texts::i18n::message(&b)))
+                .unwrap_or_default();
             say!(
                 out,
                 "Hamel split: dependent {}; independent {}{basis} ({how})",

@@ -18,7 +18,6 @@
 //! hold there to round-off, and a symbolic test would depend on how far the
 //! simplifier gets.
 
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -87,9 +86,41 @@ fn relative(a: f64, b: f64) -> bool {
     !(a.is_finite() && b.is_finite()) || (a - b).abs() <= 1e-9 * (a.abs() + b.abs()).max(1e-300)
 }
 
+/// Why the recorded energy ([`energy_form`]) may change along the true motion.
+/// Its `Display` is the English the command line prints; the page says each in its
+/// language from the variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EnergyChange {
+    /// A generalised force is nonzero somewhere.
+    ForcesAct,
+    /// Particles are shed or taken on (variable mass).
+    MassesVary,
+    /// `T` or `V` depends on the time.
+    EnergyDependsOnTime,
+    /// This constraint depends on the time (rheonomic).
+    ConstraintDependsOnTime(String),
+    /// This constraint is not homogeneous in the velocities (Chetaev's virtual
+    /// displacements then do work).
+    ConstraintNotHomogeneous(String),
+}
+
+impl core::fmt::Display for EnergyChange {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::ForcesAct => f.write_str("forces act"),
+            Self::MassesVary => f.write_str("masses vary"),
+            Self::EnergyDependsOnTime => f.write_str("T or V depends on t"),
+            Self::ConstraintDependsOnTime(name) => write!(f, "constraint `{name}` depends on t"),
+            Self::ConstraintNotHomogeneous(name) => {
+                write!(f, "constraint `{name}` is not homogeneous in the velocities")
+            }
+        }
+    }
+}
+
 /// Reasons the recorded energy ([`energy_form`]) may change along the true
 /// motion; empty where it is conserved.
-pub fn energy_changes(model: &Model) -> Vec<String> {
+pub fn energy_changes(model: &Model) -> Vec<EnergyChange> {
     let g = &model.graph;
     let mut why = Vec::new();
     let time = g.time();
@@ -100,17 +131,17 @@ pub fn energy_changes(model: &Model) -> Vec<String> {
         g.evaluate(e, &|s: SymbolId| value_of(model, s, *t, q, v, scale_v))
     };
     if model.forces.iter().any(|&f| (0..states.len()).any(|k| at(f, k, 1.0).abs() > 0.0)) {
-        why.push("forces act".into());
+        why.push(EnergyChange::ForcesAct);
     }
     if !model.particles.is_empty() {
-        why.push("masses vary".into());
+        why.push(EnergyChange::MassesVary);
     }
     if depends_on_t(model.kinetic) || depends_on_t(model.potential) {
-        why.push("T or V depends on t".into());
+        why.push(EnergyChange::EnergyDependsOnTime);
     }
     for c in &model.constraints {
         if c.rheonomic {
-            why.push(format!("constraint `{}` depends on t", c.name));
+            why.push(EnergyChange::ConstraintDependsOnTime(c.name.clone()));
             continue;
         }
         if c.is_holonomic() {
@@ -122,7 +153,7 @@ pub fn energy_changes(model: &Model) -> Vec<String> {
         let homogeneous = (1..=4)
             .any(|degree: i32| pairs.iter().all(|&(twice, once)| relative(twice, f64::from(1 << degree) * once)));
         if !homogeneous {
-            why.push(format!("constraint `{}` is not homogeneous in the velocities", c.name));
+            why.push(EnergyChange::ConstraintNotHomogeneous(c.name.clone()));
         }
     }
     why

@@ -24,7 +24,7 @@ pub use bodies::{
 };
 pub(crate) use checker::Checker;
 pub use constraint::{Constraint, ConstraintKind};
-pub use energy::{energy_changes, energy_form, inputs_that_work, EnergyForm};
+pub use energy::{energy_changes, energy_form, inputs_that_work, EnergyChange, EnergyForm};
 pub use equations::{EquationsOfMotion, ParticleTerms};
 pub use euler::{reaction_row, ReactionRow};
 pub(crate) use hamel::regularity::{

@@ -14,7 +14,7 @@ use super::equations::{EquationsOfMotion, ParticleTerms};
 use super::hamel::{choose_dependent, HamelSplit, SplitError};
 use super::vakonomic::{VakonomicEquations, VakonomicError};
 use crate::expr::{DefinitionError, ExprGraph, ExprId, NameError, SymbolId, SymbolKind};
-use crate::message::{phrase, problem, Part};
+use crate::message::{phrase, problem, Message, Part};
 use crate::scenario::{Problems, Scenario, SourceMap, FORMAT};
 
 /// A validated mechanical system: its [`Base`] (the graph, `T`, `V`, the forces, the
@@ -248,26 +248,46 @@ impl Model {
     /// Only constraints linear in the velocities are judged (a nonlinear one's
     /// row at rest says nothing of its rank in motion).
     pub fn redundancy(&self, reference: &dyn Fn(SymbolId) -> f64) -> Option<String> {
+        let (rank, repeated) = self.redundant_rows(reference)?;
+        let verb = if repeated.len() == 1 { "is a combination" } else { "are combinations" };
+        Some(format!(
+            "rank {rank} of {} constraints; {} {verb} of the others",
+            self.constraints.len(),
+            repeated.join(", ")
+        ))
+    }
+
+    /// The rank of the constraints at `reference` and the names (in backticks) of
+    /// those that combine the others; `None` where they are independent.
+    fn redundant_rows(&self, reference: &dyn Fn(SymbolId) -> f64) -> Option<(usize, Vec<String>)> {
         let m = self.constraints.len();
         let rows = self.independent_constraints(reference);
         if rows.len() == m {
             return None;
         }
-        let repeated: Vec<String> =
+        let repeated =
             (0..m).filter(|j| !rows.contains(j)).map(|j| format!("`{}`", self.constraints[j].name)).collect();
-        let verb = if repeated.len() == 1 { "is a combination" } else { "are combinations" };
-        Some(format!("rank {} of {m} constraints; {} {verb} of the others", rows.len(), repeated.join(", ")))
+        Some((rows.len(), repeated))
     }
 
     /// Where Hamel's split is built on `A₁ᵀA` (`combined`: some constraints are
     /// combinations of the others, [`HamelSplit::combined`]), how: for `check` and
     /// the page's legend; `None` where it takes the constraints as they are.
-    pub fn split_basis_note(&self, combined: bool) -> Option<String> {
+    pub fn split_basis_note(&self, combined: bool) -> Option<Message> {
         if !combined {
             return None;
         }
-        let redundancy = self.redundancy(&self.initial_reference())?;
-        Some(format!("built on A₁ᵀA, the dependent columns' combinations of every row ({redundancy})"))
+        let (rank, repeated) = self.redundant_rows(&self.initial_reference())?;
+        let (id, verb) = if repeated.len() == 1 {
+            ("split.combined.one", "is a combination")
+        } else {
+            ("split.combined.other", "are combinations")
+        };
+        let (count, repeated) = (self.constraints.len(), repeated.join(", "));
+        let english = format!(
+            "built on A₁ᵀA, the dependent columns' combinations of every row (rank {rank} of {count} constraints; {repeated} {verb} of the others)"
+        );
+        Some(Message::new(id, english).arg("rank", rank).arg("count", count).arg("repeated", repeated))
     }
 
     /// Hamel's split as far as it can be known without deriving its terms (`T*`, `Ψ`,

@@ -223,6 +223,8 @@ pub const IDS: &[(&str, &[&str])] = &[
     ("split.moved.followed", &["dependent", "first", "t", "reached"]),
     ("split.moved.best", &["dependent", "first", "t"]),
     ("split.singular", &["t"]),
+    ("split.combined.one", &["rank", "count", "repeated"]),
+    ("split.combined.other", &["rank", "count", "repeated"]),
     ("form.lagrange", &[]),
     ("form.euler", &[]),
     ("form.euler.nonlinear", &[]),

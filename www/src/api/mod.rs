@@ -10,9 +10,10 @@
 //!
 //! - `page` ([`page`], [`text`]): [`page::WebDisplay`], what the page keeps and
 //!   draws, the gallery, the Help, share links and edits of the scenario's text;
-//! - `runner` ([`runner`]): [`runner::WebLab`], the scenario that plays;
+//! - `runner` ([`runner`] and [`playback`]): [`runner::WebLab`], the scenario that
+//!   plays, and what it sends the page;
 //! - `helper` ([`runner`] and [`helper`]): every method's equations, stability
-//!   sweeps, exports and the long run.
+//!   sweeps, exports, a run's CSV and the long run.
 //!
 //! The exports here ([`set_language`], [`self_test_trap`]) are in all three.
 
@@ -20,6 +21,8 @@
 pub mod helper;
 #[cfg(feature = "page")]
 pub mod page;
+#[cfg(feature = "runner")]
+pub mod playback;
 #[cfg(any(feature = "runner", feature = "helper"))]
 pub mod runner;
 #[cfg(feature = "page")]
@@ -46,6 +49,13 @@ pub fn set_language(language: &str) -> Result<(), JsError> {
     let chosen = i18n::Language::from_id(language).ok_or_else(|| JsError::new(&format!("no language `{language}`")))?;
     i18n::set(chosen);
     Ok(())
+}
+
+/// A name the page shows (a body, a contact, an input's label, a constraint's) in
+/// the language of [`set_language`] (see [`i18n::name`]).
+#[wasm_bindgen]
+pub fn display_name(name: &str) -> String {
+    i18n::name(name)
 }
 
 /// For the browser tests only: panics on purpose, so that they can prove that a trap

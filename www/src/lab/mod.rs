@@ -302,7 +302,9 @@ impl Lab {
     pub fn scene(&self) -> Option<(Vec<String>, Projection, usize)> {
         let scene = self.view.scene.as_ref()?;
         let mut labels: Vec<String> = scene.elements().iter().map(|e| e.label.clone()).collect();
-        labels.extend(self.contact_names().iter().map(|name| crate::i18n::tr("scene.force-of", &[("name", name)])));
+        labels.extend(
+            self.contact_names().iter().map(|n| crate::i18n::tr("scene.force-of", &[("name", &crate::i18n::name(n))])),
+        );
         Some((labels, scene.projection(), self.view.trails()))
     }
 
@@ -496,7 +498,18 @@ impl Lab {
 /// Why the energy the page plots may change along the true motion: the core's
 /// reasons, and the inputs that do work once a slider or a key moves them.
 fn energy_changes(model: &nhlab::mechanics::Model) -> Vec<String> {
-    let mut why = nhlab::mechanics::energy_changes(model);
+    use nhlab::mechanics::EnergyChange;
+    let name = |c: &str| crate::i18n::name(c);
+    let mut why: Vec<String> = nhlab::mechanics::energy_changes(model)
+        .iter()
+        .map(|change| match change {
+            EnergyChange::ForcesAct => tr("panel.energy.why.forces", &[]),
+            EnergyChange::MassesVary => tr("panel.energy.why.masses", &[]),
+            EnergyChange::EnergyDependsOnTime => tr("panel.energy.why.time", &[]),
+            EnergyChange::ConstraintDependsOnTime(c) => tr("panel.energy.why.rheonomic", &[("name", &name(c))]),
+            EnergyChange::ConstraintNotHomogeneous(c) => tr("panel.energy.why.not-homogeneous", &[("name", &name(c))]),
+        })
+        .collect();
     let inputs = nhlab::mechanics::inputs_that_work(model);
     if !inputs.is_empty() {
         why.push(tr("panel.energy.why.inputs", &[("names", &inputs.join(", "))]));
