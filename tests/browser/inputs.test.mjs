@@ -176,3 +176,36 @@ test("every gallery item exports from the page as from the command line", async 
   assert.deepEqual(problems, []);
   await ctx.close();
 });
+
+test("once an input moves, the run goes on past t_end while it plays; untouched, it stops there; Reset brings the end back", async () => {
+  // Issue 60: the cart-pole ran 10 s, too short to balance by hand.
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=cart-pole`);
+  await page.waitForSelector("body[data-ready='1']");
+  const short = (await page.evaluate(() => window.nhlabTest.text())).replace(/t_end = [0-9.]+/, "t_end = 1");
+  await page.evaluate((text) => window.nhlabTest.load(text), short);
+  await page.waitForFunction(() => window.nhlabTest.info()?.t_end === 1);
+  assert.match(await page.textContent("#inputs .inputs-open"), /goes on past t_end/);
+  await page.selectOption("#speed", "5");
+  // Untouched: Play stops at the end.
+  if ((await page.getAttribute("#play", "aria-pressed")) !== "true") await page.click("#play");
+  await page.waitForFunction(() => document.getElementById("play").getAttribute("aria-pressed") === "false", null, { timeout: 30000 });
+  assert.equal(await clockOf(page), 1);
+  // Pushed once by its slider, then played again: past 1, 2 and 3 s, the axes and the
+  // clock's end following.
+  await page.click("#reset");
+  await page.waitForFunction(() => window.nhlabTest.runs()?.every((r) => r.t === 0));
+  await page.locator('#inputs input[data-input="F"]').fill("0.2");
+  if ((await page.getAttribute("#play", "aria-pressed")) !== "true") await page.click("#play");
+  await waitClockPast(page, 3.2);
+  const end = await page.evaluate(() => window.nhlabTest.info().t_end);
+  assert.ok(end >= 4 && Number.isInteger(end), `extended a span at a time: ${end}`);
+  assert.match(await page.textContent("#clock"), new RegExp(`/ ${end}`));
+  assert.equal(await page.getAttribute("#play", "aria-pressed"), "true", "still playing");
+  await page.waitForFunction(() => window.nhlabTest.runs().every((r) => r.t > 3 && !r.error));
+  // Reset: the scenario's end again.
+  await page.click("#play");
+  await page.click("#reset");
+  await page.waitForFunction(() => window.nhlabTest.info().t_end === 1);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});

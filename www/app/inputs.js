@@ -63,6 +63,8 @@ export function renderInputs(lab, info) {
     lab.inputControls.push(control);
     box.append(row);
   }
+  // An open-ended run (see extendRuns): said where the inputs are.
+  if (lab.inputControls.length) box.append(el("p", { class: "hint inputs-open", text: t("inputs.open-ended") }));
 }
 
 /** The keys of the first two inputs, held: installed once. */

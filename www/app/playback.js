@@ -4,7 +4,7 @@
 import { $, DRAW_MS_PER_FRAME, errorText, isTrap, notice } from "./dom.js";
 import { openHelp } from "./help.js";
 import { renderLegend, renderPlotTexts, renderSceneText, renderValidity } from "./plots.js";
-import { recoverFromTrap, requestAdvance, restartRuns } from "./runner.js";
+import { extendRuns, recoverFromTrap, requestAdvance, restartRuns } from "./runner.js";
 import { t } from "./i18n.js";
 
 export function updatePlayButton(lab) {
@@ -57,7 +57,10 @@ export function frame(lab, now) {
   // sent: one request at a time, a new one as soon as the last is answered.
   const behind = lab.target !== lab.clock || !lab.caughtUp;
   if (lab.display && lab.runner && !lab.advancing && !lab.stalled && behind) requestAdvance(lab);
-  if (lab.display && lab.playing && lab.clock >= lab.info.t_end && lab.finished && lab.caughtUp) {
+  // Steered by its inputs, a run goes on while it plays (see extendRuns).
+  const openEnded = lab.inputsMoved && lab.runs.some((r) => !r.error);
+  if (lab.display && lab.playing && openEnded && lab.clock >= lab.info.t_end) extendRuns(lab);
+  if (lab.display && lab.playing && !openEnded && lab.clock >= lab.info.t_end && lab.finished && lab.caughtUp) {
     lab.playing = false;
     updatePlayButton(lab);
   }

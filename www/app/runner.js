@@ -123,6 +123,7 @@ export function install(lab, runner, text, opened, { fromEditor = false, keepClo
   lab.plotTextClock = null; // the new panels are described at once
   lab.text = text;
   lab.info = opened.info;
+  lab.span = opened.info.t_end - opened.info.t0;
   lab.inputsMoved = false;
   lab.stalled = null;
   lab.target = null;
@@ -233,15 +234,37 @@ export async function restartRunner(lab, { show }) {
   else if (show) { lab.caughtUp = false; applyUpdate(lab, answer.result); }
 }
 
-/** Asks the runner to start every run again. */
+/** Asks the runner to start every run again (to the scenario's t_end). */
 export async function restartRuns(lab) {
   lab.clock = lab.info.layout.t0;
   lab.stalled = null;
   const runner = lab.runner;
   const a = await runner.ask("restart");
-  if (a.ok && runner === lab.runner) applyUpdate(lab, a.result);
+  if (a.ok && runner === lab.runner) { setEnd(lab, lab.info.t0 + lab.span); applyUpdate(lab, a.result); }
   // The runs start again with the scenario's input values: so do the controls.
   if (runner === lab.runner) { lab.inputsMoved = false; renderInputs(lab, lab.info); }
+}
+
+/** An open-ended run: once an input has moved, the runs go on past t_end while they
+ *  play, a span of the scenario's at a time, so that a cart-pole can be balanced by
+ *  hand for as long as one likes (issue 60). The page's sample limit bounds each run. */
+export async function extendRuns(lab) {
+  if (lab.extending) return;
+  lab.extending = true;
+  const runner = lab.runner;
+  try {
+    const a = await runner.ask("extend", { tEnd: lab.info.t_end + lab.span });
+    if (a.ok && runner === lab.runner) setEnd(lab, a.result);
+  } finally {
+    lab.extending = false;
+  }
+}
+
+/** The runs' end on the page: the clock's limit and the plots' time axes. */
+function setEnd(lab, tEnd) {
+  lab.info.t_end = lab.info.layout.t_end = tEnd;
+  lab.display?.set_t_end(tEnd);
+  lab.dirty = true;
 }
 
 /** A trap on the page (drawing, editing): a fresh instance of the module, a new

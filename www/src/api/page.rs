@@ -123,6 +123,14 @@ impl WebDisplay {
             .map_err(|e| JsError::new(&e.to_string()))
     }
 
+    /// The runs' end, when they go on past the scenario's `t_end` (an open-ended run
+    /// steered by its inputs): the plots' time axes reach it.
+    pub fn set_t_end(&mut self, t_end: f64) {
+        if t_end.is_finite() && t_end > self.display.layout.t0 {
+            self.display.layout.t_end = t_end;
+        }
+    }
+
     /// Sets the display clock (the time the worker's runs reached).
     pub fn set_now(&mut self, t: f64) {
         if t.is_finite() {

@@ -272,9 +272,17 @@ impl WebLab {
         self.lab.set_input(slot as usize, value)
     }
 
-    /// Back to the initial state; the next update sends every run from its start.
+    /// Lets the runs go on to `t_end` (see [`Lab::extend`]); returns their end.
+    pub fn extend(&mut self, t_end: f64) -> f64 {
+        self.layout.t_end = self.lab.extend(t_end);
+        self.layout.t_end
+    }
+
+    /// Back to the initial state (and the scenario's `t_end`); the next update sends
+    /// every run from its start.
     pub fn restart(&mut self) {
         self.lab.restart();
+        self.layout.t_end = self.lab.t_end;
         self.sent.iter_mut().for_each(|s| *s = 0);
     }
 
