@@ -166,6 +166,7 @@ function handle(id, data) {
     case "advance": return advance(id, data.target, data.sliceMs);
     case "restart": lab.restart(); return update({ caughtUp: false });
     case "extend": return { result: lab.extend(data.tEnd) };
+    case "describe": return { result: lab.describe_motion() };
     case "setInput": return { result: lab.set_input(data.slot, data.value) };
     case "csvPlayed": return { result: lab.csv() };
     case "resend": lab.resend(); return update({ caughtUp: false });

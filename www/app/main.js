@@ -21,7 +21,8 @@
 // scene's canvas, the legend), stability.js, equations.js and typeset.js (MathML and
 // its line breaking), editing.js (the text's status and edits), share.js (links,
 // embeds, the gallery, CSV), drafts.js, help.js, playback.js (the clock and the
-// frame), dom.js (small helpers); this one makes the page's state and starts it.
+// frame), motion.js (the motion in words), projector.js (the lecture hall's mode),
+// dom.js (small helpers); this one makes the page's state and starts it.
 // The state is one object made here and handed to every function that needs it:
 // no module keeps state of its own.
 
@@ -39,6 +40,8 @@ import { exportCode } from "./code.js";
 import { editorNames, load } from "./runner.js";
 import { embedSuffix, exportCsv, openFromFragment, openGallery, openShare, parseFragment, renderEmbedSnippet, stopEmbedPreview } from "./share.js";
 import { wireStability } from "./stability.js";
+import { wireMotion } from "./motion.js";
+import { wireProjector } from "./projector.js";
 import { LANGUAGES, chooseLanguage, galleryWords, language, linkedLanguage, setLanguage, t, unknownLinkedLanguage } from "./i18n.js";
 
 // channel.js and worker.js are copied as they are (trunk hashes only the page's own
@@ -211,6 +214,8 @@ function wire(lab) {
   wirePlayback(lab);
   installInputKeys(lab);
   wireStability(lab);
+  wireMotion(lab);
+  wireProjector(lab);
 }
 
 /** The reader chose another language: the page's strings at once, and the running

@@ -137,7 +137,7 @@ export function wirePlayback(lab) {
     if (t instanceof HTMLElement && (t.isContentEditable || t.closest(".cm-editor"))) return; // typing in the editor
     if (e.ctrlKey || e.metaKey || e.altKey || document.querySelector("dialog[open]")) return;
     if (e.key === "?" && !lab.embed) { e.preventDefault(); openHelp(lab, $("help-body").dataset.page ?? "first-system"); return; }
-    const keys = { " ": "play", ArrowRight: "step", r: "reset", R: "reset", e: "to-end", E: "to-end" };
+    const keys = { " ": "play", ArrowRight: "step", r: "reset", R: "reset", e: "to-end", E: "to-end", m: "describe-motion", M: "describe-motion" };
     if (keys[e.key] && !(t instanceof HTMLButtonElement && e.key === " ")) {
       e.preventDefault();
       $(keys[e.key]).click();

@@ -8,6 +8,7 @@ import { $, WORKER_SLICE_MS, budget, errorText, isTrap, notice } from "./dom.js"
 import { editorStatus, highlightProblem, renderGutter } from "./editing.js";
 import { renderInputs } from "./inputs.js";
 import { resetLongRun } from "./longrun.js";
+import { forgetMotion } from "./motion.js";
 import { updatePlayButton } from "./playback.js";
 import { syncAddress } from "./share.js";
 import { count, language, t } from "./i18n.js";
@@ -107,6 +108,7 @@ export function install(lab, runner, text, opened, { fromEditor = false, keepClo
   let display;
   try {
     display = new lab.api.WebDisplay(opened.info.layout);
+    display.set_projector(!!lab.projector);
   } catch (e) {
     runner.kill("refused");
     if (isTrap(e)) recoverFromTrap(lab, errorText(e));
@@ -122,6 +124,7 @@ export function install(lab, runner, text, opened, { fromEditor = false, keepClo
   lab.display = display;
   lab.plotTextClock = null; // the new panels are described at once
   lab.text = text;
+  forgetMotion();
   lab.info = opened.info;
   lab.span = opened.info.t_end - opened.info.t0;
   lab.inputsMoved = false;
@@ -280,6 +283,7 @@ export async function recoverFromTrap(lab, reason) {
     fresh.set_language(language());
     lab.api = fresh;
     lab.display = new fresh.WebDisplay(lab.info.layout);
+    lab.display.set_projector(!!lab.projector);
     const runner = lab.runner;
     const a = await runner.ask("resend");
     if (a.ok && runner === lab.runner) applyUpdate(lab, a.result);

@@ -34,7 +34,12 @@ pub struct WebDisplay {
     calls: u64,
     /// The points of lines, outlines and trails the last draw call drew.
     last_points: usize,
+    /// How large the plots' type and lines are drawn: 1, or [`PROJECTOR_LOOK`].
+    look: f64,
 }
+
+/// The projector mode's plots: type and lines this much larger, for a lecture hall.
+const PROJECTOR_LOOK: f64 = 1.6;
 
 #[wasm_bindgen]
 impl WebDisplay {
@@ -51,7 +56,15 @@ impl WebDisplay {
             gaps: vec![false; panels],
             calls: 0,
             last_points: 0,
+            look: 1.0,
         })
+    }
+
+    /// The projector mode (large type, thick lines) on or off: every panel is drawn
+    /// again.
+    pub fn set_projector(&mut self, on: bool) {
+        self.look = if on { PROJECTOR_LOOK } else { 1.0 };
+        self.stale.iter_mut().for_each(|s| *s = true);
     }
 
     /// Puts rows the worker sent for run `index` in place (from row `from` on), and
@@ -263,13 +276,13 @@ impl WebDisplay {
         let points;
         if info.kind == panels::Kind::Scene {
             let mut view = self.display.scene_view.clone();
-            points = crate::scene::draw(&area, &mut view, &self.display.shown(), dpr)
+            points = crate::scene::draw(&area, &mut view, &self.display.shown(), dpr * self.look)
                 .map_err(|e| JsError::new(&format!("{}: {e}", info.id)))?;
             self.display.scene_view = view;
         } else {
             let (lines, markers, scale) = panels::content(&self.display, info.kind, w as usize);
             self.gaps[k] = panels::has_gaps(&lines);
-            let spec = panels::spec(&self.display.layout, info, scale, dpr);
+            let spec = panels::spec(&self.display.layout, info, scale, dpr * self.look);
             let shaded = panels::shaded(&self.display, info.kind);
             let spec = nhlab_plots::Panel { shaded: &shaded, ..spec };
             nhlab_plots::draw_panel(&area, &spec, &lines, &markers)

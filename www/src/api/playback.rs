@@ -272,6 +272,11 @@ impl WebLab {
         self.lab.set_input(slot as usize, value)
     }
 
+    /// What the system is doing at the clock, in words (see `Lab::describe_motion`).
+    pub fn describe_motion(&self) -> String {
+        self.lab.describe_motion()
+    }
+
     /// Lets the runs go on to `t_end` (see [`Lab::extend`]); returns their end.
     pub fn extend(&mut self, t_end: f64) -> f64 {
         self.layout.t_end = self.lab.extend(t_end);

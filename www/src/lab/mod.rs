@@ -22,6 +22,7 @@ use crate::layout::{ContactLayout, Layout, SceneLayout};
 use crate::rows::{Columns, RowFormat};
 
 mod arrows;
+mod motion;
 mod recorder;
 mod run;
 mod text;
