@@ -52,13 +52,6 @@ function workerParts(kind) {
   return parts.get(kind);
 }
 
-/** Fetches and compiles the module of `kind` now, before a worker of that kind
- *  asks for it (the page does it for the helper once it has drawn: compiling then
- *  does not share the processor with the first step of a scenario loaded later). */
-export function prepareModule(kind) {
-  workerParts(kind);
-}
-
 /** A module of `kind` instantiated on the page (the browser tests and the benchmark
  *  call what the workers call, without a worker between). */
 export async function loadModule(kind) {

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { ROOT, axeViolations, open, servedBrowser } from "./harness.mjs";
+import { ROOT, axeViolations, open, servedBrowser, showEquations } from "./harness.mjs";
 
 const SHOTS = process.env.NHLAB_SCREENSHOTS ?? path.join(ROOT, "target", "screenshots");
 let server, browser;
@@ -89,6 +89,7 @@ async function walkWithAxe(lang) {
   // The bicycle (the widest equations: they scroll, with a Chinese font too) with the
   // Code menu open, a plot's data table open, then the share dialog over it.
   const bike = await open(browser, `${server.url}#gallery=whipple-bicycle&lang=${lang}`);
+  await showEquations(bike.page);
   await bike.page.waitForSelector("#eq-body .eq-math");
   await bike.page.click("#plot-trajectory-fig details.data > summary");
   await bike.page.waitForSelector("#plot-trajectory-fig .data-table tbody tr");
@@ -196,6 +197,7 @@ test("each plot is described in words and gives its data as a table; equations t
   await ctx.close();
   // The bicycle's mass matrix is wider than its box: it scrolls, says so, takes the focus.
   const bike = await open(browser, `${server.url}#gallery=whipple-bicycle`);
+  await showEquations(bike.page);
   await bike.page.waitForFunction(() => document.querySelector("#eq-body .eq-math.scrolls"), null, { timeout: 30000 });
   const wide = await bike.page.evaluate(() => {
     const box = document.querySelector("#eq-body .eq-math.scrolls");

@@ -79,6 +79,12 @@ export async function open(browser, url, { viewport = { width: 1400, height: 100
   return { page, problems, ctx };
 }
 
+/** Scrolls the equations into view: the full page derives them only once they come
+ *  within a screen of it (issue 60: the helper's module is fetched when asked). */
+export async function showEquations(page) {
+  await page.locator("#eq-body").scrollIntoViewIfNeeded();
+}
+
 /** How many pixels of each canvas are neither white nor grid grey: drawn data. */
 export async function inkPerCanvas(page) {
   return page.evaluate(() => [...document.querySelectorAll(".scene-slot canvas, .plots canvas")].filter((c) => c.getClientRects().length > 0).map((c) => {

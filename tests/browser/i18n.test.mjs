@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT, open, servedBrowser, revealEditorLine } from "./harness.mjs";
+import { ROOT, open, servedBrowser, revealEditorLine, showEquations } from "./harness.mjs";
 
 let server, browser;
 servedBrowser((s, b) => { server = s; browser = b; });
@@ -139,7 +139,8 @@ test("in 简体中文 no English is left outside the scenario's own words, in th
       await page.click("#to-end");
       await page.waitForSelector("body[data-finished='1']", { timeout: 30000 });
     }
-    await page.waitForFunction(() => !/Deriving|正在推导/.test(document.getElementById("eq-body").textContent), null, { timeout: 20000 });
+    await showEquations(page);
+    await page.waitForFunction(() => document.querySelector("#eq-body .eq"), null, { timeout: 20000 });
     await page.waitForTimeout(1200); // the plots' words (refreshed once a second)
     const own = await ownWords(page);
     assert.deepEqual(english(await shownWords(page), own), [], `${name}: English on the page`);

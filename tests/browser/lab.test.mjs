@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
-import { ROOT, open, servedBrowser, inkPerCanvas, canvasDigest, downloadText, colourPixels, revealEditorLine } from "./harness.mjs";
+import { ROOT, open, servedBrowser, inkPerCanvas, canvasDigest, downloadText, colourPixels, revealEditorLine, showEquations } from "./harness.mjs";
 import { SHOTS, toEnd, clockOf, waitClockPast, drawnInk, assertPlotsDrawn, toml } from "./lab-support.mjs";
 
 let server, browser;
@@ -42,8 +42,10 @@ test("the default scenario plays and draws every plot", async () => {
   }
   // Sliders in the order the scenario writes its parameters.
   assert.deepEqual(await page.$$eval(".param .name", (e) => e.map((x) => x.textContent)), ["m", "a", "I"]);
-  // Typeset equations, with LaTeX to copy.
-  assert.ok(await page.locator("#eq-body math").count() > 5);
+  // Typeset equations, with LaTeX to copy, once they come into view.
+  assert.match(await page.textContent("#eq-body"), /derived when this part of the page comes into view/);
+  await showEquations(page);
+  await page.waitForFunction(() => document.querySelectorAll("#eq-body math").length > 5);
   assert.ok(await page.locator("#eq-body button", { hasText: "Copy LaTeX" }).count() > 5);
   await page.screenshot({ path: path.join(SHOTS, "lab.png"), fullPage: true });
   assert.deepEqual(problems, []);
@@ -74,6 +76,7 @@ test("Copy LaTeX puts the equation's LaTeX on the clipboard", async () => {
   const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   await ctx.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
   const { page, problems } = await open(browser, server.url, { context: ctx });
+  await showEquations(page);
   await page.selectOption("#eq-method", "lagrange");
   const expected = await page.evaluate(async () => {
     const helper = await window.nhlabTest.module("helper");
@@ -174,6 +177,7 @@ test("a scenario built from bodies plays, edits, slides and shares like any othe
   const csv = await downloadText(page, "#export-csv");
   assert.ok(csv.text.includes("res_disk rolls on ground: x"), csv.text.slice(0, 300));
   // The typeset equations include the generated constraints.
+  await showEquations(page);
   await page.waitForFunction(() => document.querySelectorAll("#eq-body math").length > 5);
   // A slider rewrites the body's parameter and restarts.
   await page.fill(".param input[aria-label='r']", "0.35");
@@ -312,6 +316,7 @@ test("the Whipple bicycle from bodies plays; a broken vector expression is blame
   assert.match(await page.textContent("h1"), /^Whipple bicycle/);
   assertPlotsDrawn(await drawnInk(page));
   // The equations are typeset, large parts named (`w₁ = …`) and listed a page at a time.
+  await showEquations(page);
   await page.waitForFunction(() => document.querySelectorAll("#eq-body math").length > 20);
   assert.match(await page.textContent("#eq-body"), /Matrix form/);
   // Typed text loads under the page's budget (1.5 s), which the bicycle's derivation
@@ -450,6 +455,7 @@ test("Lagrange's right-hand side runs as a WebAssembly kernel compiled in the ru
 
 test("long equations are broken into lines at their sums, to the box's width, and again when it changes", async () => {
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=rolling-disk`, { viewport: { width: 1400, height: 1000 } });
+  await showEquations(page);
   await page.waitForFunction(() => document.querySelectorAll("#eq-body math").length > 10);
   await page.selectOption("#eq-method", "lagrange");
   await page.waitForFunction(() => [...document.querySelectorAll("#eq-body .eq-label")].some((l) => l.textContent === "equation of phi"));

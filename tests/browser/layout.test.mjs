@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT, open, servedBrowser } from "./harness.mjs";
+import { ROOT, open, servedBrowser, showEquations } from "./harness.mjs";
 
 let server, browser;
 const SHOTS = process.env.NHLAB_SCREENSHOTS ?? path.join(ROOT, "target", "screenshots");
@@ -116,13 +116,14 @@ async function coldOpen(address, before, after) {
   return seen;
 }
 
-test("an embed loads the page's and the runner's modules, and the helper's only when it shows what the helper computes", async () => {
-  const modulesOf = async (address) => {
+test("an embed loads the page's and the runner's modules, and the helper's only when it shows what the helper computes; the full page when asked", async () => {
+  const modulesOf = async (address, then = async () => {}) => {
     const requested = [];
     await coldOpen(address, async (page) => {
       page.on("request", (r) => requested.push(new URL(r.url()).pathname.split("/").pop()));
     }, async (page) => {
       await page.waitForSelector("body[data-ready='1']", { timeout: 30000 });
+      await then(page);
       await page.waitForTimeout(1500); // anything asked for after the first frame
     });
     return ["page", "runner", "helper"].filter((kind) => requested.some((f) => f.startsWith(`nhlab-${kind}-`) && f.endsWith("_bg.wasm")))
@@ -131,8 +132,11 @@ test("an embed loads the page's and the runner's modules, and the helper's only 
   assert.deepEqual(await modulesOf(`${server.url}#gallery=chaplygin-sleigh&embed`), ["page", "runner"]);
   assert.deepEqual(await modulesOf(`${server.url}#gallery=rolling-disk&embed&panel=stability`), ["page", "runner", "helper"]);
   assert.deepEqual(await modulesOf(`${server.url}#gallery=chaplygin-sleigh&embed&controls=equations`), ["page", "runner", "helper"]);
-  // The whole page: the helper's module once it has drawn (equations), and the editor.
-  assert.deepEqual(await modulesOf(server.url), ["page", "runner", "helper", "editor"]);
+  // The whole page (issue 60): the helper's module once something asks for it — the
+  // equations come into view, or a stability panel is shown — and the editor.
+  assert.deepEqual(await modulesOf(`${server.url}#gallery=coin-slipping`), ["page", "runner", "editor"]);
+  assert.deepEqual(await modulesOf(`${server.url}#gallery=coin-slipping`, showEquations), ["page", "runner", "helper", "editor"]);
+  assert.deepEqual(await modulesOf(server.url), ["page", "runner", "helper", "editor"], "the sleigh's stability panel");
 });
 
 test("the first runner opens the first scenario before the page asks (a gallery item, a share link, the default, in Chinese), and anything else as usual", async () => {

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import zlib from "node:zlib";
-import { open, servedBrowser } from "./harness.mjs";
+import { open, servedBrowser, showEquations } from "./harness.mjs";
 import { SHOTS, toEnd, clockOf, waitClockPast, drawnInk, assertPlotsDrawn, payloadOf, slowScenario, toml, ANSWER_BACKSTOP, answerTime, thirtyBalls, inputDelayProbe, crowdedScenario, crowdedBigScene, heavyStepScenario, recordLongTasks } from "./lab-support.mjs";
 
 let server, browser;
@@ -93,6 +93,7 @@ test("a model that takes a second to derive loads and plays without blocking the
   // A DOM click: the probe keeps the mouse busy on the title meanwhile.
   await page.$eval("#to-end", (b) => b.click());
   await page.waitForSelector("body[data-finished='1']", { timeout: 20000 });
+  await showEquations(page);
   await page.waitForSelector(".eq-list .eq", { timeout: 20000 });
   const { clicks, longest, slow } = await probe.stop();
   console.log(`# 120 coordinates: edit to running ${loading} ms; ${clicks} clicks meanwhile, ${slow} waited over 100 ms, the longest ${longest.toFixed(0)} ms`);
@@ -289,6 +290,7 @@ test("a trap in the worker or on the page never poisons the page", async () => {
   assertPlotsDrawn(await drawnInk(page));
   await page.selectOption("#gallery", "chaplygin-sleigh");
   await page.waitForFunction(() => document.querySelector("h1").textContent === "Chaplygin sleigh");
+  await showEquations(page);
   await page.waitForSelector(".eq-list .eq");
   const unexpected = problems.filter((p) => !/self-test trap|unreachable|RuntimeError/.test(p));
   assert.deepEqual(unexpected, []);
@@ -399,6 +401,7 @@ test("every link issue 9 observed leaves the page answering input within a secon
     if (scenario === sines && /3000 sines/.test(shown)) {
       // Its 3,000-term sum waits for a click to be typeset (51,000 MathML symbols,
       // a second of layout); the short equations around it are typeset.
+      await showEquations(page);
       const long = page.locator("#eq-body .eq-long");
       await long.waitFor();
       assert.match(await long.textContent(), /Too long to typeset at once \(5\d,\d{3} symbols\)/);

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { DIST, ROOT, launch, open } from "./harness.mjs";
+import { DIST, ROOT, launch, open, showEquations } from "./harness.mjs";
 
 /** A port nothing listens on. */
 const freePort = () => new Promise((resolve) => {
@@ -45,6 +45,7 @@ test("the offline zip, unpacked and served by its serve.py, plays, derives and h
     const { page, problems } = await open(browser, `${origin}/#gallery=rolling-disk`, { context: ctx });
     await page.click("#to-end");
     await page.waitForSelector("body[data-finished='1']", { timeout: 30000 });
+    await showEquations(page);
     await page.waitForFunction(() => document.querySelectorAll("#eq-body .eq").length > 0, null, { timeout: 30000 });
     const wasm = await page.evaluate(() => performance.getEntriesByType("resource").filter((r) => r.name.endsWith(".wasm")).map((r) => r.name));
     assert.ok(wasm.length >= 2, `the modules came from the zip's server: ${wasm}`);

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import zlib from "node:zlib";
-import { ROOT, DIST, open, servedBrowser, downloadText, colourPixels } from "./harness.mjs";
+import { ROOT, DIST, open, servedBrowser, downloadText, colourPixels, showEquations } from "./harness.mjs";
 import { SHOTS, waitClockPast, drawnInk, assertPlotsDrawn, scrolledTo } from "./lab-support.mjs";
 
 let server, browser;
@@ -59,6 +59,7 @@ test("text with problems is kept in the tab: a reload offers it back", async () 
 
 test("printing gives the title, scene, plots, equations and the whole text, not the controls", async () => {
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh`);
+  await showEquations(page);
   await page.waitForSelector(".eq-list .eq", { timeout: 20000 });
   await page.evaluate(() => window.dispatchEvent(new Event("beforeprint")));
   await page.emulateMedia({ media: "print" });

@@ -92,12 +92,35 @@ export function refitEquationsNow(lab) {
   for (const box of document.querySelectorAll("#eq-body .eq-math")) fitEquation(lab, box);
 }
 
+/** Resolves once the equations are within a screen of the viewport: the full page
+ *  derives them only then, so that the helper's module (the largest) is fetched when
+ *  something asks for it (issue 60). An embed that shows them derives them at once. */
+function equationsInReach(lab) {
+  if (lab.embed) lab.equationsInReach = true;
+  if (lab.equationsInReach) return Promise.resolve();
+  lab.equationsReached ??= new Promise((resolve) => {
+    const observer = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      observer.disconnect();
+      lab.equationsInReach = true;
+      resolve();
+    }, { rootMargin: "100% 0px" });
+    observer.observe($("eq-body"));
+  });
+  return lab.equationsReached;
+}
+
 export async function renderEquations(lab) {
   // An embed without its equations never shows them: no helper is started for them
   // (its module is the largest, and a course page may hold several embeds).
   if (lab.embed && !lab.embedControls.includes("equations")) return;
   const body = $("eq-body");
   const method = $("eq-method").value, text = lab.text;
+  if (!lab.equationsInReach) {
+    body.replaceChildren(el("p", { class: "hint", text: t("eq.when-in-view") }));
+    await equationsInReach(lab);
+    if (text !== lab.text || method !== $("eq-method").value) return; // superseded
+  }
   body.replaceChildren(el("p", { class: "hint", text: t("eq.deriving") }));
   // A new run's first step before the equations (at most 1.5 s): on two cores a large
   // model's derivation beside it made that step miss its time budget.

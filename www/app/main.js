@@ -50,7 +50,7 @@ import { LANGUAGES, chooseLanguage, galleryWords, language, linkedLanguage, setL
 const VERSION = new URL(document.querySelector('link[rel="modulepreload"]')?.href ?? "x:/none").pathname.split("/").pop();
 // (An address in a variable: the bundler leaves the import to the browser.)
 const channel = `./channel.js?v=${encodeURIComponent(VERSION)}`;
-const { LabWorker, loadModule, moduleFiles, prepareModule } = await import(channel);
+const { LabWorker, loadModule, moduleFiles } = await import(channel);
 LabWorker.say = t; // the workers' failures in the page's language
 
 /** The page's state: one object, handed to whatever reads or changes it. */
@@ -259,9 +259,8 @@ function boot(lab, api) {
   // The helper (equations, stability sweeps, exports) starts once the first frame is drawn.
   lab.firstDrawn = new Promise((resolve) => { lab.markFirstDrawn = resolve; });
   lab.helper = new lab.LabWorker({ kind: "helper", respawn: true, lazy: true, after: lab.firstDrawn });
-  // The full page uses the helper soon (equations): its module is compiled once the
-  // page has drawn. An embed compiles it only if it asks (a course page may hold several).
-  if (!parseFragment().embed) lab.firstDrawn.then(() => prepareModule("helper"));
+  // Its module is fetched and compiled when something asks: the equations once they
+  // come within a screen of the view (equations.js), the stability panel, an export.
   watchCanvases(lab);
   wireLongRun(lab);
   // For the browser tests: a deliberate trap on the page or in the runner.
