@@ -25,8 +25,8 @@ async function openPaused(name, lang) {
 }
 
 test("Describe and M say the motion at the clock in a polite live region, in English and in Chinese", async () => {
-  for (const [lang, slips, holds] of [["en", /disk rolls on ground slips: it needs μ ≥ [0-9.]+, and μ = 0\.4/, /^lagrange at t = 0: /],
-    ["zh", /圆盘在地面上滚动在滑动：需要 μ ≥ [0-9.]+，而 μ = 0\.4/, /^lagrange，t = 0：/]]) {
+  for (const [lang, slips, holds] of [["en", /contact “disk rolls on ground” slips: it needs μ ≥ [0-9.]+, and μ = 0\.4/, /^lagrange at t = 0: /],
+    ["zh", /接触“圆盘在地面上滚动”在滑动：需要 μ ≥ [0-9.]+，而 μ = 0\.4/, /^lagrange，t = 0：/]]) {
     const { page, problems, ctx } = await openPaused("coin-slipping", lang);
     const region = page.locator("#motion-text");
     assert.equal(await region.getAttribute("aria-live"), "polite");
@@ -37,7 +37,7 @@ test("Describe and M say the motion at the clock in a polite live region, in Eng
     const start = await region.textContent();
     assert.match(start, holds);
     assert.match(start, lang === "en" ? /theta = [0-9.]+°/ : /theta = [0-9.]+°/, "the lean, in degrees");
-    assert.match(start, lang === "en" ? /holds, pressing with N = [0-9.]+/ : /保持接触，法向力 N = [0-9.]+/);
+    assert.match(start, lang === "en" ? /contact “disk rolls on ground” holds, pressing with N = [0-9.]+/ : /接触“圆盘在地面上滚动”保持，法向力 N = [0-9.]+/);
     // Stepped into its first slipping span (t ≈ 0.69 to 1.13: 60 steps of 3/200 s)
     // and asked by the key once every run is there.
     for (let k = 0; k < 60; k++) await page.keyboard.press("ArrowRight");

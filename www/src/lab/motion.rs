@@ -130,7 +130,7 @@ mod tests {
         assert!(said.starts_with(&format!("{} at t = 0: ", lab.runs()[0].method.id())), "{said}");
         let names = lab.prepared().model.coordinate_names();
         assert!(said.contains(&format!("{} = {}", names[0], number(sample.q[0]))), "{said}");
-        assert!(said.contains("disk rolls on ground holds, pressing with N = "), "{said}");
+        assert!(said.contains("contact “disk rolls on ground” holds, pressing with N = "), "{said}");
         assert!(said.contains(&format!("energy {}", number(sample.energy))), "{said}");
         assert!(said.ends_with('.'), "{said}");
     }
@@ -141,6 +141,6 @@ mod tests {
         // The first slipping span starts near t = 0.69.
         lab.advance(0.9, 100_000);
         let said = lab.describe_motion();
-        assert!(said.contains("disk rolls on ground slips: it needs μ ≥ "), "{said}");
+        assert!(said.contains("contact “disk rolls on ground” slips: it needs μ ≥ "), "{said}");
     }
 }
