@@ -61,7 +61,17 @@ test("the projector mode: large type, plots drawn with thicker lines, high contr
   await page.click("#to-end");
   await page.waitForSelector("body[data-finished='1']", { timeout: 30000 });
   await page.waitForSelector("body[data-drawn='1']");
-  const inkOf = async () => Object.fromEntries((await inkPerCanvas(page)).map((c) => [c.id, c.ink]));
+  await page.waitForSelector("#stability:not([hidden])");
+  // The stability chart's dark pixels (its eigenvalue tracks are drawn in the
+  // methods' colours and black).
+  const stabilityInk = () => page.evaluate(() => {
+    const c = document.getElementById("stability-canvas");
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    let ink = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] < 300) ink++;
+    return ink;
+  });
+  const inkOf = async () => ({ ...Object.fromEntries((await inkPerCanvas(page)).map((c) => [c.id, c.ink])), stability: await stabilityInk() });
   const before = await inkOf();
   const fontOf = () => page.evaluate(() => parseFloat(getComputedStyle(document.getElementById("title")).fontSize));
   const small = await fontOf();
@@ -77,7 +87,7 @@ test("the projector mode: large type, plots drawn with thicker lines, high contr
   // size on the page) about 1.6 times the coloured pixels, and each plot more (their
   // canvases grow, and their type takes more of them).
   assert.ok(after["plot-scene"] > 1.3 * before["plot-scene"], `the scene: ${before["plot-scene"]} → ${after["plot-scene"]} coloured pixels`);
-  for (const id of ["plot-energy", "plot-trajectory", "plot-series-0"]) {
+  for (const id of ["plot-energy", "plot-trajectory", "plot-series-0", "stability"]) {
     assert.ok(after[id] > 1.15 * before[id], `${id}: ${before[id]} → ${after[id]} coloured pixels`);
   }
   assert.deepEqual(await axeViolations(page), [], "axe in the projector mode");

@@ -69,7 +69,7 @@ export function drawStability(lab) {
   if (!s) return;
   const d = s.data;
   const marked = s.cursor != null ? d.values[s.cursor] : d.current;
-  const span = safely(lab, "task.stability", () => lab.api.draw_stability("stability-canvas", d, marked, window.devicePixelRatio || 1));
+  const span = safely(lab, "task.stability", () => lab.api.draw_stability("stability-canvas", d, marked, window.devicePixelRatio || 1, !!lab.projector));
   if (span) s.span = span;
   // A boundary within the bisection's tolerance of zero is zero.
   const range = Math.abs(d.values[d.values.length - 1] - d.values[0]);

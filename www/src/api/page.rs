@@ -356,18 +356,20 @@ fn css_size(canvas: &web_sys::HtmlCanvasElement) -> (f64, f64) {
 }
 
 /// Draws a sweep (from [`crate::stability`]) on canvas `id`, the backing store sized to its
-/// CSS size times `dpr`, with the value the run uses at `current`. Returns the
-/// horizontal positions of the first and last swept values in CSS pixels `[left, right]`, so that a click
-/// can be turned into a value.
+/// CSS size times `dpr`, with the value the run uses at `current`, its type and lines
+/// [`PROJECTOR_LOOK`] times larger in the projector mode. Returns the horizontal
+/// positions of the first and last swept values in CSS pixels `[left, right]`, so
+/// that a click can be turned into a value.
 #[wasm_bindgen]
-pub fn draw_stability(id: &str, data: JsValue, current: f64, dpr: f64) -> Result<Vec<f64>, JsError> {
+pub fn draw_stability(id: &str, data: JsValue, current: f64, dpr: f64, projector: bool) -> Result<Vec<f64>, JsError> {
     let canvas = canvas_by_id(id)?;
     let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
     let (css_w, css_h) = css_size(&canvas);
     if css_w * dpr < 40.0 || css_h * dpr < 40.0 {
         return Ok(vec![0.0, 0.0]);
     }
-    paint_stability(canvas, data, current, "", CanvasBox { css_w, css_h, scale: dpr })
+    let look = if projector { PROJECTOR_LOOK } else { 1.0 };
+    paint_stability(canvas, data, current, "", CanvasBox { css_w, css_h, scale: dpr, look })
 }
 
 /// Draws a sweep for a PNG file on `canvas` (one not in the page): a box of
@@ -385,7 +387,8 @@ pub fn draw_stability_export(
 ) -> Result<(), JsError> {
     let scale = if scale.is_finite() { scale.clamp(1.0, 4.0) } else { 2.0 };
     let fit = |x: f64| if x.is_finite() { x.clamp(120.0, 2000.0) } else { 400.0 };
-    paint_stability(canvas, data, current, title, CanvasBox { css_w: fit(css_w), css_h: fit(css_h), scale }).map(|_| ())
+    let size = CanvasBox { css_w: fit(css_w), css_h: fit(css_h), scale, look: 1.0 };
+    paint_stability(canvas, data, current, title, size).map(|_| ())
 }
 
 /// The page's canvas `#id`.
@@ -398,11 +401,13 @@ fn canvas_by_id(id: &str) -> Result<web_sys::HtmlCanvasElement, JsError> {
         .map_err(|_| JsError::new(&format!("#{id} is not a canvas")))
 }
 
-/// A canvas' box in CSS pixels and its backing store's pixels per CSS pixel.
+/// A canvas' box in CSS pixels, its backing store's pixels per CSS pixel, and how
+/// much larger its type and lines are drawn (the projector mode's).
 struct CanvasBox {
     css_w: f64,
     css_h: f64,
     scale: f64,
+    look: f64,
 }
 
 /// Swept value `x` on the stability panel's derived axis (`axis[k]` at `values[k]`,
@@ -420,7 +425,7 @@ fn paint_stability(
     data: JsValue,
     current: f64,
     title: &str,
-    CanvasBox { css_w, css_h, scale }: CanvasBox,
+    CanvasBox { css_w, css_h, scale, look }: CanvasBox,
 ) -> Result<Vec<f64>, JsError> {
     let data: crate::stability::StabilityData =
         serde_wasm_bindgen::from_value(data).map_err(|e| JsError::new(&e.to_string()))?;
@@ -448,7 +453,7 @@ fn paint_stability(
         marginal_note: !title.is_empty(),
         current: Some(data.shown(current)),
         companion: (!data.hamel.is_empty()).then_some((Method::Hamel, &data.hamel[..])),
-        scale,
+        scale: scale * look,
     };
     let backend =
         CanvasBackend::with_canvas_object(canvas).ok_or_else(|| JsError::new("the stability canvas: no 2D context"))?;
