@@ -94,10 +94,8 @@ pub fn run(args: &FileArgs) -> Result<(), Failure> {
             } else {
                 note.unwrap_or_else(|| "chosen by column pivoting of A at the initial state".into())
             };
-            let basis = m
-                .split_basis_note(combined)
-                .map(|b| format!("; {}", nhlab_texts::i18n::message(&b)))
-                .unwrap_or_default();
+            // In English like the rest of this line, as before it became a message.
+            let basis = m.split_basis_note(combined).map(|b| format!("; {}", b.english)).unwrap_or_default();
             say!(
                 out,
                 "Hamel split: dependent {}; independent {}{basis} ({how})",

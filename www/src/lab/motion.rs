@@ -23,10 +23,7 @@ impl Lab {
     /// What the first run is doing at the display clock, in a few clauses; a short
     /// sentence saying there is no state yet before its first step.
     pub fn describe_motion(&self) -> String {
-        let Some(run) = self.runs.iter().find(|r| r.current.is_some()) else {
-            return tr("motion.none", &[]);
-        };
-        let Some((sample, _)) = run.current.as_ref() else {
+        let Some((run, (sample, _))) = self.runs.iter().find_map(|r| Some((r, r.current.as_ref()?))) else {
             return tr("motion.none", &[]);
         };
         let model = &self.prepared().model;
