@@ -357,7 +357,7 @@ fn css_size(canvas: &web_sys::HtmlCanvasElement) -> (f64, f64) {
 
 /// Draws a sweep (from [`crate::stability`]) on canvas `id`, the backing store sized to its
 /// CSS size times `dpr`, with the value the run uses at `current`, its type and lines
-/// [`PROJECTOR_LOOK`] times larger in the projector mode. Returns the horizontal
+/// 1.6 times larger in the projector mode. Returns the horizontal
 /// positions of the first and last swept values in CSS pixels `[left, right]`, so
 /// that a click can be turned into a value.
 #[wasm_bindgen]
