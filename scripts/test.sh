@@ -132,9 +132,9 @@ if [ "$web_ok" -eq 1 ]; then
     # Built by the tests already (with checks; the same build, so this is quick).
     run "command line, release (the browser tests compare CSVs with it)" \
         checked cargo build --release --workspace --bins --locked
-    step "browser tests (headless Chromium) and the LaTeX check (KaTeX)"
+    step "the page's module structure and types (tsc), browser tests (headless Chromium), the LaTeX check (KaTeX)"
     log=$(mktemp)
-    node --test --test-reporter=spec tests/browser/ tests/typeset/ 2>&1 | tee "$log"
+    node --test --test-reporter=spec tests/page/ tests/browser/ tests/typeset/ 2>&1 | tee "$log"
     browser_status=${PIPESTATUS[0]}
     browser_passed=$(grep -Eo '^ℹ pass [0-9]+' "$log" | grep -Eo '[0-9]+' | tail -1)
     browser_failed=$(grep -Eo '^ℹ fail [0-9]+' "$log" | grep -Eo '[0-9]+' | tail -1)

@@ -203,7 +203,7 @@ export class LabWorker {
       if (budgetMs !== null) {
         entry.timer = setTimeout(() => {
           this.finish(id, { ok: false, timeout: true, error: LabWorker.say("channel.stopped-after", { seconds: budgetMs / 1000 }) });
-          this.timedOut = true; // (its death is no trap: runner.js says so in other words)
+          this.timedOut = true; // (its death is no trap: services/runner.js says so in other words)
           this.kill(LabWorker.say("channel.timed-out"));
         }, budgetMs);
       }

@@ -41,7 +41,7 @@
     // channel.js starts the first runner.
   }
 
-  /** The text the page will open first, as www/app/share.js chooses it, or null. */
+  /** The text the page will open first, as www/app/actions.js (openFromFragment) chooses it, or null. */
   async function firstText(gallery) {
     const params = new URLSearchParams(location.hash.replace(/^#/, ""));
     const shared = params.get("s")?.trim();

@@ -395,3 +395,25 @@ test("a link's language that the lab does not have — an object's own property 
     await ctx.close();
   }
 });
+
+test("choosing 简体中文 on an open page turns the panels' own words Chinese too (the scene's switch and handling), and a slider change keeps them", async () => {
+  // The panels were rebuilt only when their ids changed: after the switch the scene
+  // still said "contact forces" and "drag or the arrow keys turn the view".
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=rolling-disk&lang=en`);
+  await page.waitForSelector("body[data-ready='1']");
+  assert.match(await page.textContent("#plot-scene-fig .scene-forces"), /contact forces/);
+  const loaded = await page.getAttribute("body", "data-loaded");
+  await page.selectOption("#language", "zh");
+  await page.waitForFunction((n) => document.body.dataset.loaded !== n, loaded);
+  const scene = async () => page.textContent("#plot-scene-fig figcaption");
+  assert.match(await page.textContent("#plot-scene-fig .scene-forces"), /接触力/);
+  assert.doesNotMatch(await scene(), /drag|wheel|arrow/, await scene());
+  const again = await page.getAttribute("body", "data-loaded");
+  await page.fill('#parameters input[aria-label="m"]', "0.3");
+  await page.press('#parameters input[aria-label="m"]', "Enter");
+  await page.waitForFunction((n) => document.body.dataset.loaded !== n, again);
+  assert.match(await page.textContent("h1"), /圆盘/);
+  assert.doesNotMatch(await scene(), /drag|wheel|arrow/, await scene());
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});

@@ -1,5 +1,7 @@
+// @ts-check
 // Small helpers every module uses: elements by id and made from a description,
-// the page's notice, errors as text, the time budgets, downloads and the clipboard.
+// errors as text, the time budgets, rows added a few per frame, downloads and the
+// clipboard, and the scenario text as typed.
 
 import { t } from "./i18n.js";
 
@@ -27,17 +29,24 @@ export const TYPESET_MS_PER_FRAME = 4;      // building equation rows per animat
 
 export const DRAW_MS_PER_FRAME = 12;        // drawing panels per animation frame; the rest in the next frames (WebDisplay.draw)
 
+export const EXPORT_SCALE = 2;             // PNG scale of exported panels: print quality whatever the screen's pixel ratio
+
 // Time budgets of the workers, in ms.
 // load: a new scenario; derive: the equations panel; step: one request to the runner
 // (a slice of stepping, overrun only by a single step slower than this).
 // The browser tests lower them with NHLAB_BUDGET_MS: a number for all, or {what: ms}.
+/** @param {"load" | "derive" | "step"} what */
 export const budget = (what) => {
-  const test = window.NHLAB_BUDGET_MS;
+  const test = /** @type {any} */ (window).NHLAB_BUDGET_MS;
   return (typeof test === "object" ? test?.[what] : test) ?? { load: 1500, derive: 6000, step: 2000 }[what];
 };
 
+/** The element `id` of index.html (or made by a view). Untyped: each is known by its id.
+ *  @type {(id: string) => any} */
 export const $ = (id) => document.getElementById(id);
 
+/** An element made from a description: `text`, `class`, `on…` listeners, attributes.
+ *  @type {(tag: string, props?: Record<string, any>, ...children: (Node | string)[]) => any} */
 export const el = (tag, props = {}, ...children) => {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(props)) {
@@ -50,33 +59,25 @@ export const el = (tag, props = {}, ...children) => {
   return e;
 };
 
-export function notice(message, kind = "error") {
-  const n = $("notice");
-  if (!message) { n.hidden = true; n.textContent = ""; return; }
-  n.hidden = false;
-  n.className = `notice ${kind}`;
-  n.textContent = message;
-}
-
-/** Hides the notice if it is information (an error stays until its cause goes). */
-export function clearInfoNotice() {
-  if ($("notice").classList.contains("info")) notice(null);
-}
-
+/** @param {unknown} e */
 export function errorText(e) {
   return e instanceof Error ? e.message : String(e);
 }
 
 /** Whether an exception is a trap of the wasm instance (which then cannot be used). */
+/** @param {unknown} e */
 export function isTrap(e) {
   return e instanceof WebAssembly.RuntimeError
     || /recursive use of an object|null pointer passed to rust|unreachable/.test(errorText(e));
 }
 
+/** @type {(xs: number[], x: number) => number} */
 export const nearestIndex = (xs, x) => xs.reduce((best, v, i) => (Math.abs(v - x) < Math.abs(xs[best] - x) ? i : best), 0);
 
+/** @type {(ranges: number[][], x: number) => boolean} */
 export const inRanges = (ranges, x) => ranges.some(([a, b]) => x >= a && x <= b);
 
+/** @param {string} name @param {Blob} blob */
 export function download(name, blob) {
   const a = el("a", { href: URL.createObjectURL(blob), download: name });
   document.body.append(a);
@@ -85,6 +86,8 @@ export function download(name, blob) {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
+/** Copies `text`; the button (if given) says whether it worked, for a moment.
+ *  @param {string} text @param {HTMLElement} [button] */
 export async function copyText(text, button) {
   let ok = false;
   try { await navigator.clipboard.writeText(text); ok = true; } catch { ok = false; }
@@ -104,4 +107,35 @@ export async function copyText(text, button) {
     setTimeout(() => { button.textContent = label; }, 1200);
   }
   return ok;
+}
+
+/** Appends the elements `makers` make to `parent`, as many per animation frame as fit
+ *  in TYPESET_MS_PER_FRAME (at least one), calling `each` on each, while `current()`
+ *  holds (a newer rendering stops an older one); then calls `done`.
+ *  @param {Element} parent @param {(() => any)[]} makers @param {() => boolean} current
+ *  @param {() => void} [done] @param {(node: any) => void} [each] */
+export function appendInFrames(parent, makers, current, done = () => {}, each = () => {}) {
+  /** @param {number} from */
+  const next = (from) => {
+    if (!current()) return;
+    const started = performance.now();
+    let k = from;
+    while (k < makers.length && (k === from || performance.now() - started < TYPESET_MS_PER_FRAME)) {
+      const node = makers[k++]();
+      parent.append(node);
+      each(node);
+    }
+    if (k < makers.length) requestAnimationFrame(() => next(k));
+    else done();
+  };
+  next(0);
+}
+
+/** The scenario text as typed: the `<textarea id="editor">`, which the CodeMirror
+ *  editor takes the place of and lends its text (www/editor/editor.js). */
+export const typedText = () => /** @type {string} */ ($("editor").value);
+
+/** Puts `text` in the editor (it does not fire `input`: nothing is loaded by it). */
+export function setTypedText(/** @type {string} */ text) {
+  $("editor").value = text;
 }

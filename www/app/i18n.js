@@ -1,3 +1,4 @@
+// @ts-check
 // The page's languages: English and Simplified Chinese. Every string the page shows
 // is a message id in the catalogues www/app/i18n/en.json and zh.json (bundled into
 // lab.js by esbuild), written with `t(id, {name: value})`, whose `{name}` places the
@@ -65,7 +66,7 @@ export function setLanguage(lang, { remember = false } = {}) {
   document.documentElement.lang = LANGUAGES[current].tag;
   if (remember) try { localStorage.setItem(KEY, current); } catch { /* storage off: the choice lasts this page */ }
   translateStatic(document);
-  const menu = document.getElementById("language");
+  const menu = /** @type {HTMLSelectElement | null} */ (document.getElementById("language"));
   if (menu) menu.value = current;
 }
 

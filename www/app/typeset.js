@@ -1,9 +1,22 @@
-// MathML from the core made safe (rebuilt from an allow-list) and fitted to its
-// box: long equations broken into lines before their `+`, `−` and `=`.
+// @ts-check
+// MathML fitted to its box: long equations broken into lines before their `+`, `−`
+// and `=`, laid out again when the box's width changes.
 
 import { MATHML, MAX_TYPESET_NODES } from "./dom.js";
-import { safeMath } from "./equations.js";
+import { safeMath } from "./mathml.js";
 import { t } from "./i18n.js";
+
+/** Each equation box's MathML as the core gave it (laid out again at another width). */
+const markupOf = new WeakMap();
+/** Equation boxes whose nodes a fit may have moved. */
+const fitted = new WeakSet();
+
+/** Puts the core's `markup` in `box`, made safe, kept for later fits.
+ *  @param {Element} box @param {string} markup */
+export function typeset(box, markup) {
+  box.replaceChildren(safeMath(markup));
+  markupOf.set(box, markup);
+}
 
 export const SIGNS = new Set(["+", "−", "-"]);
 
@@ -127,15 +140,15 @@ export function markScrolling(box) {
 /** An equation wider than its box, set as lines ([`breakLines`]); in a matrix, each
  *  entry of a column vector (`F`, `b`) too wide for the box. Other matrices are left
  *  as they are (they scroll). */
-export function fitEquation(lab, box) {
-  const markup = lab.equationMarkup.get(box);
+export function fitEquation(/** @type {any} */ box) {
+  const markup = markupOf.get(box);
   if (markup === undefined || !box.isConnected) return;
   // Laid out before (another width): from the core's markup again.
-  if (lab.fitted.has(box)) box.replaceChildren(safeMath(markup));
+  if (fitted.has(box)) box.replaceChildren(safeMath(markup));
   // A very large equation is left to scroll: measuring and rebuilding its tens of
   // thousands of nodes would hold the page for a second.
   if (box.getElementsByTagName("*").length > MAX_FITTED_NODES) { markScrolling(box); return; }
-  lab.fitted.add(box);
+  fitted.add(box);
   const row = box.closest(".eq");
   const saved = row.style.contentVisibility;
   row.style.contentVisibility = "visible"; // measure even when scrolled out of view

@@ -1,66 +1,79 @@
+// @ts-check
 // The long-run panel: every method under each integrator, integrated far past the
 // playback in a worker of its own (so that the page and the playback go on), its
 // energy error drawn against t on log scales as it comes in; Cancel ends the
 // worker. A new scenario ends a long run that was for the old one.
 
-import { $ } from "./dom.js";
-import { safely } from "./playback.js";
-import { t } from "./i18n.js";
+import { $ } from "../dom.js";
+import { events } from "../events.js";
+import { t } from "../i18n.js";
+import { watchCanvas } from "../canvases.js";
+import { state, store } from "../store.js";
+import { api, newWorker } from "../services/modules.js";
+import { guarded } from "../services/runner.js";
 
-/** Wires the panel's controls once. */
-export function wireLongRun(lab) {
-  lab.redrawLongRun = () => drawLongRun(lab);
-  $("long-run-start").addEventListener("click", () => startLongRun(lab));
-  $("long-run-cancel").addEventListener("click", () => stopLongRun(lab, "cancelled"));
-  lab.canvasSizes.observe($("long-run-canvas"));
+/** @type {any} the worker of a long run under way, ended on Cancel */
+let longRun = null;
+/** @type {any} what the long run last sent, redrawn when its canvas resizes */
+let lastData = null;
+
+/** Wires the panel's controls once; a new scenario resets it. */
+export function wireLongRun() {
+  $("long-run-start").addEventListener("click", startLongRun);
+  $("long-run-cancel").addEventListener("click", () => stopLongRun("cancelled"));
+  watchCanvas($("long-run-canvas"));
+  // The chart is drawn once its canvas has a size (it starts hidden).
+  events.on("canvas-resized", ({ id }) => { if (id === "long-run-canvas") drawLongRun(); });
+  store.subscribe(["info"], ({ info }) => { if (info) resetLongRun(info); });
 }
 
 /** A scenario was loaded: its end sets the default length; a long run of the old one stops. */
-export function resetLongRun(lab, info) {
-  stopLongRun(lab, null);
+function resetLongRun(/** @type {any} */ info) {
+  stopLongRun(null);
   $("long-run-t").value = String(Math.max(1000, 100 * (info.layout.t_end - info.layout.t0)));
   $("long-run-canvas").hidden = true;
-  lab.longRunData = null;
+  lastData = null;
   $("long-run-text").textContent = "";
   $("long-run-progress").value = 0;
 }
 
-function stopLongRun(lab, why) {
-  const worker = lab.longRun;
+function stopLongRun(/** @type {string | null} */ why) {
+  const worker = longRun;
   if (!worker) return;
-  lab.longRun = null;
+  longRun = null;
   worker.kill(why ?? "a new scenario");
   $("long-run-start").disabled = false;
   $("long-run-cancel").disabled = true;
 }
 
-async function startLongRun(lab) {
+async function startLongRun() {
   const tEnd = Number($("long-run-t").value);
   if (!Number.isFinite(tEnd)) { $("long-run-text").textContent = t("longrun.enter-time"); return; }
-  stopLongRun(lab, "restarted");
-  const worker = new lab.LabWorker({ kind: "helper" });
-  lab.longRun = worker;
+  stopLongRun("restarted");
+  const worker = newWorker({ kind: "helper" });
+  longRun = worker;
   $("long-run-start").disabled = true;
   $("long-run-cancel").disabled = false;
   $("long-run-progress").value = 0;
   $("long-run-text").textContent = t("longrun.running");
+  /** @type {any} */
   let last = null;
-  const show = (data) => {
+  const show = (/** @type {any} */ data) => {
     last = data;
-    lab.longRunData = data;
+    lastData = data;
     $("long-run-progress").value = data.progress;
     $("long-run-canvas").hidden = false;
-    drawLongRun(lab);
+    drawLongRun();
     $("long-run-text").textContent = summary(data);
   };
-  const answer = await worker.ask("longRun", { text: lab.text, tEnd }, { onProgress: (data) => { if (lab.longRun === worker) show(data); } });
-  if (lab.longRun !== worker && !answer.ok) {
+  const answer = await worker.ask("longRun", { text: state().text, tEnd }, { onProgress: (/** @type {any} */ data) => { if (longRun === worker) show(data); } });
+  if (longRun !== worker && !answer.ok) {
     // Cancelled by the user (or replaced): say where it got to.
     if (answer.error === "cancelled" && last) $("long-run-text").textContent = `${t("longrun.cancelled-at", { percent: Math.round(100 * last.progress) })} ${summary(last)}`;
     else if (answer.error === "cancelled") $("long-run-text").textContent = t("longrun.cancelled");
     return;
   }
-  lab.longRun = null;
+  longRun = null;
   worker.kill("done");
   $("long-run-start").disabled = false;
   $("long-run-cancel").disabled = true;
@@ -70,10 +83,10 @@ async function startLongRun(lab) {
 
 /** The chart of the last data received (nothing until the canvas has a size: the
  *  canvas observer calls this again then). */
-function drawLongRun(lab) {
-  const data = lab.longRunData;
+function drawLongRun() {
+  const data = lastData;
   if (!data || $("long-run-canvas").hidden) return;
-  safely(lab, "task.long-run", () => lab.api.draw_long_run("long-run-canvas", data, window.devicePixelRatio || 1));
+  guarded("task.long-run", () => api().draw_long_run("long-run-canvas", data, window.devicePixelRatio || 1));
 }
 
 /** Each run's largest error by a tenth of the way and by the end (or where it stopped),

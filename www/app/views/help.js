@@ -1,26 +1,38 @@
+// @ts-check
 // The Help dialog: the project's documents rendered at build time, their links
 // kept inside it, and every whole scenario in them openable in the editor.
 
-import { $, el, errorText, notice } from "./dom.js";
-import { keepDraft } from "./drafts.js";
-import { renderGutter } from "./editing.js";
-import { load } from "./runner.js";
-import { language, t } from "./i18n.js";
+import { $, el, errorText } from "../dom.js";
+import { language, t } from "../i18n.js";
+import { store } from "../store.js";
+import { openText, say } from "../actions.js";
+import { api } from "../services/modules.js";
+
+/** The page the dialog shows (or last showed). */
+const shownPage = () => $("help-body").dataset.page ?? "first-system";
+
+export function wireHelp() {
+  $("help-open").addEventListener("click", () => openHelp(shownPage()));
+  $("close-help").addEventListener("click", () => $("help-dialog").close());
+  for (const tab of document.querySelectorAll(".help-tabs [role=tab]")) tab.addEventListener("click", () => openHelp(/** @type {HTMLElement} */ (tab).dataset.page));
+  // Another language: the open dialog in it.
+  store.subscribe(["language"], () => { if ($("help-dialog").open) openHelp(shownPage()); });
+}
 
 /** Opens the Help dialog on `page` (`first-system`, `reference` or `lab`), scrolled to
  *  heading `anchor` if given. */
-export function openHelp(lab, page = "first-system", anchor = null) {
+function openHelp(page = "first-system", /** @type {string | null} */ anchor = null) {
   const body = $("help-body");
   const key = `${page} ${language()}`;
   if (body.dataset.page !== page || body.dataset.key !== key) {
     let html;
-    try { html = lab.api.help_html(page, language()); } catch (e) { notice(errorText(e)); return; }
+    try { html = api().help_html(page, language()); } catch (e) { say(errorText(e)); return; }
     body.dataset.key = key;
     body.innerHTML = html; // the project's own documents, rendered when the page was built
     body.dataset.page = page;
-    decorateHelp(lab, body);
+    decorateHelp(body);
   }
-  for (const tab of document.querySelectorAll(".help-tabs [role=tab]")) tab.setAttribute("aria-selected", String(tab.dataset.page === page));
+  for (const tab of document.querySelectorAll(".help-tabs [role=tab]")) tab.setAttribute("aria-selected", String(/** @type {HTMLElement} */ (tab).dataset.page === page));
   if (!$("help-dialog").open) $("help-dialog").showModal();
   // Code blocks and tables wider than the dialog scroll: they take the focus, so that
   // the arrow keys scroll them too (measured now that the dialog is laid out).
@@ -37,13 +49,14 @@ export function openHelp(lab, page = "first-system", anchor = null) {
 
 /** Links inside the help stay inside it; every whole scenario gets a button that
  *  opens it in the editor. */
-export function decorateHelp(lab, body) {
-  for (const a of body.querySelectorAll("a[href]")) {
+function decorateHelp(/** @type {HTMLElement} */ body) {
+  for (const a of body.querySelectorAll("a")) {
+    if (!a.hasAttribute("href")) continue;
     const href = a.getAttribute("href");
     const inner = /^(?:(?:\.\.?\/)?(?:docs\/)?(reference|first-system|lab)\.md(?=#|$))?(?:#(.+))?$/.exec(href);
     const elsewhere = /^(?:\.\.?\/)?(?:docs\/)?[\w-]+\.md(?:#.*)?$/.test(href);
     if (inner && href !== "") {
-      a.addEventListener("click", (e) => { e.preventDefault(); openHelp(lab, inner[1] ?? body.dataset.page, inner[2] ?? null); });
+      a.addEventListener("click", (e) => { e.preventDefault(); openHelp(inner[1] ?? body.dataset.page, inner[2] ?? null); });
     } else if (elsewhere) {
       // Another of the repository's documents (architecture, benchmarks…): not part
       // of the page, so named rather than linked to an address that does not exist.
@@ -56,16 +69,12 @@ export function decorateHelp(lab, body) {
     }
   }
   for (const code of body.querySelectorAll("pre > code.language-toml")) {
-    const text = code.textContent;
+    const text = code.textContent ?? "";
     if (!/^format = "nhlab\/1"/m.test(text)) continue;
     const button = el("button", { type: "button", class: "small open-example", text: t("help.open-example") });
     button.addEventListener("click", () => {
       $("help-dialog").close();
-      lab.galleryName = null;
-      $("editor").value = text;
-      renderGutter(lab);
-      keepDraft(lab);
-      load(lab, text, { fromEditor: true });
+      openText(text);
     });
     code.parentElement.after(button);
   }

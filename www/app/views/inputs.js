@@ -1,3 +1,4 @@
+// @ts-check
 // [inputs]: live controls while the system runs. Each input taken as an argument
 // is a slider (and a number) whose changes reach the runs from their next step on,
 // without restarting them; an input driven by its signal says so instead. The first
@@ -5,8 +6,21 @@
 // upper end, S / W the second, the slider showing what is applied; on release it goes
 // back to the slider's own value, as a joystick springs back.
 
-import { $, el } from "./dom.js";
-import { t } from "./i18n.js";
+import { $, el } from "../dom.js";
+import { t } from "../i18n.js";
+import { store } from "../store.js";
+import { moveInput } from "../actions.js";
+import { api } from "../services/modules.js";
+
+/** @type {any[]} each input's slider and what its keys do */
+let controls = [];
+
+/** The inputs' controls for the scenario, and again when the runs start again (with
+ *  the scenario's values); their keys. */
+export function wireInputs() {
+  store.subscribe(["info", "restarts"], ({ info }) => { if (info) renderInputs(info); });
+  installInputKeys();
+}
 
 /** Key pairs (lower end, upper end) of the first two inputs. */
 export const INPUT_KEYS = [["a", "d"], ["s", "w"]];
@@ -18,17 +32,17 @@ export const KEY_RAMP_SECONDS = 2.5;
 /** The longest frame a ramp counts, in ms: a stalled tab does not jump the input. */
 const RAMP_FRAME_MS = 100;
 
-export function renderInputs(lab, info) {
+function renderInputs(info) {
   const box = $("inputs");
   box.replaceChildren();
-  lab.inputControls = [];
+  controls = [];
   const inputs = info.inputs ?? [];
   box.hidden = inputs.length === 0;
   if (!inputs.length) return;
   box.append(el("span", { class: "inputs-head", text: t("inputs.head") }));
   let keyed = 0;
   for (const input of inputs) {
-    const name = input.label ? `${lab.api.display_name(input.label)} (${input.name})` : input.name;
+    const name = input.label ? `${api().display_name(input.label)} (${input.name})` : input.name;
     const row = el("div", { class: "input-row" });
     const label = el("span", { class: "label" }, el("span", { class: "name", text: name }));
     if (input.unit) label.append(el("span", { class: "unit", text: input.unit }));
@@ -47,8 +61,7 @@ export function renderInputs(lab, info) {
     const control = { input, slider, shown, lo, hi, held: null, rest: input.value, applied: input.value };
     const send = (value) => {
       shown.textContent = String(Number(value.toPrecision(3)));
-      lab.inputsMoved = true; // the CSV export then writes the runs as played
-      lab.runner?.ask("setInput", { slot: input.slot, value }).catch(() => {});
+      moveInput(input.slot, value);
     };
     control.send = send;
     slider.addEventListener("input", () => send(Number(slider.value)));
@@ -60,18 +73,18 @@ export function renderInputs(lab, info) {
       slider.setAttribute("aria-keyshortcuts", `${down.toUpperCase()} ${up.toUpperCase()}`);
       keyed += 1;
     }
-    lab.inputControls.push(control);
+    controls.push(control);
     box.append(row);
   }
   // An open-ended run (see extendRuns): said where the inputs are.
-  if (lab.inputControls.length) box.append(el("p", { class: "hint inputs-open", text: t("inputs.open-ended") }));
+  if (controls.length) box.append(el("p", { class: "hint inputs-open", text: t("inputs.open-ended") }));
 }
 
 /** The keys of the first two inputs, held: installed once. */
-export function installInputKeys(lab) {
+function installInputKeys() {
   const typing = (t) => t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement
     || (t instanceof HTMLInputElement && t.type !== "range") || (t instanceof HTMLElement && (t.isContentEditable || t.closest(".cm-editor")));
-  const find = (key) => (lab.inputControls ?? []).find((c) => c.keys && key in c.keys);
+  const find = (key) => controls.find((c) => c.keys && key in c.keys);
   document.addEventListener("keydown", (e) => {
     if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey || document.querySelector("dialog[open]")) return;
     const key = e.key.toLowerCase();
@@ -95,7 +108,7 @@ export function installInputKeys(lab) {
     if (control && control.held === e.key.toLowerCase()) release(control);
   });
   // A key released while the page had no focus never says so: let go of them all.
-  window.addEventListener("blur", () => { for (const c of lab.inputControls ?? []) if (c.held) release(c); });
+  window.addEventListener("blur", () => { for (const c of controls) if (c.held) release(c); });
 }
 
 /** Moves a held input towards its key's end, frame by frame, at half its range per

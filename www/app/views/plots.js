@@ -1,47 +1,56 @@
-// The plot panels and the scene's canvas: their figures, the canvases' sizes and
-// visibility, the scene's pointer and keyboard controls and text alternative, the
-// legend, and PNG exports.
+// @ts-check
+// The plot panels and the scene's canvas: their figures, the scene's pointer and
+// keyboard controls and text alternative, the legend, the contact events, the data
+// as tables, and each panel's PNG. The frame loop (views/playback.js) draws them;
+// this view hears each drawing (`drawn`) and keeps their words current.
 
-import { $, download, el } from "./dom.js";
-import { safely } from "./playback.js";
-import { drawStability } from "./stability.js";
-import { t, withKeys } from "./i18n.js";
+import { $, EXPORT_SCALE, download, el } from "../dom.js";
+import { events, redraw } from "../events.js";
+import { language, t, withKeys } from "../i18n.js";
+import { watchCanvas } from "../canvases.js";
+import { state, store } from "../store.js";
+import { slug } from "../services/links.js";
+import { display, guarded } from "../services/runner.js";
 
-/** Watches the page's canvases for `lab`: each one's CSS size is kept in
- *  `data-css-size`, so that drawing never asks the browser for a layout (reading
- *  `clientWidth` every frame forces a reflow of the whole page, newly typeset
- *  equations included), and the plots scrolled out of view are marked
- *  `data-offscreen`: while playing, drawing refreshes those one per frame, not all
- *  of them every frame. Printing shows every panel as it is now, and the running
- *  scenario's whole text. */
-export function watchCanvases(lab) {
-  lab.canvasSizes = new ResizeObserver((entries) => {
-    for (const e of entries) {
-      const box = e.contentBoxSize?.[0];
-      const [w, h] = box ? [box.inlineSize, box.blockSize] : [e.contentRect.width, e.contentRect.height];
-      e.target.dataset.cssSize = `${w} ${h}`;
-      if (e.target.id === "stability-canvas") drawStability(lab);
-      // The long run's chart is drawn once its canvas has a size (it starts hidden).
-      if (e.target.id === "long-run-canvas") lab.redrawLongRun?.();
-    }
-    lab.dirty = true;
+let plotTextAt = 0;  // when the plots' summaries were last written
+/** @type {number | null} */
+let plotTextClock = null; // the clock they were written at
+let sceneTextAt = 0; // when the scene's text alternative was last written
+
+export function wirePlots() {
+  store.subscribe(["info"], ({ info }) => {
+    if (!info) return;
+    renderPlots(info);
+    renderLegendNote(info);
+    plotTextClock = null; // the new panels are described at once
+    renderLegend();
   });
-  lab.canvasViews = new IntersectionObserver((entries) => {
-    for (const e of entries) e.target.toggleAttribute("data-offscreen", !e.isIntersecting);
-    lab.dirty = true;
-  }, { rootMargin: "64px" });
+  events.on("drawn", ({ now, gaps }) => {
+    const s = state();
+    for (const p of s.info.layout.panels) {
+      const warn = $(`${p.id}-fig`)?.querySelector(".gaps");
+      if (warn) warn.hidden = !gaps.includes(p.id);
+    }
+    renderLegend();
+    renderValidity();
+    renderSceneText(now);
+    renderPlotTexts(now);
+  });
+  // Printing shows every panel as it is now, and the running scenario's whole text.
   window.addEventListener("beforeprint", () => {
-    if (lab.display) safely(lab, "task.drawing", () => lab.display.draw(window.devicePixelRatio || 1, false, Infinity)); // all of it
-    $("print-text").textContent = lab.text ?? "";
+    if (display()) guarded("task.drawing", () => display().draw(window.devicePixelRatio || 1, false, Infinity)); // all of it
+    $("print-text").textContent = state().text ?? "";
   });
 }
 
-export function renderPlots(lab, info) {
+function renderPlots(info) {
   const box = $("plots");
   const panels = info.layout.panels;
   const ids = panels.map((p) => p.id).join(" ");
   const forces = info.layout.scene?.forces ?? 0;
-  if (box.dataset.ids === ids && box.dataset.forces === String(forces)) {
+  // The same panels in the same language: their titles and notes only (built again in
+  // another language, their switches and handling said in it too).
+  if (box.dataset.ids === ids && box.dataset.forces === String(forces) && box.dataset.lang === language()) {
     panels.forEach((p) => {
       const fig = $(`${p.id}-fig`);
       fig.querySelector("h2").textContent = p.title;
@@ -54,20 +63,20 @@ export function renderPlots(lab, info) {
   }
   box.dataset.forces = String(forces);
   box.dataset.ids = ids;
+  box.dataset.lang = language();
   const figures = panels.map((p) => {
     const canvas = el("canvas", { id: p.id, role: "img", "aria-label": p.title, "aria-describedby": `${p.id}-text` });
-    lab.canvasSizes.observe(canvas);
-    lab.canvasViews.observe(canvas);
+    watchCanvas(canvas, { inView: true });
     // Each named for its plot: eight buttons all called "PNG" cannot be told apart
     // by a screen reader's list of buttons.
     const png = el("button", { type: "button", class: "small", text: "PNG", title: t("png.title", { title: p.title }), "aria-label": t("png.label", { title: p.title }) });
-    png.addEventListener("click", () => downloadCanvas(lab, canvas, p.id));
+    png.addEventListener("click", () => downloadPanel(canvas, p.id));
     const head = el("div", { class: "fig-head" }, el("h2", { text: p.title }), png);
     if (p.kind === "Scene" && forces > 0) {
       // The contacts' forces as arrows at their points (scaled to the picture), on or off.
       const forceSwitch = el("input", { type: "checkbox", id: "scene-forces" });
       forceSwitch.checked = true;
-      forceSwitch.addEventListener("change", () => { lab.display?.set_show_forces(forceSwitch.checked); lab.dirty = true; });
+      forceSwitch.addEventListener("change", () => { display()?.set_show_forces(forceSwitch.checked); redraw(); });
       const label = el("label", { class: "small scene-forces", title: t("scene.forces.title") }, forceSwitch, el("span", { text: ` ${t("scene.forces")}` }));
       head.insertBefore(label, png);
     }
@@ -76,7 +85,7 @@ export function renderPlots(lab, info) {
     // How to handle it (mouse and keys) after the note: not printed.
     const caption = el("figcaption", { class: "note" }, el("span", { class: "note-text", text: p.note }));
     // On a touch screen the scene is handled by touch: said so, not mouse and keys.
-    const handling = p.kind === "Scene" && touchScreen() ? t(lab.info?.layout?.scene?.projection === "space" ? "scene.touch.turn" : "scene.touch.move") : p.handling;
+    const handling = p.kind === "Scene" && touchScreen() ? t(info.layout.scene?.projection === "space" ? "scene.touch.turn" : "scene.touch.move") : p.handling;
     if (handling) caption.append(el("span", { class: "handling" }, ...withKeys(`${t("clause.separator")}${handling}`)));
     const fig = el("figure", { id: `${p.id}-fig`, class: p.kind === "Scene" ? "fig scene" : "fig" }, head, canvas, caption, gaps);
     if (p.kind === "ContactNormal") {
@@ -88,11 +97,11 @@ export function renderPlots(lab, info) {
     if (p.kind !== "Scene") {
       // In words, for those who do not see it: a summary kept current (the canvas'
       // description) and, on request, the data as a table.
-      fig.append(el("p", { id: `${p.id}-text`, class: "visually-hidden" }), dataTable(lab, p));
+      fig.append(el("p", { id: `${p.id}-text`, class: "visually-hidden" }), dataTable(p));
     }
     if (p.kind === "Scene") {
       fig.append(el("p", { class: "zoom-hint", "aria-hidden": "true", hidden: "" }, ...withKeys(t(navigator.platform?.startsWith("Mac") ? "scene.zoom-hint.mac" : "scene.zoom-hint"))));
-      wireScene(lab, canvas);
+      wireScene(canvas);
       // The text alternative, kept current a few times a second (not every frame).
       fig.append(el("p", { id: "scene-text", class: "visually-hidden", "aria-live": "off" }));
       const hidden = el("p", { id: "scene-hidden", class: "gaps" });
@@ -105,7 +114,7 @@ export function renderPlots(lab, info) {
   const scene = figures.filter((f) => f.classList.contains("scene"));
   const plots = figures.filter((f) => !f.classList.contains("scene"));
   // An embed shows one plot beside the scene: the one its link names, else the first.
-  const named = plots.find((f) => f.id === `plot-${lab.embedPanel}-fig`);
+  const named = plots.find((f) => f.id === `plot-${state().embedPanel}-fig`);
   (named ?? plots[0])?.classList.add("chosen");
   $("scene-slot").replaceChildren(...scene);
   box.replaceChildren(...plots);
@@ -121,7 +130,7 @@ const touchScreen = () => window.matchMedia?.("(pointer: coarse)").matches ?? fa
  *  60: in an embed the wheel over the scene zoomed it and the course page did not
  *  move). By touch, a vertical swipe scrolls the page, a sideways drag turns or
  *  moves the view, and two fingers pinch to zoom. */
-export function wireScene(lab, canvas) {
+function wireScene(/** @type {any} */ canvas) {
   canvas.tabIndex = 0;
   const dpr = () => window.devicePixelRatio || 1;
   const pointers = new Map(); // pointerId → [x, y]
@@ -129,8 +138,8 @@ export function wireScene(lab, canvas) {
   const distance = () => { const [a, b] = [...pointers.values()]; return Math.hypot(a[0] - b[0], a[1] - b[1]); };
   const zoomAt = (factor, x, y) => {
     const box = canvas.getBoundingClientRect();
-    lab.display.scene_zoom(factor, x - box.left, y - box.top, dpr());
-    lab.dirty = true;
+    display()?.scene_zoom(factor, x - box.left, y - box.top, dpr());
+    redraw();
   };
   canvas.addEventListener("pointerdown", (e) => {
     canvas.dataset.active = "1";
@@ -140,7 +149,7 @@ export function wireScene(lab, canvas) {
   });
   canvas.addEventListener("pointermove", (e) => {
     const last = pointers.get(e.pointerId);
-    if (!last || !lab.display) return;
+    if (!last || !display()) return;
     pointers.set(e.pointerId, [e.clientX, e.clientY]);
     if (pointers.size === 2 && spread) {
       const now = distance();
@@ -150,8 +159,8 @@ export function wireScene(lab, canvas) {
       return;
     }
     if (pointers.size !== 1) return;
-    lab.display.scene_drag(e.clientX - last[0], e.clientY - last[1], dpr());
-    lab.dirty = true;
+    display().scene_drag(e.clientX - last[0], e.clientY - last[1], dpr());
+    redraw();
   });
   const end = (e) => { pointers.delete(e.pointerId); spread = pointers.size === 2 ? distance() : null; };
   canvas.addEventListener("pointerup", end);
@@ -161,7 +170,7 @@ export function wireScene(lab, canvas) {
   canvas.addEventListener("blur", calm);
   let hintTimer = 0;
   canvas.addEventListener("wheel", (e) => {
-    if (!lab.display) return;
+    if (!display()) return;
     if (!(e.ctrlKey || e.metaKey || canvas.dataset.active)) {
       // The page scrolls; the scene says how to zoom it, for a moment.
       const hint = canvas.parentElement?.querySelector(".zoom-hint");
@@ -175,28 +184,28 @@ export function wireScene(lab, canvas) {
     e.preventDefault();
     zoomAt(Math.exp(-e.deltaY * 0.0015), e.clientX, e.clientY);
   }, { passive: false });
-  canvas.addEventListener("dblclick", () => { lab.display?.scene_reset(); lab.dirty = true; });
+  canvas.addEventListener("dblclick", () => { display()?.scene_reset(); redraw(); });
   canvas.addEventListener("keydown", (e) => {
     const step = { ArrowLeft: [-20, 0], ArrowRight: [20, 0], ArrowUp: [0, -20], ArrowDown: [0, 20] }[e.key];
-    if (!step || !lab.display) return;
+    if (!step || !display()) return;
     e.preventDefault();
     e.stopPropagation();
-    lab.display.scene_drag(step[0], step[1], 1);
-    lab.dirty = true;
+    display().scene_drag(step[0], step[1], 1);
+    redraw();
   });
 }
 
 /** A plot's data as a table, made when it is opened (and again on each opening). */
-function dataTable(lab, p) {
+function dataTable(p) {
   const box = el("div", { class: "data-table" });
   const details = el("details", { class: "data" }, el("summary", { text: t("table.summary") }), box);
   details.addEventListener("toggle", () => {
-    if (!details.open || !lab.display) return;
-    const table = safely(lab, "task.table", () => lab.display.plot_table(p.id, 21));
+    if (!details.open || !display()) return;
+    const table = guarded("task.table", () => display().plot_table(p.id, 21));
     if (!table) return;
     const head = el("tr", {}, ...table.columns.map((c) => el("th", { scope: "col", text: c })));
     const rows = table.rows.map((r) => el("tr", {}, ...r.map((c) => el("td", { text: c }))));
-    const caption = el("caption", { text: t("table.caption", { title: p.title, t: lab.display.now().toPrecision(4) }) });
+    const caption = el("caption", { text: t("table.caption", { title: p.title, t: display().now().toPrecision(4) }) });
     box.replaceChildren(el("table", {}, caption, el("thead", {}, head), el("tbody", {}, ...rows)));
     box.tabIndex = 0; // it may scroll
     box.setAttribute("role", "region");
@@ -207,34 +216,34 @@ function dataTable(lab, p) {
 
 /** Each plot's summary in words (its description for screen readers): once a second
  *  while playing, and whenever the clock has moved when paused. */
-export function renderPlotTexts(lab, now) {
-  if (!lab.display) return;
-  const clock = lab.display.now();
-  if (clock === lab.plotTextClock || (lab.playing && now - (lab.plotTextAt ?? 0) < 1000)) return;
-  lab.plotTextAt = now;
-  lab.plotTextClock = clock;
-  for (const p of lab.info?.layout?.panels ?? []) {
+function renderPlotTexts(/** @type {number} */ now) {
+  if (!display()) return;
+  const clock = display().now();
+  if (clock === plotTextClock || (state().playing && now - plotTextAt < 1000)) return;
+  plotTextAt = now;
+  plotTextClock = clock;
+  for (const p of state().info?.layout?.panels ?? []) {
     const text = $(`${p.id}-text`);
     if (!text) continue;
-    const words = lab.display.plot_summary(p.id);
+    const words = display().plot_summary(p.id);
     if (text.textContent !== words) text.textContent = words;
   }
 }
 
 /** The scene's caption for screen readers and its note on elements it could not draw. */
-export function renderSceneText(lab, now) {
+function renderSceneText(/** @type {number} */ now) {
   const text = $("scene-text");
-  if (!text || !lab.display || now - (lab.sceneTextAt ?? 0) < 500) return;
-  lab.sceneTextAt = now;
-  text.textContent = lab.display.scene_caption();
-  const hidden = [...new Set(lab.runs.flatMap((r) => r.hidden ?? []))];
+  if (!text || !display() || now - sceneTextAt < 500) return;
+  sceneTextAt = now;
+  text.textContent = display().scene_caption();
+  const hidden = [...new Set(state().runs.flatMap((r) => r.hidden ?? []))];
   const note = $("scene-hidden");
   note.hidden = hidden.length === 0;
   note.textContent = hidden.length ? t("scene.hidden", { names: hidden.join(", ") }) : "";
 }
 
 /** The line under the legend: what its `E = (…)` is (set once per scenario, not per frame). */
-export function renderLegendNote(info) {
+function renderLegendNote(/** @type {any} */ info) {
   const comps = info.layout.e_components;
   const colours = t(info.layout.set_labels?.length ? "legend.colours.sets" : "legend.colours");
   $("legend-note").textContent = comps.length
@@ -246,10 +255,10 @@ export function renderLegendNote(info) {
 
 /** Under the contact panel: each span where a run's contact lifted off or slipped,
  *  as far as the clock, with its located instants (redrawn only when it changes). */
-export function renderValidity(lab) {
+function renderValidity() {
   const box = $("contact-events");
   if (!box) return;
-  const lines = lab.runs.flatMap((r) => (r.validity ?? []).map((text) => `${r.method}${r.integrator ? ` · ${r.integrator}` : ""}${r.set ? ` · ${r.set}` : ""}: ${text}`));
+  const lines = state().runs.flatMap((r) => (r.validity ?? []).map((text) => `${r.method}${r.integrator ? ` · ${r.integrator}` : ""}${r.set ? ` · ${r.set}` : ""}: ${text}`));
   const key = lines.join("\n");
   if (box.dataset.key === key) return;
   box.dataset.key = key;
@@ -257,10 +266,11 @@ export function renderValidity(lab) {
   box.replaceChildren(...lines.map((text) => el("li", { text })));
 }
 
-export function renderLegend(lab) {
+function renderLegend() {
   const box = $("legend");
-  const runs = lab.runs;
-  const comps = lab.info.layout.e_components;
+  const { runs, info } = state();
+  if (!info) return;
+  const comps = info.layout.e_components;
   box.replaceChildren(...runs.map((r) => {
     const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
     swatch.style.background = r.colour;
@@ -291,34 +301,15 @@ export function renderLegend(lab) {
   if (line.textContent !== ends) line.textContent = ends;
 }
 
-// ---------- stability ----------
 
-export function slug(lab) {
-  return (lab.galleryName || lab.info.title).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "scenario";
-}
-
-/** PNG scale of exported panels: print quality whatever the screen's pixel ratio. */
-export const EXPORT_SCALE = 2;
-
-export function downloadCanvas(lab, canvas, id) {
-  const name = `${slug(lab)}-${id.replace("plot-", "")}.png`;
-  const save = (c) => c.toBlob((blob) => blob && download(name, blob), "image/png");
-  if (id === "stability") {
-    // The sweep drawn afresh at twice the size, with its title (the page shows the
-    // title above the canvas).
-    const s = lab.stability, box = canvas.getBoundingClientRect(), out = document.createElement("canvas");
-    const drawn = s && safely(lab, "task.exporting", () => {
-      lab.api.draw_stability_export(out, s.data, s.data.current, $("stability-title").textContent, box.width, box.height + 40, EXPORT_SCALE);
-      return true;
-    });
-    save(drawn ? out : canvas);
-    return;
-  }
-  if (!lab.display) { save(canvas); return; }
-  // Drawn afresh at twice the size on a canvas of its own, with its title and a
-  // legend (the page's panels name the methods in the legend above them instead).
+/** A panel as PNG: drawn afresh at twice the size on a canvas of its own, with its
+ *  title and a legend (the page's panels name the methods in the legend above them). */
+function downloadPanel(/** @type {HTMLCanvasElement} */ canvas, /** @type {string} */ id) {
+  const name = `${slug(state())}-${id.replace("plot-", "")}.png`;
+  const save = (/** @type {HTMLCanvasElement} */ c) => c.toBlob((blob) => blob && download(name, blob), "image/png");
+  if (!display()) { save(canvas); return; }
   const box = canvas.getBoundingClientRect();
   const out = document.createElement("canvas");
-  const drawn = safely(lab, "task.exporting", () => { lab.display.draw_export(id, out, box.width, box.height + 40, EXPORT_SCALE); return true; });
+  const drawn = guarded("task.exporting", () => { display().draw_export(id, out, box.width, box.height + 40, EXPORT_SCALE); return true; });
   save(drawn ? out : canvas);
 }
