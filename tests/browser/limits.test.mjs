@@ -206,6 +206,10 @@ test("a step slower than its budget stops playback with a message; Reset and new
   assert.ok(await answerTime(page) < ANSWER_BACKSTOP, "Play answers (and restarts the runs)");
   await page.click("#to-end");
   await page.waitForFunction(() => document.getElementById("play").textContent === "Play"); // stopped again
+  // Reset: the runs start again, and the notice of the step too slow goes with its cause.
+  await page.waitForFunction(() => /took more than/.test(document.getElementById("notice").textContent));
+  await page.click("#reset");
+  await page.waitForFunction(() => document.getElementById("notice").hidden);
   // Another scenario loads in a fresh runner (its plots drawn at t0 at least).
   await page.selectOption("#gallery", "chaplygin-sleigh");
   await page.waitForFunction(() => document.querySelector("h1").textContent === "Chaplygin sleigh");

@@ -321,7 +321,9 @@ export const setSpeed = (/** @type {number} */ speed) => update({ speed });
 export async function reset() {
   const s = state();
   if (!display()) return;
-  update({ clock: s.info.layout.t0, stalled: null });
+  // A step too slow was said in the notice: it goes with its cause.
+  const notice = s.stalled !== null && s.notice?.message === s.stalled ? null : s.notice;
+  update({ clock: s.info.layout.t0, stalled: null, notice });
   if (!(await restart())) return;
   setEnd(s.info.t0 + s.span);
   update({ inputsMoved: false, restarts: state().restarts + 1 });
