@@ -1,14 +1,17 @@
 //! `run --plot`: one figure of a run, SVG or PNG, in two columns of panels — the
-//! trajectory (at equal aspect when it is a path in coordinates, as in the page),
-//! one panel per `view.series`, constraint residuals (log scale; dashed the
-//! velocity-level residual of holonomic constraints), energy, the E-vector's norm and
-//! Gauss's compulsion — one colour per method, with a legend.
+//! panels of `nhlab_plots::run_panels`, as the page has them: the trajectory (at
+//! equal aspect when it is a path in coordinates, as in the page), one panel per
+//! `view.series`, constraint residuals (log scale; dashed the velocity-level residual
+//! of holonomic constraints), the contacts' normal forces and needed friction, the
+//! energy, the E-vector's norm, and (the figure's own) Gauss's compulsion — one
+//! colour per method, with a legend.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use nhlab::mechanics::CONTACT_COLUMNS;
 use nhlab::simulation::Sample;
-use nhlab_plots::{draw_panel, DrawResult, Line, Panel, Scale, Series};
+use nhlab_plots::{draw_panel, run_panels, DrawResult, Line, Panel, PanelKind, RunContents, Scale, Series};
 
 use crate::Failure;
 
@@ -68,12 +71,11 @@ pub struct Figure<'a> {
     /// Whether the recorded energy is the energy function `h = T₂ − T₀ + V`
     /// rather than `T + V` (`nhlab::mechanics::energy_form`).
     pub energy_function: bool,
-}
-
-/// Panels of a figure with `series` time series: trajectory, the series, residual,
-/// energy, E-vector, compulsion.
-fn panel_count(series: usize) -> usize {
-    1 + series + 4
+    /// What the runs have to show: which panels the figure has ([`run_panels`]).
+    pub contents: RunContents,
+    /// Which contacts declare a friction coefficient (its `μ` is dashed beside the
+    /// needed friction).
+    pub friction: &'a [bool],
 }
 
 /// A panel's text and axes.
@@ -94,7 +96,7 @@ fn spec<'s>(title: &'s str, x_label: &'s str, y_label: &'s str, y_scale: Scale, 
 
 /// Writes the figure to `path` (`.svg` or `.png`).
 pub fn write(path: &str, figure: &Figure, curves: &[Curves]) -> Result<(), Failure> {
-    let rows = panel_count(figure.labels.len().saturating_sub(2)).div_ceil(2) as u32;
+    let rows = run_panels(&figure.contents).len().div_ceil(2) as u32;
     let size = (1200, 60 + 350 * rows);
     // Both backends measure text with the registered font.
     register_font()?;
@@ -114,10 +116,8 @@ where
 {
     root.fill(&WHITE)?;
     let root = root.titled(figure.title, ("sans-serif", 26))?;
-    let labels = figure.labels;
-    let series_count = labels.len().saturating_sub(2);
-    let count = panel_count(series_count);
-    let panels = root.split_evenly((count.div_ceil(2), 2));
+    let kinds = run_panels(&figure.contents);
+    let panels = root.split_evenly((kinds.len().div_ceil(2), 2));
     let curve_lines = |f: &dyn Fn(&Curves, usize) -> (f64, f64), label: bool, dashed: bool| -> Vec<Line> {
         curves
             .iter()
@@ -135,52 +135,113 @@ where
         [a, b, ..] => (a.as_str(), b.as_str()),
         _ => ("", ""),
     };
-    let mut next = panels.iter();
-    let mut panel = || next.next().expect("one drawing area per panel");
-    // The trajectory: the first two view expressions against each other.
-    let trajectory = lines(&|c, k| (c.view[k][0], c.view[k][1]));
-    let trajectory_spec = Panel { equal_aspect: figure.spatial, ..spec("trajectory", xl, yl, Scale::Linear, false) };
-    draw_panel(panel(), &trajectory_spec, &trajectory, &[])?;
-    // Every series against t, one panel each.
-    for (i, (label, axis)) in labels.iter().zip(figure.axis_labels).skip(2).enumerate() {
-        let title = format!("{label} against t");
-        let series = lines(&|c, k| (c.samples[k].t, c.view[k].get(2 + i).copied().unwrap_or(f64::NAN)));
-        draw_panel(panel(), &spec(&title, t, axis, Scale::Linear, false), &series, &[])?;
-    }
-    // Largest constraint residual as written, log scale; dashed the velocity level of
-    // holonomic constraints.
-    let largest = |xs: &mut dyn Iterator<Item = f64>| xs.fold(0.0f64, |m, r| m.max(r.abs()));
-    let mut residual = lines(&|c, k| (c.samples[k].t, largest(&mut c.samples[k].residuals.iter().copied())));
-    if figure.holonomic.iter().any(|&h| h) {
-        residual.extend(curve_lines(
-            &|c, k| {
-                let s = &c.samples[k];
-                let mut holonomic =
-                    s.velocity_residuals.iter().zip(figure.holonomic).filter(|(_, &h)| h).map(|(&r, _)| r);
-                (s.t, largest(&mut holonomic))
-            },
-            false,
-            true,
-        ));
-    }
-    draw_panel(panel(), &spec("constraint residuals", t, "max |residual|", Scale::Log, false), &residual, &[])?;
-    // Energy from the start, log scale: a drift where the true motion conserves it
-    // (methods that conserve it sit decades below those that do not), else its change.
-    let drift = lines(&|c, k| (c.samples[k].t, c.samples[k].energy - c.samples[0].energy));
-    let title = match (figure.energy_conserved, figure.energy_function) {
-        (true, false) => "energy drift",
-        (false, false) => "energy change (need not be conserved here)",
-        (true, true) => "energy drift (h = T₂ − T₀ + V, conserved here)",
-        (false, true) => "change of h = T₂ − T₀ + V (need not be conserved here)",
+    // A contact's force column `k` (NaN where the run did not record it).
+    let force = |s: &Sample, contact: usize, k: usize| {
+        s.contact_forces.get(contact * CONTACT_COLUMNS + k).copied().unwrap_or(f64::NAN)
     };
-    let axis = if figure.energy_function { "|h − h(0)|" } else { "|T + V − (T + V)(0)|" };
-    draw_panel(panel(), &spec(title, t, axis, Scale::Log, false), &drift, &[])?;
-    // |E| along each method's trajectory, log scale (it spans decades near a singular split).
-    let e = lines(&|c, k| (c.samples[k].t, c.e_norm[k]));
-    draw_panel(panel(), &spec("Hamel's E-vector", t, "|E|", Scale::Log, false), &e, &[])?;
-    // Gauss's compulsion of each method's accelerations, log scale.
-    let z = lines(&|c, k| (c.samples[k].t, c.samples[k].compulsion));
-    draw_panel(panel(), &spec("Gauss's compulsion", t, "Z", Scale::Log, true), &z, &[])?;
+    let contacts = figure.friction.len();
+    let last = kinds.len() - 1;
+    for (kind, (k, area)) in kinds.iter().zip(panels.iter().enumerate()) {
+        let legend = k == last;
+        match *kind {
+            // The trajectory: the first two view expressions against each other.
+            PanelKind::Trajectory => {
+                let trajectory = lines(&|c, k| (c.view[k][0], c.view[k][1]));
+                let spec = Panel { equal_aspect: figure.spatial, ..spec("trajectory", xl, yl, Scale::Linear, legend) };
+                draw_panel(area, &spec, &trajectory, &[])?;
+            }
+            // Each series against t.
+            PanelKind::Series(i) => {
+                let title = format!("{} against t", figure.labels[2 + i]);
+                let series = lines(&|c, k| (c.samples[k].t, c.view[k].get(2 + i).copied().unwrap_or(f64::NAN)));
+                draw_panel(area, &spec(&title, t, &figure.axis_labels[2 + i], Scale::Linear, legend), &series, &[])?;
+            }
+            // Largest constraint residual as written, log scale; dashed the velocity
+            // level of holonomic constraints.
+            PanelKind::Residual => {
+                let largest = |xs: &mut dyn Iterator<Item = f64>| xs.fold(0.0f64, |m, r| m.max(r.abs()));
+                let mut residual =
+                    lines(&|c, k| (c.samples[k].t, largest(&mut c.samples[k].residuals.iter().copied())));
+                if figure.holonomic.iter().any(|&h| h) {
+                    residual.extend(curve_lines(
+                        &|c, k| {
+                            let s = &c.samples[k];
+                            let mut holonomic =
+                                s.velocity_residuals.iter().zip(figure.holonomic).filter(|(_, &h)| h).map(|(&r, _)| r);
+                            (s.t, largest(&mut holonomic))
+                        },
+                        false,
+                        true,
+                    ));
+                }
+                let spec = spec("constraint residuals", t, "max |residual|", Scale::Log, legend);
+                draw_panel(area, &spec, &residual, &[])?;
+            }
+            // Each contact's normal force; the second and later dashed.
+            PanelKind::ContactNormal => {
+                let mut normal = Vec::new();
+                for contact in 0..contacts {
+                    normal.extend(curve_lines(
+                        &|c, k| (c.samples[k].t, force(&c.samples[k], contact, 0)),
+                        contact == 0,
+                        contact > 0,
+                    ));
+                }
+                draw_panel(area, &spec("contact normal forces", t, "N", Scale::Linear, legend), &normal, &[])?;
+            }
+            // Each contact's needed friction |F_t|/N, and its μ dashed where it declares one.
+            PanelKind::ContactFriction => {
+                let mut needed = Vec::new();
+                for (contact, &declared) in figure.friction.iter().enumerate() {
+                    needed.extend(curve_lines(
+                        &|c, k| (c.samples[k].t, force(&c.samples[k], contact, 4)),
+                        contact == 0,
+                        contact > 0,
+                    ));
+                    if declared {
+                        needed.extend(curve_lines(
+                            &|c, k| (c.samples[k].t, force(&c.samples[k], contact, 5)),
+                            false,
+                            true,
+                        ));
+                    }
+                }
+                draw_panel(
+                    area,
+                    &spec("friction needed (μ dashed)", t, "|F_t| / N", Scale::Linear, legend),
+                    &needed,
+                    &[],
+                )?;
+            }
+            // Energy from the start, log scale: a drift where the true motion conserves
+            // it (methods that conserve it sit decades below those that do not), else
+            // its change.
+            PanelKind::Energy => {
+                let drift = lines(&|c, k| (c.samples[k].t, c.samples[k].energy - c.samples[0].energy));
+                let title = match (figure.energy_conserved, figure.energy_function) {
+                    (true, false) => "energy drift",
+                    (false, false) => "energy change (need not be conserved here)",
+                    (true, true) => "energy drift (h = T₂ − T₀ + V, conserved here)",
+                    (false, true) => "change of h = T₂ − T₀ + V (need not be conserved here)",
+                };
+                let axis = if figure.energy_function { "|h − h(0)|" } else { "|T + V − (T + V)(0)|" };
+                draw_panel(area, &spec(title, t, axis, Scale::Log, legend), &drift, &[])?;
+            }
+            // |E| along each method's trajectory, log scale (it spans decades near a
+            // singular split).
+            PanelKind::EVector => {
+                let e = lines(&|c, k| (c.samples[k].t, c.e_norm[k]));
+                draw_panel(area, &spec("Hamel's E-vector", t, "|E|", Scale::Log, legend), &e, &[])?;
+            }
+            // Gauss's compulsion of each method's accelerations, log scale.
+            PanelKind::Compulsion => {
+                let z = lines(&|c, k| (c.samples[k].t, c.samples[k].compulsion));
+                draw_panel(area, &spec("Gauss's compulsion", t, "Z", Scale::Log, legend), &z, &[])?;
+            }
+            // A figure has no scene (`nhlab run --scene` draws it).
+            PanelKind::Scene => {}
+        }
+    }
     root.present()?;
     Ok(())
 }

@@ -2,9 +2,10 @@
 //!
 //! One panel is a titled chart with labelled axes, a line per method (its colour is
 //! the same in every panel and in both front-ends), optional dashed companion lines,
-//! optional markers at the current state and an optional legend. The command line
-//! composes six panels into one SVG/PNG figure; the web lab draws each panel on its
-//! own canvas, every frame. Both go through [`draw_panel`], generic over the
+//! optional markers at the current state and an optional legend. Which panels a run
+//! has is decided once, for both front ends ([`run_panels`]): the command line
+//! composes them into one SVG/PNG figure; the web lab draws each on its own canvas,
+//! every frame. Both go through [`draw_panel`], generic over the
 //! plotters backend, so the figures look and read the same everywhere.
 //!
 //! Non-finite values are gaps in a line, never plotted: the caller need not filter.
@@ -13,6 +14,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 mod look;
+mod run_panels;
 pub mod scene;
 mod stability;
 pub use stability::{
@@ -22,6 +24,7 @@ pub use stability::{
 
 pub use look::{colour, css_colour, mark, Series, COLOURS, MARKS, SET_COLOURS};
 use look::{draw_mark, mark_places};
+pub use run_panels::{run_panels, PanelKind, RunContents};
 
 /// One line of a panel.
 pub struct Line {

@@ -88,27 +88,9 @@ pub struct SceneLayout {
     pub forces: usize,
 }
 
-/// What a panel shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Kind {
-    /// The system drawn at the clock, one copy per method (`crate::scene`).
-    Scene,
-    /// `view.trajectory`, the current positions marked.
-    Trajectory,
-    /// `view.series[i]` against t.
-    Series(usize),
-    /// The largest constraint residual as written (`φ` for holonomic constraints),
-    /// and dashed the largest velocity-level residual of the holonomic ones; log scale.
-    Residual,
-    /// `|T + V|` minus its initial value, log scale.
-    Energy,
-    /// Hamel's E-vector: its norm (solid) and components (dashed).
-    EVector,
-    /// Each contact's normal force `N`.
-    ContactNormal,
-    /// Each contact's needed friction `|F_t|/N`, and its `μ` dashed.
-    ContactFriction,
-}
+/// What a panel shows: the kinds both front ends share (`nhlab_plots::run_panels`
+/// says which a run has).
+pub use nhlab_plots::PanelKind as Kind;
 
 /// A panel of the page: the canvas id the page creates, and what it shows.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -148,85 +130,100 @@ impl Layout {
 /// words in the page's language ([`tr`]).
 pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
     let labels = &layout.view_labels;
-    let mut out = Vec::new();
-    if let Some(scene) = &layout.scene {
-        let forces = if scene.forces > 0 { tr("panel.scene.forces", &[]) } else { String::new() };
-        out.push(PanelInfo {
-            id: "plot-scene".into(),
-            title: tr("panel.scene.title", &[]),
-            note: tr("panel.scene.note", &[("forces", &forces)]),
-            handling: tr(if scene.projection == "space" { "panel.scene.turn" } else { "panel.scene.move" }, &[]),
-            kind: Kind::Scene,
-        });
-    }
-    out.push(PanelInfo {
-        id: "plot-trajectory".into(),
-        title: tr("panel.trajectory.title", &[("y", &labels[1]), ("x", &labels[0])]),
-        note: tr("panel.trajectory.note", &[]),
+    let contents = nhlab_plots::RunContents {
+        scene: layout.scene.is_some(),
+        series: labels.len().saturating_sub(2),
+        constraints: layout.constraints,
+        normal_forces: layout.contacts.iter().any(|c| c.determined[0]),
+        friction: layout.contacts.iter().any(|c| c.determined == [true, true]),
+        e_vector: !layout.e_components.is_empty(),
+        // The page's rows do not carry it (the command line's figure draws it).
+        compulsion: false,
+    };
+    let panel = |id: String, title: String, note: String, kind: Kind| PanelInfo {
+        id,
+        title,
+        note,
         handling: String::new(),
-        kind: Kind::Trajectory,
-    });
-    for (i, label) in labels[2..].iter().enumerate() {
-        out.push(PanelInfo {
-            id: format!("plot-series-{i}"),
-            title: tr("panel.series.title", &[("label", label)]),
-            note: String::new(),
-            handling: String::new(),
-            kind: Kind::Series(i),
-        });
-    }
-    if layout.constraints {
-        let note = if layout.any_holonomic { "panel.residual.note.holonomic" } else { "panel.residual.note" };
-        out.push(PanelInfo {
-            id: "plot-residual".into(),
-            title: tr("panel.residual.title", &[]),
-            note: tr(note, &[]),
-            handling: String::new(),
-            kind: Kind::Residual,
-        });
-    }
-    if layout.contacts.iter().any(|c| c.determined[0]) {
-        let names: Vec<String> = layout.contacts.iter().map(|c| crate::i18n::name(&c.name)).collect();
-        let which = if names.len() == 1 {
-            String::new()
-        } else {
-            tr("panel.normal.which", &[("names", &names.join(&tr("list.separator", &[])))])
-        };
-        out.push(PanelInfo {
-            id: "plot-contact-normal".into(),
-            title: tr("panel.normal.title", &[]),
-            note: tr("panel.normal.note", &[("which", &which)]),
-            handling: String::new(),
-            kind: Kind::ContactNormal,
-        });
-    }
-    if layout.contacts.iter().any(|c| c.determined == [true, true]) {
-        out.push(PanelInfo {
-            id: "plot-contact-friction".into(),
-            title: tr("panel.friction.title", &[]),
-            note: tr("panel.friction.note", &[]),
-            handling: String::new(),
-            kind: Kind::ContactFriction,
-        });
-    }
-    let (title, note) = energy_caption(&layout.energy_changes, layout.energy_function);
-    out.push(PanelInfo { id: "plot-energy".into(), title, note, handling: String::new(), kind: Kind::Energy });
-    let components = layout.e_components.len();
-    if components > 0 {
-        let (names, dashed) = if components > MAX_E_COMPONENTS {
-            (
-                tr("panel.e.components", &[("count", &components)]),
-                tr("panel.e.dashed-largest", &[("count", &MAX_E_COMPONENTS)]),
-            )
-        } else {
-            (layout.e_components.join(", "), tr("panel.e.dashed", &[]))
-        };
-        out.push(PanelInfo {
-            id: "plot-e".into(),
-            title: tr("panel.e.title", &[("names", &names)]),
-            note: tr("panel.e.note", &[("dashed", &dashed)]),
-            handling: String::new(),
-            kind: Kind::EVector,
+        kind,
+    };
+    let mut out = Vec::new();
+    for kind in nhlab_plots::run_panels(&contents) {
+        out.push(match kind {
+            Kind::Scene => {
+                let Some(scene) = &layout.scene else { continue };
+                let forces = if scene.forces > 0 { tr("panel.scene.forces", &[]) } else { String::new() };
+                PanelInfo {
+                    handling: tr(
+                        if scene.projection == "space" { "panel.scene.turn" } else { "panel.scene.move" },
+                        &[],
+                    ),
+                    ..panel(
+                        "plot-scene".into(),
+                        tr("panel.scene.title", &[]),
+                        tr("panel.scene.note", &[("forces", &forces)]),
+                        kind,
+                    )
+                }
+            }
+            Kind::Trajectory => panel(
+                "plot-trajectory".into(),
+                tr("panel.trajectory.title", &[("y", &labels[1]), ("x", &labels[0])]),
+                tr("panel.trajectory.note", &[]),
+                kind,
+            ),
+            Kind::Series(i) => panel(
+                format!("plot-series-{i}"),
+                tr("panel.series.title", &[("label", &labels[2 + i])]),
+                String::new(),
+                kind,
+            ),
+            Kind::Residual => {
+                let note = if layout.any_holonomic { "panel.residual.note.holonomic" } else { "panel.residual.note" };
+                panel("plot-residual".into(), tr("panel.residual.title", &[]), tr(note, &[]), kind)
+            }
+            Kind::ContactNormal => {
+                let names: Vec<String> = layout.contacts.iter().map(|c| crate::i18n::name(&c.name)).collect();
+                let which = if names.len() == 1 {
+                    String::new()
+                } else {
+                    tr("panel.normal.which", &[("names", &names.join(&tr("list.separator", &[])))])
+                };
+                panel(
+                    "plot-contact-normal".into(),
+                    tr("panel.normal.title", &[]),
+                    tr("panel.normal.note", &[("which", &which)]),
+                    kind,
+                )
+            }
+            Kind::ContactFriction => panel(
+                "plot-contact-friction".into(),
+                tr("panel.friction.title", &[]),
+                tr("panel.friction.note", &[]),
+                kind,
+            ),
+            Kind::Energy => {
+                let (title, note) = energy_caption(&layout.energy_changes, layout.energy_function);
+                panel("plot-energy".into(), title, note, kind)
+            }
+            Kind::EVector => {
+                let components = layout.e_components.len();
+                let (names, dashed) = if components > MAX_E_COMPONENTS {
+                    (
+                        tr("panel.e.components", &[("count", &components)]),
+                        tr("panel.e.dashed-largest", &[("count", &MAX_E_COMPONENTS)]),
+                    )
+                } else {
+                    (layout.e_components.join(", "), tr("panel.e.dashed", &[]))
+                };
+                panel(
+                    "plot-e".into(),
+                    tr("panel.e.title", &[("names", &names)]),
+                    tr("panel.e.note", &[("dashed", &dashed)]),
+                    kind,
+                )
+            }
+            Kind::Compulsion => continue,
         });
     }
     out

@@ -126,8 +126,9 @@ pub fn content(display: &Display, kind: Kind, max_points: usize) -> (Vec<Line>, 
                     }
                 }
             }
-            // Drawn by `crate::scene`, not as lines.
-            Kind::Scene => {}
+            // Drawn by `crate::scene`, not as lines; the page has no compulsion panel
+            // (its rows do not carry it: `crate::layout::panels`).
+            Kind::Scene | Kind::Compulsion => {}
         }
     }
     let total: usize = lines.iter().map(|l| l.points.len()).sum();
@@ -174,7 +175,7 @@ pub fn spec<'a>(layout: &'a Layout, info: &'a PanelInfo, y_scale: Scale, dpr: f6
         Kind::EVector => (t, "E", span),
         Kind::ContactNormal => (t, "N", span),
         Kind::ContactFriction => (t, "|F_t| / N", span),
-        Kind::Scene => ("", "", None),
+        Kind::Scene | Kind::Compulsion => ("", "", None),
     };
     let space = info.kind == Kind::Trajectory && labels[..2].iter().all(|l| layout.coordinates.contains(l));
     Panel {

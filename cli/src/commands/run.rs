@@ -342,6 +342,8 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             })
             .collect();
         let coordinates = l.model.coordinate_names();
+        // The contacts as a run's start finds them: what the model determines of their forces.
+        let contacts = nhlab::simulation::contact_analysis(&l.numeric, &l.initial).unwrap_or_default();
         let holonomic: Vec<bool> = l.model.constraints.iter().map(|c| c.is_holonomic()).collect();
         let axis_labels = view.axis_labels();
         let time_label = nhlab::view::axis_label("t", nhlab::view::unit_of(&s.units, "t").as_deref());
@@ -354,6 +356,8 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             holonomic: &holonomic,
             energy_conserved: nhlab::mechanics::energy_changes(&l.model).is_empty(),
             energy_function: nhlab::mechanics::energy_form(&l.model) == nhlab::mechanics::EnergyForm::EnergyFunction,
+            contents: figure_contents(&l.model, &view.labels, &contacts, &curves),
+            friction: &contacts.iter().map(|c| c.friction).collect::<Vec<_>>(),
         };
         crate::plot::write(plot, &figure, &curves)?;
     }
@@ -403,6 +407,26 @@ struct RunOf {
     samples: nhlab::simulation::Samples,
     /// The first sample written (1: the start, when not asked for).
     from: usize,
+}
+
+/// What a figure of these runs shows (`nhlab_plots::run_panels`): the page's panels
+/// of a run, the contact forces where the runs recorded them, and the compulsion.
+fn figure_contents(
+    model: &nhlab::mechanics::Model,
+    labels: &[String],
+    contacts: &[nhlab::mechanics::ContactInfo],
+    curves: &[crate::plot::Curves],
+) -> nhlab_plots::RunContents {
+    let recorded = curves.iter().any(|c| c.samples.first().is_some_and(|s| !s.contact_forces.is_empty()));
+    nhlab_plots::RunContents {
+        scene: false,
+        series: labels.len().saturating_sub(2),
+        constraints: !model.constraints.is_empty(),
+        normal_forces: recorded && contacts.iter().any(|c| c.determined[0]),
+        friction: recorded && contacts.iter().any(|c| c.determined == [true, true]),
+        e_vector: model.hamel.as_ref().is_ok_and(|h| !h.independent.is_empty()),
+        compulsion: true,
+    }
 }
 
 /// The spans where a run's contacts lifted off or slipped, in words (one note each).

@@ -187,6 +187,41 @@ fn the_figure_draws_every_series() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `run --plot` has the page's panels of a run (`nhlab_plots::run_panels`): the
+/// contacts' forces where the model determines them, no residuals without
+/// constraints, no E-vector without a Hamel split; and its own compulsion.
+#[test]
+fn the_figure_has_the_pages_panels() {
+    let dir = std::env::temp_dir().join(format!("nhlab-cli-panels-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let figure = |item: &str| {
+        let path = dir.join(format!("{item}.svg"));
+        let args = ["run", &scenario(item), "--t-end", "0.5", "--out", "/dev/null", "--plot", path.to_str().unwrap()];
+        let (code, _, err) = nhlab(&args);
+        assert_eq!(code, 0, "{item}: {err}");
+        std::fs::read_to_string(&path).unwrap()
+    };
+    let disk = figure("rolling-disk");
+    for title in [
+        "trajectory",
+        "constraint residuals",
+        "contact normal forces",
+        "friction needed",
+        "energy",
+        "Hamel&apos;s E-vector",
+        "Gauss&apos;s compulsion",
+    ] {
+        assert!(disk.contains(title), "the rolling disk's figure has no panel `{title}`");
+    }
+    // The cart-pole: no constraints, no split, no contacts.
+    let cart = figure("cart-pole");
+    assert!(cart.contains("trajectory") && cart.contains("Gauss&apos;s compulsion"));
+    for title in ["constraint residuals", "contact normal forces", "Hamel&apos;s E-vector"] {
+        assert!(!cart.contains(title), "the cart-pole's figure has a panel `{title}`");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 // ---- Issue 9: bounded runs, named failures ------------------------------------
 
 /// A write error on standard output is an ordinary failure (exit 1, one line), not a
