@@ -10,18 +10,19 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use nhlab::mechanics::CONTACT_COLUMNS;
-use nhlab::simulation::Sample;
+use nhlab::simulation::SampleRef;
 use nhlab_plots::{draw_panel, run_panels, DrawResult, Line, Panel, PanelKind, RunContents, Scale, Series};
 
 use crate::Failure;
 
-/// What to draw for one run.
-pub struct Curves {
+/// What to draw for one run: its samples borrowed from the run (no copy).
+pub struct Curves<'a> {
     /// Whose: the colour and mark.
     pub series: Series,
     /// The legend entry.
     pub label: String,
-    pub samples: Vec<Sample>,
+    /// The samples written (from the run's first one written on).
+    pub samples: Vec<SampleRef<'a>>,
     /// `view` expressions at every sample (trajectory pair first, then series).
     pub view: Vec<Vec<f64>>,
     /// |E| at every sample (NaN where undefined).
@@ -95,7 +96,7 @@ fn spec<'s>(title: &'s str, x_label: &'s str, y_label: &'s str, y_scale: Scale, 
 }
 
 /// Writes the figure to `path` (`.svg` or `.png`).
-pub fn write(path: &str, figure: &Figure, curves: &[Curves]) -> Result<(), Failure> {
+pub fn write(path: &str, figure: &Figure, curves: &[Curves<'_>]) -> Result<(), Failure> {
     let rows = run_panels(&figure.contents).len().div_ceil(2) as u32;
     let size = (1200, 60 + 350 * rows);
     // Both backends measure text with the registered font.
@@ -110,7 +111,7 @@ pub fn write(path: &str, figure: &Figure, curves: &[Curves]) -> Result<(), Failu
     result.map_err(|e| Failure::Compute(format!("--plot {path}: {e}")))
 }
 
-fn draw<B: DrawingBackend>(root: DrawingArea<B, Shift>, figure: &Figure, curves: &[Curves]) -> DrawResult
+fn draw<B: DrawingBackend>(root: DrawingArea<B, Shift>, figure: &Figure, curves: &[Curves<'_>]) -> DrawResult
 where
     B::ErrorType: 'static,
 {
@@ -136,7 +137,7 @@ where
         _ => ("", ""),
     };
     // A contact's force column `k` (NaN where the run did not record it).
-    let force = |s: &Sample, contact: usize, k: usize| {
+    let force = |s: &SampleRef<'_>, contact: usize, k: usize| {
         s.contact_forces.get(contact * CONTACT_COLUMNS + k).copied().unwrap_or(f64::NAN)
     };
     let contacts = figure.friction.len();

@@ -13,7 +13,7 @@ use alloc::vec::Vec;
 
 use crate::expr::{CompileError, Evaluator};
 use crate::mechanics::{fill_state_inputs, Model};
-use crate::simulation::{Sample, SampleRef};
+use crate::simulation::SampleRef;
 
 /// The unit of `t` when `[units]` gives others but not it.
 const DEFAULT_TIME_UNIT: &str = "s";
@@ -147,9 +147,13 @@ impl View {
         &self.out
     }
 
-    /// The outputs at every sample.
-    pub fn values(&mut self, parameters: &[f64], samples: &[Sample]) -> Vec<Vec<f64>> {
-        samples.iter().map(|s| self.at(parameters, s).to_vec()).collect()
+    /// The outputs at every sample (owned, or borrowed from a run's [`Samples`](crate::simulation::Samples)).
+    pub fn values<'a, S: Into<SampleRef<'a>>>(
+        &mut self,
+        parameters: &[f64],
+        samples: impl IntoIterator<Item = S>,
+    ) -> Vec<Vec<f64>> {
+        samples.into_iter().map(|s| self.at(parameters, s).to_vec()).collect()
     }
 }
 

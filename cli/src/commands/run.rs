@@ -318,7 +318,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if let Some(plot) = &args.plot {
         let curves: Vec<crate::plot::Curves> = runs
             .iter()
-            .map(|run| (run, run.samples.to_vec_from(run.from)))
+            .map(|run| (run, run.samples.iter().skip(run.from).collect::<Vec<_>>()))
             .map(|(run, samples)| crate::plot::Curves {
                 series: nhlab_plots::Series { method: run.method, set: run.set, integrator: run.integrator_index },
                 label: {
@@ -333,7 +333,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
                         None => format!("{}{under}", run.method.id()),
                     }
                 },
-                view: view.values(&run.parameters, &samples),
+                view: view.values(&run.parameters, samples.iter().copied()),
                 e_norm: samples
                     .iter()
                     .map(|x| x.e_vector.as_ref().map_or(f64::NAN, |e| e.iter().map(|v| v * v).sum::<f64>().sqrt()))
@@ -415,7 +415,7 @@ fn figure_contents(
     model: &nhlab::mechanics::Model,
     labels: &[String],
     contacts: &[nhlab::mechanics::ContactInfo],
-    curves: &[crate::plot::Curves],
+    curves: &[crate::plot::Curves<'_>],
 ) -> nhlab_plots::RunContents {
     let recorded = curves.iter().any(|c| c.samples.first().is_some_and(|s| !s.contact_forces.is_empty()));
     nhlab_plots::RunContents {
