@@ -140,47 +140,24 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
         // The page's rows do not carry it (the command line's figure draws it).
         compulsion: false,
     };
-    let panel = |id: String, title: String, note: String, kind: Kind| PanelInfo {
-        id,
-        title,
-        note,
-        handling: String::new(),
-        kind,
-    };
     let mut out = Vec::new();
     for kind in nhlab_plots::run_panels(&contents) {
-        out.push(match kind {
+        let (title, note) = match kind {
             Kind::Scene => {
-                let Some(scene) = &layout.scene else { continue };
-                let forces = if scene.forces > 0 { tr("panel.scene.forces", &[]) } else { String::new() };
-                PanelInfo {
-                    handling: tr(
-                        if scene.projection == "space" { "panel.scene.turn" } else { "panel.scene.move" },
-                        &[],
-                    ),
-                    ..panel(
-                        "plot-scene".into(),
-                        tr("panel.scene.title", &[]),
-                        tr("panel.scene.note", &[("forces", &forces)]),
-                        kind,
-                    )
-                }
+                let forces = match &layout.scene {
+                    Some(scene) if scene.forces > 0 => tr("panel.scene.forces", &[]),
+                    _ => String::new(),
+                };
+                (tr("panel.scene.title", &[]), tr("panel.scene.note", &[("forces", &forces)]))
             }
-            Kind::Trajectory => panel(
-                "plot-trajectory".into(),
+            Kind::Trajectory => (
                 tr("panel.trajectory.title", &[("y", &labels[1]), ("x", &labels[0])]),
                 tr("panel.trajectory.note", &[]),
-                kind,
             ),
-            Kind::Series(i) => panel(
-                format!("plot-series-{i}"),
-                tr("panel.series.title", &[("label", &labels[2 + i])]),
-                String::new(),
-                kind,
-            ),
+            Kind::Series(i) => (tr("panel.series.title", &[("label", &labels[2 + i])]), String::new()),
             Kind::Residual => {
                 let note = if layout.any_holonomic { "panel.residual.note.holonomic" } else { "panel.residual.note" };
-                panel("plot-residual".into(), tr("panel.residual.title", &[]), tr(note, &[]), kind)
+                (tr("panel.residual.title", &[]), tr(note, &[]))
             }
             Kind::ContactNormal => {
                 let names: Vec<String> = layout.contacts.iter().map(|c| crate::i18n::name(&c.name)).collect();
@@ -189,23 +166,10 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
                 } else {
                     tr("panel.normal.which", &[("names", &names.join(&tr("list.separator", &[])))])
                 };
-                panel(
-                    "plot-contact-normal".into(),
-                    tr("panel.normal.title", &[]),
-                    tr("panel.normal.note", &[("which", &which)]),
-                    kind,
-                )
+                (tr("panel.normal.title", &[]), tr("panel.normal.note", &[("which", &which)]))
             }
-            Kind::ContactFriction => panel(
-                "plot-contact-friction".into(),
-                tr("panel.friction.title", &[]),
-                tr("panel.friction.note", &[]),
-                kind,
-            ),
-            Kind::Energy => {
-                let (title, note) = energy_caption(&layout.energy_changes, layout.energy_function);
-                panel("plot-energy".into(), title, note, kind)
-            }
+            Kind::ContactFriction => (tr("panel.friction.title", &[]), tr("panel.friction.note", &[])),
+            Kind::Energy => energy_caption(&layout.energy_changes, layout.energy_function),
             Kind::EVector => {
                 let components = layout.e_components.len();
                 let (names, dashed) = if components > MAX_E_COMPONENTS {
@@ -216,17 +180,35 @@ pub fn panels(layout: &Layout) -> Vec<PanelInfo> {
                 } else {
                     (layout.e_components.join(", "), tr("panel.e.dashed", &[]))
                 };
-                panel(
-                    "plot-e".into(),
-                    tr("panel.e.title", &[("names", &names)]),
-                    tr("panel.e.note", &[("dashed", &dashed)]),
-                    kind,
-                )
+                (tr("panel.e.title", &[("names", &names)]), tr("panel.e.note", &[("dashed", &dashed)]))
             }
             Kind::Compulsion => continue,
-        });
+        };
+        // How to handle the scene with a mouse or the keys: it turns in space, moves in the plane.
+        let handling = match (&layout.scene, kind) {
+            (Some(scene), Kind::Scene) => {
+                tr(if scene.projection == "space" { "panel.scene.turn" } else { "panel.scene.move" }, &[])
+            }
+            _ => String::new(),
+        };
+        out.push(PanelInfo { id: panel_id(kind), title, note, handling, kind });
     }
     out
+}
+
+/// The canvas id of a panel of `kind`.
+fn panel_id(kind: Kind) -> String {
+    match kind {
+        Kind::Scene => "plot-scene".into(),
+        Kind::Trajectory => "plot-trajectory".into(),
+        Kind::Series(i) => format!("plot-series-{i}"),
+        Kind::Residual => "plot-residual".into(),
+        Kind::ContactNormal => "plot-contact-normal".into(),
+        Kind::ContactFriction => "plot-contact-friction".into(),
+        Kind::Energy => "plot-energy".into(),
+        Kind::EVector => "plot-e".into(),
+        Kind::Compulsion => "plot-compulsion".into(),
+    }
 }
 
 /// The energy panel's title and note: what the curve is (`T + V`, or the energy

@@ -3,10 +3,9 @@
 use alloc::string::String;
 
 use super::names::{escape_latex, latex_stem, split_dots, split_subscript};
-use super::{sign_before, Layout, Spelling};
+use super::{dots, Layout, Spelling};
 use crate::expr::graph::ExprGraph;
 use crate::expr::number::Number;
-use crate::expr::symbols::SymbolKind;
 
 spelling!(Latex, "\\left(", "\\right)", ", ");
 
@@ -69,24 +68,14 @@ fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
         Layout::Number(n) => number(n, out),
         Layout::Symbol(s) => {
             let sym = g.symbol(*s);
-            match sym.kind {
-                SymbolKind::Pi => out.push_str("\\pi"),
-                SymbolKind::Velocity(_) => name(&sym.name, 1, out),
-                SymbolKind::Acceleration(_) => name(&sym.name, 2, out),
-                _ => name(&sym.name, 0, out),
+            match dots(&sym.kind) {
+                Some(d) => name(&sym.name, d, out),
+                None => out.push_str("\\pi"),
             }
         }
         Layout::Name(n) => name(n, 0, out),
-        Layout::Sum(terms) => {
-            for (i, (negative, t)) in terms.iter().enumerate() {
-                out.push_str(sign_before(i, *negative));
-                write_at(g, t, 2, out);
-            }
-        }
-        Layout::Negative(x) => {
-            out.push('-');
-            write_at(g, x, 2, out);
-        }
+        Layout::Sum(terms) => Latex::sum(g, terms, out),
+        Layout::Negative(x) => Latex::negative(g, x, out),
         Layout::Product(factors) => {
             for (i, f) in factors.iter().enumerate() {
                 if i > 0 {
@@ -124,19 +113,11 @@ fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
             write(g, e, out);
             out.push('}');
         }
-        Layout::Sqrt(x) => {
-            out.push_str("\\sqrt{");
-            write(g, x, out);
-            out.push('}');
-        }
+        Layout::Sqrt(x) => Latex::wrapped(g, "\\sqrt{", x, "}", out),
         Layout::Call(f, args) => {
             out.push_str(function(f));
             Latex::arguments(g, args, out);
         }
-        Layout::Abs(x) => {
-            out.push_str("\\left|");
-            write(g, x, out);
-            out.push_str("\\right|");
-        }
+        Layout::Abs(x) => Latex::wrapped(g, "\\left|", x, "\\right|", out),
     }
 }

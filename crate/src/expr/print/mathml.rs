@@ -4,10 +4,9 @@
 use alloc::string::String;
 
 use super::names::{escape_xml, is_multi_letter, split_dots, split_subscript, unicode_stem};
-use super::{Layout, Spelling};
+use super::{dots, Layout, Spelling};
 use crate::expr::graph::ExprGraph;
 use crate::expr::number::Number;
-use crate::expr::symbols::SymbolKind;
 
 spelling!(MathMl, "<mrow><mo>(</mo>", "<mo>)</mo></mrow>", "<mo>,</mo>");
 
@@ -74,11 +73,9 @@ fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
         Layout::Number(n) => number(n, out),
         Layout::Symbol(s) => {
             let sym = g.symbol(*s);
-            match sym.kind {
-                SymbolKind::Pi => tag(out, "mi", "π"),
-                SymbolKind::Velocity(_) => name(&sym.name, 1, out),
-                SymbolKind::Acceleration(_) => name(&sym.name, 2, out),
-                _ => name(&sym.name, 0, out),
+            match dots(&sym.kind) {
+                Some(d) => name(&sym.name, d, out),
+                None => tag(out, "mi", "π"),
             }
         }
         Layout::Name(n) => name(n, 0, out),
@@ -125,11 +122,7 @@ fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
             write(g, e, out);
             out.push_str("</msup>");
         }
-        Layout::Sqrt(x) => {
-            out.push_str("<msqrt>");
-            write(g, x, out);
-            out.push_str("</msqrt>");
-        }
+        Layout::Sqrt(x) => MathMl::wrapped(g, "<msqrt>", x, "</msqrt>", out),
         Layout::Call(f, args) => {
             out.push_str("<mrow>");
             let shown = match *f {
@@ -144,10 +137,6 @@ fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
             MathMl::arguments(g, args, out);
             out.push_str("</mrow>");
         }
-        Layout::Abs(x) => {
-            out.push_str("<mrow><mo>|</mo>");
-            write(g, x, out);
-            out.push_str("<mo>|</mo></mrow>");
-        }
+        Layout::Abs(x) => MathMl::wrapped(g, "<mrow><mo>|</mo>", x, "<mo>|</mo></mrow>", out),
     }
 }

@@ -346,6 +346,28 @@ pub(super) trait Spelling {
         }
     }
 
+    /// Writes `l` between `open` and `close` (`\\sqrt{…}`, `<msqrt>…</msqrt>`).
+    fn wrapped(g: &ExprGraph, open: &str, l: &Layout, close: &str, out: &mut String) {
+        out.push_str(open);
+        Self::write(g, l, out);
+        out.push_str(close);
+    }
+
+    /// Writes a sum's terms, each after its sign ([`sign_before`]), as text and LaTeX
+    /// write them.
+    fn sum(g: &ExprGraph, terms: &[(bool, Layout)], out: &mut String) {
+        for (i, (negative, t)) in terms.iter().enumerate() {
+            out.push_str(sign_before(i, *negative));
+            Self::write_at(g, t, 2, out);
+        }
+    }
+
+    /// Writes `-x`, as text and LaTeX write it.
+    fn negative(g: &ExprGraph, x: &Layout, out: &mut String) {
+        out.push('-');
+        Self::write_at(g, x, 2, out);
+    }
+
     /// Writes `l` in parentheses.
     fn fenced(g: &ExprGraph, l: &Layout, out: &mut String) {
         out.push_str(Self::OPEN);
@@ -363,6 +385,17 @@ pub(super) trait Spelling {
             Self::write(g, a, out);
         }
         out.push_str(Self::CLOSE);
+    }
+}
+
+/// How many dots a symbol's name takes when typeset (`ẋ` for a velocity, `ẍ` for an
+/// acceleration); `None` for π, which has a sign of its own.
+pub(crate) fn dots(kind: &SymbolKind) -> Option<usize> {
+    match kind {
+        SymbolKind::Pi => None,
+        SymbolKind::Velocity(_) => Some(1),
+        SymbolKind::Acceleration(_) => Some(2),
+        _ => Some(0),
     }
 }
 

@@ -2,7 +2,7 @@
 
 use alloc::string::String;
 
-use super::{float_text, sign_before, Layout, Spelling};
+use super::{float_text, Layout, Spelling};
 use crate::expr::graph::ExprGraph;
 use crate::expr::number::Number;
 
@@ -14,16 +14,8 @@ fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
         Layout::Number(n) => out.push_str(&alloc::format!("{}", n.as_integer().unwrap_or(0))),
         Layout::Symbol(s) => out.push_str(&g.display_symbol(*s)),
         Layout::Name(n) => out.push_str(n),
-        Layout::Sum(terms) => {
-            for (i, (negative, t)) in terms.iter().enumerate() {
-                out.push_str(sign_before(i, *negative));
-                write_at(g, t, 2, out);
-            }
-        }
-        Layout::Negative(x) => {
-            out.push('-');
-            write_at(g, x, 2, out);
-        }
+        Layout::Sum(terms) => Text::sum(g, terms, out),
+        Layout::Negative(x) => Text::negative(g, x, out),
         Layout::Product(factors) => {
             for (i, f) in factors.iter().enumerate() {
                 if i > 0 {
