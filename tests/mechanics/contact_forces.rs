@@ -103,6 +103,8 @@ fn the_instant_a_ball_starts_to_slip_is_located_to_1e_9() {
         let e = sim.advance_to(2.0).unwrap_err();
         let said = nhlab::simulation::design_end(&e, None).expect("an end by design");
         assert!(said.well_formed() && said.id == "contact.slips.stop", "{said:?}");
+        // Information for every front end, not a failure.
+        assert_eq!(nhlab::simulation::StopReason::of(&e, None), nhlab::simulation::StopReason::EndedByDesign(said));
         let message = nhlab::simulation::design_end_message(&e, None).expect("an end by design");
         assert!(message.contains("`ball on incline`") && message.contains("slip"), "{message}");
         let last = sim.samples().last().unwrap();

@@ -418,6 +418,8 @@ fn instability(text: &str, integrator: &str, dt: f64, t_end: f64) -> Option<(f64
             let e = IntegrationError::<DynamicsError>::Unstable { dt, instability };
             let said = nhlab::simulation::failure(&e);
             assert!(said.english.contains(&format!("dt = {dt}")) && said.english.contains("resolves it"), "{said:?}");
+            // A failure for every front end.
+            assert_eq!(nhlab::simulation::StopReason::of(&e, None), nhlab::simulation::StopReason::Failed(said));
             Some((dt, instability))
         }
         _ => None,

@@ -4,7 +4,7 @@ use nhlab::export::{csv_line, json_row, step_comment, Columns, RunSamples, Sampl
 use nhlab::formulations::Method;
 use nhlab::integrators::{IntegrationError, IntegratorKind};
 use nhlab::scene::ScenePlayer;
-use nhlab::simulation::{Diagnostics, Limits, OnInvalid, Settings, Simulation};
+use nhlab::simulation::{Diagnostics, Limits, OnInvalid, Settings, Simulation, StopReason};
 use nhlab::view::View;
 
 use crate::args::{RunArgs, TableFormat};
@@ -284,9 +284,11 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
                     IntegrationError::Interrupted { .. } => &bound_hint,
                     _ => "",
                 };
-                match nhlab::simulation::design_end(&e, hamel_dependent.as_deref()) {
-                    Some(message) => notes.push(format!("{who}: {}", nhlab_texts::i18n::message(&message))),
-                    None => failures.push(format!("{who}: {e}{hint}")),
+                match StopReason::of(&e, hamel_dependent.as_deref()) {
+                    StopReason::EndedByDesign(message) => {
+                        notes.push(format!("{who}: {}", nhlab_texts::i18n::message(&message)))
+                    }
+                    StopReason::Failed(_) => failures.push(format!("{who}: {e}{hint}")),
                 }
             }
             notes.extend(validity_notes(&who, &sim));

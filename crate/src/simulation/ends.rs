@@ -4,6 +4,29 @@
 
 use super::*;
 
+/// Why a run stopped before its end, as a front end says it: information (an end by
+/// design) or a failure, each with its words (a message with an id). One reading of a
+/// stopping error for the command line, the page and the long run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StopReason {
+    /// Ended by design ([`ended_by_design`]): Hamel's split turned singular, or a
+    /// contact lifted off or slipped under `[run] on_invalid = "stop"`.
+    EndedByDesign(crate::message::Message),
+    /// Failed: the integrator's reason or the dynamics' ([`failure`]).
+    Failed(crate::message::Message),
+}
+
+impl StopReason {
+    /// Why a run that stopped on `e` stopped; `dependent` names Hamel's split's
+    /// dependent coordinates (`y`, `x, y`) for its end.
+    pub fn of(e: &SimulationError, dependent: Option<&str>) -> StopReason {
+        match design_end(e, dependent) {
+            Some(message) => StopReason::EndedByDesign(message),
+            None => StopReason::Failed(failure(e)),
+        }
+    }
+}
+
 /// Where a run that stopped on `e` ended by design rather than failed: Hamel's
 /// embedding is undefined from the time its split turns singular, an event of the
 /// mechanics the lab shows as information (in the page and on the command line

@@ -15,7 +15,7 @@ pub mod split_choice;
 mod validity;
 
 pub use contact_setup::{contact_analysis, contact_forces_at, prepare_contacts, ContactForcesAt};
-pub use ends::{design_end, design_end_message, ended_by_design, failure, hamel_end, hamel_end_message};
+pub use ends::{design_end, design_end_message, ended_by_design, failure, hamel_end, hamel_end_message, StopReason};
 pub use record::Sample;
 pub use settings::{Diagnostics, Limits, Settings};
 

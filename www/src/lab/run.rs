@@ -2,6 +2,7 @@
 //! the outputs each row records besides the state.
 
 use super::*;
+use nhlab::simulation::StopReason;
 
 /// What a row records besides the fixed scalars: the view's outputs, then the world
 /// position of each trailed scene element (three numbers each), so the page can draw
@@ -146,14 +147,14 @@ impl Run {
                 Ok(true) => taken += 1,
                 Ok(false) => break,
                 Err(e) => {
-                    self.error = Some(match nhlab::simulation::design_end(&e, self.hamel_dependent.as_deref()) {
+                    self.error = Some(match StopReason::of(&e, self.hamel_dependent.as_deref()) {
                         // Information, not a failure: the embedding is undefined from here on,
                         // or the scenario asked to stop where a contact fails.
-                        Some(message) => {
+                        StopReason::EndedByDesign(message) => {
                             self.ended = true;
                             crate::i18n::message(&message)
                         }
-                        None => tr("run.stopped", &[("why", &crate::i18n::message(&nhlab::simulation::failure(&e)))]),
+                        StopReason::Failed(why) => tr("run.stopped", &[("why", &crate::i18n::message(&why))]),
                     });
                     break;
                 }
