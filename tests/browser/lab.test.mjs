@@ -561,6 +561,26 @@ test("embed mode shows the scene, one plot and playback", async () => {
   await q.ctx.close();
 });
 
+test("an embed's link to the full lab opens what the embed shows, a slider moved included", async () => {
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=rolling-disk&embed&controls=parameters`, { viewport: { width: 720, height: 560 } });
+  await page.waitForSelector("body[data-ready='1']");
+  assert.equal(await page.getAttribute("#open-full", "href"), `${server.url}#gallery=rolling-disk`);
+  const loaded = await page.getAttribute("body", "data-loaded");
+  await page.fill('#parameters input[aria-label="m"]', "0.3");
+  await page.press('#parameters input[aria-label="m"]', "Enter");
+  await page.waitForFunction((n) => document.body.dataset.loaded !== n, loaded);
+  await page.waitForFunction(() => /#s=/.test(document.getElementById("open-full").getAttribute("href")));
+  const full = await page.getAttribute("#open-full", "href");
+  assert.doesNotMatch(full, /embed|controls=/, full);
+  const opened = await ctx.newPage();
+  await opened.goto(full);
+  await opened.waitForSelector("body[data-ready='1']");
+  assert.equal(await opened.inputValue('#parameters input[aria-label="m"]'), "0.3");
+  assert.equal(await opened.evaluate(() => document.body.classList.contains("embed")), false, "the full lab");
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
 test("hostile, malformed and truncated fragments show a message and run no script", async () => {
   // A valid payload whose text fields carry markup, made by the page itself.
   const { page, ctx } = await open(browser, server.url);

@@ -17,11 +17,18 @@ export function wireEmbed() {
     }
     if (s.embed) reportHeight();
     document.body.classList.toggle("with-controls", s.embedControls.some((c) => ["parameters", "initial", "methods"].includes(c)));
-    const full = new URL(location.href);
-    full.search = "";
-    full.hash = full.hash.replace(/&?embed\b/, "").replace(/&?controls=[^&]*/, "").replace(/&?params=[^&]*/, "").replace(/&?panel=[^&]*/, "");
-    $("open-full").href = full.href;
   });
+  // "Open in the full lab" opens what the embed shows, values moved included: its
+  // address after the address has followed the text (actions.js, after the update).
+  store.subscribe(["embed", "text"], ({ embed }) => { if (embed) queueMicrotask(linkFullLab); });
+}
+
+/** The full lab's address: this one without what makes it an embed. */
+function linkFullLab() {
+  const full = new URL(location.href);
+  full.search = "";
+  full.hash = full.hash.replace(/&?embed\b/, "").replace(/&?controls=[^&]*/, "").replace(/&?params=[^&]*/, "").replace(/&?panel=[^&]*/, "");
+  $("open-full").href = full.href;
 }
 
 /** Tells the page embedding this one how tall its content is, whenever that changes,
