@@ -344,8 +344,9 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             })
             .collect();
         let coordinates = l.model.coordinate_names();
-        // The contacts as a run's start finds them: what the model determines of their forces.
-        let contacts = nhlab::simulation::contact_analysis(&l.numeric, &l.initial).unwrap_or_default();
+        // The contacts as the scenario's own runs found them at their start (analysed once,
+        // above): what the model determines of their forces.
+        let contacts = set_models[0].contacts.as_ref().map_or(Vec::new(), |c| c.contacts().to_vec());
         let holonomic: Vec<bool> = l.model.constraints.iter().map(|c| c.is_holonomic()).collect();
         let axis_labels = view.axis_labels();
         let time_label = nhlab::view::axis_label("t", nhlab::view::unit_of(&s.units, "t").as_deref());

@@ -32,7 +32,8 @@ let flushOnLeave = false;
 export function keepDraftWhileTyping(/** @type {string} */ text, /** @type {string} */ title) {
   if (timer) clearTimeout(timer);
   timer = null;
-  if (text.length <= KEEP_AT_ONCE_CHARS) { keepDraft(text, title); return; }
+  // A long text kept later is older than this one: leaving must not write it over this.
+  if (text.length <= KEEP_AT_ONCE_CHARS) { pending = null; keepDraft(text, title); return; }
   const flush = () => { if (timer) clearTimeout(timer); timer = null; pending = null; keepDraft(text, title); };
   if (!flushOnLeave) {
     flushOnLeave = true;
