@@ -18,7 +18,7 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
-use nhlab::expr::{Instr, Op, Program, Reg};
+use nhlab::expr::{Function as Elementary, Instr, Op, Program, Reg};
 
 use crate::{functions, BodyFn, MachineCode, NativeError, PrologueFn};
 
@@ -345,8 +345,8 @@ impl Writer<'_> {
                 b.ins().fdiv(one, a)
             }
             Op::Sqrt => b.ins().sqrt(a),
-            Op::Abs => b.ins().fabs(a),
-            Op::Sign => sign(b, a),
+            Op::Call(Elementary::Abs) => b.ins().fabs(a),
+            Op::Call(Elementary::Sign) => sign(b, a),
             Op::Powi(n) => powi(b, a, n),
             Op::SinCos => {
                 let slot = *self.sin_cos_slot.get_or_insert_with(|| {

@@ -2,29 +2,44 @@
 //! that native and interpreted programs compute the same bits (the interpreter
 //! calls exactly these).
 
-use nhlab::expr::Op;
+use nhlab::expr::{Function, Op};
 use nhlab::math;
 
+type Unary = extern "C" fn(f64) -> f64;
+type Binary = extern "C" fn(f64, f64) -> f64;
+
+/// The functions machine code calls for [`Function`]s, each with its symbol (`abs`
+/// and `sign` are instructions: they have none).
 macro_rules! unary {
-    ($($name:ident => $f:path;)*) => {$(
-        extern "C" fn $name(x: f64) -> f64 {
-            $f(x)
+    ($($function:ident => $name:ident, $f:path;)*) => {
+        $(
+            extern "C" fn $name(x: f64) -> f64 {
+                $f(x)
+            }
+        )*
+
+        /// The symbol and code of a called function of one argument.
+        fn unary(f: Function) -> Option<(&'static str, Unary)> {
+            match f {
+                $(Function::$function => Some((stringify!($name), $name as Unary)),)*
+                Function::Abs | Function::Sign => None,
+            }
         }
-    )*};
+    };
 }
 
 unary! {
-    nhlab_sin => math::sin;
-    nhlab_cos => math::cos;
-    nhlab_tan => math::tan;
-    nhlab_asin => math::asin;
-    nhlab_acos => math::acos;
-    nhlab_atan => math::atan;
-    nhlab_sinh => math::sinh;
-    nhlab_cosh => math::cosh;
-    nhlab_tanh => math::tanh;
-    nhlab_exp => math::exp;
-    nhlab_ln => math::ln;
+    Sin => nhlab_sin, math::sin;
+    Cos => nhlab_cos, math::cos;
+    Tan => nhlab_tan, math::tan;
+    Asin => nhlab_asin, math::asin;
+    Acos => nhlab_acos, math::acos;
+    Atan => nhlab_atan, math::atan;
+    Sinh => nhlab_sinh, math::sinh;
+    Cosh => nhlab_cosh, math::cosh;
+    Tanh => nhlab_tanh, math::tanh;
+    Exp => nhlab_exp, math::exp;
+    Ln => nhlab_ln, math::ln;
 }
 
 extern "C" fn nhlab_powf(x: f64, y: f64) -> f64 {
@@ -50,22 +65,12 @@ unsafe extern "C" fn nhlab_sin_cos(x: f64, out: *mut f64) {
 
 /// How an operation is called: its symbol and whether it takes two numbers.
 pub(crate) fn symbol(op: Op) -> Option<(&'static str, bool)> {
-    Some(match op {
-        Op::Sin => ("nhlab_sin", false),
-        Op::Cos => ("nhlab_cos", false),
-        Op::Tan => ("nhlab_tan", false),
-        Op::Asin => ("nhlab_asin", false),
-        Op::Acos => ("nhlab_acos", false),
-        Op::Atan => ("nhlab_atan", false),
-        Op::Sinh => ("nhlab_sinh", false),
-        Op::Cosh => ("nhlab_cosh", false),
-        Op::Tanh => ("nhlab_tanh", false),
-        Op::Exp => ("nhlab_exp", false),
-        Op::Ln => ("nhlab_ln", false),
-        Op::Powf => ("nhlab_powf", true),
-        Op::Atan2 => ("nhlab_atan2", true),
-        _ => return None,
-    })
+    match op {
+        Op::Call(f) => unary(f).map(|(name, _)| (name, false)),
+        Op::Powf => Some(("nhlab_powf", true)),
+        Op::Atan2 => Some(("nhlab_atan2", true)),
+        _ => None,
+    }
 }
 
 /// The symbol of [`nhlab_sin_cos`].
@@ -73,24 +78,10 @@ pub(crate) const SIN_COS: &str = "nhlab_sin_cos";
 
 /// Every symbol with its address, for the JIT's symbol table.
 pub(crate) fn table() -> Vec<(&'static str, *const u8)> {
-    type Unary = extern "C" fn(f64) -> f64;
-    type Binary = extern "C" fn(f64, f64) -> f64;
-    let unary: [(&str, Unary); 11] = [
-        ("nhlab_sin", nhlab_sin),
-        ("nhlab_cos", nhlab_cos),
-        ("nhlab_tan", nhlab_tan),
-        ("nhlab_asin", nhlab_asin),
-        ("nhlab_acos", nhlab_acos),
-        ("nhlab_atan", nhlab_atan),
-        ("nhlab_sinh", nhlab_sinh),
-        ("nhlab_cosh", nhlab_cosh),
-        ("nhlab_tanh", nhlab_tanh),
-        ("nhlab_exp", nhlab_exp),
-        ("nhlab_ln", nhlab_ln),
-    ];
+    let called = Function::ALL.into_iter().filter_map(unary);
+    let mut table: Vec<(&'static str, *const u8)> = called.map(|(s, f)| (s, f as *const u8)).collect();
     let binary: [(&str, Binary); 2] = [("nhlab_powf", nhlab_powf), ("nhlab_atan2", nhlab_atan2)];
     let sin_cos: unsafe extern "C" fn(f64, *mut f64) = nhlab_sin_cos;
-    let mut table: Vec<(&'static str, *const u8)> = unary.iter().map(|&(s, f)| (s, f as *const u8)).collect();
     table.extend(binary.iter().map(|&(s, f)| (s, f as *const u8)));
     table.push((SIN_COS, sin_cos as *const u8));
     table

@@ -1,6 +1,6 @@
 //! Compiled evaluation: same numbers as direct evaluation, shared work done once.
 
-use nhlab::expr::{CompileError, ExprGraph, Op, ShapeError, SymbolId};
+use nhlab::expr::{CompileError, ExprGraph, Function, Op, ShapeError, SymbolId};
 use nhlab_tests::{graph, parse, point, sym};
 
 fn inputs(g: &ExprGraph, names: &[&str]) -> Vec<SymbolId> {
@@ -46,7 +46,7 @@ fn definitions_are_computed_once() {
     g.define_all(&[("d", "sin(x)*exp(y)")]).unwrap();
     let outs = [parse(&mut g, "d"), parse(&mut g, "2*d + d^2")];
     let p = g.compile(&outs, &inputs(&g, &["x", "y"])).unwrap();
-    let sines = p.code().iter().filter(|i| i.op == Op::Sin).count();
+    let sines = p.code().iter().filter(|i| i.op == Op::Call(Function::Sin)).count();
     assert_eq!(sines, 1);
 }
 

@@ -8,7 +8,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::expr::{Op, Program};
+use crate::expr::{Function, Op, Program};
 
 /// How a language spells the pieces.
 pub(super) trait Syntax {
@@ -87,7 +87,7 @@ pub(super) fn body(
             Op::Powi(k) => syntax.powi(&a, k),
             Op::Powf => syntax.powf(&a, &b),
             Op::Atan2 => syntax.atan2(&a, &b),
-            Op::Sign => syntax.sign(&a),
+            Op::Call(Function::Sign) => syntax.sign(&a),
             Op::SinCos => {
                 // Each half only where read.
                 if needed[ins.dst as usize] {
@@ -100,18 +100,10 @@ pub(super) fn body(
                 continue;
             }
             Op::Sqrt => syntax.call("sqrt", &a),
-            Op::Sin => syntax.call("sin", &a),
-            Op::Cos => syntax.call("cos", &a),
-            Op::Tan => syntax.call("tan", &a),
-            Op::Asin => syntax.call("asin", &a),
-            Op::Acos => syntax.call("acos", &a),
-            Op::Atan => syntax.call("atan", &a),
-            Op::Sinh => syntax.call("sinh", &a),
-            Op::Cosh => syntax.call("cosh", &a),
-            Op::Tanh => syntax.call("tanh", &a),
-            Op::Exp => syntax.call("exp", &a),
-            Op::Ln => syntax.call("log", &a),
-            Op::Abs => syntax.call("fabs", &a),
+            // C's names, which each language's `call` translates.
+            Op::Call(Function::Ln) => syntax.call("log", &a),
+            Op::Call(Function::Abs) => syntax.call("fabs", &a),
+            Op::Call(f) => syntax.call(f.name(), &a),
         };
         text += &syntax.assign(indent, &dst, &value);
     }

@@ -37,6 +37,7 @@ mod diff;
 pub(crate) mod error;
 mod eval;
 mod expand;
+pub(crate) mod grammar;
 mod graph;
 pub(crate) mod lexer;
 mod number;

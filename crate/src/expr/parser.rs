@@ -1,37 +1,25 @@
-//! Recursive-descent parser for the expression grammar of `scenario.md`:
-//!
-//! ```text
-//! sum     := product (("+" | "-") product)*
-//! product := "-" product | unary (("*" | "/") unary)*
-//! unary   := "-" unary | power
-//! power   := primary ("^" unary)?          (right-associative: a^b^c = a^(b^c))
-//! primary := number | name primes? | name "(" sum ("," sum)* ")" | "(" sum ")"
-//! ```
-//!
-//! A leading minus negates the whole product (`-x*y` is `-(x*y)`, the same value as
-//! `(-x)*y`), so that `-(u + v)/w` keeps its sum intact instead of distributing the
-//! sign into it: printed text then parses back to the very same node.
+//! Scalar expressions: the [`Algebra`] of the expression graph's nodes, for the
+//! grammar in `grammar.rs`, with the names and calls scalar expressions know.
 //!
 //! Sums and products are collected whole and built with one n-ary constructor call,
-//! so a long sum costs linear time. Nesting is limited so that hostile input cannot
-//! exhaust the stack.
+//! so a long sum costs linear time.
 
 use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 
 use super::error::{ParseError, ParseErrorKind, Span};
-use super::error::{
-    AN_EXPRESSION, A_NUMBER, END_OF_EXPRESSION, OPERATOR_OR_END, PRIME_NOT_COORDINATE, TOO_MANY_PRIMES,
-    UNMATCHED_PARENTHESIS,
-};
+use super::error::{PRIME_NOT_COORDINATE, TOO_MANY_PRIMES};
+use super::grammar::{Algebra, Grammar, Operator};
 use super::graph::{ExprGraph, ExprId, Function};
-use super::lexer::{tokenize, Cursor, Token, TokenKind};
+use super::lexer::{tokenize, Token, TokenKind};
+use super::number::Number;
 use super::symbols::{Binding, SymbolKind, FUNCTION_NAMES};
 use crate::suggest::nearest;
 
+pub use super::grammar::MAX_NESTING;
+
 /// Longest accepted expression, in bytes.
 pub const MAX_EXPRESSION_BYTES: usize = 65_536;
-/// Deepest accepted nesting of parentheses, signs, powers and calls.
-pub const MAX_NESTING: usize = 128;
 
 /// What the parser accepts beyond the model grammar.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -58,231 +46,111 @@ impl ExprGraph {
         if tokens.len() == 1 {
             return Err(ParseError { span: Span::new(0, source.len()), kind: ParseErrorKind::Empty });
         }
-        let mut p = Parser { graph: self, tokens: Cursor::new(tokens), depth: 0, options };
-        let e = p.sum()?;
-        p.expect_end()?;
-        Ok(e)
+        Grammar::parse(Scalars { graph: self, options }, tokens).1
     }
 }
 
-struct Parser<'g, 's> {
+/// The graph's scalar nodes as the grammar's values.
+struct Scalars<'g> {
     graph: &'g mut ExprGraph,
-    tokens: Cursor<'s>,
-    depth: usize,
     options: ParseOptions,
 }
 
-impl<'s> Parser<'_, 's> {
-    fn error(&self, span: Span, kind: ParseErrorKind) -> ParseError {
-        ParseError { span, kind }
+impl<'s> Algebra<'s> for Scalars<'_> {
+    type Value = ExprId;
+    type Stop = ParseError;
+    /// The operands so far (subtracted ones negated, divisors inverted).
+    type Partial = Vec<ExprId>;
+
+    fn number(&mut self, n: Number) -> ExprId {
+        self.graph.number(n)
     }
 
-    fn token_text(&self, t: &Token<'_>) -> String {
-        match &t.kind {
-            TokenKind::Number(_) => A_NUMBER.to_string(),
-            TokenKind::Name(n, p) => alloc::format!("`{}{}`", n, "'".repeat(*p)),
-            TokenKind::Plus => "`+`".into(),
-            TokenKind::Minus => "`-`".into(),
-            TokenKind::Star => "`*`".into(),
-            TokenKind::Slash => "`/`".into(),
-            TokenKind::Caret => "`^`".into(),
-            TokenKind::LParen => "`(`".into(),
-            TokenKind::RParen => "`)`".into(),
-            TokenKind::Comma => "`,`".into(),
-            TokenKind::LBracket => "`[`".into(),
-            TokenKind::RBracket => "`]`".into(),
-            TokenKind::Dot => "`.`".into(),
-            TokenKind::End => END_OF_EXPRESSION.into(),
-        }
+    fn negate(&mut self, v: ExprId) -> ExprId {
+        self.graph.neg(v)
     }
 
-    fn enter(&mut self) -> Result<(), ParseError> {
-        self.depth += 1;
-        if self.depth > MAX_NESTING {
-            let span = self.tokens.peek().span;
-            return Err(self.error(span, ParseErrorKind::TooDeep { limit: MAX_NESTING }));
-        }
+    fn overflowed(&self, v: ExprId) -> bool {
+        self.graph.overflowed(v)
+    }
+
+    fn is_zero(&self, v: ExprId) -> bool {
+        self.graph.as_number(v).is_some_and(|x| x.is_zero())
+    }
+
+    fn start(&mut self, first: ExprId) -> Vec<ExprId> {
+        alloc::vec![first]
+    }
+
+    fn combine(&mut self, partial: &mut Vec<ExprId>, op: Operator, x: ExprId, _: Span) -> Result<(), ParseError> {
+        partial.push(match op {
+            Operator::Add | Operator::Multiply => x,
+            Operator::Subtract => self.graph.neg(x),
+            Operator::Divide => self.graph.powi(x, -1),
+        });
         Ok(())
     }
 
-    fn expect_end(&mut self) -> Result<(), ParseError> {
-        let t = self.tokens.peek().clone();
-        match t.kind {
-            TokenKind::End => Ok(()),
-            ref k if k.starts_operand() => {
-                Err(self.error(t.span, ParseErrorKind::MissingOperator { found: self.token_text(&t) }))
-            }
-            TokenKind::RParen => Err(self.error(
-                t.span,
-                ParseErrorKind::Expected { expected: OPERATOR_OR_END, found: UNMATCHED_PARENTHESIS.into() },
-            )),
-            _ => {
-                Err(self
-                    .error(t.span, ParseErrorKind::Expected { expected: OPERATOR_OR_END, found: self.token_text(&t) }))
-            }
+    fn finish(&mut self, partial: Vec<ExprId>, additive: bool) -> ExprId {
+        match partial[..] {
+            [one] => one,
+            _ if additive => self.graph.add(&partial),
+            _ => self.graph.mul(&partial),
         }
     }
 
-    /// `e`, unless it is a constant folded past the largest double (from `start`).
-    fn in_range(&self, e: ExprId, start: usize) -> Result<ExprId, ParseError> {
-        if self.graph.overflowed(e) {
-            return Err(self.error(Span::new(start, self.tokens.last_end()), ParseErrorKind::Overflow));
-        }
-        Ok(e)
-    }
-
-    fn sum(&mut self) -> Result<ExprId, ParseError> {
-        self.enter()?;
-        let start = self.tokens.peek().span.start;
-        let mut terms = alloc::vec![self.product()?];
-        loop {
-            let negate = match self.tokens.peek().kind {
-                TokenKind::Plus => false,
-                TokenKind::Minus => true,
-                _ => break,
-            };
-            self.tokens.bump();
-            let t = self.product()?;
-            terms.push(if negate { self.graph.neg(t) } else { t });
-        }
-        self.depth -= 1;
-        let e = if terms.len() == 1 { terms[0] } else { self.graph.add(&terms) };
-        self.in_range(e, start)
-    }
-
-    fn product(&mut self) -> Result<ExprId, ParseError> {
-        if self.tokens.peek().kind == TokenKind::Minus {
-            self.tokens.bump();
-            self.enter()?;
-            let p = self.product()?;
-            self.depth -= 1;
-            return Ok(self.graph.neg(p));
-        }
-        let start = self.tokens.peek().span.start;
-        let mut factors = alloc::vec![self.unary()?];
-        loop {
-            let divide = match self.tokens.peek().kind {
-                TokenKind::Star => false,
-                TokenKind::Slash => true,
-                _ => break,
-            };
-            self.tokens.bump();
-            let at = self.tokens.peek().span;
-            let f = self.unary()?;
-            if divide && self.graph.as_number(f).is_some_and(|x| x.is_zero()) {
-                return Err(self.error(Span::new(at.start, self.tokens.last_end()), ParseErrorKind::DivisionByZero));
-            }
-            factors.push(if divide { self.graph.powi(f, -1) } else { f });
-        }
-        let e = if factors.len() == 1 { factors[0] } else { self.graph.mul(&factors) };
-        self.in_range(e, start)
-    }
-
-    fn unary(&mut self) -> Result<ExprId, ParseError> {
-        if self.tokens.peek().kind == TokenKind::Minus {
-            self.tokens.bump();
-            self.enter()?;
-            let x = self.unary()?;
-            self.depth -= 1;
-            return Ok(self.graph.neg(x));
-        }
-        self.power()
-    }
-
-    fn power(&mut self) -> Result<ExprId, ParseError> {
-        let at = self.tokens.peek().span;
-        let base = self.primary()?;
-        if self.tokens.peek().kind != TokenKind::Caret {
-            return Ok(base);
-        }
-        self.tokens.bump();
-        self.enter()?;
-        let exponent = self.unary()?;
-        self.depth -= 1;
+    fn power(&mut self, base: ExprId, exponent: ExprId, span: Span) -> Result<ExprId, ParseError> {
         if self.graph.divides_by_zero(base, exponent) {
-            return Err(self.error(Span::new(at.start, self.tokens.last_end()), ParseErrorKind::DivisionByZero));
+            return Err(ParseError { span, kind: ParseErrorKind::DivisionByZero });
         }
-        let e = self.graph.pow(base, exponent);
-        self.in_range(e, at.start)
+        Ok(self.graph.pow(base, exponent))
     }
 
-    fn primary(&mut self) -> Result<ExprId, ParseError> {
-        let t = self.tokens.bump();
-        match t.kind {
-            TokenKind::Number(n) => Ok(self.graph.number(n)),
-            TokenKind::LParen => {
-                let e = self.sum()?;
-                self.close_paren(t.span)?;
-                Ok(e)
-            }
-            TokenKind::Name(name, primes) => {
-                if self.tokens.peek().kind == TokenKind::LParen && primes == 0 {
-                    self.call(name, t.span)
-                } else {
-                    self.name(name, primes, t.span)
-                }
-            }
-            _ => {
-                Err(self
-                    .error(t.span, ParseErrorKind::Expected { expected: AN_EXPRESSION, found: self.token_text(&t) }))
-            }
-        }
+    fn operand(g: &mut Grammar<'s, Self>, t: &Token<'s>) -> Option<Result<ExprId, ParseError>> {
+        let TokenKind::Name(name, primes) = t.kind else { return None };
+        Some(if g.tokens.peek().kind == TokenKind::LParen && primes == 0 {
+            call(g, name, t.span)
+        } else {
+            g.algebra.name(name, primes, t.span)
+        })
     }
+}
 
-    fn close_paren(&mut self, open: Span) -> Result<(), ParseError> {
-        let t = self.tokens.peek().clone();
-        match t.kind {
-            TokenKind::RParen => {
-                self.tokens.bump();
-                Ok(())
-            }
-            TokenKind::End => Err(self.error(open, ParseErrorKind::UnclosedParenthesis)),
-            ref k if k.starts_operand() => {
-                Err(self.error(t.span, ParseErrorKind::MissingOperator { found: self.token_text(&t) }))
-            }
-            _ => Err(self.error(t.span, ParseErrorKind::Expected { expected: "`)`", found: self.token_text(&t) })),
+/// `name(arguments)`.
+fn call(g: &mut Grammar<'_, Scalars<'_>>, name: &str, span: Span) -> Result<ExprId, ParseError> {
+    let args = g.arguments()?;
+    let full = g.since(span);
+    let arity = |function: &'static str, expected: usize| {
+        if args.len() == expected {
+            Ok(())
+        } else {
+            Err(ParseError { span: full, kind: ParseErrorKind::WrongArity { function, expected, found: args.len() } })
         }
+    };
+    let graph = &mut *g.algebra.graph;
+    if name == "atan2" {
+        arity("atan2", 2)?;
+        return Ok(graph.atan2(args[0], args[1]));
     }
+    if name == "sqrt" {
+        arity("sqrt", 1)?;
+        return Ok(graph.sqrt(args[0]));
+    }
+    if let Some(f) = Function::ALL.into_iter().find(|f| f.name() == name) {
+        arity(f.name(), 1)?;
+        let e = graph.call(f, args[0]);
+        return g.in_range(e, span);
+    }
+    if graph.lookup(name).is_some() {
+        return Err(ParseError { span, kind: ParseErrorKind::NotAFunction { name: name.to_string() } });
+    }
+    let suggestions = nearest(name, FUNCTION_NAMES);
+    Err(ParseError { span, kind: ParseErrorKind::UnknownFunction { name: name.to_string(), suggestions } })
+}
 
-    fn call(&mut self, name: &str, span: Span) -> Result<ExprId, ParseError> {
-        let open = self.tokens.bump().span;
-        let mut args = alloc::vec![self.sum()?];
-        while self.tokens.peek().kind == TokenKind::Comma {
-            self.tokens.bump();
-            args.push(self.sum()?);
-        }
-        self.close_paren(open)?;
-        let full = Span::new(span.start, self.tokens.last_end());
-        let arity = |function: &'static str, expected: usize| {
-            if args.len() == expected {
-                Ok(())
-            } else {
-                Err(ParseError {
-                    span: full,
-                    kind: ParseErrorKind::WrongArity { function, expected, found: args.len() },
-                })
-            }
-        };
-        if name == "atan2" {
-            arity("atan2", 2)?;
-            return Ok(self.graph.atan2(args[0], args[1]));
-        }
-        if name == "sqrt" {
-            arity("sqrt", 1)?;
-            return Ok(self.graph.sqrt(args[0]));
-        }
-        if let Some(f) = Function::ALL.into_iter().find(|f| f.name() == name) {
-            arity(f.name(), 1)?;
-            let e = self.graph.call(f, args[0]);
-            return self.in_range(e, span.start);
-        }
-        if self.graph.lookup(name).is_some() {
-            return Err(self.error(span, ParseErrorKind::NotAFunction { name: name.to_string() }));
-        }
-        Err(self.error(
-            span,
-            ParseErrorKind::UnknownFunction { name: name.to_string(), suggestions: nearest(name, FUNCTION_NAMES) },
-        ))
+impl Scalars<'_> {
+    fn error(&self, span: Span, kind: ParseErrorKind) -> ParseError {
+        ParseError { span, kind }
     }
 
     /// `x'` for `xdot` or `x_dot` (`x''` for `xddot`) where `x` is a coordinate: the

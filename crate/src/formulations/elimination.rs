@@ -20,7 +20,7 @@
 use alloc::vec::Vec;
 
 use super::{MASS_PIVOT, SCHUR_PIVOT};
-use crate::expr::{Arithmetic, Op};
+use crate::expr::{Arithmetic, Function, Op};
 
 /// Largest elimination, in instructions, written out: beyond it the machine code
 /// grows faster than the loops' cost (and its compile time with it).
@@ -174,7 +174,7 @@ pub fn eliminate_with<A: Arithmetic>(a: &mut A, n: usize, m: usize, terms: &[A::
 /// [`crate::math::RangeSpace`] decides; 0 or ½ where not, NaN where a value is NaN:
 /// `(1 + sign(pivot − tolerance·|diagonal|))/2 + (pivot − pivot)`.
 fn accepted<A: Arithmetic>(a: &mut A, pivot: A::V, diagonal: A::V, tolerance: f64) -> A::V {
-    let size = a.unary(Op::Abs, diagonal);
+    let size = a.unary(Op::Call(Function::Abs), diagonal);
     let tolerance = a.constant(tolerance);
     let bound = a.mul(tolerance, size);
     let above = a.above(pivot, bound);
@@ -192,12 +192,12 @@ fn row_met<A: Arithmetic>(a: &mut A, row: &[A::V], bias: A::V, qdd: &[A::V]) -> 
     for (&x, &y) in row.iter().zip(qdd) {
         let p = a.mul(x, y);
         dot = a.add(dot, p);
-        let magnitude = a.unary(Op::Abs, p);
+        let magnitude = a.unary(Op::Call(Function::Abs), p);
         size = a.add(size, magnitude);
     }
     let miss = a.sub(dot, bias);
-    let miss = a.unary(Op::Abs, miss);
-    let magnitude = a.unary(Op::Abs, bias);
+    let miss = a.unary(Op::Call(Function::Abs), miss);
+    let magnitude = a.unary(Op::Call(Function::Abs), bias);
     let size = a.add(size, magnitude);
     let tolerance = a.constant(super::CONSISTENCY_TOLERANCE);
     let bound = a.mul(tolerance, size);

@@ -24,7 +24,7 @@
 
 use std::collections::HashMap;
 
-use nhlab::expr::{Instr, Op, Program, Reg};
+use nhlab::expr::{Function as Elementary, Instr, Op, Program, Reg};
 use wasm_encoder::{
     CodeSection, EntityType, ExportKind, ExportSection, Function, FunctionSection, ImportSection, InstructionSink,
     MemArg, MemoryType, Module, TypeSection, ValType,
@@ -61,22 +61,13 @@ fn function_index(name: &str) -> u32 {
 
 /// The imported function computing `op`, when `op` is a call.
 fn callee(op: Op) -> Option<&'static str> {
-    Some(match op {
-        Op::Sin => "sin",
-        Op::Cos => "cos",
-        Op::Tan => "tan",
-        Op::Asin => "asin",
-        Op::Acos => "acos",
-        Op::Atan => "atan",
-        Op::Sinh => "sinh",
-        Op::Cosh => "cosh",
-        Op::Tanh => "tanh",
-        Op::Exp => "exp",
-        Op::Ln => "ln",
-        Op::Powf => "powf",
-        Op::Atan2 => "atan2",
-        _ => return None,
-    })
+    match op {
+        Op::Call(Elementary::Abs | Elementary::Sign) => None,
+        Op::Call(f) => Some(f.name()),
+        Op::Powf => Some("powf"),
+        Op::Atan2 => Some("atan2"),
+        _ => None,
+    }
 }
 
 /// Why a program was not turned into a module.
@@ -252,11 +243,11 @@ impl Writer<'_> {
                 self.push(ins.a);
                 self.sink().f64_sqrt();
             }
-            Op::Abs => {
+            Op::Call(Elementary::Abs) => {
                 self.push(ins.a);
                 self.sink().f64_abs();
             }
-            Op::Sign => self.sign(ins.a),
+            Op::Call(Elementary::Sign) => self.sign(ins.a),
             Op::Powi(n) => self.powi(ins.a, n),
             Op::SinCos => {
                 self.push(ins.a);

@@ -13,6 +13,7 @@
 //! one of them.
 
 use super::{Lowering, Op, Operand};
+use crate::expr::Function;
 
 /// A value in a [`Block`]: an output before the block, a constant or a result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,18 +83,18 @@ pub trait Arithmetic {
     /// (a pivot accepted, a shortcut taken).
     fn above(&mut self, a: Self::V, b: Self::V) -> Self::V {
         let difference = self.sub(a, b);
-        let sign = self.unary(Op::Sign, difference);
+        let sign = self.unary(Op::Call(Function::Sign), difference);
         let one = self.constant(1.0);
         let half = self.constant(0.5);
         let step = self.add(one, sign);
         self.mul(step, half)
     }
 
-    /// `|a|` or `sign(a)` (`op` is [`Op::Abs`] or [`Op::Sign`]).
+    /// `|a|` or `sign(a)` (`op` calls [`Function::Abs`] or [`Function::Sign`]).
     fn unary(&mut self, op: Op, a: Self::V) -> Self::V {
         match (op, self.known(a)) {
-            (Op::Abs, Some(x)) => self.constant(crate::math::abs(x)),
-            (Op::Sign, Some(x)) => self.constant(crate::math::sign(x)),
+            (Op::Call(Function::Abs), Some(x)) => self.constant(crate::math::abs(x)),
+            (Op::Call(Function::Sign), Some(x)) => self.constant(crate::math::sign(x)),
             _ => self.emit(op, a, a),
         }
     }
@@ -127,8 +128,8 @@ impl Arithmetic for Numbers {
             Op::Mul => a * b,
             Op::Div => a / b,
             Op::Neg => -a,
-            Op::Sign => crate::math::sign(a),
-            Op::Abs => crate::math::abs(a),
+            Op::Call(Function::Sign) => crate::math::sign(a),
+            Op::Call(Function::Abs) => crate::math::abs(a),
             Op::Recip => 1.0 / a,
             other => unreachable!("{other:?}"),
         }

@@ -285,7 +285,7 @@ impl Lowering<'_> {
             }
             Node::Call(f, u) => {
                 let u = self.lower(*u)?;
-                self.emit(function_op(*f), u, u)
+                self.emit(Op::Call(*f), u, u)
             }
             Node::Atan2(y, x) => {
                 let (y, x) = (self.lower(*y)?, self.lower(*x)?);
@@ -371,23 +371,5 @@ impl Lowering<'_> {
             let x = self.constant(e.to_f64());
             self.emit(Op::Powf, base, x)
         })
-    }
-}
-
-fn function_op(f: Function) -> Op {
-    match f {
-        Function::Sin => Op::Sin,
-        Function::Cos => Op::Cos,
-        Function::Tan => Op::Tan,
-        Function::Asin => Op::Asin,
-        Function::Acos => Op::Acos,
-        Function::Atan => Op::Atan,
-        Function::Sinh => Op::Sinh,
-        Function::Cosh => Op::Cosh,
-        Function::Tanh => Op::Tanh,
-        Function::Exp => Op::Exp,
-        Function::Ln => Op::Ln,
-        Function::Abs => Op::Abs,
-        Function::Sign => Op::Sign,
     }
 }

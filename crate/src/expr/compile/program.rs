@@ -9,6 +9,7 @@
 
 use alloc::vec::Vec;
 
+use crate::expr::Function;
 use crate::math;
 
 /// Index of a register.
@@ -30,22 +31,11 @@ pub enum Op {
     Powi(i32),
     Powf,
     Atan2,
-    Sin,
-    Cos,
     /// Sine into `dst` and cosine into `dst + 1`, in one call: mechanics models take
     /// both of the same angle all the time.
     SinCos,
-    Tan,
-    Asin,
-    Acos,
-    Atan,
-    Sinh,
-    Cosh,
-    Tanh,
-    Exp,
-    Ln,
-    Abs,
-    Sign,
+    /// An elementary function of one argument (the graph's own list).
+    Call(Function),
 }
 
 impl Op {
@@ -232,24 +222,12 @@ impl Program {
                 Op::Powi(n) => powi_cold(a, n),
                 Op::Powf => math::powf(a, r[ins.b as usize]),
                 Op::Atan2 => math::atan2(a, r[ins.b as usize]),
-                Op::Sin => math::sin(a),
-                Op::Cos => math::cos(a),
                 Op::SinCos => {
                     let (s, c) = math::sin_cos(a);
                     r[ins.dst as usize + 1] = c;
                     s
                 }
-                Op::Tan => math::tan(a),
-                Op::Asin => math::asin(a),
-                Op::Acos => math::acos(a),
-                Op::Atan => math::atan(a),
-                Op::Sinh => math::sinh(a),
-                Op::Cosh => math::cosh(a),
-                Op::Tanh => math::tanh(a),
-                Op::Exp => math::exp(a),
-                Op::Ln => math::ln(a),
-                Op::Abs => math::abs(a),
-                Op::Sign => math::sign(a),
+                Op::Call(f) => f.apply(a),
             };
             r[ins.dst as usize] = v;
         }

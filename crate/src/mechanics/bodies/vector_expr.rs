@@ -24,15 +24,15 @@
 //! the parse answer [`Outcome::Pending`], so that the caller can build in
 //! dependency order.
 
-use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::algebra::{add, column, cross, dot, norm, rotate, scale, sub, unit, Matrix, Vector};
 use crate::expr::error::{A_FRAME, BRACKET_AFTER_THREE_COMPONENTS, COMMA_AND_THREE_COMPONENTS, OMEGA_CLOSES};
-use crate::expr::lexer::{tokenize_with, Cursor, Token, TokenKind};
+use crate::expr::grammar::{Algebra, Grammar, Operator};
+use crate::expr::lexer::{tokenize_with, Token, TokenKind};
 use crate::expr::{
-    nearest, ExprGraph, ExprId, Function, ParseError, ParseErrorKind, Span, SymbolKind, FUNCTION_NAMES, MAX_NESTING,
+    nearest, ExprGraph, ExprId, Function, Number, ParseError, ParseErrorKind, Span, SymbolKind, FUNCTION_NAMES,
 };
 use crate::message::{bodies as says, phrase, problem, Hint, Message, Part};
 
@@ -85,9 +85,7 @@ pub(crate) fn parse(g: &mut ExprGraph, scope: &dyn Scope, source: &str) -> Outco
     if tokens.len() == 1 {
         return Outcome::Failed(ParseError { span: Span::new(0, source.len()), kind: ParseErrorKind::Empty });
     }
-    let mut p = Parser { g, scope, source, tokens: Cursor::new(tokens), depth: 0 };
-    let value = p.sum().and_then(|v| p.end().map(|()| v));
-    match value {
+    match Grammar::parse(Vectors { g, scope, source }, tokens).1 {
         Ok(v) => Outcome::Done(v),
         Err(Stop::Pending(name)) => Outcome::Pending(name),
         Err(Stop::Failed(e)) => Outcome::Failed(e),
@@ -99,15 +97,23 @@ enum Stop {
     Failed(ParseError),
 }
 
+impl From<ParseError> for Stop {
+    fn from(e: ParseError) -> Stop {
+        Stop::Failed(e)
+    }
+}
+
 type Parsed = Result<Value, Stop>;
 
-struct Parser<'a, 's> {
+/// Scalars and vectors of the graph, with the scope's names, as the grammar's values.
+struct Vectors<'a, 's> {
     g: &'a mut ExprGraph,
     scope: &'a dyn Scope,
     source: &'s str,
-    tokens: Cursor<'s>,
-    depth: usize,
 }
+
+/// The grammar over [`Vectors`].
+type Parser<'a, 's> = Grammar<'s, Vectors<'a, 's>>;
 
 fn fail<T>(span: Span, message: Message) -> Result<T, Stop> {
     stop(span, ParseErrorKind::Vector(message))
@@ -117,86 +123,14 @@ fn stop<T>(span: Span, kind: ParseErrorKind) -> Result<T, Stop> {
     Err(Stop::Failed(ParseError { span, kind }))
 }
 
-impl<'s> Parser<'_, 's> {
-    /// The span from `start` to the end of the last token taken.
-    fn since(&self, start: Span) -> Span {
-        Span::new(start.start, self.tokens.last_end().max(start.end))
-    }
+impl<'s> Algebra<'s> for Vectors<'_, 's> {
+    type Value = Value;
+    type Stop = Stop;
+    /// Sums and products are built an operand at a time.
+    type Partial = Value;
 
-    fn describe(&self, t: &Token<'_>) -> String {
-        match t.kind {
-            TokenKind::End => "the end of the expression".into(),
-            _ => format!("`{}`", &self.source[t.span.start..t.span.end]),
-        }
-    }
-
-    fn expect(&mut self, kind: TokenKind<'static>, what: &'static str) -> Result<Span, Stop> {
-        let t = self.tokens.peek().clone();
-        if t.kind == kind {
-            self.tokens.bump();
-            return Ok(t.span);
-        }
-        let found = self.describe(&t);
-        Err(Stop::Failed(ParseError { span: t.span, kind: ParseErrorKind::Expected { expected: what, found } }))
-    }
-
-    fn end(&mut self) -> Result<(), Stop> {
-        let t = self.tokens.peek().clone();
-        if t.kind.starts_operand() || t.kind == TokenKind::LBracket {
-            let found = self.describe(&t);
-            return Err(Stop::Failed(ParseError { span: t.span, kind: ParseErrorKind::MissingOperator { found } }));
-        }
-        self.expect(TokenKind::End, "an operator or the end").map(|_| ())
-    }
-
-    fn enter(&mut self) -> Result<(), Stop> {
-        self.depth += 1;
-        if self.depth > MAX_NESTING {
-            let span = self.tokens.peek().span;
-            return Err(Stop::Failed(ParseError { span, kind: ParseErrorKind::TooDeep { limit: MAX_NESTING } }));
-        }
-        Ok(())
-    }
-
-    fn sum(&mut self) -> Parsed {
-        self.enter()?;
-        let start = self.tokens.peek().span;
-        let mut total = self.product()?;
-        loop {
-            let negate = match self.tokens.peek().kind {
-                TokenKind::Plus => false,
-                TokenKind::Minus => true,
-                _ => break,
-            };
-            self.tokens.bump();
-            let term = self.product()?;
-            total = match (total, term) {
-                (Value::Scalar(a), Value::Scalar(b)) => {
-                    Value::Scalar(if negate { self.g.sub(a, b) } else { self.g.add2(a, b) })
-                }
-                (Value::Vector(a), Value::Vector(b)) => {
-                    Value::Vector(if negate { sub(self.g, &a, &b) } else { add(self.g, &a, &b) })
-                }
-                _ => {
-                    let mixed = if negate { says::mixed_difference() } else { says::mixed_sum() };
-                    return fail(self.since(start), mixed);
-                }
-            };
-        }
-        self.depth -= 1;
-        self.in_range(total, start)
-    }
-
-    /// `v`, unless a component is a constant folded past the largest double.
-    fn in_range(&self, v: Value, start: Span) -> Parsed {
-        let overflowed = match v {
-            Value::Scalar(x) => self.g.overflowed(x),
-            Value::Vector(x) => x.iter().any(|&c| self.g.overflowed(c)),
-        };
-        if overflowed {
-            return Err(Stop::Failed(ParseError { span: self.since(start), kind: ParseErrorKind::Overflow }));
-        }
-        Ok(v)
+    fn number(&mut self, n: Number) -> Value {
+        Value::Scalar(self.g.number(n))
     }
 
     fn negate(&mut self, v: Value) -> Value {
@@ -206,99 +140,71 @@ impl<'s> Parser<'_, 's> {
         }
     }
 
-    fn product(&mut self) -> Parsed {
-        if self.tokens.peek().kind == TokenKind::Minus {
-            self.tokens.bump();
-            self.enter()?;
-            let p = self.product()?;
-            self.depth -= 1;
-            return Ok(self.negate(p));
+    fn overflowed(&self, v: Value) -> bool {
+        match v {
+            Value::Scalar(x) => self.g.overflowed(x),
+            Value::Vector(x) => x.iter().any(|&c| self.g.overflowed(c)),
         }
-        let start = self.tokens.peek().span;
-        let mut total = self.unary()?;
-        loop {
-            let divide = match self.tokens.peek().kind {
-                TokenKind::Star => false,
-                TokenKind::Slash => true,
-                _ => break,
-            };
-            self.tokens.bump();
-            let at = self.tokens.peek().span;
-            let factor = self.unary()?;
-            if divide && matches!(factor, Value::Scalar(k) if self.g.as_number(k).is_some_and(|x| x.is_zero())) {
-                return Err(Stop::Failed(ParseError { span: self.since(at), kind: ParseErrorKind::DivisionByZero }));
-            }
-            total = match (total, factor, divide) {
-                (Value::Scalar(a), Value::Scalar(b), false) => Value::Scalar(self.g.mul2(a, b)),
-                (Value::Scalar(a), Value::Scalar(b), true) => Value::Scalar(self.g.div(a, b)),
-                (Value::Scalar(k), Value::Vector(v), false) | (Value::Vector(v), Value::Scalar(k), false) => {
-                    Value::Vector(scale(self.g, k, &v))
-                }
-                (Value::Vector(v), Value::Scalar(k), true) => {
-                    let inverse = self.g.powi(k, -1);
-                    Value::Vector(scale(self.g, inverse, &v))
-                }
-                (_, Value::Vector(_), true) => return fail(self.since(start), says::divide_by_vector()),
-                (Value::Vector(_), Value::Vector(_), _) => {
-                    return fail(self.since(start), says::vector_product());
-                }
-            };
-        }
-        self.in_range(total, start)
     }
 
-    fn unary(&mut self) -> Parsed {
-        if self.tokens.peek().kind == TokenKind::Minus {
-            self.tokens.bump();
-            self.enter()?;
-            let x = self.unary()?;
-            self.depth -= 1;
-            return Ok(self.negate(x));
-        }
-        let start = self.tokens.peek().span;
-        let base = self.primary()?;
-        if self.tokens.peek().kind != TokenKind::Caret {
-            return Ok(base);
-        }
-        self.tokens.bump();
-        self.enter()?;
-        let exponent = self.unary()?;
-        self.depth -= 1;
+    fn is_zero(&self, v: Value) -> bool {
+        matches!(v, Value::Scalar(k) if self.g.as_number(k).is_some_and(|x| x.is_zero()))
+    }
+
+    fn start(&mut self, first: Value) -> Value {
+        first
+    }
+
+    fn combine(&mut self, total: &mut Value, op: Operator, operand: Value, span: Span) -> Result<(), Stop> {
+        let g = &mut *self.g;
+        *total = match (*total, operand, op) {
+            (Value::Scalar(a), Value::Scalar(b), Operator::Add) => Value::Scalar(g.add2(a, b)),
+            (Value::Scalar(a), Value::Scalar(b), Operator::Subtract) => Value::Scalar(g.sub(a, b)),
+            (Value::Vector(a), Value::Vector(b), Operator::Add) => Value::Vector(add(g, &a, &b)),
+            (Value::Vector(a), Value::Vector(b), Operator::Subtract) => Value::Vector(sub(g, &a, &b)),
+            (_, _, Operator::Add) => return fail(span, says::mixed_sum()),
+            (_, _, Operator::Subtract) => return fail(span, says::mixed_difference()),
+            (Value::Scalar(a), Value::Scalar(b), Operator::Multiply) => Value::Scalar(g.mul2(a, b)),
+            (Value::Scalar(a), Value::Scalar(b), Operator::Divide) => Value::Scalar(g.div(a, b)),
+            (Value::Scalar(k), Value::Vector(v), Operator::Multiply)
+            | (Value::Vector(v), Value::Scalar(k), Operator::Multiply) => Value::Vector(scale(g, k, &v)),
+            (Value::Vector(v), Value::Scalar(k), Operator::Divide) => {
+                let inverse = g.powi(k, -1);
+                Value::Vector(scale(g, inverse, &v))
+            }
+            (_, Value::Vector(_), Operator::Divide) => return fail(span, says::divide_by_vector()),
+            (Value::Vector(_), Value::Vector(_), _) => return fail(span, says::vector_product()),
+        };
+        Ok(())
+    }
+
+    fn finish(&mut self, total: Value, _: bool) -> Value {
+        total
+    }
+
+    fn power(&mut self, base: Value, exponent: Value, span: Span) -> Parsed {
         match (base, exponent) {
             (Value::Scalar(b), Value::Scalar(e)) if self.g.divides_by_zero(b, e) => {
-                Err(Stop::Failed(ParseError { span: self.since(start), kind: ParseErrorKind::DivisionByZero }))
+                stop(span, ParseErrorKind::DivisionByZero)
             }
-            (Value::Scalar(b), Value::Scalar(e)) => {
-                let power = Value::Scalar(self.g.pow(b, e));
-                self.in_range(power, start)
-            }
-            _ => fail(self.since(start), says::vector_power()),
+            (Value::Scalar(b), Value::Scalar(e)) => Ok(Value::Scalar(self.g.pow(b, e))),
+            _ => fail(span, says::vector_power()),
         }
     }
 
-    fn primary(&mut self) -> Parsed {
-        let t = self.tokens.bump();
-        match t.kind {
-            TokenKind::Number(n) => Ok(Value::Scalar(self.g.number(n))),
-            TokenKind::LParen => {
-                let v = self.sum()?;
-                self.expect(TokenKind::RParen, "`)`")?;
-                Ok(v)
-            }
-            TokenKind::LBracket => self.components(t.span),
-            TokenKind::Name(name, 0) if self.tokens.peek().kind == TokenKind::Dot => self.axis(name, t.span),
-            TokenKind::Name(name, 0) if self.tokens.peek().kind == TokenKind::LParen => self.call(name, t.span),
-            TokenKind::Name(name, primes) => self.name(name, primes, t.span),
-            _ => {
-                let found = self.describe(&t);
-                Err(Stop::Failed(ParseError {
-                    span: t.span,
-                    kind: ParseErrorKind::Expected { expected: "an expression", found },
-                }))
-            }
-        }
+    fn operand(p: &mut Parser<'_, 's>, t: &Token<'s>) -> Option<Parsed> {
+        let next = p.tokens.peek().kind.clone();
+        Some(match t.kind {
+            TokenKind::LBracket => p.components(),
+            TokenKind::Name(name, 0) if next == TokenKind::Dot => p.axis(name, t.span),
+            TokenKind::Name(name, 0) if next == TokenKind::LParen => p.call(name, t.span),
+            TokenKind::Name(name, primes) => p.name(name, primes, t.span),
+            _ => return None,
+        })
     }
+}
 
+impl<'s> Parser<'_, 's> {
     /// A component of `[a, b, c]`.
     fn component(&mut self, start: Span) -> Result<ExprId, Stop> {
         match self.sum()? {
@@ -308,8 +214,8 @@ impl<'s> Parser<'_, 's> {
     }
 
     /// `[a, b, c]` or `[a, b, c] in F`.
-    fn components(&mut self, open: Span) -> Parsed {
-        let mut out = [self.g.zero(); 3];
+    fn components(&mut self) -> Parsed {
+        let mut out = [self.algebra.g.zero(); 3];
         for (i, slot) in out.iter_mut().enumerate() {
             let start = self.tokens.peek().span;
             *slot = self.component(start)?;
@@ -324,8 +230,7 @@ impl<'s> Parser<'_, 's> {
         self.tokens.bump();
         let (frame, span) = self.frame_name()?;
         let Some(rotation) = self.rotation(frame, span)? else { unreachable!("rotation answers or stops") };
-        let _ = open;
-        Ok(Value::Vector(rotate(self.g, &rotation, &out)))
+        Ok(Value::Vector(rotate(self.algebra.g, &rotation, &out)))
     }
 
     fn frame_name(&mut self) -> Result<(&'s str, Span), Stop> {
@@ -333,7 +238,7 @@ impl<'s> Parser<'_, 's> {
         match t.kind {
             TokenKind::Name(name, 0) => Ok((name, t.span)),
             _ => {
-                let found = self.describe(&t);
+                let found = self.token_text(&t);
                 Err(Stop::Failed(ParseError {
                     span: t.span,
                     kind: ParseErrorKind::Expected { expected: A_FRAME, found },
@@ -344,11 +249,11 @@ impl<'s> Parser<'_, 's> {
 
     /// A frame's (rotation, angular velocity), or why not.
     fn frame(&self, name: &str, span: Span) -> Result<(Option<Matrix>, Vector), Stop> {
-        match self.scope.frame(name) {
+        match self.algebra.scope.frame(name) {
             Lookup::Found(f) => Ok(f),
             Lookup::Pending => Err(Stop::Pending(name.to_string())),
             Lookup::Unknown => {
-                let names = self.scope.names();
+                let names = self.algebra.scope.names();
                 let hint = phrase::did_you_mean(name, names.iter().map(String::as_str));
                 fail(span, problem::not_a(name, Part(phrase::a_frame()), Hint(hint)))
             }
@@ -377,7 +282,7 @@ impl<'s> Parser<'_, 's> {
 
     fn name(&mut self, name: &str, primes: usize, span: Span) -> Parsed {
         if primes == 0 {
-            match self.scope.vector(name) {
+            match self.algebra.scope.vector(name) {
                 Lookup::Found(v) => return Ok(Value::Vector(v)),
                 Lookup::Pending => return Err(Stop::Pending(name.to_string())),
                 Lookup::Unknown => {}
@@ -388,13 +293,14 @@ impl<'s> Parser<'_, 's> {
         }
         // A scalar name: the scalar parser knows coordinates, velocities,
         // parameters, definitions, `t` and `pi`, and explains what is wrong.
-        let text = &self.source[span.start..span.end];
-        match self.g.parse(text) {
+        let text = &self.algebra.source[span.start..span.end];
+        match self.algebra.g.parse(text) {
             Ok(e) => Ok(Value::Scalar(e)),
             Err(mut e) => {
                 e.span = Span::new(span.start + e.span.start, span.start + e.span.end);
                 if let ParseErrorKind::UnknownName { name, suggestions } = &mut e.kind {
-                    let known: Vec<String> = self.g.names().map(String::from).chain(self.scope.names()).collect();
+                    let known: Vec<String> =
+                        self.algebra.g.names().map(String::from).chain(self.algebra.scope.names()).collect();
                     *suggestions = nearest(name, known.iter().map(String::as_str));
                 }
                 Err(Stop::Failed(e))
@@ -403,20 +309,14 @@ impl<'s> Parser<'_, 's> {
     }
 
     fn call(&mut self, name: &'s str, span: Span) -> Parsed {
-        let open = self.tokens.bump().span;
         if name == "omega" {
+            self.tokens.bump();
             let (frame, at) = self.frame_name()?;
             self.expect(TokenKind::RParen, OMEGA_CLOSES)?;
             let (_, omega) = self.frame(frame, at)?;
             return Ok(Value::Vector(omega));
         }
-        let mut args = alloc::vec![self.sum()?];
-        while self.tokens.peek().kind == TokenKind::Comma {
-            self.tokens.bump();
-            args.push(self.sum()?);
-        }
-        self.expect(TokenKind::RParen, "`)`")?;
-        let _ = open;
+        let args = self.arguments()?;
         let full = self.since(span);
         let known = name == "atan2" || name == "sqrt" || Function::ALL.into_iter().any(|f| f.name() == name);
         if !known && !VECTOR_FUNCTIONS.contains(&name) {
@@ -441,13 +341,13 @@ impl<'s> Parser<'_, 's> {
                 return fail(full, says::takes_vectors(name));
             };
             return Ok(match name {
-                "dot" => Value::Scalar(dot(self.g, &v[0], &v[1])),
-                "cross" => Value::Vector(cross(self.g, &v[0], &v[1])),
-                "norm" => Value::Scalar(norm(self.g, &v[0], &|g, e| self.scope.sign_at_start(g, e))),
-                "unit" if v[0].iter().all(|&x| self.g.as_number(x).is_some_and(|x| x.is_zero())) => {
+                "dot" => Value::Scalar(dot(self.algebra.g, &v[0], &v[1])),
+                "cross" => Value::Vector(cross(self.algebra.g, &v[0], &v[1])),
+                "norm" => Value::Scalar(norm(self.algebra.g, &v[0], &|g, e| self.algebra.scope.sign_at_start(g, e))),
+                "unit" if v[0].iter().all(|&x| self.algebra.g.as_number(x).is_some_and(|x| x.is_zero())) => {
                     return fail(full, says::unit_of_zero());
                 }
-                "unit" => Value::Vector(unit(self.g, &v[0], &|g, e| self.scope.sign_at_start(g, e))),
+                "unit" => Value::Vector(unit(self.algebra.g, &v[0], &|g, e| self.algebra.scope.sign_at_start(g, e))),
                 _ => Value::Vector(self.velocity(&v[0], full)?),
             });
         }
@@ -455,14 +355,14 @@ impl<'s> Parser<'_, 's> {
             return fail(full, says::takes_scalars(name));
         };
         if name == "atan2" {
-            return Ok(Value::Scalar(self.g.atan2(x[0], x[1])));
+            return Ok(Value::Scalar(self.algebra.g.atan2(x[0], x[1])));
         }
         if name == "sqrt" {
-            return Ok(Value::Scalar(self.g.sqrt(x[0])));
+            return Ok(Value::Scalar(self.algebra.g.sqrt(x[0])));
         }
         match Function::ALL.into_iter().find(|f| f.name() == name) {
             Some(f) => {
-                let value = Value::Scalar(self.g.call(f, x[0]));
+                let value = Value::Scalar(self.algebra.g.call(f, x[0]));
                 self.in_range(value, span)
             }
             None => unknown_function(name, span),
@@ -471,18 +371,18 @@ impl<'s> Parser<'_, 's> {
 
     /// `velocity(v)`: the time derivative of a position-like vector.
     fn velocity(&mut self, v: &Vector, span: Span) -> Result<Vector, Stop> {
-        let has_velocity = v.iter().any(|&x| {
-            self.g
-                .free_symbols(x)
-                .into_iter()
-                .any(|s| matches!(self.g.symbol(s).kind, SymbolKind::Velocity(_) | SymbolKind::Acceleration(_)))
-        });
+        let has_velocity =
+            v.iter().any(|&x| {
+                self.algebra.g.free_symbols(x).into_iter().any(|s| {
+                    matches!(self.algebra.g.symbol(s).kind, SymbolKind::Velocity(_) | SymbolKind::Acceleration(_))
+                })
+            });
         if has_velocity {
             return fail(span, says::velocity_of_velocities());
         }
-        let mut out = [self.g.zero(); 3];
+        let mut out = [self.algebra.g.zero(); 3];
         for (o, &x) in out.iter_mut().zip(v) {
-            match self.g.time_derivative(x) {
+            match self.algebra.g.time_derivative(x) {
                 Ok(d) => *o = d,
                 Err(e) => return fail(span, e.message()),
             }
