@@ -149,6 +149,9 @@ fn every_bad_vector_or_load_is_reported_at_its_field() {
         (disk_plus("[vectors]\nv = \"cross(G, 2)\"\n"), "vectors.v", "cross(G, 2)", "`cross` takes vectors"),
         (disk_plus("[vectors]\nv = \"sin(G)\"\n"), "vectors.v", "sin(G)", "`sin` takes scalars"),
         (disk_plus("[vectors]\nv = \"G^2\"\n"), "vectors.v", "G^2", "only scalars have powers"),
+        // The scalar grammar's words for parentheses, from the one grammar.
+        (disk_plus("[vectors]\nv = \"cross(G, C\"\n"), "vectors.v", "cross(G, C", "this `(` is never closed"),
+        (disk_plus("[vectors]\nv = \"G + C)\"\n"), "vectors.v", "G + C)", "found an unmatched `)`"),
         (
             disk_plus("[vectors]\nv = \"unti(G)\"\n"),
             "vectors.v",

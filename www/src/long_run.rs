@@ -12,7 +12,7 @@ use crate::i18n::tr;
 use nhlab::formulations::Method;
 use nhlab::mechanics::Needs;
 use nhlab::prepare::Prepared;
-use nhlab::simulation::{Diagnostics, Limits, Settings, Simulation};
+use nhlab::simulation::{Diagnostics, Limits, Settings, Simulation, StopReason};
 
 /// Points per run, spaced evenly in `log t` from the first step to the end.
 pub const POINTS: usize = 240;
@@ -34,8 +34,11 @@ pub struct LongRunOne {
     start_energy: f64,
     /// `(t, |T + V − (T + V)(t₀)|)` so far.
     pub points: Vec<(f64, f64)>,
-    /// Why it stopped early, if it did.
+    /// Why it stopped early, if it did: a failure, or an end by design in its own
+    /// words (Hamel's split turning singular).
     pub error: Option<String>,
+    /// Hamel's split's dependent coordinates, for the words of its end.
+    hamel_dependent: Option<String>,
     /// Whether the start's sample has been passed over.
     past_start: bool,
     /// The next of the times to record at.
@@ -143,6 +146,7 @@ impl LongRunOne {
             start_energy: f64::NAN,
             points: Vec::new(),
             error: None,
+            hamel_dependent: prepared.model.hamel_dependent_names(),
             past_start: false,
             next: 0,
         };
@@ -203,8 +207,8 @@ impl LongRunOne {
             Ok(()) => self.sim = None,
             Err(nhlab::integrators::IntegrationError::Interrupted { .. }) => {}
             Err(e) => {
-                self.error =
-                    Some(tr("run.stopped", &[("why", &crate::i18n::message(&nhlab::simulation::failure(&e)))]));
+                let reason = StopReason::of(&e, self.hamel_dependent.as_deref());
+                self.error = Some(crate::lab::stop_words(&reason));
                 self.sim = None;
             }
         }
@@ -244,5 +248,18 @@ mod tests {
         assert!(largest(rattle, 2000.0) < 1.1 * largest(rattle, 100.0));
         assert!(largest(rk4, 2000.0) > 5.0 * largest(rk4, 100.0));
         assert!(LongRun::new(text, 1e9).is_err() && LongRun::new(text, -1.0).is_err());
+    }
+
+    /// Hamel's split turning singular ends the sleigh's Hamel run as the playback
+    /// says it: in the end's own words, not as a failure; the other methods go on.
+    #[test]
+    fn a_hamel_split_ends_a_long_run_by_design() {
+        let text = crate::gallery::text("chaplygin-sleigh").unwrap();
+        let mut long = LongRun::new(text, 50.0).expect("starts");
+        while long.advance(5000) > 0 {}
+        let hamel = long.runs.iter().find(|r| r.label.starts_with("hamel")).expect("a Hamel run");
+        let said = hamel.error.as_deref().expect("Hamel's split turns singular on the sleigh");
+        assert!(said.starts_with("Hamel's embedding ends at t = ") && !said.contains("stopped"), "{said}");
+        assert!(long.runs.iter().filter(|r| !r.label.starts_with("hamel")).all(|r| r.error.is_none()));
     }
 }

@@ -30,6 +30,7 @@ mod text;
 use arrows::force_arrows;
 pub use arrows::ArrowScale;
 use recorder::{sample_is_finite, Recorder};
+pub(crate) use run::stop_words;
 use run::Outputs;
 pub use run::Run;
 pub use text::{describe_all, export_code, read, TextProblem};

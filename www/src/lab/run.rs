@@ -147,15 +147,9 @@ impl Run {
                 Ok(true) => taken += 1,
                 Ok(false) => break,
                 Err(e) => {
-                    self.error = Some(match StopReason::of(&e, self.hamel_dependent.as_deref()) {
-                        // Information, not a failure: the embedding is undefined from here on,
-                        // or the scenario asked to stop where a contact fails.
-                        StopReason::EndedByDesign(message) => {
-                            self.ended = true;
-                            crate::i18n::message(&message)
-                        }
-                        StopReason::Failed(why) => tr("run.stopped", &[("why", &crate::i18n::message(&why))]),
-                    });
+                    let reason = StopReason::of(&e, self.hamel_dependent.as_deref());
+                    self.ended = matches!(reason, StopReason::EndedByDesign(_));
+                    self.error = Some(stop_words(&reason));
                     break;
                 }
             }
@@ -174,5 +168,15 @@ impl Run {
             }
         }
         taken
+    }
+}
+
+/// What the page says of a run that stopped for `reason`: an end by design in its
+/// own words (information: Hamel's embedding is undefined from there on, or the
+/// scenario asked to stop where a contact fails), a failure as "stopped: …".
+pub(crate) fn stop_words(reason: &StopReason) -> String {
+    match reason {
+        StopReason::EndedByDesign(message) => crate::i18n::message(message),
+        StopReason::Failed(why) => tr("run.stopped", &[("why", &crate::i18n::message(why))]),
     }
 }
