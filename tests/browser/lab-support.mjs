@@ -7,6 +7,7 @@ import zlib from "node:zlib";
 import { ROOT, inkPerCanvas } from "./harness.mjs";
 
 export const SHOTS = process.env.NHLAB_SCREENSHOTS ?? path.join(ROOT, "target", "screenshots");
+fs.mkdirSync(SHOTS, { recursive: true });
 
 /** Clicks "To end" and waits until every run has caught up (a few frames at most). */
 export async function toEnd(page) {

@@ -11,11 +11,7 @@ import { SHOTS, toEnd, clockOf, waitClockPast, drawnInk, assertPlotsDrawn, toml 
 
 let server, browser;
 
-servedBrowser((s, b) => {
-  server = s;
-  browser = b;
-  fs.mkdirSync(SHOTS, { recursive: true });
-});
+servedBrowser((s, b) => { server = s; browser = b; }); // lab-support makes SHOTS
 
 test("the default scenario plays and draws every plot", async () => {
   const { page, problems, ctx } = await open(browser, server.url);

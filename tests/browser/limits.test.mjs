@@ -3,18 +3,13 @@
 // and the page answers input within its budgets at every documented limit.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import fs from "node:fs";
 import zlib from "node:zlib";
 import { open, servedBrowser, showEquations } from "./harness.mjs";
 import { SHOTS, toEnd, clockOf, waitClockPast, drawnInk, assertPlotsDrawn, payloadOf, slowScenario, toml, ANSWER_BACKSTOP, answerTime, thirtyBalls, inputDelayProbe, crowdedScenario, crowdedBigScene, heavyStepScenario, recordLongTasks } from "./lab-support.mjs";
 
 let server, browser;
 
-servedBrowser((s, b) => {
-  server = s;
-  browser = b;
-  fs.mkdirSync(SHOTS, { recursive: true });
-});
+servedBrowser((s, b) => { server = s; browser = b; }); // lab-support makes SHOTS
 
 test("a link too slow to load is stopped, and the page answers input at once", async () => {
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });

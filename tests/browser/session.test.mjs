@@ -12,11 +12,7 @@ import { SHOTS, waitClockPast, drawnInk, assertPlotsDrawn, scrolledTo } from "./
 
 let server, browser;
 
-servedBrowser((s, b) => {
-  server = s;
-  browser = b;
-  fs.mkdirSync(SHOTS, { recursive: true });
-});
+servedBrowser((s, b) => { server = s; browser = b; }); // lab-support makes SHOTS
 
 test("an edited scenario survives a reload: the address bar links to it, the gallery says it is edited", async () => {
   const { page, problems, ctx } = await open(browser, `${server.url}#gallery=chaplygin-sleigh`);
