@@ -169,62 +169,60 @@ impl<'s, A: Algebra<'s>> Grammar<'s, A> {
     /// `sum` in the grammar.
     pub(crate) fn sum(&mut self) -> Result<A::Value, A::Stop> {
         self.enter()?;
-        let start = self.tokens.peek().span;
-        let first = self.product()?;
-        let mut total = self.algebra.start(first);
-        loop {
-            let op = match self.tokens.peek().kind {
-                TokenKind::Plus => Operator::Add,
-                TokenKind::Minus => Operator::Subtract,
-                _ => break,
-            };
-            self.tokens.bump();
-            let term = self.product()?;
-            let span = self.since(start);
-            self.algebra.combine(&mut total, op, term, span)?;
-        }
+        let total = self.chain(true)?;
         self.depth -= 1;
-        let total = self.algebra.finish(total, true);
-        self.in_range(total, start)
+        Ok(total)
     }
 
     fn product(&mut self) -> Result<A::Value, A::Stop> {
-        if self.tokens.peek().kind == TokenKind::Minus {
-            self.tokens.bump();
-            self.enter()?;
-            let p = self.product()?;
-            self.depth -= 1;
-            return Ok(self.algebra.negate(p));
+        match self.negated(Self::product)? {
+            Some(p) => Ok(p),
+            None => self.chain(false),
         }
+    }
+
+    /// `-` and what `inner` parses after it, negated; `None` without a `-`.
+    fn negated(&mut self, inner: fn(&mut Self) -> Result<A::Value, A::Stop>) -> Result<Option<A::Value>, A::Stop> {
+        if self.tokens.peek().kind != TokenKind::Minus {
+            return Ok(None);
+        }
+        self.tokens.bump();
+        self.enter()?;
+        let x = inner(self)?;
+        self.depth -= 1;
+        Ok(Some(self.algebra.negate(x)))
+    }
+
+    /// Products joined by `+` and `-` (`additive`), or unaries by `*` and `/`.
+    fn chain(&mut self, additive: bool) -> Result<A::Value, A::Stop> {
+        let operand = |g: &mut Self| if additive { g.product() } else { g.unary() };
         let start = self.tokens.peek().span;
-        let first = self.unary()?;
+        let first = operand(self)?;
         let mut total = self.algebra.start(first);
         loop {
-            let op = match self.tokens.peek().kind {
-                TokenKind::Star => Operator::Multiply,
-                TokenKind::Slash => Operator::Divide,
+            let op = match (self.tokens.peek().kind.clone(), additive) {
+                (TokenKind::Plus, true) => Operator::Add,
+                (TokenKind::Minus, true) => Operator::Subtract,
+                (TokenKind::Star, false) => Operator::Multiply,
+                (TokenKind::Slash, false) => Operator::Divide,
                 _ => break,
             };
             self.tokens.bump();
             let at = self.tokens.peek().span;
-            let factor = self.unary()?;
-            if op == Operator::Divide && self.algebra.is_zero(factor) {
+            let value = operand(self)?;
+            if op == Operator::Divide && self.algebra.is_zero(value) {
                 return self.error(self.since(at), ParseErrorKind::DivisionByZero);
             }
             let span = self.since(start);
-            self.algebra.combine(&mut total, op, factor, span)?;
+            self.algebra.combine(&mut total, op, value, span)?;
         }
-        let total = self.algebra.finish(total, false);
+        let total = self.algebra.finish(total, additive);
         self.in_range(total, start)
     }
 
     fn unary(&mut self) -> Result<A::Value, A::Stop> {
-        if self.tokens.peek().kind == TokenKind::Minus {
-            self.tokens.bump();
-            self.enter()?;
-            let x = self.unary()?;
-            self.depth -= 1;
-            return Ok(self.algebra.negate(x));
+        if let Some(x) = self.negated(Self::unary)? {
+            return Ok(x);
         }
         let start = self.tokens.peek().span;
         let base = self.primary()?;
