@@ -191,9 +191,14 @@ pub struct LinearizeArgs {
     #[arg(long)]
     pub dependent: Option<String>,
     /// `NAME=START:STOP:STEP`: a parameter or a velocity (`x'`) swept over the range
-    /// (default: the scenario's `stability.sweep`).
+    /// (default: the scenario's `stability.sweep`). Given two or three times: a
+    /// stability map over the grid of their values (the last fastest).
     #[arg(long, allow_hyphen_values = true)]
-    pub sweep: Option<String>,
+    pub sweep: Vec<String>,
+    /// Threads a stability map is computed on (default: every core). The map is the
+    /// same on any number.
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// No sweep, even if the scenario declares one.
     #[arg(long, conflicts_with = "sweep")]
     pub no_sweep: bool,

@@ -11,6 +11,7 @@
 mod args;
 mod commands;
 mod input;
+pub mod map;
 pub mod output;
 mod plot;
 mod scene;

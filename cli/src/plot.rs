@@ -282,22 +282,67 @@ pub fn write_stability(
         companion: None,
         scale: 1.0,
     };
+    save(path, (1000, 720), &StabilityFigure::Eigenvalues(&chart))
+}
+
+/// A stability figure to save.
+enum StabilityFigure<'a, 'b> {
+    /// Eigenvalues against a sweep.
+    Eigenvalues(&'a nhlab_plots::StabilityChart<'b>),
+    /// A map over two axes.
+    Map(&'a nhlab_plots::MapChart<'b>),
+}
+
+/// `figure` at `size` to `path` (`.svg`, else PNG).
+fn save(path: &str, size: (u32, u32), figure: &StabilityFigure) -> Result<(), Failure> {
     register_font()?;
-    let size = (1000, 720);
     let result = if path.ends_with(".svg") {
-        draw_on(SVGBackend::new(path, size).into_drawing_area(), &chart)
+        draw_on(SVGBackend::new(path, size).into_drawing_area(), figure)
     } else {
-        draw_on(BitMapBackend::new(path, size).into_drawing_area(), &chart)
+        draw_on(BitMapBackend::new(path, size).into_drawing_area(), figure)
     };
     result.map_err(|e| Failure::Compute(format!("--plot {path}: {e}")))
 }
 
-fn draw_on<B: DrawingBackend>(root: DrawingArea<B, Shift>, chart: &nhlab_plots::StabilityChart) -> DrawResult
+fn draw_on<B: DrawingBackend>(root: DrawingArea<B, Shift>, figure: &StabilityFigure) -> DrawResult
 where
     B::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    nhlab_plots::draw_stability(&root, chart)?;
+    match figure {
+        StabilityFigure::Eigenvalues(chart) => {
+            nhlab_plots::draw_stability(&root, chart)?;
+        }
+        StabilityFigure::Map(chart) => nhlab_plots::draw_stability_map(&root, chart)?,
+    }
     root.present()?;
     Ok(())
+}
+
+/// The stability map over its two axes, to `path` (`.svg` or `.png`).
+pub fn write_stability_map(path: &str, title: &str, map: &nhlab::stability::StabilityMap) -> Result<(), Failure> {
+    if !(path.ends_with(".svg") || path.ends_with(".png")) {
+        return Err(Failure::bad(format!("--plot: `{path}` must end in .svg or .png")));
+    }
+    let axes = &map.grid.axes;
+    let max_real: Vec<f64> = map.points.iter().map(|p| p.max_real).collect();
+    let stable: Vec<bool> = map.points.iter().map(|p| p.stable).collect();
+    let boundaries: Vec<(f64, f64)> = map
+        .boundaries
+        .iter()
+        .map(|b| {
+            let mut at = map.grid.point(b.from);
+            at[b.axis] = b.value;
+            (at[0], at[1])
+        })
+        .collect();
+    let chart = nhlab_plots::MapChart {
+        title,
+        x: (&axes[0].name, &axes[0].values),
+        y: (&axes[1].name, &axes[1].values),
+        max_real: &max_real,
+        stable: &stable,
+        boundaries: &boundaries,
+    };
+    save(path, (900, 720), &StabilityFigure::Map(&chart))
 }

@@ -17,6 +17,7 @@ mod look;
 mod run_panels;
 pub mod scene;
 mod stability;
+mod stability_map;
 pub use stability::{
     draw_stability, marginal_ranges, on_axis, stable_ranges, sweep_ranges, StabilityChart, Track, MARGINAL_FILL,
     MODE_COLOURS, STABLE_FILL,
@@ -25,6 +26,7 @@ pub use stability::{
 pub use look::{colour, css_colour, mark, Series, COLOURS, MARKS, SET_COLOURS};
 use look::{draw_mark, mark_places};
 pub use run_panels::{run_panels, PanelKind, RunContents};
+pub use stability_map::{draw_stability_map, MapChart};
 
 /// One line of a panel.
 pub struct Line {

@@ -28,6 +28,7 @@ mod scenario_errors;
 mod scene;
 mod share;
 mod stability;
+mod stability_map;
 mod structure_preserving;
 mod vakonomic;
 mod vectors;

@@ -18,7 +18,7 @@ use crate::output::write_to;
 use crate::Failure;
 
 /// `NAME=START:STOP:STEP` as a sweep.
-fn parse_sweep(text: &str) -> Result<SweepSpec, Failure> {
+pub(crate) fn parse_sweep(text: &str) -> Result<SweepSpec, Failure> {
     let bad = |m: String| Failure::bad(format!("--sweep: {m}"));
     let (name, range) =
         text.split_once('=').ok_or_else(|| bad(format!("expected NAME=START:STOP:STEP, found `{text}`")))?;
@@ -43,9 +43,9 @@ fn merged(table: Option<&StabilitySpec>, args: &LinearizeArgs) -> Result<(Stabil
     if let Some(list) = &args.dependent {
         spec.dependent = Some(list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect());
     }
-    if let Some(s) = &args.sweep {
+    if let [s] = &args.sweep[..] {
         spec.sweep = Some(parse_sweep(s)?);
-    } else if args.no_sweep || args.state_space {
+    } else if args.no_sweep || args.state_space || args.sweep.len() > 1 {
         spec.sweep = None;
     }
     let at = match &args.at {
@@ -57,13 +57,13 @@ fn merged(table: Option<&StabilitySpec>, args: &LinearizeArgs) -> Result<(Stabil
 
 /// A study's message (`KEY: …`) blamed on the flag that gave the key, else on the
 /// scenario's `stability.KEY`.
-fn blame(e: &StudyError, args: &LinearizeArgs) -> String {
+pub(crate) fn blame(e: &StudyError, args: &LinearizeArgs) -> String {
     let (Some(key), rest) = (e.key, &e.why) else { return e.to_string() };
     let given = match key {
         "method" => args.method.is_some(),
         "ignorable" => args.ignorable.is_some(),
         "dependent" => args.dependent.is_some(),
-        "sweep" => args.sweep.is_some(),
+        "sweep" => !args.sweep.is_empty(),
         _ => false, // only the file has an axis
     };
     if given {
@@ -119,6 +119,9 @@ pub fn run(args: &LinearizeArgs) -> Result<(), Failure> {
         study.hold = Some(study.ignorable.iter().copied().filter(|i| !kept.contains(i)).collect());
     }
     let mut derivatives = study.derivatives(&l.model).map_err(|e| Failure::bad(blame(&e, args)))?;
+    if args.sweep.len() > 1 {
+        return super::stability_map::run(args, &mut l, &mut study, &derivatives);
+    }
     let result = study.run(&mut l.model, &mut l.numeric, &mut derivatives, &l.map);
     let sweep = result.map_err(|e| {
         if names_a_bad_state(&e.why) {

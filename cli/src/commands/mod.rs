@@ -6,3 +6,4 @@ pub mod eval;
 pub mod export;
 pub mod linearize;
 pub mod run;
+pub mod stability_map;

@@ -235,3 +235,77 @@ fn linearize_refuses_a_model_too_large_before_working() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("60 coordinates and 0 constraints need 439200 derivatives"), "{err}");
 }
+
+/// Two `--sweep`s give a stability map: the same bytes on one thread and on two; one
+/// CSV row per point with the largest real part; JSON nested by the axes; the weave
+/// and capsize speeds at the benchmark's trail among the boundaries; a figure.
+#[test]
+fn two_sweeps_give_a_stability_map_the_same_on_any_number_of_threads() {
+    let dir = std::env::temp_dir().join(format!("nhlab-cli-map-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("map.png");
+    let sweeps = ["--sweep", "rear'=0:33.3:0.666", "--sweep", "c=0.04:0.12:0.04"];
+    let map = |threads: &str, extra: &[&str]| {
+        let file = scenario("whipple-bicycle");
+        let mut args = vec!["linearize", file.as_str()];
+        args.extend_from_slice(&sweeps);
+        args.extend_from_slice(&["--threads", threads]);
+        args.extend_from_slice(extra);
+        nhlab(&args)
+    };
+    let (code, one, said) = map("1", &["--format", "csv"]);
+    assert_eq!(code, 0, "{said}");
+    let (code, two, said_two) = map("2", &["--format", "csv", "--plot", png.to_str().unwrap()]);
+    assert_eq!(code, 0, "{said_two}");
+    assert_eq!(one, two, "one thread and two");
+    assert_eq!(said, said_two);
+    assert!(std::fs::metadata(&png).unwrap().len() > 10_000, "a figure");
+    let rows: Vec<&str> = one.lines().collect();
+    assert!(rows[0].starts_with("rear',c,max_real,stable,re1,im1,"), "{}", rows[0]);
+    assert_eq!(rows.len(), 1 + 51 * 3);
+    // rear' = 16.65 (v = 4.995 m/s), c = 0.08: stable, its largest real part the
+    // capsize eigenvalue's (benchmark: -0.32 at 5 m/s).
+    let row: Vec<&str> = rows.iter().find(|r| r.starts_with("16.65,0.08,")).unwrap().split(',').collect();
+    let max_real: f64 = row[2].parse().unwrap();
+    assert!(row[3] == "true" && (-0.4..-0.25).contains(&max_real), "{row:?}");
+    let speeds: Vec<f64> = said
+        .lines()
+        .filter(|l| l.contains("at c = 0.08 "))
+        .map(|l| l.split(" = ").nth(1).unwrap().split(' ').next().unwrap().parse::<f64>().unwrap() * 0.3)
+        .collect();
+    assert_eq!(speeds.len(), 2, "{said}");
+    assert!((speeds[0] - 4.29238253634111).abs() < 1e-9 && (speeds[1] - 6.02426201538837).abs() < 1e-9, "{speeds:?}");
+    let (code, json, _) = map("2", &[]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["axes"][1]["name"], "c");
+    assert_eq!(v["max_real"].as_array().unwrap().len(), 51);
+    assert_eq!(v["max_real"][25].as_array().unwrap().len(), 3);
+    assert_eq!(v["eigenvalues"][25][1].as_array().unwrap().len(), 4);
+    assert!(v["boundaries"].as_array().unwrap().iter().any(|b| b["axis"] == "c" && b["refined"] == true));
+}
+
+/// A map's refusals name the flag.
+#[test]
+fn a_map_that_cannot_be_made_is_refused_at_its_flag() {
+    let file = scenario("whipple-bicycle");
+    for (extra, says) in [
+        (vec!["--sweep", "c=0:1:0.5", "--sweep", "c=0:1:0.5"], "`c` is swept twice"),
+        (
+            vec!["--sweep", "c=0:1:0.5", "--sweep", "w=0:1:0.5", "--sweep", "g=0:1:0.5", "--sweep", "m=0:1:0.5"],
+            "1 to 3 axes",
+        ),
+        (
+            vec!["--sweep", "c=0:1:0.5", "--sweep", "w=1:2:0.5", "--sweep", "g=9:10:0.5", "--plot", "x.png"],
+            "drawn over two axes",
+        ),
+        (vec!["--sweep", "c=0:1:0.5", "--sweep", "nope=0:1:0.5"], "--sweep"),
+        (vec!["--sweep", "c=0:1:0.5", "--sweep", "w=1:2:0.5", "--threads", "0"], "--threads: at least 1"),
+    ] {
+        let mut args = vec!["linearize", file.as_str()];
+        args.extend_from_slice(&extra);
+        let (code, _, err) = nhlab(&args);
+        assert_eq!(code, 2, "{extra:?}: {err}");
+        assert!(err.contains(says), "{extra:?}: {err}");
+    }
+}

@@ -23,6 +23,7 @@
 
 mod axis;
 mod derivatives;
+mod map;
 mod study;
 mod sweep;
 
@@ -34,8 +35,9 @@ use nalgebra::{Complex, DMatrix, DVector};
 
 pub use axis::{derived_axis, Axis};
 pub use derivatives::{Derivatives, TermDerivatives};
+pub use map::{Grid, MapAxis, MapBoundary, MapPoint, StabilityMap, MAX_AXES, MAX_POINTS, MAX_REFINED_BOUNDARIES};
 pub use study::{Study, StudyError, Swept, MAX_DERIVATIVES};
-pub use sweep::{growth, is_stable, sweep, Boundary, Sweep, BOUNDARY_TOLERANCE, MAX_REFINED, NEUTRAL};
+pub use sweep::{growth, is_stable, refine, sweep, Boundary, Sweep, BOUNDARY_TOLERANCE, MAX_REFINED, NEUTRAL};
 
 use crate::formulations::{accelerations, Method};
 use crate::mechanics::{Model, NumericModel, Terms};

@@ -130,17 +130,7 @@ impl Study {
         }
         let sweep = match &spec.sweep {
             None => None,
-            Some(s) => {
-                let values = s.values().map_err(|e| StudyError::at("sweep", e))?;
-                let swept = if let Some(i) = model.parameters.iter().position(|p| p.name == s.over) {
-                    Swept::Parameter(i)
-                } else if s.over.strip_suffix('\'').is_some_and(|q| coordinates.iter().any(|c| c == q)) {
-                    Swept::Velocity(s.over.clone())
-                } else {
-                    return Err(StudyError::at("sweep", say::not_sweepable(&s.over)));
-                };
-                Some((s.over.clone(), swept, values))
-            }
+            Some(s) => Some(Self::swept(model, s)?),
         };
         let axis = match (&spec.sweep, &sweep) {
             (Some(SweepSpec { axis: Some(a), .. }), Some((over, _, values))) => {
@@ -168,6 +158,21 @@ impl Study {
         Ok(Self { method, at, ignorable, sweep, axis, warnings: Vec::new(), hold: None, dependent })
     }
 
+    /// What `sweep` sweeps, resolved against `model`, with its values: a parameter or
+    /// a velocity `x'` (an error at key `sweep` otherwise).
+    pub fn swept(model: &Model, sweep: &SweepSpec) -> Result<(String, Swept, Vec<f64>), StudyError> {
+        let values = sweep.values().map_err(|e| StudyError::at("sweep", e))?;
+        let over = &sweep.over;
+        let swept = if let Some(i) = model.parameters.iter().position(|p| &p.name == over) {
+            Swept::Parameter(i)
+        } else if over.strip_suffix('\'').is_some_and(|q| model.scenario.coordinates.iter().any(|c| c == q)) {
+            Swept::Velocity(over.clone())
+        } else {
+            return Err(StudyError::at("sweep", say::not_sweepable(over)));
+        };
+        Ok((over.clone(), swept, values))
+    }
+
     /// The linearisation at the reference state, with the swept quantity at `x`
     /// (when there is a sweep and `x` is given). A swept parameter is left at `x`
     /// in `numeric`.
@@ -179,11 +184,29 @@ impl Study {
         map: &SourceMap,
         x: Option<f64>,
     ) -> Result<Linearization, StudyError> {
+        match (self.sweep.clone(), x) {
+            (Some((name, swept, _)), Some(x)) => self.at_point(model, numeric, derivatives, map, &[(&name, &swept, x)]),
+            _ => self.at_point(model, numeric, derivatives, map, &[]),
+        }
+    }
+
+    /// The linearisation with each of `point`'s quantities (name, what it is) at its
+    /// value: a point of a stability map. Swept parameters are left at their values
+    /// in `numeric`.
+    pub fn at_point(
+        &mut self,
+        model: &mut Model,
+        numeric: &mut NumericModel,
+        derivatives: &mut Derivatives,
+        map: &SourceMap,
+        point: &[(&str, &Swept, f64)],
+    ) -> Result<Linearization, StudyError> {
         let mut settings = self.at.clone();
-        match (&self.sweep, x) {
-            (Some((_, Swept::Parameter(i), _)), Some(x)) => numeric.parameters[*i] = x,
-            (Some((name, Swept::Velocity(_), _)), Some(x)) => settings.push((name.clone(), x)),
-            _ => {}
+        for &(name, swept, x) in point {
+            match swept {
+                Swept::Parameter(i) => numeric.parameters[*i] = x,
+                Swept::Velocity(_) => settings.push((name.into(), x)),
+            }
         }
         let (state, warnings) = state_given(model, numeric, map, &settings).map_err(|reasons| {
             let both = |rest: Message, first: Message| say::both(Part(first), Part(rest));

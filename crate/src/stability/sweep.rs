@@ -126,44 +126,55 @@ pub fn sweep<E>(values: &[f64], mut at: impl FnMut(f64) -> Result<Linearization,
     let tolerance = BOUNDARY_TOLERANCE * range.max(1e-300);
     for (k, &x) in values.iter().enumerate() {
         let mut lin = at(x)?;
-        let g = growth(&lin);
         if let Some(previous) = rows.last() {
-            let pg = growth(previous);
-            if (pg > 0.0) != (g > 0.0) {
-                // Where the stable side has no neutral mode (every real part clearly
-                // negative), the crossing is of the largest real part itself, found
-                // without the band's offset; else of the band.
-                let (mut lo, mut hi) = (values[k - 1], x);
+            if is_stable(previous) != is_stable(&lin) {
                 let refined = boundaries.len() < MAX_REFINED;
-                let through_zero = zero_crossing(previous, &lin);
-                // Where the stable side has no neutral mode (every real part clearly
-                // negative), the crossing is of the largest real part itself, found
-                // without the band's offset; else of the band.
-                let stable_side = if g > 0.0 { previous } else { &lin };
-                let raw = largest_real_part(stable_side) / scale(stable_side) < -10.0 * NEUTRAL;
-                while refined && hi - lo > tolerance {
-                    let mid = 0.5 * (lo + hi);
-                    let at_mid = at(mid)?;
-                    let like_lo = match through_zero {
-                        Some((order, sign_lo)) => {
-                            symmetric_sum(&at_mid.matrix, order).map(f64::signum) == Some(sign_lo)
-                        }
-                        None if raw => (largest_real_part(&at_mid) > 0.0) == (pg > 0.0),
-                        None => (growth(&at_mid) > 0.0) == (pg > 0.0),
-                    };
-                    if like_lo {
-                        lo = mid
-                    } else {
-                        hi = mid
-                    }
-                }
-                boundaries.push(Boundary { value: 0.5 * (lo + hi), becomes_stable: g <= 0.0, refined });
+                let value = if refined {
+                    refine((values[k - 1], previous), (x, &lin), tolerance, &mut at)?
+                } else {
+                    0.5 * (values[k - 1] + x)
+                };
+                boundaries.push(Boundary { value, becomes_stable: is_stable(&lin), refined });
             }
             follow(&previous.eigenvalues, &mut lin.eigenvalues);
         }
         rows.push(lin);
     }
     Ok(Sweep { values: values.to_vec(), rows, boundaries })
+}
+
+/// Where between `lo` and `hi` (a value and its linearisation, of opposite
+/// stability) the motion changes stability, by bisection with `at` to `tolerance`.
+pub fn refine<E>(
+    lo: (f64, &Linearization),
+    hi: (f64, &Linearization),
+    tolerance: f64,
+    at: &mut impl FnMut(f64) -> Result<Linearization, E>,
+) -> Result<f64, E> {
+    let (previous, lin) = (lo.1, hi.1);
+    let (pg, g) = (growth(previous), growth(lin));
+    let (mut lo, mut hi) = (lo.0, hi.0);
+    let through_zero = zero_crossing(previous, lin);
+    // Where the stable side has no neutral mode (every real part clearly negative),
+    // the crossing is of the largest real part itself, found without the band's
+    // offset; else of the band.
+    let stable_side = if g > 0.0 { previous } else { lin };
+    let raw = largest_real_part(stable_side) / scale(stable_side) < -10.0 * NEUTRAL;
+    while hi - lo > tolerance {
+        let mid = 0.5 * (lo + hi);
+        let at_mid = at(mid)?;
+        let like_lo = match through_zero {
+            Some((order, sign_lo)) => symmetric_sum(&at_mid.matrix, order).map(f64::signum) == Some(sign_lo),
+            None if raw => (largest_real_part(&at_mid) > 0.0) == (pg > 0.0),
+            None => (growth(&at_mid) > 0.0) == (pg > 0.0),
+        };
+        if like_lo {
+            lo = mid
+        } else {
+            hi = mid
+        }
+    }
+    Ok(0.5 * (lo + hi))
 }
 
 /// Most principal minors summed for a crossing through zero.

@@ -1,0 +1,109 @@
+//! Stability maps on every core: the points of a [`Grid`] and then its boundaries,
+//! handed out to threads in chunks, each thread with its own copy of the model, its
+//! numeric form, the derivatives and the study. Every point and boundary is computed
+//! from the grid alone, so the map is the same, bit for bit, on any number of
+//! threads as [`StabilityMap::compute`] gives on one.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use nhlab::mechanics::{Model, NumericModel};
+use nhlab::scenario::SourceMap;
+use nhlab::stability::{
+    Derivatives, Grid, Linearization, MapPoint, StabilityMap, Study, StudyError, Swept, MAX_REFINED_BOUNDARIES,
+};
+
+/// Points (or boundaries) a thread takes at a time: large enough that handing out
+/// costs nothing against ~60 µs a linearisation, small enough to balance the threads.
+const CHUNK: usize = 16;
+
+/// What every thread starts from: the study and the model it linearises.
+pub struct MapInputs<'a> {
+    /// The study: method, reference state, ignorable coordinates.
+    pub study: &'a Study,
+    /// The model.
+    pub model: &'a Model,
+    /// Its numeric form.
+    pub numeric: &'a NumericModel,
+    /// The derivatives of its equations.
+    pub derivatives: &'a Derivatives,
+    /// Where its text came from (for the reference state's messages).
+    pub map: &'a SourceMap,
+    /// Each axis' quantity (name, what it is), in the grid's order.
+    pub swept: &'a [(String, Swept)],
+}
+
+/// One thread's copies.
+struct Worker<'a> {
+    study: Study,
+    model: Model,
+    numeric: NumericModel,
+    derivatives: Derivatives,
+    inputs: &'a MapInputs<'a>,
+}
+
+impl Worker<'_> {
+    fn at(&mut self, values: &[f64]) -> Result<Linearization, StudyError> {
+        let point: Vec<(&str, &Swept, f64)> =
+            self.inputs.swept.iter().zip(values).map(|((name, swept), &x)| (name.as_str(), swept, x)).collect();
+        let saved = self.numeric.parameters.clone();
+        let lin =
+            self.study.at_point(&mut self.model, &mut self.numeric, &mut self.derivatives, self.inputs.map, &point);
+        self.numeric.parameters = saved;
+        // Said at each of the point's values, as a sweep says it at its value.
+        lin.map_err(|e| {
+            let why = point.iter().rev().fold(e.message(""), |why, (name, _, x)| {
+                nhlab::message::stability::at_value(name, *x, nhlab::message::Part(why))
+            });
+            StudyError::unplaced(why)
+        })
+    }
+}
+
+/// The map of `grid` on `threads` threads (at least one).
+pub fn compute(inputs: &MapInputs<'_>, grid: Grid, threads: usize) -> Result<StabilityMap, StudyError> {
+    let points = spread(inputs, grid.len(), threads, |w, k| w.at(&grid.point(k)).map(|l| MapPoint::of(&l)))?;
+    let crossings = grid.crossings(&points);
+    let boundaries = spread(inputs, crossings.len(), threads, |w, k| {
+        grid.boundary(crossings[k], k < MAX_REFINED_BOUNDARIES, &mut |p: &[f64]| w.at(p))
+    })?;
+    Ok(StabilityMap { grid, points, boundaries })
+}
+
+/// `work(worker, k)` for every `k < count` on `threads` threads, in order of `k`;
+/// the first error by `k`, if any.
+fn spread<T: Send>(
+    inputs: &MapInputs<'_>,
+    count: usize,
+    threads: usize,
+    work: impl Fn(&mut Worker<'_>, usize) -> Result<T, StudyError> + Sync,
+) -> Result<Vec<T>, StudyError> {
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<(usize, Result<T, StudyError>)>> = Mutex::new(Vec::with_capacity(count));
+    let threads = threads.clamp(1, count.div_ceil(CHUNK).max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut worker = Worker {
+                    study: inputs.study.clone(),
+                    model: inputs.model.clone(),
+                    numeric: inputs.numeric.clone(),
+                    derivatives: inputs.derivatives.clone(),
+                    inputs,
+                };
+                loop {
+                    let start = next.fetch_add(CHUNK, Ordering::Relaxed);
+                    if start >= count {
+                        break;
+                    }
+                    let chunk: Vec<_> =
+                        (start..(start + CHUNK).min(count)).map(|k| (k, work(&mut worker, k))).collect();
+                    done.lock().expect("no thread panics holding it").extend(chunk);
+                }
+            });
+        }
+    });
+    let mut done = done.into_inner().expect("no thread panics holding it");
+    done.sort_by_key(|(k, _)| *k);
+    done.into_iter().map(|(_, r)| r).collect()
+}

@@ -1,0 +1,126 @@
+//! The stability map figure: a grid of two swept quantities, each cell coloured by
+//! its largest real part — green where the motion is stable (deeper where it decays
+//! faster), red where it is unstable (deeper where it grows faster) — with the
+//! boundaries found between cells marked. The command line's `linearize --sweep A=…
+//! --sweep B=… --plot` draws it.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::{tick_label, DrawResult, Scale};
+
+/// What the map figure shows.
+pub struct MapChart<'a> {
+    /// The caption (may be empty).
+    pub title: &'a str,
+    /// The first axis' name and values (across).
+    pub x: (&'a str, &'a [f64]),
+    /// The second axis' name and values (up).
+    pub y: (&'a str, &'a [f64]),
+    /// Each point's largest real part, the second axis fastest.
+    pub max_real: &'a [f64],
+    /// Whether each point is stable.
+    pub stable: &'a [bool],
+    /// The boundaries found, as `(x, y)`.
+    pub boundaries: &'a [(f64, f64)],
+}
+
+/// The edges of the cells around `values` (midway between neighbours; a lone value
+/// gets a unit cell).
+fn edges(values: &[f64]) -> Vec<f64> {
+    match values {
+        [] => Vec::new(),
+        [x] => vec![x - 0.5, x + 0.5],
+        _ => {
+            let n = values.len();
+            let mut out = vec![values[0] - 0.5 * (values[1] - values[0])];
+            out.extend(values.windows(2).map(|w| 0.5 * (w[0] + w[1])));
+            out.push(values[n - 1] + 0.5 * (values[n - 1] - values[n - 2]));
+            out
+        }
+    }
+}
+
+/// A cell's colour: green for stable, red for unstable, deeper with `|max_real|`
+/// against the largest on its side of zero.
+fn cell_colour(max_real: f64, stable: bool, largest: (f64, f64)) -> RGBColor {
+    let (base, reach) = if stable { ((46, 160, 67), largest.0) } else { ((207, 34, 46), largest.1) };
+    let depth = if reach > 0.0 { (max_real.abs() / reach).clamp(0.0, 1.0).sqrt() } else { 1.0 };
+    let t = 0.25 + 0.75 * depth;
+    let mix = |c: u8| (255.0 - t * (255.0 - f64::from(c))).round() as u8;
+    RGBColor(mix(base.0), mix(base.1), mix(base.2))
+}
+
+/// Draws the map on `root`.
+pub fn draw_stability_map<B: DrawingBackend>(root: &DrawingArea<B, Shift>, chart: &MapChart) -> DrawResult
+where
+    B::ErrorType: 'static,
+{
+    let (xe, ye) = (edges(chart.x.1), edges(chart.y.1));
+    let (Some(&x0), Some(&x1), Some(&y0), Some(&y1)) = (xe.first(), xe.last(), ye.first(), ye.last()) else {
+        return Ok(());
+    };
+    let mut c = ChartBuilder::on(root)
+        .caption(chart.title, ("sans-serif", 16))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x0..x1, y0..y1)?;
+    let x_format = move |v: &f64| tick_label(*v, x0, x1, Scale::Linear);
+    let y_format = move |v: &f64| tick_label(*v, y0, y1, Scale::Linear);
+    c.configure_mesh()
+        .disable_mesh()
+        .x_desc(chart.x.0)
+        .y_desc(chart.y.0)
+        .x_label_formatter(&x_format)
+        .y_label_formatter(&y_format)
+        .label_style(("sans-serif", 12))
+        .axis_desc_style(("sans-serif", 13))
+        .draw()?;
+    let largest = chart.max_real.iter().zip(chart.stable).fold((0.0f64, 0.0f64), |(s, u), (&m, &stable)| {
+        if !m.is_finite() {
+            (s, u)
+        } else if stable {
+            (s.max(m.abs()), u)
+        } else {
+            (s, u.max(m.abs()))
+        }
+    });
+    let ny = chart.y.1.len();
+    c.draw_series(chart.max_real.iter().zip(chart.stable).enumerate().map(|(k, (&m, &stable))| {
+        let (i, j) = (k / ny, k % ny);
+        let colour = cell_colour(m, stable, largest);
+        Rectangle::new([(xe[i], ye[j]), (xe[i + 1], ye[j + 1])], colour.filled())
+    }))?;
+    c.draw_series(chart.boundaries.iter().map(|&p| Circle::new(p, 2, BLACK.filled())))?
+        .label("boundary")
+        .legend(|(x, y)| Circle::new((x + 8, y), 3, BLACK.filled()));
+    c.draw_series(std::iter::once(Rectangle::new([(0.0, 0.0), (0.0, 0.0)], RGBColor(46, 160, 67).filled())))?
+        .label("stable (deeper: decays faster)")
+        .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], RGBColor(46, 160, 67).filled()));
+    c.draw_series(std::iter::once(Rectangle::new([(0.0, 0.0), (0.0, 0.0)], RGBColor(207, 34, 46).filled())))?
+        .label("unstable (deeper: grows faster)")
+        .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], RGBColor(207, 34, 46).filled()));
+    c.configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperRight)
+        .label_font(("sans-serif", 12))
+        .draw()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_centred_on_their_values() {
+        assert_eq!(edges(&[0.0, 1.0, 3.0]), [-0.5, 0.5, 2.0, 4.0]);
+        assert_eq!(edges(&[2.0]), [1.5, 2.5]);
+        // Deeper with the rate, on each side its own scale.
+        let (a, b) = (cell_colour(-0.1, true, (1.0, 5.0)), cell_colour(-1.0, true, (1.0, 5.0)));
+        assert!(b.1 < a.1 && b.0 < a.0, "{a:?} {b:?}");
+        assert!(cell_colour(5.0, false, (1.0, 5.0)) == RGBColor(207, 34, 46));
+    }
+}
