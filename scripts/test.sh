@@ -150,6 +150,7 @@ fi
 
 run "benchmark: expressions (quick)" cargo bench -p nhlab --bench expr --locked -- --quick
 run "benchmark: mechanics (quick)" cargo bench -p nhlab --bench mechanics --locked -- --quick
+run "benchmark: stability map (quick)" cargo bench -p nhlab-cli --bench map --locked -- --quick
 if [ "$web_ok" -eq 1 ] && [ -f dist/index.html ]; then
     run "benchmark: browser (quick)" node tests/browser/bench.mjs --quick
 fi
