@@ -56,7 +56,7 @@ fn main() {
     };
     let timed = |threads: usize| {
         let start = Instant::now();
-        let m = compute(&inputs, grid.clone(), threads).expect("a map");
+        let m = compute(&inputs, grid.clone(), threads, 0..n).expect("a map");
         (start.elapsed().as_secs_f64(), m)
     };
     let (one_s, one) = timed(1);

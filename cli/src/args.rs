@@ -199,6 +199,11 @@ pub struct LinearizeArgs {
     /// same on any number.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// `I:J`: only the values I to J−1 of a map's first axis (counting from 0), and
+    /// the boundaries from them: chunks that put together are the whole map, bit for
+    /// bit (for spreading a map over machines, as Python's `client=` does).
+    #[arg(long)]
+    pub rows: Option<String>,
     /// No sweep, even if the scenario declares one.
     #[arg(long, conflicts_with = "sweep")]
     pub no_sweep: bool,

@@ -4,14 +4,13 @@
 //! from the grid alone, so the map is the same, bit for bit, on any number of
 //! threads as [`StabilityMap::compute`] gives on one.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use nhlab::mechanics::{Model, NumericModel};
 use nhlab::scenario::SourceMap;
-use nhlab::stability::{
-    Derivatives, Grid, Linearization, MapPoint, StabilityMap, Study, StudyError, Swept, MAX_REFINED_BOUNDARIES,
-};
+use nhlab::stability::{Derivatives, Grid, Linearization, MapPoint, StabilityMap, Study, StudyError, Swept};
 
 /// Points (or boundaries) a thread takes at a time: large enough that handing out
 /// costs nothing against ~60 µs a linearisation, small enough to balance the threads.
@@ -60,14 +59,28 @@ impl Worker<'_> {
     }
 }
 
-/// The map of `grid` on `threads` threads (at least one).
-pub fn compute(inputs: &MapInputs<'_>, grid: Grid, threads: usize) -> Result<StabilityMap, StudyError> {
-    let points = spread(inputs, grid.len(), threads, |w, k| w.at(&grid.point(k)).map(|l| MapPoint::of(&l)))?;
-    let crossings = grid.crossings(&points);
+/// The map of `grid` on `threads` threads (at least one): the points of `rows`
+/// (values of the first axis; all of them for the whole map) and the boundaries from
+/// them. Chunks of rows put together are the whole map, bit for bit: a boundary's
+/// bisection and whether it is refined depend on its row alone.
+pub fn compute(
+    inputs: &MapInputs<'_>,
+    grid: Grid,
+    threads: usize,
+    rows: Range<usize>,
+) -> Result<StabilityMap, StudyError> {
+    let row_len = grid.row_len();
+    let base = rows.start * row_len;
+    // The row after the chunk too, for the boundaries into it.
+    let end = (rows.end + 1).min(grid.axes[0].values.len()) * row_len;
+    let mut points = spread(inputs, end - base, threads, |w, k| w.at(&grid.point(base + k)).map(|l| MapPoint::of(&l)))?;
+    let crossings = grid.crossings(rows.clone(), |k| points[k - base].stable);
     let boundaries = spread(inputs, crossings.len(), threads, |w, k| {
-        grid.boundary(crossings[k], k < MAX_REFINED_BOUNDARIES, &mut |p: &[f64]| w.at(p))
+        let (crossing, refined) = crossings[k];
+        grid.boundary(crossing, refined, &mut |p: &[f64]| w.at(p))
     })?;
-    Ok(StabilityMap { grid, points, boundaries })
+    points.truncate(rows.len() * row_len);
+    Ok(StabilityMap { grid, rows, points, boundaries })
 }
 
 /// `work(worker, k)` for every `k < count` on `threads` threads, in order of `k`;

@@ -23,6 +23,7 @@ import sys
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from . import _nhlab
+from .maps import StabilityMap, on_cluster, sweep_flags
 
 if sys.version_info >= (3, 11):
     import tomllib as _toml
@@ -31,6 +32,7 @@ else:  # pragma: no cover - exercised on older Pythons only
 
 __all__ = [
     "Model",
+    "StabilityMap",
     "Equations",
     "Problem",
     "ScenarioError",
@@ -361,6 +363,39 @@ class Model:
             args += ["--state-space"]
         out, _ = self._cli(args)
         return _arrays(json.loads(out))
+
+    def stability_map(
+        self,
+        axes: Mapping[str, Sequence[float]],
+        at: Optional[Mapping[str, float]] = None,
+        method: Optional[str] = None,
+        threads: Optional[int] = None,
+        client: Any = None,
+        chunks: Optional[int] = None,
+    ) -> "StabilityMap":
+        """``nhlab linearize`` over the grid of ``axes`` (name → increasing values; two
+        or three parameters or speeds ``"x'"``), on every core (or ``threads``): a
+        :class:`StabilityMap` with NumPy arrays shaped by the axes, in their order.
+        ``at`` and ``method`` as for :meth:`linearize`. With ``client`` (a
+        ``dask.distributed.Client``) the first axis' values are cut into ``chunks``
+        (default: four per worker) computed on the cluster's workers, each on
+        ``threads`` threads (default 1): the same map, bit for bit."""
+        args = ["linearize", "-", "--format", "json", *sweep_flags(axes, _number)]
+        if method is not None:
+            args += ["--method", method]
+        if at:
+            args += ["--at", ",".join(f"{k}={_number(x)}" for k, x in at.items())]
+        if client is not None:
+            args += ["--threads", str(int(threads or 1))]
+            workers = max(1, len(client.scheduler_info().get("workers", {})))
+            rows = len(next(iter(axes.values())))
+            keep = lambda speeds: ["--keep-speed", ",".join(speeds)] if speeds else []  # noqa: E731
+            result = on_cluster(client, self._text, self._language, args, rows, chunks or 4 * workers, keep)
+            return StabilityMap(result)
+        if threads is not None:
+            args += ["--threads", str(int(threads))]
+        out, _ = self._cli(args)
+        return StabilityMap(json.loads(out))
 
     def export(self, language: str, method: str = "lagrange", name: str = "model") -> str:
         """The file ``nhlab export --lang LANGUAGE`` writes (``c``, ``python``,

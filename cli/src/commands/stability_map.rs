@@ -27,8 +27,8 @@ pub fn run(args: &LinearizeArgs, l: &mut Loaded, study: &mut Study, derivatives:
     let mut swept = Vec::new();
     let mut axes = Vec::new();
     for text in &args.sweep {
-        let spec = parse_sweep(text)?;
-        let (name, what, values) = Study::swept(&l.model, &spec).map_err(|e| Failure::bad(blame(&e, args)))?;
+        let (name, values) = axis_values(text)?;
+        let what = Study::quantity(&l.model, &name).map_err(|e| Failure::bad(blame(&e, args)))?;
         if swept.iter().any(|(n, _): &(String, Swept)| *n == name) {
             return Err(Failure::bad(format!("--sweep: `{name}` is swept twice")));
         }
@@ -39,13 +39,17 @@ pub fn run(args: &LinearizeArgs, l: &mut Loaded, study: &mut Study, derivatives:
     if args.plot.is_some() && grid.axes.len() != 2 {
         return Err(Failure::bad("--plot: a map is drawn over two axes"));
     }
+    let rows = match &args.rows {
+        None => 0..grid.axes[0].values.len(),
+        Some(text) => row_range(text, grid.axes[0].values.len())?,
+    };
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if threads == 0 {
         return Err(Failure::bad("--threads: at least 1"));
     }
     let mut map = {
         let inputs = MapInputs { study, model: &l.model, numeric: &l.numeric, derivatives, map: &l.map, swept: &swept };
-        compute(&inputs, grid.clone(), threads).map_err(|e| Failure::Compute(e.to_string()))?
+        compute(&inputs, grid.clone(), threads, rows.clone()).map_err(|e| Failure::Compute(e.to_string()))?
     };
     // A speed held at some points only is kept at all of them: one state everywhere.
     if let Some(held) = map.held_everywhere() {
@@ -53,7 +57,7 @@ pub fn run(args: &LinearizeArgs, l: &mut Loaded, study: &mut Study, derivatives:
         study.hold =
             Some(study.ignorable.iter().copied().filter(|&i| held.contains(&format!("{}'", names[i]))).collect());
         let inputs = MapInputs { study, model: &l.model, numeric: &l.numeric, derivatives, map: &l.map, swept: &swept };
-        map = compute(&inputs, grid, threads).map_err(|e| Failure::Compute(e.to_string()))?;
+        map = compute(&inputs, grid, threads, rows).map_err(|e| Failure::Compute(e.to_string()))?;
     }
     if map.points.iter().flat_map(|p| &p.eigenvalues).any(|e| !e.re.is_finite() || !e.im.is_finite()) {
         return Err(Failure::Compute("an eigenvalue is not finite".into()));
@@ -73,6 +77,43 @@ pub fn run(args: &LinearizeArgs, l: &mut Loaded, study: &mut Study, derivatives:
         crate::plot::write_stability_map(plot, &title, &map)?;
     }
     write_to(&args.out, "--out", &text)
+}
+
+/// A map's `--sweep`: `NAME=START:STOP:STEP`, or `NAME=V1,V2,…` (finite, increasing:
+/// the values Python's `stability_map` passes, each written to read back to its bits).
+fn axis_values(text: &str) -> Result<(String, Vec<f64>), Failure> {
+    let Some((name, list)) = text.split_once('=').filter(|(_, list)| list.contains(',')) else {
+        let spec = parse_sweep(text)?;
+        let values = spec.values().map_err(|e| Failure::bad(format!("--sweep: {e}")))?;
+        return Ok((spec.over, values));
+    };
+    let bad = |m: String| Failure::bad(format!("--sweep: {m}"));
+    let values: Vec<f64> = list
+        .split(',')
+        .map(|x| {
+            x.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| bad(format!("`{x}` is not a finite number")))
+        })
+        .collect::<Result<_, _>>()?;
+    if values.windows(2).any(|w| w[1] <= w[0]) {
+        return Err(bad(format!("the values of `{}` must increase", name.trim())));
+    }
+    Ok((name.trim().to_string(), values))
+}
+
+/// `--rows I:J` within a first axis of `n` values.
+fn row_range(text: &str, n: usize) -> Result<std::ops::Range<usize>, Failure> {
+    let bad =
+        || Failure::bad(format!("--rows: expected I:J with 0 ≤ I < J ≤ {n} (the first axis' values), found `{text}`"));
+    let (i, j) = text.split_once(':').ok_or_else(bad)?;
+    let (i, j) = (i.trim().parse::<usize>().map_err(|_| bad())?, j.trim().parse::<usize>().map_err(|_| bad())?);
+    if i >= j || j > n {
+        return Err(bad());
+    }
+    Ok(i..j)
 }
 
 /// `rear' = 14.31 at c = 0.08 (becomes stable)`.
@@ -95,8 +136,9 @@ fn csv_text(map: &StabilityMap) -> String {
         header.extend([format!("re{i}"), format!("im{i}")]);
     }
     let mut text = header.join(",") + "\n";
+    let base = map.rows.start * map.grid.row_len();
     for (k, p) in map.points.iter().enumerate() {
-        let mut cells: Vec<String> = map.grid.point(k).iter().map(|x| format!("{x:?}")).collect();
+        let mut cells: Vec<String> = map.grid.point(base + k).iter().map(|x| format!("{x:?}")).collect();
         cells.push(format!("{:?}", p.max_real));
         cells.push(p.stable.to_string());
         for e in &p.eigenvalues {
@@ -107,7 +149,8 @@ fn csv_text(map: &StabilityMap) -> String {
     text
 }
 
-/// `values` nested by the grid's axes (the last innermost).
+/// `values` nested by the grid's axes (the last innermost; the first only over the
+/// rows computed).
 fn nested(map: &StabilityMap, value: impl Fn(usize) -> Value) -> Value {
     fn level(shape: &[usize], offset: usize, value: &dyn Fn(usize) -> Value) -> Value {
         match shape {
@@ -118,7 +161,9 @@ fn nested(map: &StabilityMap, value: impl Fn(usize) -> Value) -> Value {
             }
         }
     }
-    level(&map.grid.shape(), 0, &value)
+    let mut shape = map.grid.shape();
+    shape[0] = map.rows.len();
+    level(&shape, 0, &value)
 }
 
 fn json_text(study: &Study, map: &StabilityMap) -> Result<String, Failure> {
@@ -139,6 +184,7 @@ fn json_text(study: &Study, map: &StabilityMap) -> Result<String, Failure> {
         "method": study.method.id(),
         "at": at,
         "axes": axes,
+        "rows": [map.rows.start, map.rows.end],
         "max_real": nested(map, |k| json!(map.points[k].max_real)),
         "stable": nested(map, |k| json!(map.points[k].stable)),
         "eigenvalues": nested(map, |k| json!(map.points[k].eigenvalues.iter().map(|e| [e.re, e.im]).collect::<Vec<_>>())),

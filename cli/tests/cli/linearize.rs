@@ -301,6 +301,8 @@ fn a_map_that_cannot_be_made_is_refused_at_its_flag() {
         ),
         (vec!["--sweep", "c=0:1:0.5", "--sweep", "nope=0:1:0.5"], "--sweep"),
         (vec!["--sweep", "c=0:1:0.5", "--sweep", "w=1:2:0.5", "--threads", "0"], "--threads: at least 1"),
+        (vec!["--sweep", "c=0.1,0.05", "--sweep", "w=1:2:0.5"], "the values of `c` must increase"),
+        (vec!["--sweep", "c=0.1,x", "--sweep", "w=1:2:0.5"], "`x` is not a finite number"),
     ] {
         let mut args = vec!["linearize", file.as_str()];
         args.extend_from_slice(&extra);
@@ -308,4 +310,52 @@ fn a_map_that_cannot_be_made_is_refused_at_its_flag() {
         assert_eq!(code, 2, "{extra:?}: {err}");
         assert!(err.contains(says), "{extra:?}: {err}");
     }
+}
+
+/// `--rows I:J` computes a chunk of a map's first axis: chunks put together are the
+/// whole map, rows and boundaries, to the bit.
+#[test]
+fn chunks_of_rows_put_together_are_the_whole_map() {
+    let file = scenario("whipple-bicycle");
+    let map = |extra: &[&str]| {
+        let mut args = vec![
+            "linearize",
+            file.as_str(),
+            "--sweep",
+            "rear'=0:33.3:0.666",
+            "--sweep",
+            "c=0.04:0.12:0.04",
+            "--format",
+            "csv",
+        ];
+        args.extend_from_slice(extra);
+        let (code, out, err) = nhlab(&args);
+        assert_eq!(code, 0, "{err}");
+        (out, err)
+    };
+    let (whole, whole_said) = map(&[]);
+    let mut rows = String::new();
+    let mut said = String::new();
+    for (k, chunk) in ["0:21", "21:22", "22:51"].iter().enumerate() {
+        let (out, err) = map(&["--rows", chunk]);
+        let mut lines = out.lines();
+        let header = lines.next().unwrap();
+        if k == 0 {
+            rows += header;
+            rows += "\n";
+        }
+        for l in lines {
+            rows += l;
+            rows += "\n";
+        }
+        said += &err;
+    }
+    assert_eq!(rows, whole);
+    assert_eq!(said, whole_said);
+    assert!(whole_said.lines().count() >= 6, "{whole_said}");
+    let (code, _, err) = nhlab(&["linearize", file.as_str(), "--rows", "0:2"]);
+    assert!(code == 2 && err.contains("--rows and --threads are for a map"), "{err}");
+    let (code, _, err) =
+        nhlab(&["linearize", file.as_str(), "--sweep", "c=0:1:0.5", "--sweep", "w=1:2:0.5", "--rows", "2:2"]);
+    assert!(code == 2 && err.contains("--rows: expected I:J"), "{err}");
 }

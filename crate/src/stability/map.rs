@@ -21,9 +21,15 @@ pub const MAX_AXES: usize = 3;
 /// Most points of a map (a 1000 × 1000 grid).
 pub const MAX_POINTS: usize = 1_000_000;
 
-/// Most boundaries refined by bisection (each ~45 linearisations, twice the grid's
-/// work for a 200 × 200 map at the most); past it they are given to half a step.
+/// Boundaries refined by bisection (each ~45 linearisations) per value of the first
+/// axis: at least [`MIN_REFINED_PER_ROW`], and [`MAX_REFINED_BOUNDARIES`] over the
+/// whole map when its first axis is shorter than their ratio. Past it a boundary is
+/// given to half a step. Counted per value of the first axis (a row), so that a row
+/// decides its own, wherever it is computed (`rows` of a chunk).
 pub const MAX_REFINED_BOUNDARIES: usize = 4_000;
+
+/// See [`MAX_REFINED_BOUNDARIES`].
+pub const MIN_REFINED_PER_ROW: usize = 16;
 
 /// An axis of a map: the swept quantity's name and its values, increasing.
 #[derive(Clone, Debug, PartialEq)]
@@ -73,7 +79,7 @@ pub struct MapBoundary {
     pub value: f64,
     /// Stable on the far side (larger values), else unstable.
     pub becomes_stable: bool,
-    /// Found by bisection; false past [`MAX_REFINED_BOUNDARIES`].
+    /// Found by bisection; false past its row's share of [`MAX_REFINED_BOUNDARIES`].
     pub refined: bool,
 }
 
@@ -140,19 +146,41 @@ impl Grid {
         self.indices(flat).iter().zip(&self.axes).map(|(&i, a)| a.values[i]).collect()
     }
 
-    /// The pairs of neighbouring points of opposite stability: (axis, the point
-    /// before, the point after), in the order of the points, then of the axes.
-    pub fn crossings(&self, points: &[MapPoint]) -> Vec<(usize, usize, usize)> {
+    /// Points per value of the first axis (a row).
+    pub fn row_len(&self) -> usize {
+        self.axes[1..].iter().map(|a| a.values.len()).product()
+    }
+
+    /// The boundaries a row may refine ([`MAX_REFINED_BOUNDARIES`]).
+    pub fn refined_per_row(&self) -> usize {
+        (MAX_REFINED_BOUNDARIES / self.axes[0].values.len()).max(MIN_REFINED_PER_ROW)
+    }
+
+    /// The pairs of neighbouring points of opposite stability whose first point is in
+    /// `rows` (values of the first axis): (axis, the point before, the point after,
+    /// whether it is refined), in the order of the points, then of the axes.
+    /// `stable(flat)` says whether a point is stable; it is asked of the rows and of
+    /// the row after them.
+    pub fn crossings(
+        &self,
+        rows: core::ops::Range<usize>,
+        stable: impl Fn(usize) -> bool,
+    ) -> Vec<((usize, usize, usize), bool)> {
         let mut out = Vec::new();
-        for flat in 0..self.len() {
-            let at = self.indices(flat);
-            for (axis, a) in self.axes.iter().enumerate() {
-                if at[axis] + 1 < a.values.len() {
-                    let mut next = at.clone();
-                    next[axis] += 1;
-                    let other = self.index(&next);
-                    if points[flat].stable != points[other].stable {
-                        out.push((axis, flat, other));
+        let row_len = self.row_len();
+        for row in rows {
+            let mut in_row = 0;
+            for flat in row * row_len..(row + 1) * row_len {
+                let at = self.indices(flat);
+                for (axis, a) in self.axes.iter().enumerate() {
+                    if at[axis] + 1 < a.values.len() {
+                        let mut next = at.clone();
+                        next[axis] += 1;
+                        let other = self.index(&next);
+                        if stable(flat) != stable(other) {
+                            out.push(((axis, flat, other), in_row < self.refined_per_row()));
+                            in_row += 1;
+                        }
                     }
                 }
             }
@@ -188,14 +216,17 @@ impl Grid {
     }
 }
 
-/// A stability map: the grid, each point, and the boundaries.
+/// A stability map, or a chunk of one: the grid, each point of its rows, and the
+/// boundaries from them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StabilityMap {
     /// The grid.
     pub grid: Grid,
-    /// Each point, in the grid's order.
+    /// The values of the first axis computed (all of them unless a chunk).
+    pub rows: core::ops::Range<usize>,
+    /// Each point of those rows, in the grid's order.
     pub points: Vec<MapPoint>,
-    /// The boundaries between neighbouring points, in the order of
+    /// The boundaries whose first point is in those rows, in the order of
     /// [`Grid::crossings`].
     pub boundaries: Vec<MapBoundary>,
 }
@@ -206,15 +237,12 @@ impl StabilityMap {
     pub fn compute<E>(grid: Grid, mut at: impl FnMut(&[f64]) -> Result<Linearization, E>) -> Result<StabilityMap, E> {
         let points =
             (0..grid.len()).map(|k| at(&grid.point(k)).map(|l| MapPoint::of(&l))).collect::<Result<Vec<_>, E>>()?;
-        let crossings = grid.crossings(&points);
-        let boundaries = crossings
-            .iter()
-            .enumerate()
-            .map(|(k, &c)| grid.boundary(c, k < MAX_REFINED_BOUNDARIES, &mut at))
-            .collect::<Result<Vec<_>, E>>()?;
-        Ok(StabilityMap { grid, points, boundaries })
+        let rows = 0..grid.axes[0].values.len();
+        let crossings = grid.crossings(rows.clone(), |k| points[k].stable);
+        let boundaries =
+            crossings.iter().map(|&(c, refined)| grid.boundary(c, refined, &mut at)).collect::<Result<Vec<_>, E>>()?;
+        Ok(StabilityMap { grid, rows, points, boundaries })
     }
-
     /// The speeds held at every point, when the points differ in what they hold (a
     /// speed nothing couples to at some values only): a map computed again holding
     /// just these has one state at every point. `None` when every point holds the

@@ -35,7 +35,10 @@ use nalgebra::{Complex, DMatrix, DVector};
 
 pub use axis::{derived_axis, Axis};
 pub use derivatives::{Derivatives, TermDerivatives};
-pub use map::{Grid, MapAxis, MapBoundary, MapPoint, StabilityMap, MAX_AXES, MAX_POINTS, MAX_REFINED_BOUNDARIES};
+pub use map::{
+    Grid, MapAxis, MapBoundary, MapPoint, StabilityMap, MAX_AXES, MAX_POINTS, MAX_REFINED_BOUNDARIES,
+    MIN_REFINED_PER_ROW,
+};
 pub use study::{Study, StudyError, Swept, MAX_DERIVATIVES};
 pub use sweep::{growth, is_stable, refine, sweep, Boundary, Sweep, BOUNDARY_TOLERANCE, MAX_REFINED, NEUTRAL};
 

@@ -162,15 +162,19 @@ impl Study {
     /// a velocity `x'` (an error at key `sweep` otherwise).
     pub fn swept(model: &Model, sweep: &SweepSpec) -> Result<(String, Swept, Vec<f64>), StudyError> {
         let values = sweep.values().map_err(|e| StudyError::at("sweep", e))?;
-        let over = &sweep.over;
-        let swept = if let Some(i) = model.parameters.iter().position(|p| &p.name == over) {
-            Swept::Parameter(i)
+        Ok((sweep.over.clone(), Self::quantity(model, &sweep.over)?, values))
+    }
+
+    /// What `over` names: a parameter or a velocity `x'` (an error at key `sweep`
+    /// otherwise).
+    pub fn quantity(model: &Model, over: &str) -> Result<Swept, StudyError> {
+        if let Some(i) = model.parameters.iter().position(|p| p.name == over) {
+            Ok(Swept::Parameter(i))
         } else if over.strip_suffix('\'').is_some_and(|q| model.scenario.coordinates.iter().any(|c| c == q)) {
-            Swept::Velocity(over.clone())
+            Ok(Swept::Velocity(over.into()))
         } else {
-            return Err(StudyError::at("sweep", say::not_sweepable(over)));
-        };
-        Ok((over.clone(), swept, values))
+            Err(StudyError::at("sweep", say::not_sweepable(over)))
+        }
     }
 
     /// The linearisation at the reference state, with the swept quantity at `x`
