@@ -53,9 +53,7 @@ pub fn run(args: &LinearizeArgs, l: &mut Loaded, study: &mut Study, derivatives:
     };
     // A speed held at some points only is kept at all of them: one state everywhere.
     if let Some(held) = map.held_everywhere() {
-        let names = &l.model.scenario.coordinates;
-        study.hold =
-            Some(study.ignorable.iter().copied().filter(|&i| held.contains(&format!("{}'", names[i]))).collect());
+        study.hold_only(&l.model, |speed| held.iter().any(|h| h == speed));
         let inputs = MapInputs { study, model: &l.model, numeric: &l.numeric, derivatives, map: &l.map, swept: &swept };
         map = compute(&inputs, grid, threads, rows).map_err(|e| Failure::Compute(e.to_string()))?;
     }

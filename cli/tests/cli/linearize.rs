@@ -302,6 +302,8 @@ fn a_map_that_cannot_be_made_is_refused_at_its_flag() {
         (vec!["--sweep", "c=0:1:0.5", "--sweep", "nope=0:1:0.5"], "--sweep"),
         (vec!["--sweep", "c=0:1:0.5", "--sweep", "w=1:2:0.5", "--threads", "0"], "--threads: at least 1"),
         (vec!["--sweep", "c=0.1,0.05", "--sweep", "w=1:2:0.5"], "the values of `c` must increase"),
+        // Bounded before any work: 3,331 × 201 points.
+        (vec!["--sweep", "rear'=0:33.3:0.01", "--sweep", "c=0:0.2:0.001"], "669531 points; a map has at most 250000"),
         (vec!["--sweep", "c=0.1,x", "--sweep", "w=1:2:0.5"], "`x` is not a finite number"),
     ] {
         let mut args = vec!["linearize", file.as_str()];

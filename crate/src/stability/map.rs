@@ -18,8 +18,9 @@ use super::{is_stable, refine, Linearization, BOUNDARY_TOLERANCE};
 /// Most axes of a map.
 pub const MAX_AXES: usize = 3;
 
-/// Most points of a map (a 1000 × 1000 grid).
-pub const MAX_POINTS: usize = 1_000_000;
+/// Most points of a map (a 500 × 500 grid): a 200 × 200 bicycle map written as JSON
+/// holds about 230 MB at its peak, so this bounds the command line near 1.5 GB.
+pub const MAX_POINTS: usize = 250_000;
 
 /// Boundaries refined by bisection (each ~45 linearisations) per value of the first
 /// axis: at least [`MIN_REFINED_PER_ROW`], and [`MAX_REFINED_BOUNDARIES`] over the

@@ -255,19 +255,20 @@ impl Study {
         if let Ok(s) = &result {
             let held = |row: &Linearization| row.held_speeds.clone();
             if s.rows.iter().any(|row| held(row) != held(&s.rows[0])) {
-                let names = &model.scenario.coordinates;
-                let everywhere: Vec<usize> = self
-                    .ignorable
-                    .iter()
-                    .copied()
-                    .filter(|&i| s.rows.iter().all(|row| row.held_speeds.contains(&format!("{}'", names[i]))))
-                    .collect();
-                self.hold = Some(everywhere);
+                self.hold_only(model, |speed| s.rows.iter().all(|row| row.held_speeds.iter().any(|h| h == speed)));
                 result = self.sweep_once(model, numeric, derivatives, map, &name, &values);
             }
         }
         numeric.parameters = saved;
         result
+    }
+
+    /// Holds only the ignorable coordinates' speeds (`x'`) that `held` accepts: the
+    /// speeds held at every value of a sweep or point of a map, so that all of them
+    /// share one state.
+    pub fn hold_only(&mut self, model: &Model, held: impl Fn(&str) -> bool) {
+        let names = &model.scenario.coordinates;
+        self.hold = Some(self.ignorable.iter().copied().filter(|&i| held(&format!("{}'", names[i]))).collect());
     }
 
     fn sweep_once(
