@@ -3,7 +3,9 @@
 // that takes too long is terminated, whatever it is doing.
 
 /** The three modules' wasm-bindgen glue and .wasm, `{page, runner, helper}`, each
- *  `{js, wasm}`, as the build named them in the page (scripts/name-modules.mjs). */
+ *  `{js, wasm}`, as the build named them in the page (scripts/name-modules.mjs); a
+ *  page whose files are not beside it (the notebook widget's, scripts/widget.mjs)
+ *  also names `worker` and `channel` there. */
 export function moduleFiles() {
   const named = document.getElementById("nhlab-modules");
   return named ? JSON.parse(named.textContent) : {};
@@ -32,7 +34,7 @@ const earlyModule = early?.module?.catch(() => null) ?? null;
  *  start without the network, and a cached file never meets a newer module), and
  *  the compiled module (instantiating one is quick). */
 const parts = new Map();
-const workerUrl = new URL(`worker.js${new URL(import.meta.url).search}`, document.baseURI);
+const workerUrl = new URL(moduleFiles().worker ?? `worker.js${new URL(import.meta.url).search}`, document.baseURI);
 let program = null;
 
 function workerParts(kind) {

@@ -19,7 +19,7 @@
     const modules = JSON.parse(document.getElementById("nhlab-modules").textContent);
     const at = (address) => new URL(address, document.baseURI).href;
     const version = encodeURIComponent(modules.page.js.split("/").pop());
-    const worker = new Worker(at(`./worker.js?v=${version}`), { type: "module" });
+    const worker = new Worker(at(modules.worker ?? `./worker.js?v=${version}`), { type: "module" });
     const early = { worker, heard: [] };
     worker.onmessage = ({ data }) => early.heard.push(data);
     worker.onerror = (e) => { e.preventDefault(); early.heard.push({ ready: false, error: e.message || "its program did not load" }); };

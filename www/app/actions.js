@@ -27,6 +27,7 @@ export function wireActions() {
     const warnings = info.warnings;
     update({
       text, info, tEnd: info.t_end, span: info.t_end - info.t0, inputsMoved: false, stalled: null, target: null, jumping: false,
+      inputValues: scenarioInputs(info),
       runs: opened.runs, finished: opened.finished, caughtUp: opened.caughtUp, clock: info.layout.t0,
       // No autoplay for those who asked their system for reduced motion: the initial
       // state is shown and Play starts it.
@@ -154,13 +155,14 @@ export function linkPasted() {
   if (opening) openFromFragment();
 }
 
-/** Puts `text` in the editor and runs it (a Help example, a restored draft). */
+/** Puts `text` in the editor and runs it (a Help example, a restored draft, the
+ *  host's); resolves false when it could not be loaded (said under the editor). */
 export function openText(/** @type {string} */ text) {
   update({ galleryName: null });
   setTypedText(text);
   events.emit("text-replaced", {});
   keepTyped();
-  load(text, { fromEditor: true });
+  return load(text, { fromEditor: true });
 }
 
 // ---------- editing ----------
@@ -193,12 +195,12 @@ export function edit(/** @type {(text: string) => string} */ fn) {
   } catch (e) {
     setStatus(t("edit.not-applied", { why: errorText(e) }), "error");
     events.emit("restore-controls", {});
-    return;
+    return Promise.resolve(false);
   }
   setTypedText(text);
   events.emit("text-replaced", {});
   keepTyped();
-  load(text, { fromEditor: true });
+  return load(text, { fromEditor: true });
 }
 
 /** Sets a number at `path` of the text (`parameters.m`, `initial.q.x`, `run.dt`). */
@@ -326,13 +328,26 @@ export async function reset() {
   update({ clock: s.info.layout.t0, stalled: null, notice });
   if (!(await restart())) return;
   setEnd(s.info.t0 + s.span);
-  update({ inputsMoved: false, restarts: state().restarts + 1 });
+  update({ inputsMoved: false, restarts: state().restarts + 1, inputValues: scenarioInputs(s.info) });
 }
+
+/** The values the scenario gives its inputs taken as arguments (name → value). */
+const scenarioInputs = (/** @type {any} */ info) =>
+  Object.fromEntries((info?.inputs ?? []).filter((/** @type {any} */ i) => i.slot !== null && i.slot !== undefined).map((/** @type {any} */ i) => [i.name, i.value]));
 
 /** Input `slot` moved by hand: it reaches the runs from their next step on. */
 export function moveInput(/** @type {number} */ slot, /** @type {number} */ value) {
-  update({ inputsMoved: true }); // the runs are open-ended, and the CSV export writes them as played
+  const name = state().info?.inputs?.find((/** @type {any} */ i) => i.slot === slot)?.name;
+  // The runs are open-ended, and the CSV export writes them as played.
+  update({ inputsMoved: true, inputValues: name ? { ...state().inputValues, [name]: value } : state().inputValues });
   setInput(slot, value);
+}
+
+/** The clock to `to` (paused): the runs catch up with it, as To end does. */
+export function seek(/** @type {number} */ to) {
+  update({ playing: false });
+  moveClock(to);
+  update({ jumping: true });
 }
 
 // ---------- the page ----------

@@ -45,6 +45,7 @@ import { wireEquations } from "./views/equations.js";
 import { wireExports } from "./views/exports.js";
 import { wireHeader } from "./views/header.js";
 import { wireHelp } from "./views/help.js";
+import { wireHost } from "./views/host.js";
 import { wireInfo } from "./views/info.js";
 import { wireInputs } from "./views/inputs.js";
 import { wireLongRun } from "./views/longrun.js";
@@ -60,8 +61,10 @@ import { stabilitySpan, wireStability } from "./views/stability.js";
 // files): the glue's hashed name versions them, so a cached copy never meets a newer
 // module.
 const VERSION = new URL(document.querySelector('link[rel="modulepreload"]')?.getAttribute("href") ?? "x:/none", location.href).pathname.split("/").pop() ?? "";
-// (An address in a variable: the bundler leaves the import to the browser.)
-const channel = `./channel.js?v=${encodeURIComponent(VERSION)}`;
+// (An address in a variable: the bundler leaves the import to the browser.) The
+// notebook widget's page names its own (scripts/widget.mjs).
+const named = JSON.parse(document.getElementById("nhlab-modules")?.textContent ?? "{}").channel;
+const channel = named ?? `./channel.js?v=${encodeURIComponent(VERSION)}`;
 useChannel(await import(channel));
 
 // The language first: nothing is shown before it is chosen.
@@ -118,7 +121,7 @@ function boot(/** @type {any} */ api) {
   try {
     wireActions();
     for (const wire of [wireNotice, wireHeader, wireEmbed, wireInfo, wireEditor, wireControls, wireInputs, wirePlots,
-      wireEquations, wireStability, wireLongRun, wireMotion, wirePlayback, wireShare, wireHelp, wireExports, wireDrafts, wireProjector]) wire();
+      wireEquations, wireStability, wireLongRun, wireMotion, wirePlayback, wireShare, wireHelp, wireExports, wireDrafts, wireProjector, wireHost]) wire();
     const fragment = location.hash;
     openFromFragment();
     offerDraft(fragment);

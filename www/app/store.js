@@ -56,6 +56,7 @@
  * @property {Sweep | null} stability the stability panel's sweep, once computed
  * @property {boolean} projector the lecture hall's mode
  * @property {string | null} shareLink the link the Share dialog last made
+ * @property {Record<string, number>} inputValues each input's value now (a slider moved, a key held, the host's)
  */
 
 /** @typedef {keyof State} Key */
@@ -90,7 +91,7 @@ export const store = createStore({
   stalled: null, restarts: 0, inputsMoved: false, playing: true, jumping: false, speed: 1, clock: 0, tEnd: 0,
   embed: false, embedControls: [], embedPanel: "", embedParameters: null, linkLanguage: null, language: "en",
   galleryName: null, galleryOrigin: null, unshared: false, status: null, loadTimedOut: false, notice: null,
-  draft: null, stability: null, projector: false, shareLink: null,
+  draft: null, stability: null, projector: false, shareLink: null, inputValues: {},
 });
 
 /** The current state. */

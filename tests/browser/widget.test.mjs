@@ -1,0 +1,119 @@
+// The notebook widget's module (python/nhlab/static/lab.mjs, scripts/widget.mjs) alone,
+// the way anywidget loads it: its text imported as a module from a blob: address by a
+// page that serves nothing else, its `render` called with a model that has no kernel
+// behind it (as a static Jupyter Book / MyST page gives it). The lab draws, follows
+// `parameters` set from outside, and tells the model what it plays — and not one
+// request reaches a server for it.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { ROOT, launch } from "./harness.mjs";
+import { SHOTS } from "./lab-support.mjs";
+
+const MODULE = path.join(ROOT, "python/nhlab/static/lab.mjs");
+const SLEIGH = fs.readFileSync(path.join(ROOT, "scenarios/chaplygin-sleigh.toml"), "utf8");
+
+/** The host: one empty page; every other request is refused and noted. */
+function host() {
+  const asked = [];
+  const server = http.createServer((req, res) => {
+    if (req.url === "/") { res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><meta charset=utf-8><title>host</title><link rel=icon href='data:,'><div id=out style='width:900px'></div>"); return; }
+    asked.push(req.url);
+    res.writeHead(404).end();
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({
+    url: `http://127.0.0.1:${server.address().port}/`, asked, close: () => new Promise((r) => server.close(r)),
+  })));
+}
+
+/** Puts the module on the page as anywidget does, with a model of `values`; the page
+ *  keeps the model as `window.model` and what the widget saved as `window.saved`. */
+async function renderWidget(page, values) {
+  const text = fs.readFileSync(MODULE, "utf8");
+  await page.evaluate(async ({ text, values }) => {
+    const url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+    const widget = (await import(url)).default;
+    // anywidget's model, without a kernel: get, set, on/off of change:<key>, save_changes.
+    const data = { ...values };
+    const listeners = new Map();
+    window.saved = [];
+    window.model = {
+      get: (k) => data[k],
+      set: (k, v) => { const old = data[k]; data[k] = v; if (JSON.stringify(old) !== JSON.stringify(v)) for (const fn of listeners.get(`change:${k}`) ?? []) fn(); },
+      on: (name, fn) => { if (!listeners.has(name)) listeners.set(name, new Set()); listeners.get(name).add(fn); },
+      off: (name, fn) => listeners.get(name)?.delete(fn),
+      save_changes: () => window.saved.push(JSON.parse(JSON.stringify(data))),
+    };
+    window.started = performance.now();
+    window.cleanup = await widget.render({ model: window.model, el: document.getElementById("out") });
+  }, { text, values });
+}
+
+/** The lab's frame (the page inside the widget's iframe). */
+async function labFrame(page) {
+  await page.waitForSelector("iframe.nhlab-lab");
+  const handle = await page.$("iframe.nhlab-lab");
+  return handle.contentFrame();
+}
+
+/** Coloured pixels of the lab's scene canvas. */
+const sceneInk = (frame) => frame.evaluate(() => {
+  const c = document.querySelector("#scene canvas, canvas#scene, .scene canvas") ?? document.querySelector("canvas");
+  const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+  let ink = 0;
+  for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 40) ink++;
+  return ink;
+});
+
+test("the widget's module alone, from a blob: address with nothing served, draws the lab and follows its model both ways", async () => {
+  assert.ok(fs.existsSync(MODULE), `${MODULE} is missing: bash scripts/widget.sh builds it`);
+  const server = await host();
+  const browser = await launch();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    page.on("console", (m) => { if (m.type() === "error") problems.push(`console error: ${m.text()}`); });
+    await page.goto(server.url);
+    await renderWidget(page, { scenario: SLEIGH, parameters: {}, inputs: {}, methods: [], t: 0, playing: true, language: "en", panel: "energy", controls: ["parameters"], height: 0, title: "", error: "", loaded: 0 });
+    const frame = await labFrame(page);
+    await frame.waitForSelector("body[data-loaded]", { timeout: 60000 });
+    const firstFrameMs = await page.evaluate(() => new Promise((resolve) => {
+      const wait = () => (window.saved.some((s) => s.title) ? resolve(performance.now() - window.started) : setTimeout(wait, 20));
+      wait();
+    }));
+    // The scene draws, and the model hears what plays: the text, its parameters, its title.
+    await frame.waitForFunction(() => [...document.querySelectorAll("canvas")].some((c) => c.width > 0), null, { timeout: 30000 });
+    await page.waitForTimeout(500);
+    assert.ok((await sceneInk(frame)) > 50, "the scene has drawn");
+    const heard = await page.evaluate(() => window.saved.at(-1));
+    assert.equal(heard.title, "Chaplygin sleigh");
+    assert.deepEqual(heard.parameters, { m: 1, a: 0.5, I: 0.2 });
+    assert.deepEqual(heard.methods.length > 0, true);
+    assert.ok(heard.t > 0, `the clock moves and reaches the model (t = ${heard.t})`);
+    // Parameters set from outside: the lab plays the sleigh with them.
+    await page.evaluate(() => window.model.set("parameters", { m: 2.5, a: 0.5, I: 0.2 }));
+    await page.waitForFunction(() => window.saved.at(-1)?.parameters?.m === 2.5, null, { timeout: 30000 });
+    const text = await frame.evaluate(() => window.nhlabTest.text());
+    assert.match(text, /m = \{ value = 2\.5,/, "the running text has the new mass");
+    assert.match(await page.evaluate(() => window.saved.at(-1).scenario), /m = \{ value = 2\.5,/, "the model's scenario follows");
+    // Paused and sought from outside.
+    await page.evaluate(() => { window.model.set("playing", false); window.model.set("t", 1.5); });
+    await frame.waitForFunction(() => /t = 1\.50/.test(document.getElementById("clock").textContent), null, { timeout: 10000 });
+    // A parameter the scenario lacks is said, and the model hears why.
+    await page.evaluate(() => window.model.set("parameters", { m: 2.5, nope: 1 }));
+    await page.waitForFunction(() => /nope/.test(window.saved.at(-1)?.error ?? ""), null, { timeout: 10000 });
+    await page.screenshot({ path: path.join(SHOTS, "widget-blob.png") });
+    console.log(`widget: first state with the scenario's title ${Math.round(firstFrameMs)} ms after render`);
+    // Removed: its frame (and with it its workers) goes.
+    await page.evaluate(() => window.cleanup());
+    assert.equal(await page.$("iframe.nhlab-lab"), null);
+    assert.deepEqual(server.asked, [], "nothing but the host page was asked of the server");
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
