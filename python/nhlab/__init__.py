@@ -31,6 +31,7 @@ else:  # pragma: no cover - exercised on older Pythons only
     import tomli as _toml
 
 __all__ = [
+    "Lab",
     "Model",
     "StabilityMap",
     "Equations",
@@ -500,6 +501,15 @@ def load(source: Union[str, "os.PathLike[str]"], language: str = "en") -> Model:
         with open(text, encoding="utf-8") as f:
             text = f.read()
     return Model(text, language)
+
+
+def __getattr__(name: str) -> Any:
+    # The widget imports anywidget (and with it ipywidgets): only when it is asked for.
+    if name == "Lab":
+        from .widget import Lab
+
+        return Lab
+    raise AttributeError(f"module 'nhlab' has no attribute {name!r}")
 
 
 def gallery_names() -> List[str]:
