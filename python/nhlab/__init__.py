@@ -115,8 +115,8 @@ LANGUAGES = ("en", "zh")
 
 # The few problems this module finds itself, in each language.
 _OWN_WORDS = {
-    "en": {"no-parameter": "no such parameter", "cannot-edit": "written in a form with_parameters cannot edit; edit the text"},
-    "zh": {"no-parameter": "没有这个参数", "cannot-edit": "此写法 with_parameters 无法修改，请直接修改文本"},
+    "en": {"no-parameter": "no such parameter", "no-input": "no such input", "cannot-edit": "written in a form with_parameters cannot edit; edit the text"},
+    "zh": {"no-parameter": "没有这个参数", "no-input": "没有这个输入", "cannot-edit": "此写法 with_parameters 无法修改，请直接修改文本"},
 }
 
 
@@ -253,6 +253,22 @@ class Model:
                 said = _OWN_WORDS[self._language]["no-parameter"]
                 raise ScenarioError([Problem(f"parameters.{name}", None, None, said)], f"parameters.{name}: {said}")
             text = _set_parameter(text, name, float(value), self._language)
+        return Model(text, self._language)
+
+    def with_inputs(self, **values: Union[Number, str]) -> "Model":
+        """A new model with these inputs (``[inputs]``) set: a number is the input's
+        value, a text its ``signal`` — an expression of ``t``, the parameters and,
+        for a feedback law, the coordinates and velocities (``F="-(2*x + 30*theta)"``).
+        In the lab an input with a signal follows it, and has no slider."""
+        text = self._text
+        for name, value in values.items():
+            if name not in self.inputs:
+                said = _OWN_WORDS[self._language]["no-input"]
+                raise ScenarioError([Problem(f"inputs.{name}", None, None, said)], f"inputs.{name}: {said}")
+            if isinstance(value, str):
+                text = _set_entry(text, "inputs", name, "signal", value, self._language)
+            else:
+                text = _set_entry(text, "inputs", name, "value", float(value), self._language)
         return Model(text, self._language)
 
     def check(self) -> Dict[str, Any]:
@@ -444,36 +460,50 @@ _TABLE = re.compile(r"^\s*\[")
 def _set_parameter(text: str, name: str, value: float, language: str = "en") -> str:
     """`text` with parameter `name`'s value set: in JSON by its object, in TOML on
     its line of `[parameters]` (`m = 1.0` or `m = { value = 1.0, … }`)."""
+    return _set_entry(text, "parameters", name, "value", value, language)
+
+
+def _set_entry(text: str, table: str, name: str, key: str, value: Union[float, str], language: str = "en") -> str:
+    """`text` with `key` (`value`, or an input's `signal`) of entry `name` of
+    `[table]` set: in JSON by its object, in TOML on its line (`m = 1.0` or
+    `m = { value = 1.0, … }`; a key the inline table lacks is added to it)."""
+    written = json.dumps(value) if isinstance(value, str) else _number(value)
     if text.lstrip().startswith("{"):
         data = json.loads(text)
-        p = data["parameters"][name]
-        if isinstance(p, dict):
-            p["value"] = value
+        entry = data[table][name]
+        if isinstance(entry, dict):
+            entry[key] = value
+        elif key == "value":
+            data[table][name] = value
         else:
-            data["parameters"][name] = value
+            data[table][name] = {"value": entry, key: value}
         return json.dumps(data, indent=2)
     lines = text.split("\n")
     inside = False
-    key = re.compile(r'^(\s*)("?)' + re.escape(name) + r'\2(\s*=\s*)(.*)$')
+    pattern = re.compile(r'^(\s*)("?)' + re.escape(name) + r'\2(\s*=\s*)(.*)$')
     for k, line in enumerate(lines):
         if _TABLE.match(line):
-            inside = line.strip().split("#")[0].strip() == "[parameters]"
+            inside = line.strip().split("#")[0].strip() == f"[{table}]"
             continue
-        m = key.match(line) if inside else None
+        m = pattern.match(line) if inside else None
         if not m:
             continue
         rest = m.group(4)
         if rest.lstrip().startswith("{"):
-            new, count = re.subn(r"(\bvalue\s*=\s*)[^,}]+", lambda v: v.group(1) + _number(value), rest, count=1)
+            new, count = re.subn(r'(\b' + key + r'\s*=\s*)("(?:[^"\\]|\\.)*"|[^,}]+)', lambda v: v.group(1) + written, rest, count=1)
+            if count == 0:
+                new, count = re.subn(r"\{\s*", lambda _: "{ " + f"{key} = {written}, ", rest, count=1)
             if count == 0:
                 break
         else:
             comment = rest.find("#")
-            new = _number(value) + (" " + rest[comment:] if comment >= 0 else "")
+            kept = rest[:comment].strip() if comment >= 0 else rest.strip()
+            new = written if key == "value" else f"{{ value = {kept}, {key} = {written} }}"
+            new += " " + rest[comment:] if comment >= 0 else ""
         lines[k] = f"{m.group(1)}{m.group(2)}{name}{m.group(2)}{m.group(3)}{new}"
         return "\n".join(lines)
     said = _OWN_WORDS[language]["cannot-edit"]
-    raise ScenarioError([Problem(f"parameters.{name}", None, None, said)], f"parameters.{name}: {said}")
+    raise ScenarioError([Problem(f"{table}.{name}", None, None, said)], f"{table}.{name}: {said}")
 
 
 def from_sympy(*args: Any, **kwargs: Any) -> Model:

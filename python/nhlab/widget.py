@@ -127,6 +127,15 @@ class Lab(anywidget.AnyWidget):
         Model(proposal["value"], self.language)  # its problems, at their lines, as a ScenarioError
         return proposal["value"]
 
+    @traitlets.observe("scenario")
+    def _follow_scenario(self, change):
+        # A text set from Python brings its own values (the lab's answer says the same).
+        model = Model(change["new"], self.language)
+        self.set_trait("parameters", model.parameters)
+        self.set_trait("inputs", _input_values(model))
+        self.set_trait("methods", list(model.check()["methods"]))
+        self.set_trait("title", model.title)
+
     @property
     def model(self) -> Model:
         """The model the lab plays: its text, with the values of ``parameters`` (a
@@ -146,10 +155,12 @@ class Lab(anywidget.AnyWidget):
 
 
 def _input_values(model: Model) -> dict:
-    """Each input of ``[inputs]`` taken as an argument (a value, not a signal) → its value."""
+    """Each input of ``[inputs]`` taken as an argument (no signal drives it) → its value."""
     out = {}
     for name, given in (model._read.get("inputs") or {}).items():
-        value = given.get("value") if isinstance(given, dict) else given
+        if isinstance(given, dict) and "signal" in given:
+            continue
+        value = given.get("value", 0.0) if isinstance(given, dict) else given
         if isinstance(value, (int, float)):
             out[name] = float(value)
     return out
