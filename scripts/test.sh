@@ -14,7 +14,10 @@
 #   5. the benchmarks in their quick variants (print figures; never assert on time);
 #   6. the web lab: installs the pinned web tools (trunk, wasm-bindgen-cli, binaryen and
 #      playwright-core from npm, Debian's chromium), builds dist/ as the README's serve
-#      command does, runs the end-to-end tests in headless Chromium against it, checks
+#      command does and the notebook widget's module from it (scripts/widget.sh); the
+#      Python package (scripts/python.sh: its tests and the example notebooks); the
+#      end-to-end tests in headless Chromium against the page, the widget's module
+#      alone and the widget in a JupyterLab server (tests/notebooks); checks
 #      that every gallery equation's LaTeX compiles (KaTeX, npm), and runs the browser
 #      benchmark in its quick variant.
 #
@@ -109,8 +112,15 @@ web_ok=1
 wait "$tools_pid" || { failures+=("web toolchain"); failed=$((failed + 1)); web_ok=0; }
 cat "$tools_log"
 rm -f "$tools_log"
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+if [ "$web_ok" -eq 1 ]; then
+    run "web build (trunk, release)" trunk build --release --offline
+    # The notebook widget's module, from the built page: the package below carries it.
+    run "notebook widget's module (scripts/widget.sh: its size against its budget)" bash scripts/widget.sh
+fi
+
 # After the web tools have installed: the package's tests time two threads on two cores.
-step "Python package: pip install ./python, its tests and docs/python.md's examples (pytest)"
+step "Python package: pip install ./python, its tests, the example notebooks (nbclient) and docs/python.md's examples (pytest)"
 log=$(mktemp)
 # With the tests' flags: the core they compiled is reused, and the binary the package
 # is compared with (target/release/nhlab) is the same build.
@@ -126,15 +136,13 @@ if [ "$python_status" -ne 0 ]; then
     [ "${python_failed:-0}" -eq 0 ] && failed=$((failed + 1))
 fi
 
-export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 if [ "$web_ok" -eq 1 ]; then
-    run "web build (trunk, release)" trunk build --release --offline
     # Built by the tests already (with checks; the same build, so this is quick).
     run "command line, release (the browser tests compare CSVs with it)" \
         checked cargo build --release --workspace --bins --locked
-    step "the page's module structure and types (tsc), browser tests (headless Chromium), the LaTeX check (KaTeX)"
+    step "the page's module structure and types (tsc), browser tests (headless Chromium), the notebook widget in JupyterLab, the LaTeX check (KaTeX)"
     log=$(mktemp)
-    node --test --test-reporter=spec tests/page/ tests/browser/ tests/typeset/ 2>&1 | tee "$log"
+    node --test --test-reporter=spec tests/page/ tests/browser/ tests/notebooks/ tests/typeset/ 2>&1 | tee "$log"
     browser_status=${PIPESTATUS[0]}
     browser_passed=$(grep -Eo '^ℹ pass [0-9]+' "$log" | grep -Eo '[0-9]+' | tail -1)
     browser_failed=$(grep -Eo '^ℹ fail [0-9]+' "$log" | grep -Eo '[0-9]+' | tail -1)

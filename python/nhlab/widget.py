@@ -10,9 +10,11 @@ state saved (it runs there without a kernel).
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import pathlib
+import shutil
 from typing import Any, Iterable, Optional, Union
 
 import anywidget
@@ -136,6 +138,16 @@ class Lab(anywidget.AnyWidget):
         self.set_trait("methods", list(model.check()["methods"]))
         self.set_trait("title", model.title)
 
+    def myst(self, esm: str = "nhlab-lab.mjs") -> str:
+        """This lab as MyST's ``{anywidget}`` directive, for a Jupyter Book or MyST
+        page that shows it without a kernel: ``esm`` is where the page finds the
+        widget's module (:func:`save_module` puts it there); the body is the lab's
+        values now, as JSON."""
+        values = {key: getattr(self, key) for key in ("inputs", "methods", "t", "playing", "language", "panel", "controls", "height")}
+        model = self.model  # the text with the values set here
+        values.update(scenario=model.text, parameters=model.parameters)
+        return f"```{{anywidget}} {esm}\n{json.dumps(values, ensure_ascii=False, indent=1)}\n```\n"
+
     @property
     def model(self) -> Model:
         """The model the lab plays: its text, with the values of ``parameters`` (a
@@ -152,6 +164,17 @@ class Lab(anywidget.AnyWidget):
         it played steered the lab's own runs from that moment; here it holds its value
         now from the start."""
         return self.model.run(methods=list(self.methods) or None, inputs=dict(self.inputs) or None)
+
+
+def save_module(path: Union[str, "os.PathLike[str]"]) -> pathlib.Path:
+    """Copies the widget's ES module to ``path`` (a file, or a folder to put
+    ``nhlab-lab.mjs`` in): for a static page whose ``{anywidget}`` directive names it
+    (:meth:`Lab.myst`). Returns the file written."""
+    target = pathlib.Path(path)
+    if target.is_dir():
+        target = target / "nhlab-lab.mjs"
+    shutil.copyfile(MODULE, target)
+    return target
 
 
 def _input_values(model: Model) -> dict:

@@ -82,3 +82,20 @@ def test_its_runs_are_model_run_of_what_it_plays():
     # A value the lab has not answered yet is in its model already; the text is the lab's.
     assert lab.model.parameters["m"] == 0.5
     assert lab.scenario == nhlab.gallery("cart-pole").text
+
+
+def test_a_lab_as_a_myst_directive_carries_its_values(tmp_path):
+    from nhlab.widget import save_module
+
+    lab = nhlab.Lab(nhlab.gallery("chaplygin-sleigh"), panel="energy", height=480)
+    lab.parameters = {"m": 2.0}
+    directive = lab.myst("labs/nhlab-lab.mjs")
+    head, body, end = directive.split("\n", 1)[0], directive.split("\n", 1)[1].rsplit("```", 1)[0], directive.rstrip().rsplit("\n", 1)[1]
+    assert head == "```{anywidget} labs/nhlab-lab.mjs" and end == "```"
+    values = json.loads(body)
+    assert values["scenario"] == nhlab.gallery("chaplygin-sleigh").with_parameters(m=2.0).text
+    assert values["parameters"] == {"m": 2.0, "a": 0.5, "I": 0.2}
+    assert (values["panel"], values["height"], values["controls"]) == ("energy", 480, ["parameters"])
+    written = save_module(tmp_path)
+    assert written == tmp_path / "nhlab-lab.mjs"
+    assert written.read_bytes() == MODULE.read_bytes()

@@ -102,7 +102,21 @@ async function render({ model, el }) {
     if (m?.type !== "nhlab:state") return;
     const first = heard === null;
     heard = m;
+    // What the page could not hear before it listened: a text too long for its
+    // address, and a lab already out of view.
     if (first && sendText) send({ scenario: model.get("scenario") });
+    if (first && !inView) send({ visible: false });
+    // Values the model was given beside its text (set in Python before the lab
+    // showed, or saved with a page) win over the text's.
+    if (first) {
+      const given = {};
+      for (const key of ["parameters", "inputs", "methods"]) {
+        const value = model.get(key);
+        const empty = value === undefined || value === null || (Array.isArray(value) ? !value.length : !Object.keys(value).length);
+        if (!empty && !same(value, key === "methods" ? m.methods : Object.fromEntries(Object.keys(value).map((k) => [k, m[key]?.[k]])))) given[key] = value;
+      }
+      if (Object.keys(given).length) { send(given); return; }
+    }
     const changed = {};
     for (const key of ["scenario", "parameters", "inputs", "methods", "playing", "language", "title", "error", "loaded"]) {
       const value = key === "error" ? m.error ?? "" : m[key];
@@ -130,7 +144,11 @@ async function render({ model, el }) {
   const onHeight = () => { if (model.get("height")) frame.style.height = `${model.get("height")}px`; };
   model.on("change:height", onHeight);
   // A lab out of view pauses (its runner idles), and plays on when back in view.
-  const seen = new IntersectionObserver(([entry]) => send({ visible: entry.isIntersecting }));
+  let inView = true;
+  const seen = new IntersectionObserver((entries) => {
+    inView = entries.at(-1).isIntersecting;
+    send({ visible: inView });
+  });
   seen.observe(frame);
   frame.src = `${page}#${hash}`;
   return () => {
