@@ -61,8 +61,9 @@ export_tools_pid=$!
 run "format" cargo fmt --all --check
 run "lint" cargo clippy --workspace --all-targets --locked -- -D warnings
 run "lint for wasm32 without std" cargo clippy -p nhlab --target wasm32-unknown-unknown --no-default-features --locked -- -D warnings
-# Each web module alone: its feature of nhlab-www must build without the others'.
-for module in page runner helper; do
+# Each web module alone: its feature of nhlab-www must build without the others' (and
+# the notebook widget's, with all three).
+for module in page runner helper widget; do
     run "lint for wasm32, the $module's module" cargo clippy -p "nhlab-$module" --target wasm32-unknown-unknown --locked -- -D warnings
 done
 # Every doc link resolves (the API documentation is part of the product).

@@ -28,6 +28,16 @@ function host() {
   })));
 }
 
+/** The host's page in a new tab, recording its errors (none may happen). */
+async function hostPage(browser, server, height) {
+  const page = await browser.newPage({ viewport: { width: 1000, height } });
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("console", (m) => { if (m.type() === "error") problems.push(`console error: ${m.text()}`); });
+  await page.goto(server.url);
+  return { page, problems };
+}
+
 /** Puts the module on the page as anywidget does, with a model of `values`; the page
  *  keeps the model as `window.model` and what the widget saved as `window.saved`. */
 async function renderWidget(page, values, { into = "out", name = "model" } = {}) {
@@ -76,11 +86,7 @@ test("the widget's module alone, from a blob: address with nothing served, draws
   const server = await host();
   const browser = await launch();
   try {
-    const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
-    const problems = [];
-    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-    page.on("console", (m) => { if (m.type() === "error") problems.push(`console error: ${m.text()}`); });
-    await page.goto(server.url);
+    const { page, problems } = await hostPage(browser, server, 900);
     // A value given beside the text (set in Python before the lab showed, or saved with a
     // static page) wins over the text's.
     await renderWidget(page, { scenario: SLEIGH, parameters: { a: 0.25 }, inputs: {}, methods: [], t: 0, playing: true, language: "en", panel: "energy", controls: ["parameters"], height: 0, title: "", error: "", loaded: 0 });
@@ -130,10 +136,7 @@ test("three labs on one page: those out of view pause (their runners idle) and p
   const server = await host();
   const browser = await launch();
   try {
-    const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
-    const problems = [];
-    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-    await page.goto(server.url);
+    const { page, problems } = await hostPage(browser, server, 800);
     await page.evaluate(() => {
       document.body.innerHTML = [1, 2, 3].map((i) => `<div id="lab${i}" style="width:900px"></div><div style="height:2500px"></div>`).join("");
     });
