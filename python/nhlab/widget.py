@@ -88,7 +88,7 @@ class Lab(anywidget.AnyWidget):
             scenario=model.text,
             parameters=model.parameters,
             inputs=_input_values(model),
-            methods=list(model.check()["methods"]),
+            methods=_run_methods(model),
             language=language or model.language,
             panel=panel or "",
             controls=shown,
@@ -135,7 +135,7 @@ class Lab(anywidget.AnyWidget):
         model = Model(change["new"], self.language)
         self.set_trait("parameters", model.parameters)
         self.set_trait("inputs", _input_values(model))
-        self.set_trait("methods", list(model.check()["methods"]))
+        self.set_trait("methods", _run_methods(model))
         self.set_trait("title", model.title)
 
     def myst(self, esm: str = "nhlab-lab.mjs") -> str:
@@ -175,6 +175,12 @@ def save_module(path: Union[str, "os.PathLike[str]"]) -> pathlib.Path:
         target = target / "nhlab-lab.mjs"
     shutil.copyfile(MODULE, target)
     return target
+
+
+def _run_methods(model: Model) -> list:
+    """The methods the scenario runs (``run.methods``; by default Lagrange's alone)."""
+    run = model._read.get("run") or {}
+    return [str(m) for m in run.get("methods", ["lagrange"])]
 
 
 def _input_values(model: Model) -> dict:
