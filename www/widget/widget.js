@@ -8,9 +8,9 @@
 // — packed in one xz archive inlined below as base64. Nothing is fetched: the files
 // become blob: addresses of this document, and the iframe's page is one of them
 // (a blob document has its creator's origin, so its workers and modules load). One
-// module instead of three carries the core once; xz packs it 7 % smaller than
-// brotli, and the archive's base64 costs no more than that once a server compresses
-// the module (docs/notebooks.md gives the sizes).
+// module instead of three carries the core once; xz packs it 3 % smaller than
+// brotli, and the archive's base64 costs little once a server compresses the module
+// (docs/benchmarks.md gives the sizes).
 //
 // The model's traits: scenario, parameters, inputs, methods, t, playing, language
 // (both ways); panel, controls, height (how it shows, from Python); error and title
