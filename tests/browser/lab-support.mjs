@@ -201,3 +201,14 @@ export const scrolledTo = (page, id) => page.waitForFunction((id) => {
   const r = h?.getBoundingClientRect();
   return r && r.top >= box.top - 2 && r.top < box.top + 80;
 }, id);
+
+/** Waits until the first canvas of `frame` (a lab's scene) has drawn more than `min`
+ *  coloured pixels: a lab inside a frame (the notebook widget's) has drawn. */
+export const waitSceneDrawn = (frame, min = 50) => frame.waitForFunction((min) => {
+  const c = document.querySelector("canvas");
+  if (!c || !c.width) return false;
+  const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+  let ink = 0;
+  for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 40) ink++;
+  return ink > min;
+}, min, { timeout: 30000 });

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { ROOT, launch } from "./harness.mjs";
-import { SHOTS } from "./lab-support.mjs";
+import { SHOTS, waitSceneDrawn } from "./lab-support.mjs";
 
 const MODULE = path.join(ROOT, "python/nhlab/static/lab.mjs");
 const SLEIGH = fs.readFileSync(path.join(ROOT, "scenarios/chaplygin-sleigh.toml"), "utf8");
@@ -72,15 +72,6 @@ async function labFrame(page) {
   return handle.contentFrame();
 }
 
-/** Coloured pixels of the lab's scene canvas. */
-const sceneInk = (frame) => frame.evaluate(() => {
-  const c = document.querySelector("#scene canvas, canvas#scene, .scene canvas") ?? document.querySelector("canvas");
-  const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
-  let ink = 0;
-  for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 40) ink++;
-  return ink;
-});
-
 test("the widget's module alone, from a blob: address with nothing served, draws the lab and follows its model both ways", async () => {
   assert.ok(fs.existsSync(MODULE), `${MODULE} is missing: bash scripts/widget.sh builds it`);
   const server = await host();
@@ -97,9 +88,7 @@ test("the widget's module alone, from a blob: address with nothing served, draws
       wait();
     }));
     // The scene draws, and the model hears what plays: the text, its parameters, its title.
-    await frame.waitForFunction(() => [...document.querySelectorAll("canvas")].some((c) => c.width > 0), null, { timeout: 30000 });
-    await page.waitForTimeout(500);
-    assert.ok((await sceneInk(frame)) > 50, "the scene has drawn");
+    await waitSceneDrawn(frame);
     await page.waitForFunction(() => window.saved.at(-1)?.parameters?.a === 0.25, null, { timeout: 30000 });
     const heard = await page.evaluate(() => window.saved.at(-1));
     assert.equal(heard.title, "Chaplygin sleigh");

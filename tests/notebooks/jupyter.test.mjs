@@ -13,7 +13,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { ROOT, launch } from "../browser/harness.mjs";
-import { SHOTS } from "../browser/lab-support.mjs";
+import { SHOTS, waitSceneDrawn } from "../browser/lab-support.mjs";
 
 const VENV = process.env.NHLAB_VENV ?? path.join(ROOT, "target/python-venv");
 
@@ -108,14 +108,7 @@ for (const [app, name, address] of [["lab", "JupyterLab 4", "lab/tree/lab.ipynb"
       const handle = await page.waitForSelector(".jp-OutputArea-output iframe.nhlab-lab", { timeout: 60000 });
       const frame = await handle.contentFrame();
       await frame.waitForSelector("body[data-loaded]", { timeout: 60000 });
-      await frame.waitForFunction(() => {
-        const c = document.querySelector("canvas");
-        if (!c || !c.width) return false;
-        const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
-        let ink = 0;
-        for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 40) ink++;
-        return ink > 50;
-      }, null, { timeout: 30000 });
+      await waitSceneDrawn(frame);
       const firstFrameMs = Date.now() - ran;
       // It plays what the scenario says (the lab's values from Python are the text's).
       assert.deepEqual(await frame.evaluate(() => window.nhlabTest.info().methods), ["lagrange", "hamel", "gauss"]);

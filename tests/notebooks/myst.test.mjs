@@ -19,7 +19,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { ROOT, launch } from "../browser/harness.mjs";
-import { SHOTS } from "../browser/lab-support.mjs";
+import { SHOTS, waitSceneDrawn } from "../browser/lab-support.mjs";
 
 const VENV = process.env.NHLAB_VENV ?? path.join(ROOT, "target/python-venv");
 
@@ -88,14 +88,7 @@ test("a MyST page with a lab builds, and its anywidget node draws the lab with n
       }, node);
       const frame = await (await page.waitForSelector("iframe.nhlab-lab")).contentFrame();
       await frame.waitForSelector("body[data-loaded]", { timeout: 60000 });
-      await frame.waitForFunction(() => {
-        const c = document.querySelector("canvas");
-        if (!c || !c.width) return false;
-        const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
-        let ink = 0;
-        for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 40) ink++;
-        return ink > 50;
-      }, null, { timeout: 30000 });
+      await waitSceneDrawn(frame);
       assert.match(await frame.evaluate(() => window.nhlabTest.text()), /m = \{ value = 2(\.0)?,/, "it plays the page's values");
       assert.equal(await frame.evaluate(() => document.querySelector("#title")?.textContent), "Chaplygin sleigh");
       await page.screenshot({ path: path.join(SHOTS, "myst-page.png") });
