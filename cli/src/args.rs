@@ -168,6 +168,16 @@ pub struct RunArgs {
     /// singular), which is otherwise a note.
     #[arg(long)]
     pub strict: bool,
+    /// An ensemble: one run per row of this CSV file, whose header names parameters,
+    /// coordinates (initial values) and speeds (`x'`; those not named are solved from
+    /// the constraints); writes one row per case — its values, `ended`, the final
+    /// time and state (`final_t`, `final_x`, `final_x'`), and the first time each contact lifted off or slipped.
+    #[arg(long)]
+    pub cases: Option<String>,
+    /// Threads an ensemble runs on (default: every core). Its rows are the same on
+    /// any number.
+    #[arg(long, requires = "cases")]
+    pub threads: Option<usize>,
 }
 
 #[derive(Args)]

@@ -165,7 +165,7 @@ pub fn apply_inputs(scenario: &mut Scenario, flags: &[String]) -> Result<Vec<(St
 /// User text quoted in a message: at most `limit` characters, control characters and
 /// invisible formatting ones escaped (`\u{1b}`), the length said where it is cut
 /// (issue 57: a 20 MB row was echoed whole, terminal escapes raw).
-fn excerpt(text: &str, limit: usize) -> String {
+pub fn excerpt(text: &str, limit: usize) -> String {
     let count = text.chars().count();
     let mut out: String = text
         .chars()

@@ -13,6 +13,7 @@ mod commands;
 mod input;
 pub mod map;
 pub mod output;
+mod parallel;
 mod plot;
 mod scene;
 mod times;

@@ -1,12 +1,10 @@
 //! Stability maps on every core: the points of a [`Grid`] and then its boundaries,
-//! handed out to threads in chunks, each thread with its own copy of the model, its
-//! numeric form, the derivatives and the study. Every point and boundary is computed
+//! handed out to threads in chunks (crate::parallel), each thread with its own copy of
+//! the model, its numeric form, the derivatives and the study. Every point and boundary is computed
 //! from the grid alone, so the map is the same, bit for bit, on any number of
 //! threads as [`StabilityMap::compute`] gives on one.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use nhlab::mechanics::{Model, NumericModel};
 use nhlab::scenario::SourceMap;
@@ -91,32 +89,12 @@ fn spread<T: Send>(
     threads: usize,
     work: impl Fn(&mut Worker<'_>, usize) -> Result<T, StudyError> + Sync,
 ) -> Result<Vec<T>, StudyError> {
-    let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<(usize, Result<T, StudyError>)>> = Mutex::new(Vec::with_capacity(count));
-    let threads = threads.clamp(1, count.div_ceil(CHUNK).max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let mut worker = Worker {
-                    study: inputs.study.clone(),
-                    model: inputs.model.clone(),
-                    numeric: inputs.numeric.clone(),
-                    derivatives: inputs.derivatives.clone(),
-                    inputs,
-                };
-                loop {
-                    let start = next.fetch_add(CHUNK, Ordering::Relaxed);
-                    if start >= count {
-                        break;
-                    }
-                    let chunk: Vec<_> =
-                        (start..(start + CHUNK).min(count)).map(|k| (k, work(&mut worker, k))).collect();
-                    done.lock().expect("no thread panics holding it").extend(chunk);
-                }
-            });
-        }
-    });
-    let mut done = done.into_inner().expect("no thread panics holding it");
-    done.sort_by_key(|(k, _)| *k);
-    done.into_iter().map(|(_, r)| r).collect()
+    let worker = || Worker {
+        study: inputs.study.clone(),
+        model: inputs.model.clone(),
+        numeric: inputs.numeric.clone(),
+        derivatives: inputs.derivatives.clone(),
+        inputs,
+    };
+    crate::parallel::spread(count, threads, CHUNK, worker, work).into_iter().collect()
 }

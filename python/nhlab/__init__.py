@@ -414,6 +414,53 @@ class Model:
         out, _ = self._cli(args)
         return StabilityMap(json.loads(out))
 
+    def ensemble(
+        self,
+        cases: Any,
+        t_end: Optional[float] = None,
+        method: str = "lagrange",
+        integrator: Optional[str] = None,
+        outputs: Optional[Iterable[str]] = None,
+        client: Any = None,
+        threads: Optional[int] = None,
+        chunks: Optional[int] = None,
+    ):
+        """One run per case, on every core (or ``threads``): ``nhlab run --cases``'s
+        table as a DataFrame, one row per case. ``cases``: a list of dicts (or a
+        DataFrame) of parameter values, initial coordinates (``"x"``) and speeds
+        (``"x'"``; those a case does not name are solved from the constraints). A row:
+        ``case``, the case's values, ``ended`` (``t_end``, or why its run ended before),
+        ``final_t`` and the state where it ended (``final_x``, ``final_x'``), and for
+        each contact the first
+        time it lifted off (``lift_off_<contact>``) and slipped (``slip_<contact>``).
+        ``outputs``: only these of the columns after the case's values. With
+        ``client`` (a ``dask.distributed.Client``) the cases are cut into ``chunks``
+        (default: four per worker) run on the cluster's workers: the same table, bit
+        for bit."""
+        from .ensembles import cases_csv, on_cluster, run_chunk, table
+
+        names, csv = cases_csv(cases, _number)
+        args = ["run", "-", "--method", method]
+        if t_end is not None:
+            args += ["--t-end", _number(t_end)]
+        if integrator is not None:
+            args += ["--integrator", integrator]
+        if client is not None:
+            args += ["--threads", str(int(threads or 1))]
+            workers = max(1, len(client.scheduler_info().get("workers", {})))
+            frame = on_cluster(client, self._text, self._language, args, csv, chunks or 4 * workers)
+        else:
+            if threads is not None:
+                args += ["--threads", str(int(threads))]
+            frame = table(run_chunk(self._text, self._language, args, csv))
+        if outputs is not None:
+            wanted = list(outputs)
+            unknown = [o for o in wanted if o not in frame.columns[len(names) + 1 :]]
+            if unknown:
+                raise ValueError(f"no output {', '.join(map(repr, unknown))}: the ensemble's are {', '.join(frame.columns[len(names) + 1 :])}")
+            frame = frame[["case", *names, *wanted]]
+        return frame
+
     def export(self, language: str, method: str = "lagrange", name: str = "model") -> str:
         """The file ``nhlab export --lang LANGUAGE`` writes (``c``, ``python``,
         ``matlab``, ``rust``), its identifier ``name``."""

@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod derive;
+pub mod ensemble;
 pub mod eval;
 pub mod export;
 pub mod linearize;

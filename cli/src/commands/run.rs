@@ -8,7 +8,7 @@ use nhlab::simulation::{Diagnostics, Limits, OnInvalid, Settings, Simulation, St
 use nhlab::view::View;
 
 use crate::args::{RunArgs, TableFormat};
-use crate::input::{apply_inputs, known_methods, load_file_with, method};
+use crate::input::{apply_inputs, known_methods, load_file_with, method, Loaded};
 use crate::output::{write_to, Stream};
 use crate::times::parse_sample_times;
 use crate::Failure;
@@ -16,6 +16,9 @@ use nhlab::mechanics::Needs;
 use nhlab::scenario::Scenario;
 
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
+    if let Some(cases) = &args.cases {
+        return super::ensemble::run(args, cases);
+    }
     let ids_of = |s: &Scenario| if args.methods.is_empty() { s.run.method_ids() } else { args.methods.clone() };
     // The E_ columns are part of the output whenever they apply (cli.md): Hamel's split
     // is always derived; the vakonomic equations only for that method.
@@ -79,10 +82,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     } else {
         let mut kinds = Vec::new();
         for id in &args.integrators {
-            let kind = IntegratorKind::from_id(id).ok_or_else(|| {
-                let ids = IntegratorKind::ALL.map(|k| k.id());
-                Failure::bad(format!("--integrator: unknown integrator `{id}`: use one of {}", ids.join(", ")))
-            })?;
+            let kind = integrator(id)?;
             if !kinds.contains(&kind) {
                 kinds.push(kind);
             }
@@ -96,35 +96,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     }
     // Several integrators are an overlay: each run is named by its integrator too.
     let overlay = integrators.len() > 1;
-    let mut numeric = l.numeric.clone();
-    if integrators.iter().any(|k| k.is_structure_preserving()) {
-        numeric.prepare_structure_preserving(&l.model);
-        if !args.interpret {
-            if let Err(e) = nhlab_native::use_for_structure_preserving(&mut numeric) {
-                crate::say!("note: {e}; the structure-preserving integrators' terms are interpreted");
-            }
-        }
-    }
-    // Machine code unless asked not to: the page computes the same bits (its wasm
-    // kernel), so its CSV export equals this run's. The samples' columns are its
-    // tail when any is computed.
-    if !args.interpret && methods.contains(&Method::Lagrange) {
-        let diagnostics = computed.energy || computed.residuals || computed.e_vector;
-        match nhlab_native::use_for_lagrange(&l.model, &mut numeric, diagnostics) {
-            Ok(true) => {}
-            Ok(false) => crate::say!(
-                "note: this model's right-hand side is too large to compile (a written-out solve over 4,000 or a \
-                 program over 50,000 instructions); it is interpreted"
-            ),
-            Err(e) => crate::say!("note: {e}; the right-hand side is interpreted"),
-        }
-    }
-    // The contact forces' terms (every method's, from its accelerations) likewise.
-    if !args.interpret {
-        if let Err(e) = nhlab_native::use_for_contacts(&mut numeric) {
-            crate::say!("note: {e}; the contact forces' terms are interpreted");
-        }
-    }
+    let numeric = compiled(&l, l.numeric.clone(), &methods, &integrators, computed, args.interpret);
     let mut view = View::new(&l.model).map_err(|e| Failure::bad(format!("view: {e}")))?;
     // Runs that failed (they could not start, or stopped on an error) and runs that
     // ended by design (Hamel's split turning singular): said after the output is
@@ -430,6 +402,57 @@ fn figure_contents(
         e_vector: model.hamel.as_ref().is_ok_and(|h| !h.independent.is_empty()),
         compulsion: true,
     }
+}
+
+/// `--integrator`'s id as an integrator.
+pub(super) fn integrator(id: &str) -> Result<IntegratorKind, Failure> {
+    IntegratorKind::from_id(id).ok_or_else(|| {
+        let ids = IntegratorKind::ALL.map(|k| k.id());
+        Failure::bad(format!("--integrator: unknown integrator `{id}`: use one of {}", ids.join(", ")))
+    })
+}
+
+/// `numeric` with its terms as machine code where they can be (unless `interpret`):
+/// the structure-preserving integrators' terms, Lagrange's right-hand side (with the
+/// samples' columns of `computed` when any is), the contact forces' terms; what cannot
+/// be compiled is interpreted, and said.
+pub(super) fn compiled(
+    l: &Loaded,
+    mut numeric: nhlab::mechanics::NumericModel,
+    methods: &[Method],
+    integrators: &[IntegratorKind],
+    computed: Diagnostics,
+    interpret: bool,
+) -> nhlab::mechanics::NumericModel {
+    if integrators.iter().any(|k| k.is_structure_preserving()) {
+        numeric.prepare_structure_preserving(&l.model);
+        if !interpret {
+            if let Err(e) = nhlab_native::use_for_structure_preserving(&mut numeric) {
+                crate::say!("note: {e}; the structure-preserving integrators' terms are interpreted");
+            }
+        }
+    }
+    // Machine code unless asked not to: the page computes the same bits (its wasm
+    // kernel), so its CSV export equals this run's. The samples' columns are its
+    // tail when any is computed.
+    if !interpret && methods.contains(&Method::Lagrange) {
+        let diagnostics = computed.energy || computed.residuals || computed.e_vector;
+        match nhlab_native::use_for_lagrange(&l.model, &mut numeric, diagnostics) {
+            Ok(true) => {}
+            Ok(false) => crate::say!(
+                "note: this model's right-hand side is too large to compile (a written-out solve over 4,000 or a \
+                 program over 50,000 instructions); it is interpreted"
+            ),
+            Err(e) => crate::say!("note: {e}; the right-hand side is interpreted"),
+        }
+    }
+    // The contact forces' terms (every method's, from its accelerations) likewise.
+    if !interpret {
+        if let Err(e) = nhlab_native::use_for_contacts(&mut numeric) {
+            crate::say!("note: {e}; the contact forces' terms are interpreted");
+        }
+    }
+    numeric
 }
 
 /// The spans where a run's contacts lifted off or slipped, in words (one note each).

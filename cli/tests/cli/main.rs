@@ -7,6 +7,7 @@ use std::process::{Command, Stdio};
 
 mod commands;
 mod edges;
+mod ensembles;
 mod language;
 mod linearize;
 mod runs;
