@@ -24,6 +24,8 @@ fn main() {
     let mut model = Model::build(&scenario, &map).expect("valid");
     let mut numeric = NumericModel::new(&model).expect("compiles");
     let mut derivatives = Derivatives::new(&model).expect("derivatives");
+    // As the command line runs them: machine code.
+    nhlab_native::use_for_derivatives(&mut derivatives).expect("compiles");
     let spec = model.scenario.stability.clone().expect("a [stability] table");
     let mut study = Study::new(&model, &spec).expect("study");
     let c = model.parameters.iter().position(|p| p.name == "c").expect("a trail");

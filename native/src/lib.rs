@@ -119,6 +119,16 @@ pub fn use_for_contacts(numeric: &mut NumericModel) -> Result<bool, NativeError>
     Ok(true)
 }
 
+/// Compiles a linearisation's exact derivatives ([`nhlab::stability::Derivatives`]:
+/// every term's by every coordinate, velocity and input) to machine code and makes
+/// them run that: the points of a stability map spend most of their time there.
+pub fn use_for_derivatives(derivatives: &mut nhlab::stability::Derivatives) -> Result<(), NativeError> {
+    let outputs = derivatives.program().output_count();
+    let code = compile(derivatives.program(), &derivatives.input_parts(), &[outputs])?;
+    derivatives.set_native(Some(code));
+    Ok(())
+}
+
 /// Compiles what the structure-preserving integrators step
 /// ([`nhlab::mechanics::DiscreteTerms`]) to machine code, where `numeric` has them.
 /// False (and nothing changed) when it has none, or they do not apply.

@@ -17,6 +17,9 @@ use crate::output::write_to;
 use crate::Failure;
 
 /// The map the flags ask for, written where they say.
+/// Points from which a map's derivatives are compiled to machine code.
+const NATIVE_FROM_POINTS: usize = 20_000;
+
 pub fn run(args: &LinearizeArgs, l: &mut Loaded, study: &mut Study, derivatives: &Derivatives) -> Result<(), Failure> {
     if args.eigenvectors || args.state_space {
         return Err(Failure::bad("--eigenvectors and --state-space are for one linearisation, not a map"));
@@ -47,6 +50,23 @@ pub fn run(args: &LinearizeArgs, l: &mut Loaded, study: &mut Study, derivatives:
     if threads == 0 {
         return Err(Failure::bad("--threads: at least 1"));
     }
+    // A large map's derivatives as machine code: the same bits as the interpreter's
+    // (the native code calls the core's own functions), each point about 40 % faster,
+    // for a compilation of about a second (the bicycle's), which a smaller map does
+    // not earn back.
+    let mut compiled;
+    let derivatives = if rows.len() * grid.row_len() >= NATIVE_FROM_POINTS {
+        compiled = derivatives.clone();
+        match nhlab_native::use_for_derivatives(&mut compiled) {
+            Ok(()) => &compiled,
+            Err(e) => {
+                crate::say!("note: {e}; the derivatives are interpreted");
+                derivatives
+            }
+        }
+    } else {
+        derivatives
+    };
     let mut map = {
         let inputs = MapInputs { study, model: &l.model, numeric: &l.numeric, derivatives, map: &l.map, swept: &swept };
         compute(&inputs, grid.clone(), threads, rows.clone()).map_err(|e| Failure::Compute(e.to_string()))?

@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::expr::{CompileError, Evaluator, ExprGraph, ExprId};
+use crate::expr::{CompileError, Evaluator, ExprGraph, ExprId, NativeEvaluator, Program};
 use crate::mechanics::Model;
 
 /// The derivatives of the terms with respect to one variable (`q_i` or `v_i`).
@@ -70,6 +70,10 @@ pub struct Derivatives {
     outputs: Vec<f64>,
     /// Hamel's `∂Ψ`, `∂G`: the split's size k, its program and outputs.
     hamel: Option<(usize, Evaluator, Vec<f64>)>,
+    /// The program as machine code, where the command line compiled it
+    /// (`nhlab_native::use_for_derivatives`): a map's points spend most of their time
+    /// here, and the interpreter is several times slower.
+    native: Option<NativeEvaluator>,
 }
 
 impl Derivatives {
@@ -91,6 +95,7 @@ impl Derivatives {
             inputs: alloc::vec![0.0; inputs],
             outputs: alloc::vec![0.0; outputs],
             hamel: None,
+            native: None,
         })
     }
 
@@ -111,6 +116,23 @@ impl Derivatives {
         self.p
     }
 
+    /// The program of the derivatives (Hamel's apart), its inputs `t, q, v,
+    /// parameters` in the parts of [`Derivatives::input_parts`].
+    pub fn program(&self) -> &Program {
+        self.evaluator.program()
+    }
+
+    /// The lengths of the program's input parts: `t`, `q`, `v`, the parameters.
+    pub fn input_parts(&self) -> [usize; 4] {
+        [1, self.n, self.n, self.evaluator.program().input_count() - 1 - 2 * self.n]
+    }
+
+    /// Runs [`Derivatives::program`] as `native` from now on (compiled for
+    /// [`Derivatives::input_parts`] and one output part); `None` interprets it again.
+    pub fn set_native(&mut self, native: Option<NativeEvaluator>) {
+        self.native = native;
+    }
+
     /// Whether Hamel's `∂Ψ`, `∂G` are derived.
     pub fn has_hamel(&self) -> bool {
         self.hamel.is_some()
@@ -125,7 +147,15 @@ impl Derivatives {
         self.inputs[1..1 + n].copy_from_slice(&q[..n]);
         self.inputs[1 + n..1 + 2 * n].copy_from_slice(&v[..n]);
         self.inputs[1 + 2 * n..].copy_from_slice(parameters);
-        self.evaluator.eval(&self.inputs, &mut self.outputs).ok()?;
+        match self.native.as_mut() {
+            Some(code) => {
+                let ran = code.eval(&[&[t], &q[..n], &v[..n], parameters], &mut [&mut self.outputs]);
+                if !ran {
+                    return None;
+                }
+            }
+            None => self.evaluator.eval(&self.inputs, &mut self.outputs).ok()?,
+        }
         if self.outputs.iter().any(|x| !x.is_finite()) {
             return None;
         }

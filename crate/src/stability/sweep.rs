@@ -144,7 +144,13 @@ pub fn sweep<E>(values: &[f64], mut at: impl FnMut(f64) -> Result<Linearization,
 }
 
 /// Where between `lo` and `hi` (a value and its linearisation, of opposite
-/// stability) the motion changes stability, by bisection with `at` to `tolerance`.
+/// stability) the motion changes stability, to `tolerance`: the root of a quantity
+/// whose sign tells the two sides apart (the principal minors' sum for a crossing
+/// through zero, else the largest real part or the growth), found by Brent's method
+/// — inverse quadratic and secant steps inside a bracket that bisection guarantees to
+/// shrink — in about 8 linearisations where bisection took 30 (a stability map's
+/// boundaries were half its time). The bracket is kept: the value is within
+/// `tolerance` of where the sign changes.
 pub fn refine<E>(
     lo: (f64, &Linearization),
     hi: (f64, &Linearization),
@@ -153,28 +159,83 @@ pub fn refine<E>(
 ) -> Result<f64, E> {
     let (previous, lin) = (lo.1, hi.1);
     let (pg, g) = (growth(previous), growth(lin));
-    let (mut lo, mut hi) = (lo.0, hi.0);
     let through_zero = zero_crossing(previous, lin);
     // Where the stable side has no neutral mode (every real part clearly negative),
     // the crossing is of the largest real part itself, found without the band's
     // offset; else of the band.
     let stable_side = if g > 0.0 { previous } else { lin };
     let raw = largest_real_part(stable_side) / scale(stable_side) < -10.0 * NEUTRAL;
-    while hi - lo > tolerance {
-        let mid = 0.5 * (lo + hi);
-        let at_mid = at(mid)?;
-        let like_lo = match through_zero {
-            Some((order, sign_lo)) => symmetric_sum(&at_mid.matrix, order).map(f64::signum) == Some(sign_lo),
-            None if raw => (largest_real_part(&at_mid) > 0.0) == (pg > 0.0),
-            None => (growth(&at_mid) > 0.0) == (pg > 0.0),
+    // The quantity, signed so that it is positive on `lo`'s side (`None`: no value,
+    // and the side is all that is known: ±1).
+    let side = |l: &Linearization| -> f64 {
+        let (value, like_lo) = match through_zero {
+            Some((order, sign_lo)) => match symmetric_sum(&l.matrix, order) {
+                Some(v) => (v.abs(), v.signum() == sign_lo),
+                None => (1.0, false),
+            },
+            None if raw => {
+                let v = largest_real_part(l);
+                (v.abs(), (v > 0.0) == (pg > 0.0))
+            }
+            None => {
+                let v = growth(l);
+                (v.abs(), (v > 0.0) == (pg > 0.0))
+            }
         };
+        let value = if value.is_finite() { value } else { 1.0 };
         if like_lo {
-            lo = mid
+            value
         } else {
-            hi = mid
+            -value
         }
+    };
+    let (mut a, mut b) = (lo.0, hi.0);
+    // Each end's value with its sign fixed by its side: `lo`'s positive, `hi`'s
+    // negative (an end whose value is 0 counts as a unit away, to keep the bracket).
+    let (mut fa, mut fb) = (side(previous).abs().max(f64::MIN_POSITIVE), -side(lin).abs().max(f64::MIN_POSITIVE));
+    let (mut c, mut fc) = (a, fa);
+    let (mut d, mut e) = (b - a, b - a);
+    loop {
+        if fb.signum() == fc.signum() {
+            (c, fc) = (a, fa);
+            d = b - a;
+            e = d;
+        }
+        if fc.abs() < fb.abs() {
+            (a, b, c) = (b, c, b);
+            (fa, fb, fc) = (fb, fc, fb);
+        }
+        let m = 0.5 * (c - b);
+        if m.abs() <= 0.5 * tolerance {
+            return Ok(b + m);
+        }
+        if e.abs() >= 0.5 * tolerance && fa.abs() > fb.abs() {
+            // Interpolation: secant with two points, inverse quadratic with three.
+            let s = fb / fa;
+            let (mut p, mut q) = if a == c {
+                (2.0 * m * s, 1.0 - s)
+            } else {
+                let (qa, r) = (fa / fc, fb / fc);
+                (s * (2.0 * m * qa * (qa - r) - (b - a) * (r - 1.0)), (qa - 1.0) * (r - 1.0) * (s - 1.0))
+            };
+            if p > 0.0 {
+                q = -q;
+            } else {
+                p = -p;
+            }
+            if 2.0 * p < (3.0 * m * q - (0.5 * tolerance * q).abs()).min((e * q).abs()) {
+                e = d;
+                d = p / q;
+            } else {
+                (d, e) = (m, m);
+            }
+        } else {
+            (d, e) = (m, m);
+        }
+        (a, fa) = (b, fb);
+        b += if d.abs() > 0.5 * tolerance { d } else { (0.5 * tolerance).copysign(m) };
+        fb = side(&at(b)?);
     }
-    Ok(0.5 * (lo + hi))
 }
 
 /// Most principal minors summed for a crossing through zero.
