@@ -126,7 +126,7 @@ fn first_method(args: &RunArgs, s: &nhlab::scenario::Scenario) -> Result<Method,
 /// The cases of a CSV file: a header of names (parameters, coordinates, speeds `x'`),
 /// then one row of numbers per case (an empty cell keeps the scenario's value).
 fn read_cases(path: &str, model: &Model) -> Result<Cases, Failure> {
-    let text = std::fs::read_to_string(path).map_err(|e| Failure::bad(format!("--cases {path}: {e}")))?;
+    let text = read_bounded(path)?;
     let at = |line: usize, column: usize, message: String| Failure::bad(format!("{path}:{line}:{column}: {message}"));
     let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
     let Some((_, header)) = lines.next() else {
@@ -186,6 +186,21 @@ fn read_cases(path: &str, model: &Model) -> Result<Cases, Failure> {
         rows.push(row);
     }
     Ok(Cases { names, rows })
+}
+
+/// Most bytes a cases file may have (100,000 rows of a few dozen numbers fit).
+const MAX_CASES_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The cases file's text, read no further than [`MAX_CASES_BYTES`].
+fn read_bounded(path: &str) -> Result<String, Failure> {
+    use std::io::Read;
+    let said = |e: std::io::Error| Failure::bad(format!("--cases {path}: {e}"));
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).map_err(said)?.take(MAX_CASES_BYTES + 1).read_to_end(&mut bytes).map_err(said)?;
+    if bytes.len() as u64 > MAX_CASES_BYTES {
+        return Err(Failure::bad(format!("--cases {path}: larger than {} MiB", MAX_CASES_BYTES >> 20)));
+    }
+    String::from_utf8(bytes).map_err(|_| Failure::bad(format!("--cases {path}: not UTF-8 text")))
 }
 
 /// Case `k`'s run: its parameters set, its state completed, run to `t_end`.

@@ -125,4 +125,11 @@ fn bad_cases_are_refused_at_their_place() {
     refused("r\n0.3\n", &["--plot", "x.png"], "--cases: --plot and --scene does not apply");
     refused("r\n0.3\n", &["--method", "lagrange", "--method", "gauss"], "one method under one integrator");
     refused("r\n0.3\n", &["--threads", "0"], "--threads: must be at least 1");
+    // A file past the size bound is refused before it is read whole (a sparse file).
+    let huge = std::env::temp_dir().join(format!("nhlab-ensemble-{}-huge.csv", std::process::id()));
+    std::fs::File::create(&huge).unwrap().set_len(64 * 1024 * 1024 + 1).unwrap();
+    let (code, _, err) = nhlab(&["run", &scenario("rolling-disk"), "--cases", huge.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("larger than 64 MiB"), "{err}");
+    std::fs::remove_file(&huge).unwrap();
 }
