@@ -4,7 +4,7 @@
 //     towards the page's clock in short slices and sends back what they recorded, as
 //     flat Float64Arrays the page's WebDisplay draws;
 //   - a helper derives equations for the equations panel, computes CSV exports and
-//     the stability panel's sweep.
+//     the stability panel's sweep and map.
 // Either can be terminated at any moment (too slow, a trap, a newer scenario): the
 // page's thread never waits on it, so no scenario can freeze the page.
 //
@@ -127,28 +127,35 @@ function benchRhs(text, count) {
   }
 }
 
-/** The page's long run: stepped in slices of about 100 ms, what it has posted
- *  between them (at most four times a second); the page stops it by ending this
- *  worker. */
-function longRun(id, text, tEnd) {
-  const run = new api.WebLongRun(text, tEnd);
+/** Advances `work` (a WebLongRun or a WebStabilityMap: `advance(count)` returns 0
+ *  when done, `data()` what it has) in slices of about 100 ms, `count` adapted to
+ *  them, and posts what it has between them at most every `postMs`; returns its data
+ *  at the end and frees it. The page stops it by ending this worker. */
+function inSlices(id, work, { count, most, postMs, posted = 0 }) {
   try {
-    let steps = 100, posted = 0;
     for (;;) {
       const t0 = performance.now();
-      if (run.advance(steps) === 0) break;
+      if (work.advance(count) === 0) break;
       const took = performance.now() - t0;
-      steps = Math.max(10, Math.min(1_000_000, Math.round(steps * (took < 50 ? 2 : took > 200 ? 0.5 : 1))));
-      if (performance.now() - posted > 250) {
-        self.postMessage({ id, progress: run.data() });
+      count = Math.max(10, Math.min(most, Math.round(count * (took < 50 ? 2 : took > 200 ? 0.5 : 1))));
+      if (performance.now() - posted > postMs) {
+        self.postMessage({ id, progress: work.data() });
         posted = performance.now();
       }
     }
-    return run.data();
+    return work.data();
   } finally {
-    run.free();
+    work.free();
   }
 }
+
+/** The page's long run: what it has posted at most four times a second. */
+const longRun = (id, text, tEnd) => inSlices(id, new api.WebLongRun(text, tEnd), { count: 100, most: 1_000_000, postMs: 250 });
+
+/** The stability panel's map: what it has posted at most five times a second (the
+ *  coarse pass, a sixteenth of the points, comes first). */
+const stabilityMap = (id, text) =>
+  inSlices(id, new api.WebStabilityMap(text), { count: 50, most: 100_000, postMs: 200, posted: performance.now() });
 
 function handle(id, data) {
   switch (data.op) {
@@ -174,6 +181,7 @@ function handle(id, data) {
     case "csv": return { result: csv(id, data.text) };
     case "longRun": return { result: longRun(id, data.text, data.tEnd) };
     case "stability": return { result: api.stability(data.text) };
+    case "stabilityMap": return { result: stabilityMap(id, data.text) };
     case "exportCode": return { result: api.export_code(data.text, data.language, data.name) };
     case "trap": api.self_test_trap(); return { result: null };
     case "benchRhs": return { result: benchRhs(data.text, data.count) };

@@ -180,7 +180,7 @@ pub struct RunArgs {
     pub threads: Option<usize>,
 }
 
-#[derive(Args)]
+#[derive(Args, Clone)]
 pub struct LinearizeArgs {
     /// Scenario file; `-` reads standard input.
     pub file: String,
@@ -217,6 +217,10 @@ pub struct LinearizeArgs {
     /// No sweep, even if the scenario declares one.
     #[arg(long, conflicts_with = "sweep")]
     pub no_sweep: bool,
+    /// The scenario's stability map: `stability.sweep` and `stability.map` as its two
+    /// axes, at every one of their values (the page's map takes up to 100 of each).
+    #[arg(long, conflicts_with_all = ["sweep", "no_sweep"])]
+    pub map: bool,
     /// Also give each eigenvalue's eigenvector (JSON only).
     #[arg(long)]
     pub eigenvectors: bool,

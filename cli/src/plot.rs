@@ -313,7 +313,9 @@ where
         StabilityFigure::Eigenvalues(chart) => {
             nhlab_plots::draw_stability(&root, chart)?;
         }
-        StabilityFigure::Map(chart) => nhlab_plots::draw_stability_map(&root, chart)?,
+        StabilityFigure::Map(chart) => {
+            nhlab_plots::draw_stability_map(&root, chart)?;
+        }
     }
     root.present()?;
     Ok(())
@@ -342,7 +344,12 @@ pub fn write_stability_map(path: &str, title: &str, map: &nhlab::stability::Stab
         y: (&axes[1].name, &axes[1].values),
         max_real: &max_real,
         stable: &stable,
+        neutral: &[],
         boundaries: &boundaries,
+        legend: nhlab_plots::MAP_LEGEND,
+        marked: None,
+        cursor: None,
+        scale: 1.0,
     };
     save(path, (900, 720), &StabilityFigure::Map(&chart))
 }

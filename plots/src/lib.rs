@@ -26,7 +26,7 @@ pub use stability::{
 pub use look::{colour, css_colour, mark, Series, COLOURS, MARKS, SET_COLOURS};
 use look::{draw_mark, mark_places};
 pub use run_panels::{run_panels, PanelKind, RunContents};
-pub use stability_map::{draw_stability_map, MapChart};
+pub use stability_map::{draw_stability_map, MapChart, MAP_LEGEND};
 
 /// One line of a panel.
 pub struct Line {

@@ -6,6 +6,7 @@
 //     same kernel measured on this machine now (cargo bench --bench rhs_rate; Lagrange's
 //     compiled on both sides: Cranelift's machine code against the page's wasm kernel);
 //   - time from navigation to the first drawn plot;
+//   - the stability panel's sweep and map, as the helper computes them;
 //   - the size of each of the three .wasm modules, raw, gzip and brotli.
 // Run: node tests/browser/bench.mjs [--quick]
 import fs from "node:fs";
@@ -163,6 +164,26 @@ try {
       return [name, best, values];
     }), helper);
     console.log(`stability sweep in the page (goal < 1000 ms): ${sweeps.map(([n, t, k]) => `${n} ${k} values ${ms(t)}`).join(", ")}`);
+    // The stability panel's map (issue 62: 100 × 100 in ≤ 3 s, progressive): the
+    // helper's WebStabilityMap in the same module, coarse pass and whole map timed
+    // apart, against one linearisation of the sweep above (the baseline of this run).
+    const maps = await page.evaluate((helper) => ["rolling-disk", "whipple-bicycle"].map((name) => {
+      const text = window.wasmBindings.gallery_text(name);
+      const t0 = performance.now();
+      const map = new helper.WebStabilityMap(text);
+      const d0 = map.data();
+      const total = d0.total, coarse = Math.ceil(d0.x.values.length / 4) * Math.ceil(d0.y.values.length / 4);
+      map.advance(coarse);
+      const first = performance.now() - t0;
+      while (map.advance(1000) > 0);
+      const whole = performance.now() - t0;
+      map.free();
+      return [name, `${d0.x.values.length} × ${d0.y.values.length}`, first, whole, total];
+    }), helper);
+    for (const [name, grid, first, whole, total] of maps) {
+      const perSweepValue = sweeps.find((s) => s[0] === name)[1] / sweeps.find((s) => s[0] === name)[2];
+      console.log(`stability map in the page, ${name} ${grid}: coarse pass drawn after ${ms(first)}, whole map ${ms(whole)} (goal ≤ 3000 ms for 100 × 100; ${(whole / total * 1000).toFixed(0)} µs a point, ${(whole / total / perSweepValue).toFixed(2)}x a sweep value)`);
+    }
     // The whole path of an edit: a new runner worker loads it (under its time budget)
     // and replaces the running one; the page lays out the new display.
     const whole = await page.evaluate(async () => {

@@ -206,6 +206,26 @@ export function edit(/** @type {(text: string) => string} */ fn) {
 /** Sets a number at `path` of the text (`parameters.m`, `initial.q.x`, `run.dt`). */
 export const setNumber = (/** @type {string} */ path, /** @type {number} */ value) => edit((text) => api().edit_number(text, path, value));
 
+/** Where a swept quantity (`[stability] sweep` or `map`) is in the text: the
+ *  parameter, or the initial velocity of `x'`. */
+export const sweptPath = (/** @type {{ over: string, kind: string }} */ q) =>
+  q.kind === "parameter" ? `parameters.${q.over}` : `initial.v.${q.over.replace(/'$/, "")}`;
+
+/** A swept quantity's value in the running scenario (`info`: the runner's WebLab.info()). */
+export function sweptValue(/** @type {{ over: string, kind: string }} */ q, /** @type {any} */ info) {
+  if (!info) return NaN;
+  if (q.kind === "parameter") return info.parameters.find((/** @type {any} */ p) => p.name === q.over)?.value ?? NaN;
+  return info.coordinates.find((/** @type {any} */ c) => `${c.name}'` === q.over)?.v ?? NaN;
+}
+
+/** Sets several swept quantities at once (a click on the stability map): one edit,
+ *  one restart. @param {{ over: string, kind: string, value: number }[]} points */
+export const setSwept = (points) =>
+  edit((text) => points.reduce((t, p) => api().edit_number(t, sweptPath(p), p.value), text));
+
+/** Shows the stability panel's map (or its sweep). */
+export const showStabilityMap = (/** @type {boolean} */ on) => update({ stabilityMap: on });
+
 /** Offers the draft kept from before (see services/drafts.js), if there is one. */
 export function offerDraft(/** @type {string} */ fragment) {
   if (state().embed) return;

@@ -33,12 +33,13 @@ export const EXPORT_SCALE = 2;             // PNG scale of exported panels: prin
 
 // Time budgets of the workers, in ms.
 // load: a new scenario; derive: the equations panel; step: one request to the runner
-// (a slice of stepping, overrun only by a single step slower than this).
+// (a slice of stepping, overrun only by a single step slower than this); map: the
+// stability panel's whole map (about 10,000 linearisations; drawn as it comes).
 // The browser tests lower them with NHLAB_BUDGET_MS: a number for all, or {what: ms}.
-/** @param {"load" | "derive" | "step"} what */
+/** @param {"load" | "derive" | "step" | "map"} what */
 export const budget = (what) => {
   const test = /** @type {any} */ (window).NHLAB_BUDGET_MS;
-  return (typeof test === "object" ? test?.[what] : test) ?? { load: 1500, derive: 6000, step: 2000 }[what];
+  return (typeof test === "object" ? test?.[what] : test) ?? { load: 1500, derive: 6000, step: 2000, map: 60000 }[what];
 };
 
 /** The element `id` of index.html (or made by a view). Untyped: each is known by its id.

@@ -56,6 +56,7 @@ import { wirePlots } from "./views/plots.js";
 import { wireProjector } from "./views/projector.js";
 import { wireShare } from "./views/share.js";
 import { stabilitySpan, wireStability } from "./views/stability.js";
+import { stabilityMapArea, wireStabilityMap } from "./views/stabilitymap.js";
 
 // channel.js and worker.js are copied as they are (trunk hashes only the page's own
 // files): the glue's hashed name versions them, so a cached copy never meets a newer
@@ -108,6 +109,7 @@ function boot(/** @type {any} */ api) {
   /** @type {any} */ (window).nhlabTest = {
     trapPage: () => guarded("task.self-test", () => api.self_test_trap()),
     stabilitySpan,
+    stabilityMapArea,
     trapWorker: trapRunner,
     load: (/** @type {string} */ text) => load(text, { fromEditor: true }), // the benchmark times an edit's whole path
     info: () => state().info && { ...state().info, t_end: state().tEnd }, // the runner's WebLab.info(), with the runs' end now
@@ -121,7 +123,7 @@ function boot(/** @type {any} */ api) {
   try {
     wireActions();
     for (const wire of [wireNotice, wireHeader, wireEmbed, wireInfo, wireEditor, wireControls, wireInputs, wirePlots,
-      wireEquations, wireStability, wireLongRun, wireMotion, wirePlayback, wireShare, wireHelp, wireExports, wireDrafts, wireProjector, wireHost]) wire();
+      wireEquations, wireStability, wireStabilityMap, wireLongRun, wireMotion, wirePlayback, wireShare, wireHelp, wireExports, wireDrafts, wireProjector, wireHost]) wire();
     const fragment = location.hash;
     openFromFragment();
     offerDraft(fragment);

@@ -54,6 +54,7 @@
  * @property {{ text: string, title: string, at: number, tab: boolean } | null} draft the text "Restore it"
  *   offers (`tab`: this tab's, else the browser's last)
  * @property {Sweep | null} stability the stability panel's sweep, once computed
+ * @property {boolean} stabilityMap the stability panel shows its map (`[stability] map`), not the sweep
  * @property {boolean} projector the lecture hall's mode
  * @property {string | null} shareLink the link the Share dialog last made
  * @property {Record<string, number>} inputValues each input's value now (a slider moved, a key held, the host's)
@@ -91,7 +92,7 @@ export const store = createStore({
   stalled: null, restarts: 0, inputsMoved: false, playing: true, jumping: false, speed: 1, clock: 0, tEnd: 0,
   embed: false, embedControls: [], embedPanel: "", embedParameters: null, linkLanguage: null, language: "en",
   galleryName: null, galleryOrigin: null, unshared: false, status: null, loadTimedOut: false, notice: null,
-  draft: null, stability: null, projector: false, shareLink: null, inputValues: {},
+  draft: null, stability: null, stabilityMap: false, projector: false, shareLink: null, inputValues: {},
 });
 
 /** The current state. */

@@ -35,6 +35,7 @@ mod robustness;
 pub mod rows;
 pub mod scene;
 pub mod stability;
+pub mod stability_map;
 
 use wasm_bindgen::prelude::*;
 

@@ -47,6 +47,9 @@ pub struct StabilityData {
     /// The quantity derived from the swept one to show the sweep against
     /// (`sweep.axis`), if the table gives one.
     pub axis: Option<AxisData>,
+    /// The quantity `[stability] map` sweeps up the panel's map, if it declares one
+    /// (the map itself is computed when asked: [`crate::stability_map`]).
+    pub map: Option<String>,
 }
 
 /// A derived axis as the page draws and writes it.
@@ -134,6 +137,7 @@ pub fn sweep_of(text: &str) -> Result<Option<StabilityData>, String> {
     });
     Ok(Some(StabilityData {
         axis,
+        map: spec.map.as_ref().map(|m| m.over.clone()),
         over: spec.sweep.map(|s| s.over).unwrap_or_default(),
         kind: kind.into(),
         current,

@@ -122,6 +122,19 @@ pub fn run(args: &LinearizeArgs) -> Result<(), Failure> {
         study.hold = Some(study.ignorable.iter().copied().filter(|i| !kept.contains(i)).collect());
     }
     let mut derivatives = study.derivatives(&l.model).map_err(|e| Failure::bad(blame(&e, args)))?;
+    if args.map {
+        let table = l.model.scenario.stability.as_ref();
+        let (Some(across), Some(up)) = (table.and_then(|t| t.sweep.as_ref()), table.and_then(|t| t.map.as_ref()))
+        else {
+            return Err(Failure::bad(
+                "--map: the scenario's [stability] table declares no map (it needs sweep and map)",
+            ));
+        };
+        let axis = |s: &nhlab::scenario::SweepSpec| format!("{}={:?}:{:?}:{:?}", s.over, s.from, s.to, s.step);
+        let mut args = args.clone();
+        args.sweep = vec![axis(across), axis(up)];
+        return super::stability_map::run(&args, &mut l, &mut study, &derivatives);
+    }
     if args.sweep.len() > 1 {
         return super::stability_map::run(args, &mut l, &mut study, &derivatives);
     }

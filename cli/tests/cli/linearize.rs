@@ -361,3 +361,60 @@ fn chunks_of_rows_put_together_are_the_whole_map() {
         nhlab(&["linearize", file.as_str(), "--sweep", "c=0:1:0.5", "--sweep", "w=1:2:0.5", "--rows", "2:2"]);
     assert!(code == 2 && err.contains("--rows: expected I:J"), "{err}");
 }
+
+/// `--map` computes the map the scenario's `[stability]` declares (`sweep` across,
+/// `map` up) — the same bytes as the two `--sweep`s it stands for — and along the
+/// spin the coin's boundary is the closed form `phi'² = g/(3r)` at every radius.
+#[test]
+fn the_scenario_s_map_is_its_two_sweeps_and_the_coin_s_boundary_is_the_closed_form() {
+    let text = std::fs::read_to_string(scenario("rolling-disk")).unwrap();
+    let small = text
+        .replace("from = 0, to = 10, step = 0.01 }", "from = 0, to = 10, step = 0.5 }")
+        .replace("from = 0.05, to = 0.5, step = 0.005 }", "from = 0.1, to = 0.4, step = 0.1 }");
+    assert_ne!(small, text);
+    let file = std::env::temp_dir().join(format!("nhlab-scenario-map-{}.toml", std::process::id()));
+    std::fs::write(&file, &small).unwrap();
+    let path = file.to_str().unwrap();
+    let (code, declared, err) = nhlab(&["linearize", path, "--map", "--format", "csv"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, flags, _) =
+        nhlab(&["linearize", path, "--sweep", "phi'=0:10:0.5", "--sweep", "r=0.1:0.4:0.1", "--format", "csv"]);
+    assert_eq!(code, 0);
+    assert_eq!(declared, flags);
+    assert_eq!(declared.lines().count(), 1 + 21 * 4);
+    let mut found = 0;
+    for line in err.lines().filter(|l| l.starts_with("boundary: phi' = ")) {
+        let (spin, rest) = line["boundary: phi' = ".len()..].split_once(" at r = ").unwrap();
+        let r: f64 = rest.split_once(' ').unwrap().0.parse().unwrap();
+        let spin: f64 = spin.parse().unwrap();
+        assert!((spin - (9.81 / (3.0 * r)).sqrt()).abs() < 1e-9, "{line}");
+        found += 1;
+    }
+    assert_eq!(found, 4, "{err}");
+    // A scenario without a map is told so; one whose map is wrong is refused at its key.
+    let (code, _, err) = nhlab(&["linearize", scenario("chaplygin-sleigh").as_str(), "--map"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--map: the scenario's [stability] table declares no map"), "{err}");
+    for (over, says) in [
+        ("phi'", "stability.map.over: `phi'` is already swept by `sweep`"),
+        ("k", "stability.map.over: `k` is neither a parameter nor a velocity"),
+    ] {
+        std::fs::write(&file, small.replace("map = { over = \"r\",", &format!("map = {{ over = \"{over}\","))).unwrap();
+        let (code, _, err) = nhlab(&["linearize", path, "--map"]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+    let without = small.replace("sweep = { over = \"phi'\", from = 0, to = 10, step = 0.5 }\n", "");
+    assert_ne!(without, small);
+    std::fs::write(&file, &without).unwrap();
+    let (code, _, err) = nhlab(&["check", path]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("stability.map: a map's first axis is `sweep`: give `sweep` too"), "{err}");
+    std::fs::write(&file, small.replace("step = 0.1 }", "step = 0.1, axis = { name = \"d\", value = \"2*r\" } }"))
+        .unwrap();
+    // A map's axis is drawn as swept: a derived one is not used, and said so.
+    let (code, _, err) = nhlab(&["check", path]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains(":64:55: stability.map.axis: unknown table `axis` (ignored)"), "{err}");
+    std::fs::remove_file(&file).ok();
+}

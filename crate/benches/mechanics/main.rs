@@ -14,7 +14,8 @@
 //!    differences of the accelerations (the baseline), one linearisation, and the
 //!    scenario's 1,001-point sweep with its bisected boundaries.
 //!
-//! `cargo bench -p nhlab --bench mechanics` (`-- --quick` for CI).
+//! `cargo bench -p nhlab --bench mechanics` (`-- --quick` for CI; `-- --only 3c` one
+//! section: 3b, 3c, 3d, 4, 4b or 5).
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -165,6 +166,24 @@ fn main() {
         return;
     }
     let quick = args.iter().any(|a| a == "--quick");
+    // `--only 3b|3c|…`: one section (its figures are against baselines it measures).
+    if let Some(at) = args.iter().position(|a| a == "--only") {
+        type Section = (&'static str, fn(bool));
+        let sections: [Section; 6] = [
+            ("3b", contact_forces),
+            ("3c", structure_preserving),
+            ("3d", exported_code),
+            ("4", scaling_families),
+            ("4b", whole_processes),
+            ("5", stability),
+        ];
+        let wanted = args.get(at + 1).map(String::as_str).unwrap_or("");
+        match sections.iter().find(|(name, _)| *name == wanted) {
+            Some((_, section)) => section(quick),
+            None => eprintln!("--only: one of {}", sections.map(|(name, _)| name).join(", ")),
+        }
+        return;
+    }
     let reps = if quick { 5 } else { 30 };
 
     // Everything is derived here (every formulation, as `nhlab check` does);

@@ -79,6 +79,19 @@ pub(super) fn check_stability(c: &mut Checker<'_>, s: &Scenario) {
             c.said("stability.sweep", e);
         }
     }
+    if let Some(map) = &st.map {
+        if st.sweep.is_none() {
+            c.said("stability.map", problem::map_without_sweep());
+        }
+        if !(s.parameters.contains_key(&map.over) || velocity(&map.over)) {
+            c.said("stability.map.over", problem::sweep_over(&map.over));
+        } else if st.sweep.as_ref().is_some_and(|sw| sw.over == map.over) {
+            c.said("stability.map.over", problem::map_same_axis(&map.over));
+        }
+        if let Err(e) = map.values() {
+            c.said("stability.map", e);
+        }
+    }
 }
 
 /// The smallest `run.rtol` accepted: a few hundred units of double-precision round-off.

@@ -161,6 +161,11 @@ messages! {
         "expected one dependent coordinate per constraint ({m}), found {found}"
     /// A sweep over something that is neither a parameter nor a velocity.
     sweep_over(name) "problem.stability.sweep-over" "`{name}` is neither a parameter nor a velocity like x'"
+    /// A map's second axis without a first.
+    map_without_sweep() "problem.stability.map-without-sweep"
+        "a map's first axis is `sweep`: give `sweep` too"
+    /// A map over one quantity twice.
+    map_same_axis(name) "problem.stability.map-same-axis" "`{name}` is already swept by `sweep`"
     /// A linearisation asked of a method that has none.
     not_linearisable(id) "problem.stability.method"
         "`{id}`: linearisation supports lagrange, the ideal formulations that equal it (udwadia-kalaba, gauss, euler) and hamel"

@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Field paths with `*` for any key or index.
-const KNOWN: [&str; 156] = [
+const KNOWN: [&str; 161] = [
     "format",
     "title",
     "description",
@@ -84,6 +84,11 @@ const KNOWN: [&str; 156] = [
     "stability.sweep.axis.name",
     "stability.sweep.axis.value",
     "stability.sweep.axis.unit",
+    "stability.map",
+    "stability.map.over",
+    "stability.map.from",
+    "stability.map.to",
+    "stability.map.step",
     "run",
     "run.*",
     "view",

@@ -333,7 +333,7 @@ fn shorten(message: &str) -> String {
 
 /// Fields that must be tables, and table items of the arrays of tables: serde would
 /// read an array there positionally (`run = [0.5, ["gauss"], "rk4"]`).
-const TABLES: [&str; 19] = [
+const TABLES: [&str; 20] = [
     "parameters",
     "compare",
     "definitions",
@@ -351,6 +351,7 @@ const TABLES: [&str; 19] = [
     "stability",
     "stability.at",
     "stability.sweep",
+    "stability.map",
     "scene",
     "units",
 ];

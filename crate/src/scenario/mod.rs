@@ -415,6 +415,10 @@ pub struct StabilitySpec {
     /// A parameter or a velocity swept over a range.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sweep: Option<SweepSpec>,
+    /// A second swept quantity (nhlab addition): with `sweep`, the axes of the
+    /// page's stability map (`sweep` across, this up). Its `axis` is not used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub map: Option<SweepSpec>,
 }
 
 /// `[stability.sweep]`: `over` from `from` to `to` by `step`.

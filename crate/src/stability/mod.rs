@@ -40,7 +40,9 @@ pub use map::{
     MIN_REFINED_PER_ROW,
 };
 pub use study::{Study, StudyError, Swept, MAX_DERIVATIVES};
-pub use sweep::{growth, is_stable, refine, sweep, Boundary, Sweep, BOUNDARY_TOLERANCE, MAX_REFINED, NEUTRAL};
+pub use sweep::{
+    growth, is_neutral, is_stable, refine, sweep, Boundary, Sweep, BOUNDARY_TOLERANCE, MAX_REFINED, NEUTRAL,
+};
 
 use crate::formulations::{accelerations, Method};
 use crate::mechanics::{Model, NumericModel, Terms};

@@ -106,6 +106,15 @@ pub fn is_stable(lin: &Linearization) -> bool {
     growth(lin) <= 0.0
 }
 
+/// Whether the motion is stable with an oscillation on the imaginary axis (a real
+/// part zero within the neutral band, the frequency outside it): neutrally stable,
+/// as the coin's wobble above its critical spin. A stability map's cell decides
+/// alone; a sweep also asks that the mode be no structural zero (`marginal`).
+pub fn is_neutral(lin: &Linearization) -> bool {
+    let band = NEUTRAL * scale(lin);
+    is_stable(lin) && lin.eigenvalues.iter().any(|e| e.re.abs() <= band && e.im.abs() > band)
+}
+
 fn largest_real_part(lin: &Linearization) -> f64 {
     lin.eigenvalues.iter().map(|e| e.re).fold(f64::MIN, f64::max)
 }

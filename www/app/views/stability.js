@@ -7,7 +7,7 @@ import { events } from "../events.js";
 import { t } from "../i18n.js";
 import { watchCanvas } from "../canvases.js";
 import { state, store } from "../store.js";
-import { setNumber, sweepReady } from "../actions.js";
+import { setNumber, sweepReady, sweptPath, sweptValue } from "../actions.js";
 import { askHelper } from "../services/helper.js";
 import { embedPanel, slug } from "../services/links.js";
 import { api } from "../services/modules.js";
@@ -19,16 +19,6 @@ let span = [0, 0];
 let cursor = null;
 /** The swept quantity's value in the running scenario (or the one clicked, until it runs). */
 let current = NaN;
-
-/** The swept quantity's path in the scenario text and its value in the running scenario. */
-function sweptPath(/** @type {any} */ data) {
-  return data.kind === "parameter" ? `parameters.${data.over}` : `initial.v.${data.over.replace(/'$/, "")}`;
-}
-
-function sweptValue(/** @type {any} */ data, /** @type {any} */ info) {
-  if (data.kind === "parameter") return info.parameters.find((p) => p.name === data.over)?.value ?? NaN;
-  return info.coordinates.find((c) => `${c.name}'` === data.over)?.v ?? NaN;
-}
 
 /** The text with the swept value set to 0: equal for texts whose sweeps are equal
  *  (the sweep sets that value itself), so a click does not compute it again. */
@@ -188,6 +178,11 @@ export function wireStability() {
 /** The sweep as PNG, drawn afresh at twice the size with its title (the page shows
  *  the title above the canvas). */
 function downloadSweep(/** @type {HTMLCanvasElement} */ canvas) {
+  // The map as shown, when the panel shows it.
+  if (state().stabilityMap && !$("stability-map-canvas").closest("[hidden]") && $("stability").classList.contains("show-map")) {
+    $("stability-map-canvas").toBlob((/** @type {Blob | null} */ blob) => blob && download(`${slug(state())}-stability-map.png`, blob), "image/png");
+    return;
+  }
   const name = `${slug(state())}-stability.png`;
   const s = state().stability, box = canvas.getBoundingClientRect(), out = document.createElement("canvas");
   const drawn = s && guarded("task.exporting", () => {

@@ -173,3 +173,35 @@ impl WebLongRun {
         })
     }
 }
+
+/// The stability panel's map ([`crate::stability_map::MapWork`]), in the helper
+/// worker: coarse first, then row by row; the worker advances it in slices and
+/// posts what it has between them.
+#[wasm_bindgen]
+pub struct WebStabilityMap {
+    work: crate::stability_map::MapWork,
+}
+
+#[wasm_bindgen]
+impl WebStabilityMap {
+    /// The map scenario `text` declares (`[stability]` with `sweep` and `map`); a
+    /// message when it has none or it cannot be computed.
+    #[wasm_bindgen(constructor)]
+    pub fn new(text: &str) -> Result<WebStabilityMap, JsError> {
+        match crate::stability_map::MapWork::new(text) {
+            Ok(Some(work)) => Ok(WebStabilityMap { work }),
+            Ok(None) => Err(JsError::new(&crate::i18n::tr("stability.map-none", &[]))),
+            Err(e) => Err(JsError::new(&e)),
+        }
+    }
+
+    /// Computes up to `count` more points; the points left (0: done).
+    pub fn advance(&mut self, count: u32) -> u32 {
+        self.work.advance(count as usize) as u32
+    }
+
+    /// The map so far ([`crate::stability_map::MapData`]).
+    pub fn data(&self) -> Result<JsValue, JsError> {
+        to_js(self.work.data())
+    }
+}

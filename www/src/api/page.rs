@@ -391,6 +391,66 @@ pub fn draw_stability_export(
     paint_stability(canvas, data, current, title, size).map(|_| ())
 }
 
+/// Draws the stability map (from [`crate::stability_map`]) on canvas `id`, as
+/// [`draw_stability`] draws a sweep: the run's point ringed, the point `cursor` (cell
+/// indices across and up; negative for none) marked by keys. Returns the plotting
+/// area in CSS pixels `[left, right, top, bottom]`, for turning a click into a point.
+#[wasm_bindgen]
+pub fn draw_stability_map(
+    id: &str,
+    data: JsValue,
+    cursor: &[i32],
+    dpr: f64,
+    projector: bool,
+) -> Result<Vec<f64>, JsError> {
+    let canvas = canvas_by_id(id)?;
+    let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
+    let (css_w, css_h) = css_size(&canvas);
+    if css_w * dpr < 40.0 || css_h * dpr < 40.0 {
+        return Ok(vec![0.0; 4]);
+    }
+    let data: crate::stability_map::MapData =
+        serde_wasm_bindgen::from_value(data).map_err(|e| JsError::new(&e.to_string()))?;
+    let (w, h) = ((css_w * dpr) as u32, (css_h * dpr) as u32);
+    if canvas.width() != w || canvas.height() != h {
+        canvas.set_width(w);
+        canvas.set_height(h);
+    }
+    let (max_real, stable, neutral) = data.filled();
+    let boundaries = data.boundaries();
+    let (x, y) = (&data.x, &data.y);
+    let marked_x = nhlab_plots::on_axis(x.current, &x.values, &x.shown);
+    let marked = (marked_x.is_finite() && y.current.is_finite()).then_some((marked_x, y.current));
+    let cursor = match cursor {
+        [i, j] if *i >= 0 && *j >= 0 => x.shown.get(*i as usize).zip(y.shown.get(*j as usize)).map(|(a, b)| (*a, *b)),
+        _ => None,
+    };
+    use crate::i18n::tr;
+    let legend = ["stability.map-boundary", "stability.map-stable", "stability.map-unstable", "stability.map-neutral"]
+        .map(|id| tr(id, &[]));
+    let chart = nhlab_plots::MapChart {
+        title: "",
+        x: (&x.label, &x.shown),
+        y: (&y.label, &y.shown),
+        max_real: &max_real,
+        stable: &stable,
+        neutral: &neutral,
+        boundaries: &boundaries,
+        legend: [&legend[0], &legend[1], &legend[2], &legend[3]],
+        marked,
+        cursor,
+        scale: dpr * if projector { PROJECTOR_LOOK } else { 1.0 },
+    };
+    let backend =
+        CanvasBackend::with_canvas_object(canvas).ok_or_else(|| JsError::new("the stability canvas: no 2D context"))?;
+    let area = backend.into_drawing_area();
+    area.fill(&WHITE).map_err(|e| JsError::new(&e.to_string()))?;
+    let ((left, right), (top, bottom)) =
+        nhlab_plots::draw_stability_map(&area, &chart).map_err(|e| JsError::new(&e.to_string()))?;
+    area.present().map_err(|e| JsError::new(&e.to_string()))?;
+    Ok([left, right, top, bottom].iter().map(|&p| f64::from(p) / dpr).collect())
+}
+
 /// The page's canvas `#id`.
 fn canvas_by_id(id: &str) -> Result<web_sys::HtmlCanvasElement, JsError> {
     let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| JsError::new("no document"))?;

@@ -25,9 +25,11 @@
 //! by its coordinates, two wheels on one axle sharing a side force) are reported
 //! undetermined, never guessed.
 //!
-//! Solved by least squares on rows scaled to their largest coefficient
-//! (nalgebra's SVD: the system is small, `n + 6` rows by three per contact, and
-//! its rank is what decides what is determined).
+//! Solved by least squares on rows scaled to their largest coefficient: where
+//! every unknown is determined, the normal equations' Cholesky factor refined once,
+//! in buffers reused from sample to sample (no allocation: the system is small, `n +
+//! 6` rows by three per contact, and allocating it was most of a small model's
+//! solve); otherwise nalgebra's SVD, whose rank decides what is determined.
 //!
 //! One program computes everything a state needs — the balances, each contact's
 //! point, `J`, tangents and `μ`, and `M`, `F`, `A` — so that a sample runs no other
@@ -159,6 +161,8 @@ pub struct ContactForces {
     /// Whether every unknown is determined there (full column rank): then the
     /// normal equations' Cholesky factor solves it, an SVD's cost saved each sample.
     full_rank: bool,
+    /// The least squares' buffers, reused from sample to sample.
+    least_squares: solve::LeastSquares,
     /// Which bodies move (a driven one is in no set), and their names.
     moving: Vec<bool>,
     body_names: Vec<String>,
@@ -242,6 +246,7 @@ impl ContactForces {
             sets: Vec::new(),
             chosen: false,
             full_rank: false,
+            least_squares: solve::LeastSquares::default(),
             moving: terms.bodies.iter().map(|b| !b.driven).collect(),
             body_names: terms.bodies.iter().map(|b| b.name.clone()).collect(),
             constraint_names: model.constraints.iter().map(|c| c.name.clone()).collect(),
@@ -297,9 +302,9 @@ impl ContactForces {
         self.found.extend(state.q.iter().chain(state.v).chain(state.parameters));
         let outcome = self.load(state).and_then(|()| self.solve(state.accelerations));
         match outcome {
-            Ok((x, size)) => {
+            Ok(size) => {
                 for k in 0..self.contacts.len() {
-                    self.forces[k] = self.force_of(k, &x, size);
+                    self.forces[k] = self.force_of(k, &self.least_squares.x, size);
                 }
                 Ok(&self.forces)
             }

@@ -28,7 +28,7 @@ impl ContactForces {
     /// Contact `k`'s force from the solution `x`; a normal force within round-off
     /// of zero beside the system's forces (`size`) is zero: a ball without weight
     /// touches without pressing, and its needed friction is not 10¹⁷.
-    pub(super) fn force_of(&self, k: usize, x: &DVector<f64>, size: f64) -> ContactForce {
+    pub(super) fn force_of(&self, k: usize, x: &[f64], size: f64) -> ContactForce {
         let [normal, e1, e2] = self.directions(k);
         let f = [x[3 * k], x[3 * k + 1], x[3 * k + 2]];
         let at = &self.outputs[self.contact_offset(k)..];
@@ -54,51 +54,73 @@ impl ContactForces {
         }
     }
 
-    /// The scaled system, its right-hand side, and each row's scale for zero rows.
+    /// The scaled system as matrices (the analysis' null space and the SVD's path).
     pub(super) fn system(&self, accelerations: &[f64]) -> (DMatrix<f64>, DVector<f64>, Vec<bool>) {
-        let (n, k, w) = (self.n, self.contacts.len(), self.written.len());
+        let mut w = LeastSquares::default();
+        let (rows, columns) = self.fill_system(accelerations, &mut w);
+        (DMatrix::from_row_slice(rows, columns, &w.a), DVector::from_column_slice(&w.b), w.zero_row)
+    }
+
+    /// The scaled system into `w` (row-major, padded with zero rows to at least as
+    /// many rows as columns), each row's scale decided, and its size `(rows,
+    /// columns)`.
+    fn fill_system(&self, accelerations: &[f64], w: &mut LeastSquares) -> (usize, usize) {
+        let (n, k, written) = (self.n, self.contacts.len(), self.written.len());
         let rows = n + WRENCH * self.sets.len();
-        let columns = 3 * k + w;
-        let mut a = DMatrix::zeros(rows.max(columns), columns);
-        let mut b = DVector::zeros(rows.max(columns));
-        let mut zero_row = alloc::vec![false; rows.max(columns)];
+        let columns = 3 * k + written;
+        let padded = rows.max(columns);
+        w.a.clear();
+        w.a.resize(padded * columns, 0.0);
+        w.b.clear();
+        w.b.resize(padded, 0.0);
+        w.zero_row.clear();
+        w.zero_row.resize(padded, false);
         let dynamics = &self.outputs[self.dynamics_offset()..];
         let (mass, rest) = dynamics.split_at(n * n);
         let (forcing, jacobian) = rest.split_at(n);
-        let inertia: Vec<f64> =
-            mass.chunks_exact(n).map(|row| row.iter().zip(accelerations).map(|(m, a)| m * a).sum()).collect();
+        w.inertia.clear();
+        w.inertia.extend(
+            mass.chunks_exact(n.max(1))
+                .take(n)
+                .map(|row| row.iter().zip(accelerations).map(|(m, a)| m * a).sum::<f64>()),
+        );
+        let a = &mut w.a;
         for i in 0..n {
+            let row = &mut a[i * columns..(i + 1) * columns];
             for c in 0..k {
                 let jac = &self.outputs[self.contact_offset(c) + 3..];
                 for d in 0..3 {
-                    a[(i, 3 * c + d)] = jac[d * n + i];
+                    row[3 * c + d] = jac[d * n + i];
                 }
             }
             for (col, &j) in self.written.iter().enumerate() {
-                a[(i, 3 * k + col)] = jacobian[j * n + i];
+                row[3 * k + col] = jacobian[j * n + i];
             }
-            b[i] = inertia[i] - forcing[i];
+            w.b[i] = w.inertia[i] - forcing[i];
         }
         // Rows scaled to their largest coefficient; a row whose coefficients are
         // round-off beside the others' is one no force enters, where Lagrange's
         // equation must hold by itself: to round-off of the system's terms, not of
         // the row's own (upright running makes a row's terms themselves round-off,
         // 1e-20 beside 1e-20, and they must not be judged against each other).
-        let largest = (0..n).map(|i| a.row(i).amax()).fold(0.0, f64::max);
-        let system = (0..n).map(|i| inertia[i].abs() + forcing[i].abs()).fold(0.0, f64::max);
+        let row_max =
+            |a: &[f64], r: usize| a[r * columns..(r + 1) * columns].iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let largest = (0..n).map(|i| row_max(a, i)).fold(0.0, f64::max);
+        let system = (0..n).map(|i| w.inertia[i].abs() + forcing[i].abs()).fold(0.0, f64::max);
         for i in 0..n {
-            let scale = a.row(i).amax();
+            let scale = row_max(a, i);
+            let row = &mut a[i * columns..(i + 1) * columns];
             if scale > ZERO_ROW * largest {
-                a.row_mut(i).scale_mut(1.0 / scale);
-                b[i] /= scale;
+                row.iter_mut().for_each(|x| *x *= 1.0 / scale);
+                w.b[i] /= scale;
             } else {
-                zero_row[i] = true;
-                a.row_mut(i).fill(0.0);
-                b[i] /= system.max(f64::MIN_POSITIVE);
+                w.zero_row[i] = true;
+                row.fill(0.0);
+                w.b[i] /= system.max(f64::MIN_POSITIVE);
             }
         }
         for (s, set) in self.sets.iter().enumerate() {
-            let row = n + WRENCH * s;
+            let first = n + WRENCH * s;
             let mut rhs = [0.0; WRENCH];
             let free = &self.outputs[WRENCH * self.bodies..][..WRENCH];
             rhs.iter_mut().zip(free).for_each(|(r, x)| *r += x);
@@ -114,65 +136,73 @@ impl ContactForces {
                 };
                 let p = &self.outputs[self.contact_offset(c)..][..3];
                 for d in 0..3 {
-                    a[(row + d, 3 * c + d)] = sign;
+                    a[(first + d) * columns + 3 * c + d] = sign;
                 }
                 // r × f = [r]× f.
                 let skew = [[0.0, -p[2], p[1]], [p[2], 0.0, -p[0]], [-p[1], p[0], 0.0]];
                 for (d, line) in skew.iter().enumerate() {
                     for (e, &x) in line.iter().enumerate() {
-                        a[(row + 3 + d, 3 * c + e)] = sign * x;
+                        a[(first + 3 + d) * columns + 3 * c + e] = sign * x;
                     }
                 }
             }
-            let largest = (row..row + WRENCH).map(|r| a.row(r).amax()).fold(0.0, f64::max);
+            let largest = (first..first + WRENCH).map(|r| row_max(a, r)).fold(0.0, f64::max);
             let size = rhs.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-            for d in 0..WRENCH {
-                b[row + d] = rhs[d];
-                let scale = a.row(row + d).amax();
+            for (d, &right) in rhs.iter().enumerate() {
+                let r = first + d;
+                w.b[r] = right;
+                let scale = row_max(a, r);
+                let row = &mut a[r * columns..(r + 1) * columns];
                 if scale > ZERO_ROW * largest {
-                    a.row_mut(row + d).scale_mut(1.0 / scale);
-                    b[row + d] /= scale;
+                    row.iter_mut().for_each(|x| *x *= 1.0 / scale);
+                    w.b[r] /= scale;
                 } else {
-                    zero_row[row + d] = true;
-                    a.row_mut(row + d).fill(0.0);
-                    b[row + d] /= size.max(f64::MIN_POSITIVE);
+                    w.zero_row[r] = true;
+                    row.fill(0.0);
+                    w.b[r] /= size.max(f64::MIN_POSITIVE);
                 }
             }
         }
-        (a, b, zero_row)
+        (padded, columns)
     }
 
-    /// The least-norm solution, if the rows balance, with the size of the forces in
-    /// the system (the largest right-hand side or unknown).
-    pub(super) fn solve(&self, accelerations: &[f64]) -> Result<(DVector<f64>, f64), Unbalanced> {
-        let (a, b, zero_row) = self.system(accelerations);
-        if a.ncols() == 0 {
+    /// The least-norm solution, if the rows balance, into `self.solution`, with the
+    /// size of the forces in the system (the largest right-hand side or unknown).
+    ///
+    /// Where every unknown is determined (as chosen), the normal equations'
+    /// Cholesky factor, refined once against the rows themselves (which restores
+    /// the digits squaring the condition lost), in the reused [`LeastSquares`]
+    /// buffers: a sample allocates nothing. Otherwise nalgebra's SVD.
+    pub(super) fn solve(&mut self, accelerations: &[f64]) -> Result<f64, Unbalanced> {
+        let mut w = core::mem::take(&mut self.least_squares);
+        let outcome = self.solve_in(accelerations, &mut w);
+        self.least_squares = w;
+        outcome
+    }
+
+    fn solve_in(&self, accelerations: &[f64], w: &mut LeastSquares) -> Result<f64, Unbalanced> {
+        let (rows, columns) = self.fill_system(accelerations, w);
+        if columns == 0 {
             return Err(Unbalanced::NotIdeal);
         }
-        if a.iter().chain(b.iter()).any(|x| !x.is_finite()) {
+        if w.a.iter().chain(&w.b).any(|x| !x.is_finite()) {
             return Err(Unbalanced::NonFinite);
         }
-        // Full rank (as chosen): the normal equations, refined once against the
-        // rows themselves (which restores the digits squaring the condition lost).
-        let normal = self.full_rank.then(|| a.tr_mul(&a).cholesky()).flatten();
-        let x = match normal {
-            Some(factor) => {
-                let mut x = factor.solve(&a.tr_mul(&b));
-                let correction = factor.solve(&a.tr_mul(&(&b - &a * &x)));
-                x += correction;
-                x
-            }
-            None => {
-                let svd = a.clone().svd(true, true);
-                let largest = svd.singular_values.max();
-                svd.solve(&b, RANK_TOLERANCE * largest.max(f64::MIN_POSITIVE)).map_err(|_| Unbalanced::NonFinite)?
-            }
-        };
-        let residual = &a * &x - &b;
-        let size = b.iter().zip(&zero_row).filter(|(_, &z)| !z).fold(0.0f64, |m, (x, _)| m.max(x.abs()));
-        let size = size.max(x.amax());
-        for (i, r) in residual.iter().enumerate() {
-            let limit = if zero_row[i] { BALANCE_TOLERANCE } else { BALANCE_TOLERANCE * size.max(f64::MIN_POSITIVE) };
+        if !(self.full_rank && w.normal_equations(rows, columns)) {
+            let a = DMatrix::from_row_slice(rows, columns, &w.a);
+            let svd = a.svd(true, true);
+            let largest = svd.singular_values.max();
+            let x = svd
+                .solve(&DVector::from_column_slice(&w.b), RANK_TOLERANCE * largest.max(f64::MIN_POSITIVE))
+                .map_err(|_| Unbalanced::NonFinite)?;
+            w.x.clear();
+            w.x.extend(x.iter());
+        }
+        let size = w.b.iter().zip(&w.zero_row).filter(|(_, &z)| !z).fold(0.0f64, |m, (x, _)| m.max(x.abs()));
+        let size = size.max(w.x.iter().fold(0.0f64, |m, x| m.max(x.abs())));
+        for i in 0..rows {
+            let r = dot(&w.a[i * columns..(i + 1) * columns], &w.x) - w.b[i];
+            let limit = if w.zero_row[i] { BALANCE_TOLERANCE } else { BALANCE_TOLERANCE * size.max(f64::MIN_POSITIVE) };
             if !r.is_finite() {
                 return Err(Unbalanced::NonFinite);
             }
@@ -180,8 +210,110 @@ impl ContactForces {
                 return Err(Unbalanced::NotIdeal);
             }
         }
-        Ok((x, size))
+        Ok(size)
     }
+}
+
+/// The least squares' buffers, kept from sample to sample: the scaled system
+/// (row-major), the normal equations and their Cholesky factor, the solution.
+#[derive(Clone, Debug, Default)]
+pub(super) struct LeastSquares {
+    a: Vec<f64>,
+    b: Vec<f64>,
+    zero_row: Vec<bool>,
+    inertia: Vec<f64>,
+    /// `AᵀA`, overwritten by its Cholesky factor `L` (lower, row-major).
+    factor: Vec<f64>,
+    /// The solution.
+    pub(super) x: Vec<f64>,
+    /// `Aᵀ r` for the refinement, and `r`.
+    correction: Vec<f64>,
+    residual: Vec<f64>,
+}
+
+impl LeastSquares {
+    /// `x` from `AᵀA x = Aᵀb` by Cholesky, refined once with the residual `b − A x`;
+    /// false where `AᵀA` is not positive definite to working precision.
+    fn normal_equations(&mut self, rows: usize, columns: usize) -> bool {
+        let (a, c) = (&self.a, columns);
+        self.factor.clear();
+        self.factor.resize(c * c, 0.0);
+        for r in 0..rows {
+            let row = &a[r * c..(r + 1) * c];
+            for i in 0..c {
+                if row[i] != 0.0 {
+                    for j in 0..=i {
+                        self.factor[i * c + j] += row[i] * row[j];
+                    }
+                }
+            }
+        }
+        if !cholesky_in_place(&mut self.factor, c) {
+            return false;
+        }
+        // x = (AᵀA)⁻¹ Aᵀ b, then x += (AᵀA)⁻¹ Aᵀ (b − A x).
+        transposed_times(a, &self.b, c, &mut self.x);
+        cholesky_solve(&self.factor, c, &mut self.x);
+        self.residual.clear();
+        self.residual.extend((0..rows).map(|r| self.b[r] - dot(&a[r * c..(r + 1) * c], &self.x)));
+        transposed_times(a, &self.residual, c, &mut self.correction);
+        cholesky_solve(&self.factor, c, &mut self.correction);
+        for (x, d) in self.x.iter_mut().zip(&self.correction) {
+            *x += d;
+        }
+        self.x.iter().all(|x| x.is_finite())
+    }
+}
+
+/// `out = Aᵀ y` for a row-major `A` of `columns` columns.
+fn transposed_times(a: &[f64], y: &[f64], columns: usize, out: &mut Vec<f64>) {
+    out.clear();
+    out.resize(columns, 0.0);
+    for (row, &yr) in a.chunks_exact(columns).zip(y) {
+        for (o, x) in out.iter_mut().zip(row) {
+            *o += x * yr;
+        }
+    }
+}
+
+/// The lower Cholesky factor of the symmetric `size × size` matrix whose lower
+/// triangle `m` holds (row-major), in place; false unless positive definite.
+fn cholesky_in_place(m: &mut [f64], size: usize) -> bool {
+    for j in 0..size {
+        let mut d = m[j * size + j];
+        for k in 0..j {
+            d -= m[j * size + k] * m[j * size + k];
+        }
+        if d.is_nan() || d <= 0.0 || !d.is_finite() {
+            return false;
+        }
+        let d = crate::math::sqrt(d);
+        m[j * size + j] = d;
+        for i in j + 1..size {
+            let mut x = m[i * size + j];
+            for k in 0..j {
+                x -= m[i * size + k] * m[j * size + k];
+            }
+            m[i * size + j] = x / d;
+        }
+    }
+    true
+}
+
+/// Solves `L Lᵀ x = b` in place (`x` holds `b`).
+fn cholesky_solve(l: &[f64], size: usize, x: &mut [f64]) {
+    for i in 0..size {
+        let s: f64 = (0..i).map(|k| l[i * size + k] * x[k]).sum();
+        x[i] = (x[i] - s) / l[i * size + i];
+    }
+    for i in (0..size).rev() {
+        let s: f64 = (i + 1..size).map(|k| l[k * size + i] * x[k]).sum();
+        x[i] = (x[i] - s) / l[i * size + i];
+    }
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 /// Whether `y` is a combination of `basis`'s columns (relative residual 1e-9).
