@@ -346,7 +346,7 @@ pub fn write_stability_map(path: &str, title: &str, map: &nhlab::stability::Stab
         stable: &stable,
         neutral: &[],
         boundaries: &boundaries,
-        legend: nhlab_plots::MAP_LEGEND,
+        legend: Some(nhlab_plots::MAP_LEGEND),
         marked: None,
         cursor: None,
         scale: 1.0,

@@ -26,8 +26,9 @@ pub struct MapChart<'a> {
     /// The boundaries found, as `(x, y)`.
     pub boundaries: &'a [(f64, f64)],
     /// The legend's words: a boundary, stable, unstable, neutrally stable (the
-    /// page's language; the last shown only where a point is).
-    pub legend: [&'a str; 4],
+    /// page's language; the last shown only where a point is); none on a chart too
+    /// small for it to leave the cells visible (the caption says the colours).
+    pub legend: Option<[&'a str; 4]>,
     /// The point the run uses, ringed (the page's map), if any.
     pub marked: Option<(f64, f64)>,
     /// The point marked by keys, a square (the page's map), if any.
@@ -134,7 +135,7 @@ where
         Rectangle::new([(xe[i], ye[j]), (xe[i + 1], ye[j + 1])], colour.filled())
     }))?;
     let dot = px(2.0).max(1) as u32;
-    let [boundary, stable, unstable, neutral] = chart.legend;
+    let [boundary, stable, unstable, neutral] = chart.legend.unwrap_or([""; 4]);
     c.draw_series(chart.boundaries.iter().map(|&p| Circle::new(p, dot, BLACK.filled())))?
         .label(boundary)
         .legend(move |(x, y)| Circle::new((x + 8, y), dot + 1, BLACK.filled()));
@@ -159,12 +160,14 @@ where
         let square = [(x - wx, y - wy), (x + wx, y - wy), (x + wx, y + wy), (x - wx, y + wy), (x - wx, y - wy)];
         c.draw_series([PathElement::new(square, RGBColor(0, 0, 128).stroke_width(px(2.0).max(1) as u32))])?;
     }
-    c.configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font(("sans-serif", px(12.0)))
-        .draw()?;
+    if chart.legend.is_some() {
+        c.configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font(("sans-serif", px(12.0)))
+            .draw()?;
+    }
     let (xs, ys) = c.plotting_area().get_pixel_range();
     Ok(((xs.start, xs.end), (ys.start, ys.end)))
 }

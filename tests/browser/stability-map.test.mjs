@@ -167,3 +167,22 @@ test("the bicycle's map is against its forward speed and trail, and stable at th
   await (await page.$("#stability")).screenshot({ path: path.join(SHOTS, "stability-map-bicycle.png") });
   assert.deepEqual(problems, []);
 });
+
+test("in an embed (720 × 560) the map fills the panel's cell: the frame does not scroll, one caption shows, axe is clean", async () => {
+  const { page, problems } = await open(browser, `${server.url}#gallery=rolling-disk&embed&panel=stability`, { viewport: { width: 720, height: 560 } });
+  await page.locator("#stability-map-toggle").waitFor({ state: "visible", timeout: 30000 });
+  await page.click("#stability-map-toggle");
+  await mapDone(page);
+  const layout = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollHeight - window.innerHeight,
+    map: document.getElementById("stability-map-canvas").getBoundingClientRect().height,
+    figure: document.getElementById("stability").getBoundingClientRect().bottom,
+  }));
+  assert.ok(layout.scroll <= 0, `the frame scrolls by ${layout.scroll} px`);
+  assert.ok(layout.map >= 100 && layout.figure <= 560, JSON.stringify(layout));
+  assert.equal(await page.isVisible("#stability-note"), false, "the sweep's caption is hidden");
+  assert.equal(await page.isVisible("#stability-map-note"), true);
+  assert.deepEqual(await axeViolations(page, "#stability"), []);
+  await page.screenshot({ path: path.join(SHOTS, "stability-map-embed.png") });
+  assert.deepEqual(problems, []);
+});

@@ -436,7 +436,8 @@ pub fn draw_stability_map(
         stable: &stable,
         neutral: &neutral,
         boundaries: &boundaries,
-        legend: [&legend[0], &legend[1], &legend[2], &legend[3]],
+        // In a small embed the legend would cover the map: the caption says the colours.
+        legend: (css_h >= 300.0).then(|| [&*legend[0], &*legend[1], &*legend[2], &*legend[3]]),
         marked,
         cursor,
         scale: dpr * if projector { PROJECTOR_LOOK } else { 1.0 },
