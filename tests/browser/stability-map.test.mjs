@@ -186,3 +186,29 @@ test("in an embed (720 × 560) the map fills the panel's cell: the frame does no
   await page.screenshot({ path: path.join(SHOTS, "stability-map-embed.png") });
   assert.deepEqual(problems, []);
 });
+
+test("a map slower than its budget is stopped: what it drew stays, the caption says so, and the sweep, the run and the next scenario's panel go on", async () => {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  // The map's budget, below the bicycle's derivation and 8,100 linearisations (1.3 s here).
+  await context.addInitScript(() => { window.NHLAB_BUDGET_MS = { map: 700 }; });
+  const { page, problems, ctx } = await open(browser, `${server.url}#gallery=whipple-bicycle`, { context });
+  await page.locator("#stability-map-toggle").waitFor({ state: "visible", timeout: 30000 });
+  await page.click("#stability-map-toggle");
+  await page.waitForFunction(() => /^No stability map: the map took more than 0\.7 s and was stopped/.test(document.getElementById("stability-map-note").textContent), null, { timeout: 20000 });
+  // What came before the budget ran out stays (how much depends on the machine:
+  // perhaps nothing, if deriving took the budget).
+  const kept = await mapOf(page);
+  if (kept) assert.ok(kept.data.done < kept.data.total, `${kept.data.done} of ${kept.data.total} points`);
+  // The helper was replaced: the sweep is still there, and the run plays on.
+  await page.click("#stability-map-toggle");
+  assert.match(await page.textContent("#stability-note"), /^The run uses rear' = /);
+  const clock = () => page.evaluate(() => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]));
+  const before = await clock();
+  await page.waitForFunction((t) => Number(/t = ([0-9.]+)/.exec(document.getElementById("clock").textContent)[1]) > t, before);
+  // The replaced helper answers the next scenario's sweep.
+  await page.evaluate(() => { window.location.hash = "#gallery=rolling-disk"; });
+  await page.waitForFunction(() => /phi'/.test(document.getElementById("stability-title").textContent)
+    && /^The run uses phi' = 6/.test(document.getElementById("stability-note").textContent), null, { timeout: 20000 });
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
