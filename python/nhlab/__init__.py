@@ -383,7 +383,7 @@ class Model:
 
     def stability_map(
         self,
-        axes: Mapping[str, Sequence[float]],
+        axes: Optional[Mapping[str, Sequence[float]]] = None,
         at: Optional[Mapping[str, float]] = None,
         method: Optional[str] = None,
         threads: Optional[int] = None,
@@ -396,7 +396,14 @@ class Model:
         ``at`` and ``method`` as for :meth:`linearize`. With ``client`` (a
         ``dask.distributed.Client``) the first axis' values are cut into ``chunks``
         (default: four per worker) computed on the cluster's workers, each on
-        ``threads`` threads (default 1): the same map, bit for bit."""
+        ``threads`` threads (default 1): the same map, bit for bit. Without ``axes``,
+        the scenario's own map: ``[stability]``'s ``sweep`` and ``map`` at every one
+        of their values (``nhlab linearize --map``; a ``ScenarioError`` when the
+        table declares none)."""
+        if axes is None:
+            # The grid `--map` stands for, from one row of it (its first value).
+            out, _ = self._cli(["linearize", "-", "--map", "--rows", "0:1", "--format", "json"])
+            axes = {a["name"]: a["values"] for a in json.loads(out)["axes"]}
         args = ["linearize", "-", "--format", "json", *sweep_flags(axes, _number)]
         if method is not None:
             args += ["--method", method]

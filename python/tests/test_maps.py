@@ -74,6 +74,24 @@ def test_a_map_that_cannot_be_made_says_why():
         bicycle.stability_map({"c": [0.0, 0.1], "nope": [1.0, 1.1]})
 
 
+def test_without_axes_the_map_is_the_scenario_s_own():
+    disk = nhlab.gallery("rolling-disk")
+    text = disk.text.replace("from = 0, to = 10, step = 0.01 }", "from = 0, to = 10, step = 0.5 }").replace(
+        "from = 0.05, to = 0.5, step = 0.005 }", "from = 0.1, to = 0.4, step = 0.1 }"
+    )
+    assert text != disk.text
+    declared = nhlab.Model(text).stability_map()
+    spins = [0.5 * k for k in range(21)]
+    given = nhlab.Model(text).stability_map({"phi'": spins, "r": [0.1, 0.2, 0.3, 0.4]})
+    assert list(declared.axes) == ["phi'", "r"] and declared.max_real.shape == (21, 4)
+    assert np.array_equal(declared.eigenvalues, given.eigenvalues) and declared.boundaries == given.boundaries
+    # Stable above phi'² = g/(3 r) at every radius.
+    for b in (b for b in declared.boundaries if b["axis"] == "phi'"):
+        assert abs(b["at"]["phi'"] - (9.81 / (3 * b["at"]["r"])) ** 0.5) < 1e-9
+    with pytest.raises(nhlab.ScenarioError, match="declares no map"):
+        nhlab.gallery("chaplygin-sleigh").stability_map()
+
+
 def test_a_dask_cluster_gives_the_same_map_bit_for_bit(bicycle_map):
     from dask.distributed import Client, LocalCluster
 

@@ -80,8 +80,8 @@ fn names_a_bad_state(m: &nhlab::message::Message) -> bool {
 }
 
 pub fn run(args: &LinearizeArgs) -> Result<(), Failure> {
-    if args.sweep.len() < 2 && (args.rows.is_some() || args.threads.is_some()) {
-        return Err(Failure::bad("--rows and --threads are for a map (two or three --sweep)"));
+    if args.sweep.len() < 2 && !args.map && (args.rows.is_some() || args.threads.is_some()) {
+        return Err(Failure::bad("--rows and --threads are for a map (two or three --sweep, or --map)"));
     }
     if let Some(plot) = &args.plot {
         if !(plot.ends_with(".svg") || plot.ends_with(".png")) {

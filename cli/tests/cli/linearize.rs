@@ -382,6 +382,12 @@ fn the_scenario_s_map_is_its_two_sweeps_and_the_coin_s_boundary_is_the_closed_fo
     assert_eq!(code, 0);
     assert_eq!(declared, flags);
     assert_eq!(declared.lines().count(), 1 + 21 * 4);
+    // Its chunks too (`--rows`, as Python spreads a map).
+    let (code, chunk, said) =
+        nhlab(&["linearize", path, "--map", "--rows", "0:2", "--threads", "1", "--format", "csv"]);
+    assert_eq!(code, 0, "{said}");
+    assert_eq!(chunk.lines().count(), 1 + 2 * 4);
+    assert!(declared.starts_with(&chunk), "{chunk}");
     let mut found = 0;
     for line in err.lines().filter(|l| l.starts_with("boundary: phi' = ")) {
         let (spin, rest) = line["boundary: phi' = ".len()..].split_once(" at r = ").unwrap();
