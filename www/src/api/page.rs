@@ -411,11 +411,7 @@ pub fn draw_stability_map(
     }
     let data: crate::stability_map::MapData =
         serde_wasm_bindgen::from_value(data).map_err(|e| JsError::new(&e.to_string()))?;
-    let (w, h) = ((css_w * dpr) as u32, (css_h * dpr) as u32);
-    if canvas.width() != w || canvas.height() != h {
-        canvas.set_width(w);
-        canvas.set_height(h);
-    }
+    size_backing_store(&canvas, css_w, css_h, dpr);
     let (max_real, stable, neutral) = data.filled();
     let boundaries = data.boundaries();
     let (x, y) = (&data.x, &data.y);
@@ -450,6 +446,16 @@ pub fn draw_stability_map(
         nhlab_plots::draw_stability_map(&area, &chart).map_err(|e| JsError::new(&e.to_string()))?;
     area.present().map_err(|e| JsError::new(&e.to_string()))?;
     Ok([left, right, top, bottom].iter().map(|&p| f64::from(p) / dpr).collect())
+}
+
+/// Sizes `canvas`' backing store to `css_w × css_h` times `scale` (left alone when it
+/// is: setting it clears the canvas).
+fn size_backing_store(canvas: &web_sys::HtmlCanvasElement, css_w: f64, css_h: f64, scale: f64) {
+    let (w, h) = ((css_w * scale) as u32, (css_h * scale) as u32);
+    if canvas.width() != w || canvas.height() != h {
+        canvas.set_width(w);
+        canvas.set_height(h);
+    }
 }
 
 /// The page's canvas `#id`.
@@ -490,11 +496,7 @@ fn paint_stability(
 ) -> Result<Vec<f64>, JsError> {
     let data: crate::stability::StabilityData =
         serde_wasm_bindgen::from_value(data).map_err(|e| JsError::new(&e.to_string()))?;
-    let (w, h) = ((css_w * scale) as u32, (css_h * scale) as u32);
-    if canvas.width() != w || canvas.height() != h {
-        canvas.set_width(w);
-        canvas.set_height(h);
-    }
+    size_backing_store(&canvas, css_w, css_h, scale);
     // Against the derived axis when the table gives one (ranges and the marker mapped).
     let on = |ranges: &[(f64, f64)]| -> Vec<(f64, f64)> {
         ranges.iter().map(|r| (data.shown(r.0), data.shown(r.1))).collect()
