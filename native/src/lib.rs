@@ -108,6 +108,28 @@ pub fn use_for_lagrange(model: &Model, numeric: &mut NumericModel, diagnostics: 
     Ok(true)
 }
 
+/// Compiles `numeric`'s whole model (`M`, `F`, `A`, `b`, `f`, `φ`, `T + V`:
+/// [`NumericModel::terms_program`], Hamel's terms after them left as a tail never
+/// run) and its constraints' program (`A`, `f`, `φ`) to machine code, and makes
+/// [`NumericModel::evaluate`] and [`NumericModel::constraint_terms`] run them: each
+/// point of a stability map completes its reference state from the constraints and
+/// evaluates the model there.
+pub fn use_for_terms(numeric: &mut NumericModel) -> Result<(), NativeError> {
+    let inputs = numeric.input_layout().parts();
+    let program = numeric.terms_program();
+    let main = numeric.layout().len();
+    let rest = program.output_count() - main;
+    let tail: &[usize] = if rest > 0 { &[rest] } else { &[] };
+    let terms = compile_with_tail(program, &inputs, &[main], tail)?;
+    let program = numeric.constraints_program();
+    let constraints = match program.output_count() {
+        0 => None,
+        outputs => Some(compile(program, &inputs, &[outputs])?),
+    };
+    numeric.set_native_terms(Some(terms), constraints);
+    Ok(())
+}
+
 /// Compiles the contact forces' program of `numeric` ([`nhlab::mechanics::ContactForces`]:
 /// every term a state's forces need, `M`, `F`, `A` among them) to machine code and
 /// makes it run that. False (and nothing changed) without contacts.

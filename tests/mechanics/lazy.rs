@@ -1,7 +1,8 @@
 //! Lazy derivation (`Needs`): a model built without Hamel's split or the vakonomic
 //! equations gives exactly the same equations and numbers for everything else, a
 //! model built for one method gives that method's numbers exactly, and what was not
-//! derived says so instead of answering.
+//! derived says so instead of answering. The constraints' own program (what
+//! completing a state reads) gives the main program's `A`, `f`, `φ` bit for bit.
 
 use nhlab::derivation::derive;
 use nhlab::formulations::{accelerations, applicability, e_vector, Method};
@@ -27,6 +28,30 @@ fn states(model: &Model) -> Vec<(f64, Vec<f64>, Vec<f64>)> {
             (s, q, v)
         })
         .collect()
+}
+
+#[test]
+fn the_constraints_program_gives_the_main_programs_numbers_bit_for_bit() {
+    let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let mut checked = 0;
+    for name in names() {
+        let (model, mut numeric) = built(&name, Needs::ALL);
+        for (t, q, v) in states(&model) {
+            let Ok(whole) = numeric.evaluate(t, &q, &v).cloned() else { continue };
+            let alone = numeric.constraint_terms(t, &q, &v).expect("finite where the whole program is");
+            assert_eq!(bits(alone.jacobian.as_slice()), bits(whole.jacobian.as_slice()), "{name}: A");
+            assert_eq!(bits(alone.residuals.as_slice()), bits(whole.residuals.as_slice()), "{name}: f");
+            assert_eq!(
+                bits(alone.position_residuals.as_slice()),
+                bits(whole.position_residuals.as_slice()),
+                "{name}: φ"
+            );
+            let a = numeric.jacobian_at(t, &q, &v).expect("finite");
+            assert_eq!(bits(a.as_slice()), bits(whole.jacobian.as_slice()), "{name}: jacobian_at");
+            checked += usize::from(!model.constraints.is_empty());
+        }
+    }
+    assert!(checked > 40, "only {checked} constrained states compared");
 }
 
 #[test]

@@ -5,7 +5,8 @@
 //! with its written-out solve agrees with the interpreter's on every gallery
 //! scenario (and the two back ends with each other bit for bit, which makes the
 //! page's runs `nhlab run --native`'s), follows parameter changes, falls back where
-//! the range-space method declines, and runs a simulation to the same state.
+//! the range-space method declines, and runs a simulation to the same state; a
+//! stability map's model and constraints give the interpreter's terms.
 
 use nhlab::expr::{Evaluator, Function, NativeEvaluator, Op, Program, SymbolId};
 use nhlab::formulations::{lagrange_into, Method};
@@ -293,6 +294,40 @@ fn contact_forces_in_machine_code_and_the_page_kernel_equal_the_interpreters_bit
         }
     }
     assert!(with_contacts >= 8, "gallery items with contacts: {with_contacts}");
+}
+
+/// A stability map's model and constraints in machine code (`use_for_terms`) give
+/// the interpreter's terms bit for bit on every gallery scenario (or the same
+/// error), after a parameter changes, and again at a state evaluated before.
+#[test]
+fn the_model_and_its_constraints_in_machine_code_are_the_interpreters_bits() {
+    fn bits(t: &nhlab::mechanics::Terms) -> Vec<u64> {
+        let parts = [&t.mass.as_slice(), &t.forcing.as_slice(), &t.jacobian.as_slice(), &t.bias.as_slice()];
+        let rest = [&t.residuals.as_slice(), &t.position_residuals.as_slice(), &&[t.energy][..]];
+        parts.iter().chain(&rest).flat_map(|x| x.iter().map(|x| x.to_bits())).collect()
+    }
+    let mut compared = 0;
+    for name in names() {
+        let (model, mut interpreted) = compiled(&text(&name));
+        let mut native = interpreted.clone();
+        nhlab_native::use_for_terms(&mut native).expect("compiles");
+        let n = model.coordinate_count();
+        for k in [0, 1, 2, 3, 1] {
+            if k == 2 && !interpreted.parameters.is_empty() {
+                interpreted.parameters[0] *= 1.25;
+                native.parameters[0] *= 1.25;
+            }
+            let s = 0.3 * k as f64;
+            let q: Vec<f64> = (0..n).map(|i| 0.2 + 0.1 * i as f64 + 0.05 * s.sin()).collect();
+            let v: Vec<f64> = (0..n).map(|i| 0.3 - 0.07 * i as f64 + 0.1 * s.cos()).collect();
+            let whole = |m: &mut NumericModel| m.evaluate(s, &q, &v).map(bits).map_err(|e| format!("{e:?}"));
+            assert_eq!(whole(&mut native), whole(&mut interpreted), "{name}: the model at state {k}");
+            let alone = |m: &mut NumericModel| m.constraint_terms(s, &q, &v).map(bits).map_err(|e| format!("{e:?}"));
+            assert_eq!(alone(&mut native), alone(&mut interpreted), "{name}: the constraints at state {k}");
+            compared += usize::from(whole(&mut interpreted).is_ok());
+        }
+    }
+    assert!(compared > 60, "only {compared} states compared");
 }
 
 /// The structure-preserving integrators' terms as machine code and as the page's

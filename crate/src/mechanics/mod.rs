@@ -32,7 +32,7 @@ pub(crate) use hamel::regularity::{
 };
 pub use hamel::{choose_dependent, HamelSplit, SplitError};
 pub use model::{fill_state_inputs, Model, Needs};
-pub(crate) use numeric::{as_written, dynamics_outputs, main_outputs};
+pub(crate) use numeric::{as_written, dynamics_outputs, fill_row_major, main_outputs};
 pub use numeric::{
     contact_columns_fail, discrete_applicability, ContactForce, ContactForces, ContactInfo, ContactState,
     DiscreteLayout, DiscreteTerms, DynamicsError, HamelLayout, HamelTerms, InputLayout, NumericModel, OutputLayout,

@@ -114,6 +114,12 @@ pub fn state_with_warnings(
         let terms = numeric.evaluate(t, &q, v).map_err(|e| failed(e, v))?;
         Ok((terms.residuals.clone(), terms.jacobian.clone()))
     };
+    // Completing the state reads the constraints alone; the state it ends at is
+    // checked whole (`eval`).
+    let step = |numeric: &mut NumericModel, v: &[f64]| -> Result<(DVector<f64>, DMatrix<f64>), Problems> {
+        let terms = numeric.constraint_terms(t, &q, v).map_err(|e| failed(e, v))?;
+        Ok((terms.residuals.clone(), terms.jacobian.clone()))
+    };
     let mut newton_start = None;
     if !unknown.is_empty() && model.constraints.is_empty() {
         for &i in &unknown {
@@ -123,17 +129,17 @@ pub fn state_with_warnings(
         // Gauss–Newton from zero: for linear constraints one step gives the
         // minimum-norm solution, so velocities the constraints leave free stay 0.
         let start = v.clone();
-        gauss_newton(&mut |v: &[f64]| eval(numeric, v), &unknown, &mut v, &problem)?;
+        gauss_newton(&mut |v: &[f64]| step(numeric, v), &unknown, &mut v, &problem)?;
         // A nonlinear constraint's Jacobian may vanish at zero (ẋ² + ẏ² = 1 with ẏ
         // omitted): then Newton's method again from 1 for every omitted velocity.
-        let (f, a) = eval(numeric, &v)?;
+        let (f, a) = step(numeric, &v)?;
         if !model.constraints_are_linear() && !meets_constraints(&f, &a, &v) {
             let mut retry = start;
             for &i in &unknown {
                 retry[i] = NEWTON_RESTART;
             }
-            gauss_newton(&mut |v: &[f64]| eval(numeric, v), &unknown, &mut retry, &problem)?;
-            let (f, a) = eval(numeric, &retry)?;
+            gauss_newton(&mut |v: &[f64]| step(numeric, v), &unknown, &mut retry, &problem)?;
+            let (f, a) = step(numeric, &retry)?;
             if meets_constraints(&f, &a, &retry) {
                 v = retry;
                 newton_start = Some(NEWTON_RESTART);
@@ -220,8 +226,10 @@ fn solve_positions(
     }
     let at =
         |message: String| Problem { field: "initial.q".into(), position: map.value("initial.q"), message, said: None };
+    // The constraints alone: the completed state is checked whole (`M`, `F`,
+    // `T + V` too) after its velocities.
     let mut eval = |q: &[f64]| -> Result<Residuals, Problems> {
-        let terms = numeric.evaluate(t, q, v).map_err(|e| {
+        let terms = numeric.constraint_terms(t, q, v).map_err(|e| {
             let said = problem::at_state(Part(the_state.clone()), Part(e.message()));
             Problems(alloc::vec![Problem::said("initial.q", map.value("initial.q"), said)])
         })?;

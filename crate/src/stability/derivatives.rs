@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use nalgebra::{DMatrix, DVector};
 
 use crate::expr::{CompileError, Evaluator, ExprGraph, ExprId, NativeEvaluator, Program};
-use crate::mechanics::Model;
+use crate::mechanics::{fill_row_major, Model};
 
 /// The derivatives of the terms with respect to one variable (`q_i` or `v_i`).
 #[derive(Clone, Debug)]
@@ -74,6 +74,10 @@ pub struct Derivatives {
     /// (`nhlab_native::use_for_derivatives`): a map's points spend most of their time
     /// here, and the interpreter is several times slower.
     native: Option<NativeEvaluator>,
+    /// The derivatives a caller gave back ([`Derivatives::give_back`]), filled in
+    /// place at the next point: a map's point would otherwise allocate seven
+    /// matrices per variable.
+    spare: Vec<TermDerivatives>,
 }
 
 impl Derivatives {
@@ -96,6 +100,7 @@ impl Derivatives {
             outputs: alloc::vec![0.0; outputs],
             hamel: None,
             native: None,
+            spare: Vec::new(),
         })
     }
 
@@ -170,34 +175,48 @@ impl Derivatives {
             None => None,
         };
         let per = n * n + n + m * n + 2 * m;
-        Some(
-            self.outputs
-                .chunks_exact(per.max(1))
-                .take(2 * n + self.p)
-                .enumerate()
-                .map(|(index, d)| {
-                    let (mass, rest) = d.split_at(n * n);
-                    let (forcing, rest) = rest.split_at(n);
-                    let (jacobian, rest) = rest.split_at(m * n);
-                    let (bias, residuals) = rest.split_at(m);
-                    let (psi, g) = match hamel_outputs {
-                        Some((k, all)) => {
-                            let d = &all[index * (k * k + k)..(index + 1) * (k * k + k)];
-                            (DMatrix::from_row_slice(k, k, &d[..k * k]), DVector::from_column_slice(&d[k * k..]))
-                        }
-                        None => (DMatrix::zeros(0, 0), DVector::zeros(0)),
-                    };
-                    TermDerivatives {
-                        psi,
-                        g,
-                        mass: DMatrix::from_row_slice(n, n, mass),
-                        forcing: DVector::from_column_slice(forcing),
-                        jacobian: DMatrix::from_row_slice(m, n, jacobian),
-                        bias: DVector::from_column_slice(bias),
-                        residuals: DVector::from_column_slice(residuals),
-                    }
-                })
-                .collect(),
-        )
+        let k = hamel_outputs.map_or(0, |(k, _)| k);
+        let mut out = core::mem::take(&mut self.spare);
+        out.resize_with(2 * n + self.p, || TermDerivatives::zeros(n, m, k));
+        for (index, (d, slot)) in self.outputs.chunks_exact(per.max(1)).zip(out.iter_mut()).enumerate() {
+            let (mass, rest) = d.split_at(n * n);
+            let (forcing, rest) = rest.split_at(n);
+            let (jacobian, rest) = rest.split_at(m * n);
+            let (bias, residuals) = rest.split_at(m);
+            if slot.mass.shape() != (n, n) || slot.jacobian.shape() != (m, n) || slot.psi.shape() != (k, k) {
+                *slot = TermDerivatives::zeros(n, m, k);
+            }
+            fill_row_major(&mut slot.mass, mass);
+            slot.forcing.copy_from_slice(forcing);
+            fill_row_major(&mut slot.jacobian, jacobian);
+            slot.bias.copy_from_slice(bias);
+            slot.residuals.copy_from_slice(residuals);
+            if let Some((k, all)) = hamel_outputs {
+                let d = &all[index * (k * k + k)..(index + 1) * (k * k + k)];
+                fill_row_major(&mut slot.psi, &d[..k * k]);
+                slot.g.copy_from_slice(&d[k * k..]);
+            }
+        }
+        Some(out)
+    }
+
+    /// Takes back what [`Derivatives::at`] gave, to be filled in place next time.
+    pub fn give_back(&mut self, used: Vec<TermDerivatives>) {
+        self.spare = used;
+    }
+}
+
+impl TermDerivatives {
+    /// Zeros of the shapes for `n` coordinates, `m` constraints and Hamel's `k`.
+    fn zeros(n: usize, m: usize, k: usize) -> Self {
+        TermDerivatives {
+            mass: DMatrix::zeros(n, n),
+            forcing: DVector::zeros(n),
+            jacobian: DMatrix::zeros(m, n),
+            bias: DVector::zeros(m),
+            residuals: DVector::zeros(m),
+            psi: DMatrix::zeros(k, k),
+            g: DVector::zeros(k),
+        }
     }
 }

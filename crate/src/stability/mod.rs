@@ -195,12 +195,15 @@ pub fn linearize_with(
     let speeds = DMatrix::from_fn(m, n, |r, c| terms.jacobian[(order[r], c)]);
     let dependent_v = pivot_columns(&speeds, &reference.ignorable, true, &dependent_q, allowed)?;
     let residual_by_q = DMatrix::from_fn(m, n, |r, c| d[c].residuals[order[r]]);
+    derivatives.give_back(d);
     let basis = tangent_basis(&positions, &dependent_q, &speeds, &residual_by_q, &dependent_v)?;
     let independent: Vec<usize> = (0..2 * n)
         .filter(|&k| if k < n { !dependent_q.contains(&k) } else { !dependent_v.contains(&(k - n)) })
         .collect();
-    let projected = &full * &basis;
-    let mut reduced = DMatrix::from_fn(independent.len(), independent.len(), |r, c| projected[(independent[r], c)]);
+    // `J` projected on the tangent space, in the independent rows only.
+    let mut reduced = DMatrix::from_fn(independent.len(), independent.len(), |r, c| {
+        (0..full.ncols()).map(|k| full[(independent[r], k)] * basis[(k, c)]).sum::<f64>()
+    });
     // B: the inputs change no position or speed directly, only accelerations, so
     // their columns restrict to the independent rows as J's do.
     let mut input_matrix =
@@ -352,14 +355,10 @@ fn first_order(
     q: &[f64],
     v: &[f64],
 ) -> Result<FirstOrder, StabilityError> {
-    let solution =
-        accelerations(Method::Lagrange, numeric, t, q, v).map_err(|e| StabilityError::Dynamics(e.message()))?;
-    let qdd = solution.accelerations;
-    let lambda = solution.multipliers.unwrap_or_else(|| DVector::zeros(0));
     let terms = numeric.evaluate(t, q, v).map_err(|e| StabilityError::Dynamics(e.message()))?.clone();
     let parameters = numeric.parameters.clone();
     let d = derivatives.at(t, q, v, &parameters).ok_or(StabilityError::NonFinite)?;
-    let full = system_jacobian(&terms, &qdd, &lambda, &d)?;
+    let (full, qdd) = system_jacobian(&terms, &d)?;
     Ok((terms, qdd, d, full))
 }
 
@@ -464,14 +463,9 @@ fn first_order_with(
     }
 }
 
-/// `[[0, I], [∂q̈/∂q, ∂q̈/∂v]]`: one solve per variable with the saddle matrix
-/// factored once.
-fn system_jacobian(
-    terms: &Terms,
-    qdd: &DVector<f64>,
-    lambda: &DVector<f64>,
-    d: &[TermDerivatives],
-) -> Result<DMatrix<f64>, StabilityError> {
+/// `[[0, I], [∂q̈/∂q, ∂q̈/∂v]]` and Lagrange's `q̈` itself: one solve per variable
+/// and one for `q̈` and `λ`, with the saddle matrix factored once.
+fn system_jacobian(terms: &Terms, d: &[TermDerivatives]) -> Result<(DMatrix<f64>, DVector<f64>), StabilityError> {
     let n = terms.mass.nrows();
     // Redundant constraints (two wheels on one axle): where the rank holds near the
     // reference, the motion is that of an independent subset of the rows, whose
@@ -484,31 +478,38 @@ fn system_jacobian(
     saddle.view_mut((0, n), (n, m)).copy_from(&(-jacobian.transpose()));
     saddle.view_mut((n, 0), (m, n)).copy_from(&jacobian);
     let lu = saddle.lu();
-    let lambda = if m < terms.jacobian.nrows() {
-        let mut rhs = DVector::zeros(n + m);
-        rhs.rows_mut(0, n).copy_from(&terms.forcing);
-        rhs.rows_mut(n, m).copy_from(&terms.bias.select_rows(&rows));
-        let x = lu.solve(&rhs).ok_or(StabilityError::Singular(crate::message::stability::saddle()))?;
-        x.rows(n, m).into_owned()
-    } else {
-        lambda.clone()
-    };
+    let mut rhs = DVector::zeros(n + m);
+    rhs.rows_mut(0, n).copy_from(&terms.forcing);
+    rhs.rows_mut(n, m).copy_from(&terms.bias.select_rows(&rows));
+    if !lu.solve_mut(&mut rhs) {
+        return Err(StabilityError::Singular(crate::message::stability::saddle()));
+    }
+    let (qdd, lambda) = (rhs.rows(0, n).into_owned(), rhs.rows(n, m).into_owned());
     let mut full = DMatrix::zeros(2 * n, d.len());
     for i in 0..n {
         full[(i, n + i)] = 1.0;
     }
+    // `[∂F − ∂M q̈ + ∂A₁ᵀ λ; ∂b₁ − ∂A₁ q̈]` for each variable, in one reused vector
+    // (a map's point differentiates by 16 variables).
+    let mut rhs = DVector::zeros(n + m);
     for (k, dk) in d.iter().enumerate() {
-        let (dk_jacobian, dk_bias) = (dk.jacobian.select_rows(&rows), dk.bias.select_rows(&rows));
-        let mut rhs = DVector::zeros(n + m);
-        let top = &dk.forcing - &dk.mass * qdd + dk_jacobian.transpose() * &lambda;
-        rhs.rows_mut(0, n).copy_from(&top);
-        rhs.rows_mut(n, m).copy_from(&(&dk_bias - &dk_jacobian * qdd));
-        let x = lu.solve(&rhs).ok_or(StabilityError::Singular(crate::message::stability::saddle()))?;
         for i in 0..n {
-            full[(n + i, k)] = x[i];
+            let by_mass: f64 = (0..n).map(|j| dk.mass[(i, j)] * qdd[j]).sum();
+            let by_multipliers: f64 = rows.iter().zip(lambda.iter()).map(|(&r, l)| dk.jacobian[(r, i)] * l).sum();
+            rhs[i] = dk.forcing[i] - by_mass + by_multipliers;
+        }
+        for (row, &r) in rows.iter().enumerate() {
+            let by_jacobian: f64 = (0..n).map(|j| dk.jacobian[(r, j)] * qdd[j]).sum();
+            rhs[n + row] = dk.bias[r] - by_jacobian;
+        }
+        if !lu.solve_mut(&mut rhs) {
+            return Err(StabilityError::Singular(crate::message::stability::saddle()));
+        }
+        for i in 0..n {
+            full[(n + i, k)] = rhs[i];
         }
     }
-    Ok(full)
+    Ok((full, qdd))
 }
 
 /// One dependent column per row of `rows` by Gaussian elimination with column
@@ -577,9 +578,13 @@ fn tangent_basis(
     dependent_v: &[usize],
 ) -> Result<DMatrix<f64>, StabilityError> {
     let n = speeds.ncols();
-    let solve_for = |rows: &DMatrix<f64>, dependent: &[usize], rhs: DVector<f64>| {
-        let square = DMatrix::from_fn(dependent.len(), dependent.len(), |r, c| rows[(r, dependent[c])]);
-        square.lu().solve(&rhs).ok_or(StabilityError::Singular(crate::message::stability::dependent_columns()))
+    // Each square block is factored once, for every column of the basis.
+    let factored = |rows: &DMatrix<f64>, dependent: &[usize]| {
+        DMatrix::from_fn(dependent.len(), dependent.len(), |r, c| rows[(r, dependent[c])]).lu()
+    };
+    let (by_positions, by_speeds) = (factored(positions, dependent_q), factored(speeds, dependent_v));
+    let solve_for = |lu: &nalgebra::LU<f64, nalgebra::Dyn, nalgebra::Dyn>, rhs: DVector<f64>| {
+        lu.solve(&rhs).ok_or(StabilityError::Singular(crate::message::stability::dependent_columns()))
     };
     let independent: Vec<usize> = (0..2 * n)
         .filter(|&k| if k < n { !dependent_q.contains(&k) } else { !dependent_v.contains(&(k - n)) })
@@ -589,7 +594,7 @@ fn tangent_basis(
         let mut x = DVector::zeros(2 * n);
         x[k] = 1.0;
         if k < n && !dependent_q.is_empty() {
-            let dq = solve_for(positions, dependent_q, -positions.column(k))?;
+            let dq = solve_for(&by_positions, -positions.column(k))?;
             for (j, &i) in dependent_q.iter().enumerate() {
                 x[i] = dq[j];
             }
@@ -600,7 +605,7 @@ fn tangent_basis(
             if k >= n {
                 rhs -= speeds.column(k - n);
             }
-            let dv = solve_for(speeds, dependent_v, rhs)?;
+            let dv = solve_for(&by_speeds, rhs)?;
             for (j, &i) in dependent_v.iter().enumerate() {
                 x[n + i] = dv[j];
             }

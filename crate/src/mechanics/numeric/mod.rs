@@ -26,11 +26,11 @@ pub use discrete::{applicability as discrete_applicability, DiscreteLayout, Disc
 pub(crate) use layout::{dynamics_outputs, load_inputs, main_outputs};
 pub use layout::{HamelLayout, InputLayout, OutputLayout, TailLayout};
 pub(crate) use terms::as_written;
-use terms::fill_row_major;
+pub(crate) use terms::fill_row_major;
 pub use terms::{DynamicsError, HamelTerms, SingularHint, SingularMatrix, Terms, VakonomicTerms};
 
 use super::model::Model;
-use crate::expr::{CompileError, Evaluator, NativeEvaluator};
+use crate::expr::{CompileError, Evaluator, ExprId, NativeEvaluator};
 use crate::math::{RangeSpace, Workspace};
 
 #[derive(Clone, Debug)]
@@ -79,18 +79,57 @@ pub(crate) struct Native {
     pub(crate) scratch: Vec<f64>,
 }
 
+/// Machine code for one of the model's programs, with the inputs it last ran
+/// for, so that a second call at the same state reads what the first computed.
+#[derive(Clone, Debug)]
+struct NativeProgram {
+    code: NativeEvaluator,
+    /// The flat inputs `[t, q, v, parameters]` of the last run (empty: none).
+    ran_for: Vec<f64>,
+}
+
+impl NativeProgram {
+    fn new(code: NativeEvaluator) -> Self {
+        NativeProgram { code, ran_for: Vec::new() }
+    }
+
+    /// The body's outputs at the flat `inputs` (`n` coordinates) into `outputs`,
+    /// unless they are there from the last run; false when the code declined
+    /// (wrong shapes).
+    fn run(&mut self, inputs: &[f64], n: usize, outputs: &mut [f64]) -> bool {
+        let same = self.ran_for.len() == inputs.len()
+            && self.ran_for.iter().zip(inputs).all(|(a, b)| a.to_bits() == b.to_bits());
+        if same {
+            return true;
+        }
+        let (t, rest) = inputs.split_at(1.min(inputs.len()));
+        let (q, rest) = rest.split_at(n.min(rest.len()));
+        let (v, parameters) = rest.split_at(n.min(rest.len()));
+        if self.code.eval(&[t, q, v, parameters], &mut [outputs]) {
+            self.ran_for.clear();
+            self.ran_for.extend_from_slice(inputs);
+            return true;
+        }
+        self.ran_for.clear();
+        false
+    }
+}
+
 /// The compiled model.
 #[derive(Clone, Debug)]
 pub struct NumericModel {
     pub(crate) layout: OutputLayout,
     /// The main program ([`OutputLayout`], then Hamel's terms).
     pub(crate) all: Evaluator,
-    jacobian_only: Evaluator,
+    /// `A`, `f`, `φ` alone ([`NumericModel::constraint_terms`]).
+    constraints: Evaluator,
     /// The programs' inputs ([`InputLayout`]), as last loaded.
     pub(crate) inputs: Vec<f64>,
     /// The main program's outputs before Hamel's, as last read.
     pub(crate) outputs: Vec<f64>,
     jacobian_outputs: Vec<f64>,
+    /// The constraints' program's outputs, as last read.
+    constraint_outputs: Vec<f64>,
     /// Parameter values, in [`Base::parameters`](crate::mechanics::Base::parameters) order; change them freely.
     pub parameters: Vec<f64>,
     /// Baumgarte rates (α, β): when set, `b` is corrected towards `f = 0`, `φ = 0`.
@@ -109,6 +148,11 @@ pub struct NumericModel {
     /// Coordinate and constraint names, for messages.
     names: (Vec<String>, Vec<String>),
     pub(crate) native: Native,
+    /// Machine code for the main program's outputs before Hamel's and for the
+    /// constraints' program, where a caller compiled them
+    /// ([`NumericModel::set_native_terms`]).
+    native_terms: Option<NativeProgram>,
+    native_constraints: Option<NativeProgram>,
     /// The contact forces' terms, where the model has contacts.
     pub contacts: Option<ContactForces>,
     /// What the structure-preserving integrators step with, compiled when the
@@ -127,6 +171,12 @@ impl NumericModel {
         // terms follow the main outputs in one program.
         let (graph, inputs, program_outputs) = main_outputs(model);
         let jacobian = &program_outputs[layout.jacobian()];
+        let constraint_outputs: Vec<ExprId> = program_outputs[layout.jacobian()]
+            .iter()
+            .chain(&program_outputs[layout.velocity_residuals()])
+            .chain(&program_outputs[layout.position_residuals()])
+            .copied()
+            .collect();
         let slow_from = InputLayout { n, parameters: model.parameters.len() }.parameters_from();
         let all = graph.compile(&program_outputs, &inputs)?.hoist(slow_from);
         let invariant_mass_and_jacobian = layout.mass().chain(layout.jacobian()).all(|k| all.output_is_invariant(k));
@@ -171,14 +221,15 @@ impl NumericModel {
                 },
             }
         });
-        let jacobian_only = graph.compile(jacobian, &inputs)?.hoist(slow_from).into_evaluator();
+        let constraints = graph.compile(&constraint_outputs, &inputs)?.hoist(slow_from).into_evaluator();
         Ok(NumericModel {
             layout,
             all,
-            jacobian_only,
+            constraints,
             inputs: alloc::vec![0.0; inputs.len()],
             outputs: alloc::vec![0.0; layout.len()],
             jacobian_outputs: alloc::vec![0.0; jacobian.len()],
+            constraint_outputs: alloc::vec![0.0; constraint_outputs.len()],
             parameters: model.parameters.iter().map(|p| p.value).collect(),
             baumgarte: None,
             hamel,
@@ -189,6 +240,8 @@ impl NumericModel {
             nonlinear_constraints: model.nonlinear_constraints(),
             names: (model.coordinate_names().to_vec(), model.constraints.iter().map(|c| c.name.clone()).collect()),
             native: Native::default(),
+            native_terms: None,
+            native_constraints: None,
             contacts: ContactForces::new(model),
             discrete: model
                 .scenario
@@ -264,6 +317,32 @@ impl NumericModel {
             columns: alloc::vec![0.0; columns],
             scratch: alloc::vec![0.0; self.layout.n + self.layout.m + 1],
         };
+    }
+
+    /// The main program (`M`, `F`, `A`, `b`, `f`, `φ`, `T + V`, then Hamel's terms),
+    /// for machine code ([`NumericModel::set_native_terms`]).
+    pub fn terms_program(&self) -> &crate::expr::Program {
+        self.all.program()
+    }
+
+    /// The constraints' program (`A`, `f`, `φ`: [`NumericModel::constraint_terms`]),
+    /// for machine code ([`NumericModel::set_native_terms`]).
+    pub fn constraints_program(&self) -> &crate::expr::Program {
+        self.constraints.program()
+    }
+
+    /// Uses machine code for [`NumericModel::evaluate`] and
+    /// [`NumericModel::evaluate_dynamics`] (`terms`) and for
+    /// [`NumericModel::constraint_terms`] (`constraints`) from now on, each
+    /// compiled with its inputs in the parts of [`InputLayout::parts`]:
+    /// [`NumericModel::terms_program`] with its outputs in the parts
+    /// `[OutputLayout::len, the rest]`, the rest (Hamel's terms) a tail that is
+    /// never run, and [`NumericModel::constraints_program`] with one part. What a
+    /// stability map's points evaluate (a run's right-hand side has its own code,
+    /// [`NumericModel::set_native_lagrange`]). `None` interprets again.
+    pub fn set_native_terms(&mut self, terms: Option<NativeEvaluator>, constraints: Option<NativeEvaluator>) {
+        self.native_terms = terms.map(NativeProgram::new);
+        self.native_constraints = constraints.map(NativeProgram::new);
     }
 
     /// The machine code Lagrange's right-hand side runs, if any.
@@ -365,8 +444,12 @@ impl NumericModel {
     }
 
     /// Runs the main program at the loaded inputs as far as the outputs `wanted`
-    /// need (what it has run for these inputs already is skipped) and reads those.
+    /// need (what it has run for these inputs already is skipped) and reads those;
+    /// with [`NumericModel::set_native_terms`], its machine code gives them all.
     pub(crate) fn compute_main_outputs(&mut self, wanted: core::ops::Range<usize>) {
+        if self.native_terms.as_mut().is_some_and(|code| code.run(&self.inputs, self.layout.n, &mut self.outputs)) {
+            return;
+        }
         // The inputs' shape is the program's own.
         let _ = self.all.load(&self.inputs);
         self.all.compute_first(wanted.end);
@@ -500,10 +583,46 @@ impl NumericModel {
     /// along `s·v`.
     pub fn jacobian_at(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<DMatrix<f64>, DynamicsError> {
         self.load_inputs(t, q, v);
-        let _ = self.jacobian_only.eval(&self.inputs, &mut self.jacobian_outputs);
-        if self.jacobian_outputs.iter().any(|x| !x.is_finite()) {
+        let a = &mut self.constraint_outputs[..self.layout.m * self.layout.n];
+        // The inputs' shape is the program's own.
+        let _ = self.constraints.eval_first(&self.inputs, a);
+        if a.iter().any(|x| !x.is_finite()) {
             return Err(DynamicsError::NonFinite { what: crate::message::run::velocity_jacobian(), t });
         }
-        Ok(DMatrix::from_row_slice(self.layout.m, self.layout.n, &self.jacobian_outputs))
+        Ok(DMatrix::from_row_slice(self.layout.m, self.layout.n, a))
+    }
+
+    /// `A`, `f` and `φ` at `(t, q, v)`, the rest of [`Terms`] left as it was: what
+    /// completing a state from the constraints (Gauss–Newton on the positions and
+    /// the velocities) reads at each step, from a program of the constraints alone
+    /// (the same values, bit for bit, as [`NumericModel::evaluate`]'s, without `M`
+    /// and `F`, most of a rigid body's program). An error names the first value
+    /// that is not finite.
+    pub fn constraint_terms(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<&Terms, DynamicsError> {
+        let layout = self.layout;
+        self.load_inputs(t, q, v);
+        let native = self.native_constraints.as_mut();
+        if !native.is_some_and(|code| code.run(&self.inputs, layout.n, &mut self.constraint_outputs)) {
+            // The inputs' shape is the program's own.
+            let _ = self.constraints.eval(&self.inputs, &mut self.constraint_outputs);
+        }
+        let (a, rest) = self.constraint_outputs.split_at(layout.m * layout.n);
+        let (f, phi) = rest.split_at(layout.m);
+        if let Some(k) = self.constraint_outputs.iter().position(|x| !x.is_finite()) {
+            // Where the same value sits among the main program's outputs.
+            let main = if k < a.len() {
+                layout.jacobian().start + k
+            } else if k < a.len() + f.len() {
+                layout.velocity_residuals().start + k - a.len()
+            } else {
+                layout.position_residuals().start + k - a.len() - f.len()
+            };
+            return Err(DynamicsError::NonFinite { what: layout.describe(main, &self.names.0, &self.names.1), t });
+        }
+        let tm = &mut self.terms;
+        fill_row_major(&mut tm.jacobian, a);
+        tm.residuals.copy_from_slice(f);
+        tm.position_residuals.copy_from_slice(phi);
+        Ok(&self.terms)
     }
 }
