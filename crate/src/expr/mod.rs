@@ -48,6 +48,7 @@ mod symbols;
 mod tidy;
 
 pub use crate::suggest::nearest;
+pub(crate) use compile::same_bits;
 pub use compile::{
     part_addresses, Arithmetic, Block, CompileError, CompiledCode, Evaluator, Instr, NativeEvaluator, Numbers, Op,
     Program, Reg, ShapeError, Value,

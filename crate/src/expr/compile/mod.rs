@@ -27,7 +27,7 @@ use super::symbols::{SymbolId, SymbolKind};
 
 /// Whether two slices hold the same numbers bit for bit: how the evaluators tell
 /// that their registers hold a call's inputs already.
-fn same_bits(a: &[f64], b: &[f64]) -> bool {
+pub(crate) fn same_bits(a: &[f64], b: &[f64]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 

@@ -97,9 +97,7 @@ impl NativeProgram {
     /// unless they are there from the last run; false when the code declined
     /// (wrong shapes).
     fn run(&mut self, inputs: &[f64], n: usize, outputs: &mut [f64]) -> bool {
-        let same = self.ran_for.len() == inputs.len()
-            && self.ran_for.iter().zip(inputs).all(|(a, b)| a.to_bits() == b.to_bits());
-        if same {
+        if crate::expr::same_bits(&self.ran_for, inputs) {
             return true;
         }
         let (t, rest) = inputs.split_at(1.min(inputs.len()));
