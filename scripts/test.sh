@@ -31,7 +31,13 @@ cd "$(dirname "$0")/.."
 # profile and the page's `web` profile are not touched.)
 checked() { CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS=true CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=true "$@"; }
 
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+# Each step's wall time, printed before the summary line (what CI's log shows last):
+# where a slow run spent its time.
+timings=()
+step_name=""
+step_started=$SECONDS
+step_end() { [ -n "$step_name" ] && timings+=("$((SECONDS - step_started)) s  $step_name"); step_name=""; }
+step() { step_end; step_name=$*; step_started=$SECONDS; printf '\n\033[1m== %s\033[0m\n' "$*"; }
 failures=()
 # Tests counted; a failed step (format, lint, a build, a benchmark) counts as one
 # failure too, so that the summary line never reads "0 failed" when CI fails.
@@ -166,6 +172,9 @@ if [ "$web_ok" -eq 1 ] && [ -f dist/index.html ]; then
     run "benchmark: browser (quick)" node tests/browser/bench.mjs --quick
 fi
 
+step_end
+printf '\nwall time per step (background installs overlap the steps they run beside), %d s in all:\n' "$SECONDS"
+printf '  %s\n' "${timings[@]}"
 printf '\n'
 if [ ${#failures[@]} -gt 0 ]; then
     printf 'failed steps: %s\n' "${failures[*]}"

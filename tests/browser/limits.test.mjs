@@ -44,11 +44,23 @@ test("a load out of time blames the part that was slow, with its sizes, from the
   const starting = phases.find((p) => p.phase === "starting")?.ms;
   assert.deepEqual(phases.map((p) => p.phase), ["reading", "deriving", "starting"]);
   console.log(`thirty balls: deriving from ${phases[1].ms.toFixed(0)} ms, starting from ${starting.toFixed(0)} ms, loaded at ${total.toFixed(0)} ms`);
-  assert.ok(starting < 0.5 * total, `the runs' start is most of the load: ${starting} of ${total} ms`);
-  const budgetMs = Math.round(starting + 0.6 * (total - starting));
-  await page.evaluate((ms) => { window.NHLAB_BUDGET_MS = { load: ms }; }, budgetMs);
-  assert.equal(await page.evaluate((t) => window.nhlabTest.load(t + "# again\n"), text), false);
-  const said = await page.textContent("#editor-status");
+  // A budget that ends in the runs' start. Two loads of the same text on a busy
+  // machine differ by tens of percent, so a load that finished anyway (quicker this
+  // time) or was stopped while deriving (slower) sets the next budget from its own
+  // times: what is tested is the blame once a load is stopped in that part.
+  let budgetMs = Math.round(starting + 0.6 * (total - starting));
+  let said = "";
+  for (let attempt = 1; ; attempt++) {
+    await page.evaluate((ms) => { window.NHLAB_BUDGET_MS = { load: ms }; }, budgetMs);
+    const loaded = await page.evaluate((t) => window.nhlabTest.load(t), `${text}# again ${attempt}\n`);
+    said = await page.textContent("#editor-status");
+    if (!loaded && / while starting /.test(said)) break;
+    assert.ok(attempt < 5, `${attempt} budgets, the last ${budgetMs} ms, and none stopped the load in the runs' start: ${loaded ? "it loaded" : said}`);
+    const again = await page.evaluate(() => ({ phases: window.nhlabPerf.loadPhases, total: window.nhlabPerf.loads.at(-1) }));
+    const from = again.phases.find((p) => p.phase === "starting")?.ms;
+    budgetMs = loaded && from !== undefined ? Math.round(from + 0.5 * (again.total - from)) : Math.round(1.5 * budgetMs);
+    console.log(`thirty balls, attempt ${attempt}: ${loaded ? "loaded" : "stopped before its runs' start"}; the next budget ${budgetMs} ms`);
+  }
   const blame = /^This scenario \(150 coordinates, 60 constraints, 30 contacts\) took more than [\d.]+ s to load and was stopped while starting its 28 runs \(7 methods × 4 parameter sets\)/;
   assert.match(said, blame);
   assert.match(said, /`nhlab run` gives it 600 s, more with `--max-seconds`/);
