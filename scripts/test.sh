@@ -43,6 +43,26 @@ failures=()
 # failure too, so that the summary line never reads "0 failed" when CI fails.
 passed=0
 failed=0
+tally() { # tally NAME STATUS PASSED FAILED: a step's tests counted; a failed step with
+    # no failed test (a build failure, a crash) counts as one failure
+    passed=$((passed + ${3:-0}))
+    failed=$((failed + ${4:-0}))
+    if [ "$2" -ne 0 ]; then
+        failures+=("$1")
+        [ "${4:-0}" -eq 0 ] && failed=$((failed + 1))
+    fi
+}
+cargo_tests() { # cargo_tests NAME CMD...: a `cargo test` whose tests are counted
+    local name=$1 log status
+    shift
+    log=$(mktemp)
+    "$@" 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+    tally "$name" "$status" \
+        "$(grep -Eo '^test result: .* ([0-9]+) passed' "$log" | grep -Eo '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')" \
+        "$(grep -Eo '[0-9]+ failed;' "$log" | awk '{s+=$1} END {print s+0}')"
+    rm -f "$log"
+}
 run() { # run NAME CMD...: a step that must succeed
     local name=$1; shift
     step "$name"
@@ -74,8 +94,11 @@ for module in page runner helper widget; do
 done
 # Every doc link resolves (the API documentation is part of the product).
 run "documentation" env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+# Unoptimised: the build proves the core compiles to wasm32 without std (the lint above
+# only type-checks it); the page's optimised modules are built by trunk below. A
+# release build here took 106 s of a fresh machine's run, this one about 40.
 run "core builds for wasm32 without std" \
-    cargo build -p nhlab --target wasm32-unknown-unknown --no-default-features --release --locked
+    cargo build -p nhlab --target wasm32-unknown-unknown --no-default-features --locked
 
 step "tools of the exported code's tests (installed during the lints)"
 wait "$export_tools_pid" || { failures+=("export tools"); failed=$((failed + 1)); }
@@ -83,17 +106,7 @@ cat "$export_tools_log"
 rm -f "$export_tools_log"
 
 step "tests"
-log=$(mktemp)
-checked cargo test --release --workspace --locked 2>&1 | tee "$log"
-test_status=${PIPESTATUS[0]}
-passed=$((passed + $(grep -Eo '^test result: .* ([0-9]+) passed' "$log" | grep -Eo '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')))
-tests_failed=$(grep -Eo '[0-9]+ failed;' "$log" | awk '{s+=$1} END {print s+0}')
-failed=$((failed + tests_failed))
-rm -f "$log"
-if [ "$test_status" -ne 0 ]; then
-    failures+=("tests")
-    [ "$tests_failed" -eq 0 ] && failed=$((failed + 1)) # a build failure or crash counts as a failure
-fi
+cargo_tests "tests" checked cargo test --release --workspace --locked
 
 # The web tools install in the background while the fuzz suite runs.
 tools_log=$(mktemp)
@@ -101,18 +114,8 @@ bash scripts/tools.sh browser >"$tools_log" 2>&1 &
 tools_pid=$!
 
 step "fuzz suite (release with checks, 1,000,000 generated inputs)"
-log=$(mktemp)
 # `--workspace`: the same features as the tests' build, so nothing is built again.
-checked cargo test --release --workspace --test fuzz --locked -- --nocapture 2>&1 | tee "$log"
-fuzz_status=${PIPESTATUS[0]}
-passed=$((passed + $(grep -Eo '^test result: .* ([0-9]+) passed' "$log" | grep -Eo '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')))
-fuzz_failed=$(grep -Eo '[0-9]+ failed;' "$log" | awk '{s+=$1} END {print s+0}')
-failed=$((failed + fuzz_failed))
-rm -f "$log"
-if [ "$fuzz_status" -ne 0 ]; then
-    failures+=("fuzz suite")
-    [ "$fuzz_failed" -eq 0 ] && failed=$((failed + 1))
-fi
+cargo_tests "fuzz suite" checked cargo test --release --workspace --test fuzz --locked -- --nocapture
 
 step "web toolchain (installed during the fuzz suite)"
 web_ok=1
@@ -132,16 +135,10 @@ log=$(mktemp)
 # With the tests' flags: the core they compiled is reused, and the binary the package
 # is compared with (target/release/nhlab) is the same build.
 checked bash scripts/python.sh 2>&1 | tee "$log"
-python_status=${PIPESTATUS[0]}
-python_passed=$(grep -Eo '[0-9]+ passed' "$log" | tail -1 | grep -Eo '[0-9]+')
-python_failed=$(tail -1 "$log" | grep -Eo '[0-9]+ (failed|error)' | grep -Eo '[0-9]+' | awk '{s+=$1} END {print s+0}')
+tally "Python package" "${PIPESTATUS[0]}" \
+    "$(grep -Eo '[0-9]+ passed' "$log" | tail -1 | grep -Eo '[0-9]+')" \
+    "$(tail -1 "$log" | grep -Eo '[0-9]+ (failed|error)' | grep -Eo '[0-9]+' | awk '{s+=$1} END {print s+0}')"
 rm -f "$log"
-passed=$((passed + ${python_passed:-0}))
-failed=$((failed + ${python_failed:-0}))
-if [ "$python_status" -ne 0 ]; then
-    failures+=("Python package")
-    [ "${python_failed:-0}" -eq 0 ] && failed=$((failed + 1))
-fi
 
 if [ "$web_ok" -eq 1 ]; then
     # Built by the tests already (with checks; the same build, so this is quick).
@@ -150,16 +147,10 @@ if [ "$web_ok" -eq 1 ]; then
     step "the page's module structure and types (tsc), browser tests (headless Chromium), the notebook widget in JupyterLab, the LaTeX check (KaTeX)"
     log=$(mktemp)
     node --test --test-reporter=spec tests/page/ tests/browser/ tests/notebooks/ tests/typeset/ 2>&1 | tee "$log"
-    browser_status=${PIPESTATUS[0]}
-    browser_passed=$(grep -Eo '^ℹ pass [0-9]+' "$log" | grep -Eo '[0-9]+' | tail -1)
-    browser_failed=$(grep -Eo '^ℹ fail [0-9]+' "$log" | grep -Eo '[0-9]+' | tail -1)
+    tally "browser tests" "${PIPESTATUS[0]}" \
+        "$(grep -Eo '^ℹ pass [0-9]+' "$log" | grep -Eo '[0-9]+' | tail -1)" \
+        "$(grep -Eo '^ℹ fail [0-9]+' "$log" | grep -Eo '[0-9]+' | tail -1)"
     rm -f "$log"
-    passed=$((passed + ${browser_passed:-0}))
-    failed=$((failed + ${browser_failed:-0}))
-    if [ "$browser_status" -ne 0 ]; then
-        failures+=("browser tests")
-        [ "${browser_failed:-0}" -eq 0 ] && failed=$((failed + 1))
-    fi
     echo "screenshots: target/screenshots/"
 fi
 

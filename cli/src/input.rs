@@ -15,7 +15,9 @@ use crate::Failure;
 /// A loaded, validated scenario.
 pub type Loaded = Prepared;
 
-fn read(file: &str) -> Result<(String, Format), Failure> {
+/// The text of `file` (`-`: standard input) and its format, at most
+/// [`nhlab::limits::MAX_SCENARIO_BYTES`] of it.
+pub fn read(file: &str) -> Result<(String, Format), Failure> {
     // Read one byte past the limit at most: the loader then refuses the text as too
     // long, and a huge file or an endless pipe never fills memory.
     let limit = nhlab::limits::MAX_SCENARIO_BYTES as u64 + 1;
@@ -72,7 +74,18 @@ pub fn load_file_with(
     edit: impl FnOnce(&mut Scenario) -> Result<Vec<(String, String)>, Failure>,
 ) -> Result<Loaded, Failure> {
     let (text, format) = read(file)?;
-    let name = if file == "-" { "<stdin>" } else { file };
+    load_text_with(&text, format, file, needs, edit)
+}
+
+/// As [`load_file_with`], of `text` read from `file` already ([`read`]).
+pub fn load_text_with(
+    text: &str,
+    format: Format,
+    file: &str,
+    needs: impl Fn(&Scenario) -> Needs,
+    edit: impl FnOnce(&mut Scenario) -> Result<Vec<(String, String)>, Failure>,
+) -> Result<Loaded, Failure> {
+    let name = source_name(file);
     let mut flagged: Vec<(String, String)> = Vec::new();
     let problems = |p: nhlab::scenario::Problems, flagged: &[(String, String)]| {
         Failure::BadInput(
@@ -89,18 +102,32 @@ pub fn load_file_with(
                 .collect(),
         )
     };
-    let (mut scenario, map) = load(&text, format).map_err(|p| problems(p, &[]))?;
+    let (mut scenario, map) = load(text, format).map_err(|p| problems(p, &[]))?;
     flagged.extend(edit(&mut scenario)?);
     let needs = needs(&scenario);
     let prepared = Prepared::from_scenario_for(&scenario, map, needs).map_err(|p| problems(p, &flagged))?;
-    // Warnings of loading (unknown fields) and of preparing (free velocities).
+    say_warnings(&prepared, file);
+    Ok(prepared)
+}
+
+/// How messages name `file`.
+fn source_name(file: &str) -> &str {
+    if file == "-" {
+        "<stdin>"
+    } else {
+        file
+    }
+}
+
+/// Says the warnings of loading (unknown fields) and of preparing (free velocities).
+pub fn say_warnings(prepared: &Loaded, file: &str) {
+    let name = source_name(file);
     for w in &prepared.map.warnings {
         match w.position {
             Some((line, col)) => crate::say!("warning: {name}:{line}:{col}: {}: {}", w.field, i18n::problem(w)),
             None => crate::say!("warning: {name}: {}: {}", w.field, i18n::problem(w)),
         }
     }
-    Ok(prepared)
 }
 
 /// `--input NAME=SIGNAL` flags applied to the scenario's `[inputs]`: `SIGNAL` an

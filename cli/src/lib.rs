@@ -22,6 +22,7 @@ use std::ffi::OsString;
 
 use clap::Parser;
 
+pub use commands::prepared_map::preparations as map_preparations;
 pub use output::Captured;
 
 /// What went wrong, by the exit status it maps to.

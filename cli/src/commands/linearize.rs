@@ -11,9 +11,10 @@ use nhlab::mechanics::Needs;
 use nhlab::scenario::{StabilitySpec, SweepSpec};
 use nhlab::stability::{eigenvectors, is_stable, modes, Mode, Study, StudyError, Sweep, MAX_REFINED};
 
+use super::prepared_map::{self, PreparedMap};
 use crate::args::{LinearizeArgs, TableFormat};
 use crate::commands::eval::parse_settings;
-use crate::input::load_file;
+use crate::input::{load_text_with, read, say_warnings};
 use crate::output::write_to;
 use crate::Failure;
 
@@ -73,6 +74,42 @@ pub(crate) fn blame(e: &StudyError, args: &LinearizeArgs) -> String {
     }
 }
 
+/// `--keep-speed a,b,…`: the ignorable coordinates whose speeds stay in the state;
+/// the study holds the others.
+fn kept_speeds(l: &crate::input::Loaded, study: &Study, list: &str) -> Result<Vec<usize>, Failure> {
+    let names = &l.model.scenario.coordinates;
+    let mut kept = Vec::new();
+    for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let bare = name.strip_suffix('\'').unwrap_or(name);
+        match names.iter().position(|c| c == bare) {
+            Some(i) if study.ignorable.contains(&i) => kept.push(i),
+            Some(_) => {
+                return Err(Failure::bad(format!(
+                    "--keep-speed: `{bare}` is not ignorable here, so its speed is in the state already"
+                )))
+            }
+            None => return Err(Failure::bad(format!("--keep-speed: `{bare}` is not a coordinate of this scenario"))),
+        }
+    }
+    Ok(study.ignorable.iter().copied().filter(|i| !kept.contains(i)).collect())
+}
+
+/// A map (two or three `--sweep`, or `--map`: the scenario's own axes) of the
+/// prepared model.
+fn map(args: &LinearizeArgs, prepared: &mut PreparedMap) -> Result<(), Failure> {
+    if !args.map {
+        return super::stability_map::run(args, prepared);
+    }
+    let table = prepared.loaded.model.scenario.stability.as_ref();
+    let (Some(across), Some(up)) = (table.and_then(|t| t.sweep.as_ref()), table.and_then(|t| t.map.as_ref())) else {
+        return Err(Failure::bad("--map: the scenario's [stability] table declares no map (it needs sweep and map)"));
+    };
+    let axis = |s: &nhlab::scenario::SweepSpec| format!("{}={:?}:{:?}:{:?}", s.over, s.from, s.to, s.step);
+    let mut args = args.clone();
+    args.sweep = vec![axis(across), axis(up)];
+    super::stability_map::run(&args, prepared)
+}
+
 /// Whether `m` (or a part of it) says a state named by its values cannot be set:
 /// a mistake in `--at`.
 fn names_a_bad_state(m: &nhlab::message::Message) -> bool {
@@ -88,8 +125,19 @@ pub fn run(args: &LinearizeArgs) -> Result<(), Failure> {
             return Err(Failure::bad(format!("--plot: `{plot}` must end in .svg or .png")));
         }
     }
+    let (text, format) = read(&args.file)?;
+    let is_map = args.map || args.sweep.len() > 1;
+    // A later chunk of the same map (`--rows`) in this process starts from the model
+    // its first chunk prepared.
+    let key = is_map.then(|| prepared_map::key(&text, format, args));
+    if let Some(mut kept) = key.as_deref().and_then(prepared_map::take) {
+        say_warnings(&kept.loaded, &args.file);
+        let result = map(args, &mut kept);
+        prepared_map::keep(key.unwrap_or_default(), kept);
+        return result;
+    }
     // Hamel's split is derived only when it is the method linearised.
-    let mut l = load_file(&args.file, |s| {
+    let needs = |s: &nhlab::scenario::Scenario| {
         let id = args.method.clone().or_else(|| s.stability.as_ref().and_then(|t| t.method.clone()));
         let hamel = id.as_deref() == Some("hamel");
         let needs = Needs::for_methods(&[if hamel { Method::Hamel } else { Method::Lagrange }], false);
@@ -98,45 +146,21 @@ pub fn run(args: &LinearizeArgs) -> Result<(), Failure> {
         } else {
             needs
         }
-    })?;
+    };
+    let mut l = load_text_with(&text, format, &args.file, needs, |_| Ok(Vec::new()))?;
     let (spec, extra_at) = merged(l.model.scenario.stability.as_ref(), args)?;
     let mut study = Study::new(&l.model, &spec).map_err(|e| Failure::bad(blame(&e, args)))?;
     study.at.extend(extra_at);
     if let Some(list) = &args.keep_speed {
-        let names = &l.model.scenario.coordinates;
-        let mut kept = Vec::new();
-        for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let bare = name.strip_suffix('\'').unwrap_or(name);
-            match names.iter().position(|c| c == bare) {
-                Some(i) if study.ignorable.contains(&i) => kept.push(i),
-                Some(_) => {
-                    return Err(Failure::bad(format!(
-                        "--keep-speed: `{bare}` is not ignorable here, so its speed is in the state already"
-                    )))
-                }
-                None => {
-                    return Err(Failure::bad(format!("--keep-speed: `{bare}` is not a coordinate of this scenario")))
-                }
-            }
-        }
-        study.hold = Some(study.ignorable.iter().copied().filter(|i| !kept.contains(i)).collect());
+        study.hold = Some(kept_speeds(&l, &study, list)?);
     }
     let mut derivatives = study.derivatives(&l.model).map_err(|e| Failure::bad(blame(&e, args)))?;
-    if args.map {
-        let table = l.model.scenario.stability.as_ref();
-        let (Some(across), Some(up)) = (table.and_then(|t| t.sweep.as_ref()), table.and_then(|t| t.map.as_ref()))
-        else {
-            return Err(Failure::bad(
-                "--map: the scenario's [stability] table declares no map (it needs sweep and map)",
-            ));
-        };
-        let axis = |s: &nhlab::scenario::SweepSpec| format!("{}={:?}:{:?}:{:?}", s.over, s.from, s.to, s.step);
-        let mut args = args.clone();
-        args.sweep = vec![axis(across), axis(up)];
-        return super::stability_map::run(&args, &mut l, &mut study, &derivatives);
-    }
-    if args.sweep.len() > 1 {
-        return super::stability_map::run(args, &mut l, &mut study, &derivatives);
+    if let Some(key) = key {
+        prepared_map::count_preparation();
+        let mut prepared = PreparedMap { loaded: l, study, derivatives, native: false, notes: Vec::new() };
+        let result = map(args, &mut prepared);
+        prepared_map::keep(key, prepared);
+        return result;
     }
     let result = study.run(&mut l.model, &mut l.numeric, &mut derivatives, &l.map);
     let sweep = result.map_err(|e| {

@@ -7,20 +7,21 @@
 
 use serde_json::{json, Value};
 
-use nhlab::stability::{Derivatives, Grid, MapAxis, StabilityMap, Study, Swept, MAX_AXES};
+use nhlab::stability::{Grid, MapAxis, StabilityMap, Study, Swept, MAX_AXES};
 
 use super::linearize::{blame, parse_sweep};
+use super::prepared_map::PreparedMap;
 use crate::args::{LinearizeArgs, TableFormat};
-use crate::input::Loaded;
 use crate::map::{compute, MapInputs};
 use crate::output::write_to;
 use crate::Failure;
 
-/// The map the flags ask for, written where they say.
 /// Points from which a map's derivatives are compiled to machine code.
 const NATIVE_FROM_POINTS: usize = 2_000;
 
-pub fn run(args: &LinearizeArgs, l: &mut Loaded, study: &mut Study, derivatives: &Derivatives) -> Result<(), Failure> {
+/// The map the flags ask for, of the model `prepared` (compiled to machine code
+/// there, once, for a map of [`NATIVE_FROM_POINTS`] or more), written where they say.
+pub fn run(args: &LinearizeArgs, prepared: &mut PreparedMap) -> Result<(), Failure> {
     if args.eigenvectors || args.state_space {
         return Err(Failure::bad("--eigenvectors and --state-space are for one linearisation, not a map"));
     }
@@ -31,7 +32,7 @@ pub fn run(args: &LinearizeArgs, l: &mut Loaded, study: &mut Study, derivatives:
     let mut axes = Vec::new();
     for text in &args.sweep {
         let (name, values) = axis_values(text)?;
-        let what = Study::quantity(&l.model, &name).map_err(|e| Failure::bad(blame(&e, args)))?;
+        let what = Study::quantity(&prepared.loaded.model, &name).map_err(|e| Failure::bad(blame(&e, args)))?;
         if swept.iter().any(|(n, _): &(String, Swept)| *n == name) {
             return Err(Failure::bad(format!("--sweep: `{name}` is swept twice")));
         }
@@ -54,22 +55,24 @@ pub fn run(args: &LinearizeArgs, l: &mut Loaded, study: &mut Study, derivatives:
     // the interpreter's (the native code calls the core's own functions), each
     // point about twice as fast, for a compilation of about 0.1 s (the bicycle's),
     // which a map of a few hundred points does not earn back.
-    let mut compiled;
-    let derivatives = if rows.len() * grid.row_len() >= NATIVE_FROM_POINTS {
-        if let Err(e) = nhlab_native::use_for_terms(&mut l.numeric) {
-            crate::say!("note: {e}; the model is interpreted");
-        }
-        compiled = derivatives.clone();
-        match nhlab_native::use_for_derivatives(&mut compiled) {
-            Ok(()) => &compiled,
-            Err(e) => {
-                crate::say!("note: {e}; the derivatives are interpreted");
-                derivatives
+    if rows.len() * grid.row_len() >= NATIVE_FROM_POINTS {
+        if !prepared.native {
+            prepared.native = true;
+            if let Err(e) = nhlab_native::use_for_terms(&mut prepared.loaded.numeric) {
+                prepared.notes.push(format!("note: {e}; the model is interpreted"));
+            }
+            let mut compiled = prepared.derivatives.clone();
+            match nhlab_native::use_for_derivatives(&mut compiled) {
+                Ok(()) => prepared.derivatives = compiled,
+                Err(e) => prepared.notes.push(format!("note: {e}; the derivatives are interpreted")),
             }
         }
-    } else {
-        derivatives
-    };
+        for note in &prepared.notes {
+            crate::say!("{note}");
+        }
+    }
+    let PreparedMap { loaded: l, derivatives, .. } = &*prepared;
+    let study = &mut prepared.study.clone();
     let mut map = {
         let inputs = MapInputs { study, model: &l.model, numeric: &l.numeric, derivatives, map: &l.map, swept: &swept };
         compute(&inputs, grid.clone(), threads, rows.clone()).map_err(|e| Failure::Compute(e.to_string()))?

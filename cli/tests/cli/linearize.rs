@@ -424,3 +424,55 @@ fn the_scenario_s_map_is_its_two_sweeps_and_the_coin_s_boundary_is_the_closed_fo
     assert!(err.contains(":64:55: stability.map.axis: unknown table `axis` (ignored)"), "{err}");
     std::fs::remove_file(&file).ok();
 }
+
+/// Chunks of one map computed one after another in one process (as the Python
+/// package's Dask workers compute them) prepare its model once — the later chunks
+/// start from the model the first prepared, compiled to machine code once a chunk is
+/// large enough — and give what the same chunk gives in a fresh process, to the bit,
+/// warnings included. Another text is prepared again, and gives its own numbers.
+#[test]
+fn chunks_in_one_process_prepare_the_model_once_and_give_a_fresh_process_s_bits() {
+    let bicycle = std::fs::read_to_string(scenario("whipple-bicycle")).unwrap();
+    // An unknown field: a warning that every chunk says.
+    let text = format!("surplus = 1\n{bicycle}");
+    // 51 × 81 points: a chunk of 30 rows (2,430 points) runs as machine code, one of
+    // 21 (1,701 points) alone would not.
+    let flags = |rows: &str| {
+        ["linearize", "-", "--sweep", "rear'=0:33.3:0.666", "--sweep", "c=0.04:0.12:0.001", "--format", "csv"]
+            .into_iter()
+            .chain(["--threads", "2", "--rows", rows])
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    let in_process = |text: &str, rows: &str| {
+        let said = nhlab_cli::run_captured(&flags(rows), Some(text.to_string()));
+        let err = String::from_utf8(said.stderr).unwrap();
+        assert_eq!(said.status, 0, "{rows}: {err}");
+        (String::from_utf8(said.stdout).unwrap(), err)
+    };
+    let in_a_fresh_process = |text: &str, rows: &str| {
+        let args = flags(rows);
+        let (code, out, err) = nhlab_with_input(&args.iter().map(String::as_str).collect::<Vec<_>>(), Some(text));
+        assert_eq!(code, 0, "{rows}: {err}");
+        (out, err)
+    };
+    // Only this test computes maps in the test process.
+    let before = nhlab_cli::map_preparations();
+    for rows in ["30:51", "0:30", "30:51"] {
+        let want = in_a_fresh_process(&text, rows);
+        let (out, err) = in_process(&text, rows);
+        assert!((&out, &err) == (&want.0, &want.1), "{rows}: not a fresh process's output");
+        assert!(err.starts_with("warning: <stdin>:1:1: surplus"), "{rows}: {err}");
+        let (from, to) = rows.split_once(':').unwrap();
+        let points = (to.parse::<usize>().unwrap() - from.parse::<usize>().unwrap()) * 81;
+        assert_eq!(out.lines().count(), 1 + points, "{rows}");
+    }
+    assert_eq!(nhlab_cli::map_preparations() - before, 1, "one preparation for three chunks");
+    // A longer wheel base: prepared again, and not the kept model's numbers.
+    let longer = text.replacen("w = 1.02 ", "w = 1.12 ", 1);
+    assert_ne!(longer, text);
+    let (out, err) = in_process(&longer, "0:30");
+    assert!((out.clone(), err) == in_a_fresh_process(&longer, "0:30"), "not a fresh process's output");
+    assert_ne!(out, in_process(&text, "0:30").0);
+    assert_eq!(nhlab_cli::map_preparations() - before, 3, "each text prepared once more");
+}
