@@ -11,8 +11,7 @@
 #      below), so that the workspace is built once for the tests, the fuzz suite and
 #      the command line the browser tests compare with, and the tests run several
 #      times faster than in debug mode. The web tools install meanwhile;
-#   5. the benchmarks in their quick variants (print figures; never assert on time),
-#      built with the tests' checks so that the tests' build serves them;
+#   5. the benchmarks in their quick variants (print figures; never assert on time);
 #   6. the web lab: installs the pinned web tools (trunk, wasm-bindgen-cli, binaryen and
 #      playwright-core from npm, Debian's chromium), builds dist/ as the README's serve
 #      command does and the notebook widget's module from it (scripts/widget.sh); the
@@ -155,14 +154,10 @@ if [ "$web_ok" -eq 1 ]; then
     echo "screenshots: target/screenshots/"
 fi
 
-# The quick benchmarks run with the tests' checks (debug assertions, overflow checks),
-# so that they reuse the tests' build: building the bench profile of their own took
-# 3 minutes of a fresh machine's run. Their ratios hold; Rust code's absolute times
-# read slower than docs/benchmarks.md's (the interpreter about 1.5×, a derivation
-# about 2×), which come from `cargo bench` without the checks.
-echo "note: the quick benchmarks carry the tests' checks: Rust code's absolute times read slower than docs/benchmarks.md's"
-run "benchmark: expressions (quick)" checked cargo bench -p nhlab --bench expr --locked -- --quick
-run "benchmark: mechanics (quick)" checked cargo bench -p nhlab --bench mechanics --locked -- --quick
+run "benchmark: expressions (quick)" cargo bench -p nhlab --bench expr --locked -- --quick
+run "benchmark: mechanics (quick)" cargo bench -p nhlab --bench mechanics --locked -- --quick
+# With the tests' checks, so that it reuses their build of the command line's
+# dependencies (3 minutes less on a fresh machine); its ratios hold either way.
 run "benchmark: stability map (quick)" checked cargo bench -p nhlab-cli --bench map --locked -- --quick
 if [ "$web_ok" -eq 1 ] && [ -f dist/index.html ]; then
     run "benchmark: browser (quick)" node tests/browser/bench.mjs --quick
