@@ -19,10 +19,10 @@ fi
 if ! command -v octave-cli >/dev/null 2>&1; then
     echo "installing octave $OCTAVE_VERSION (Debian packages)"
     sudo_if() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
-    sudo_if apt-get update -qq
+    sudo_if flock /tmp/nhlab-apt.lock apt-get update -qq
     # The pinned version where the distribution has it, else its own.
-    sudo_if env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "octave=$OCTAVE_VERSION" >/dev/null \
-        || sudo_if env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends octave >/dev/null
+    sudo_if env DEBIAN_FRONTEND=noninteractive flock /tmp/nhlab-apt.lock apt-get install -y -qq --no-install-recommends "octave=$OCTAVE_VERSION" >/dev/null \
+        || sudo_if env DEBIAN_FRONTEND=noninteractive flock /tmp/nhlab-apt.lock apt-get install -y -qq --no-install-recommends octave >/dev/null
 fi
 python3 -c "import numpy, scipy; print('numpy', numpy.__version__, 'scipy', scipy.__version__)"
 octave-cli --version | head -1

@@ -5,13 +5,15 @@
 #   2. formatting and lints (native and for wasm32 without std);
 #   3. the core builds for wasm32-unknown-unknown without std;
 #   4. (NumPy, SciPy and GNU Octave, for the tests of `nhlab export`, install meanwhile:
-#      scripts/export-tools.sh) every Rust test of the workspace (unit, integration, doc tests), then the fuzz
-#      suite (tests/fuzz: a million generated inputs over every core, about four minutes);
+#      scripts/export-tools.sh; and the Python package's test environment, for step 6)
+#      every Rust test of the workspace (unit, integration, doc tests), then the fuzz
+#      suite (tests/fuzz: a million generated inputs over every core, about three minutes);
 #      both in release mode with debug assertions and overflow checks on (`checked`
 #      below), so that the workspace is built once for the tests, the fuzz suite and
 #      the command line the browser tests compare with, and the tests run several
 #      times faster than in debug mode. The web tools install meanwhile;
-#   5. the benchmarks in their quick variants (print figures; never assert on time);
+#   5. the benchmarks in their quick variants (print figures; never assert on time),
+#      built with the tests' checks so that only their own binaries compile;
 #   6. the web lab: installs the pinned web tools (trunk, wasm-bindgen-cli, binaryen and
 #      playwright-core from npm, Debian's chromium), builds dist/ as the README's serve
 #      command does and the notebook widget's module from it (scripts/widget.sh); the
@@ -75,7 +77,7 @@ cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
 cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 # Figures (`nhlab run --plot`, tested) need a TrueType font for their labels.
 if [ ! -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] && [ -z "${NHLAB_FONT:-}" ]; then
-    (apt-get update -qq && apt-get install -y -qq fonts-dejavu-core) || echo "warning: could not install fonts-dejavu-core"
+    (flock /tmp/nhlab-apt.lock apt-get update -qq && flock /tmp/nhlab-apt.lock apt-get install -y -qq fonts-dejavu-core) || echo "warning: could not install fonts-dejavu-core"
 fi
 cargo --version
 # What the exported code's tests run it with (NumPy, SciPy, Octave): installed while
@@ -83,6 +85,11 @@ cargo --version
 export_tools_log=$(mktemp)
 bash scripts/export-tools.sh >"$export_tools_log" 2>&1 &
 export_tools_pid=$!
+# The Python package's test environment (JupyterLab, Dask, mystmd…: downloads) too,
+# waited for before the package's step. (Each script's apt-get waits for the others'.)
+python_env_log=$(mktemp)
+bash scripts/python.sh env >"$python_env_log" 2>&1 &
+python_env_pid=$!
 
 run "format" cargo fmt --all --check
 run "lint" cargo clippy --workspace --all-targets --locked -- -D warnings
@@ -131,6 +138,9 @@ fi
 
 # After the web tools have installed: the package's tests time two threads on two cores.
 step "Python package: pip install ./python, its tests, the example notebooks (nbclient) and docs/python.md's examples (pytest)"
+wait "$python_env_pid" || echo "the Python test environment's install failed; trying again"
+cat "$python_env_log"
+rm -f "$python_env_log"
 log=$(mktemp)
 # With the tests' flags: the core they compiled is reused, and the binary the package
 # is compared with (target/release/nhlab) is the same build.
@@ -154,13 +164,19 @@ if [ "$web_ok" -eq 1 ]; then
     echo "screenshots: target/screenshots/"
 fi
 
-run "benchmark: expressions (quick)" cargo bench -p nhlab --bench expr --locked -- --quick
-run "benchmark: mechanics (quick)" cargo bench -p nhlab --bench mechanics --locked -- --quick
-# With the tests' checks, so that it reuses their build of the command line's
-# dependencies (3 minutes less on a fresh machine); its ratios hold either way.
-run "benchmark: stability map (quick)" checked cargo bench -p nhlab-cli --bench map --locked -- --quick
+# The quick variants show that every benchmark builds and runs, and print its figures.
+# They are built with the tests' checks and the whole workspace's features, so that
+# only the benchmarks' own binaries compile: the bench profile's build of the core took
+# about 3 minutes of a fresh machine's run. Their figures are slower than `cargo
+# bench`'s by the checks (up to half again; docs/benchmarks.md's figures come from
+# `cargo bench`), the ratios about the same.
+run "benchmark: expressions (quick, with checks)" checked cargo bench --workspace --bench expr --locked -- --quick
+run "benchmark: mechanics (quick, with checks)" checked cargo bench --workspace --bench mechanics --locked -- --quick
+run "benchmark: stability map (quick, with checks)" checked cargo bench --workspace --bench map --locked -- --quick
 if [ "$web_ok" -eq 1 ] && [ -f dist/index.html ]; then
-    run "benchmark: browser (quick)" node tests/browser/bench.mjs --quick
+    # Its native figure (`cargo bench --bench rhs_rate`) is Cranelift's machine code,
+    # which the checks do not touch.
+    run "benchmark: browser (quick)" checked node tests/browser/bench.mjs --quick
 fi
 
 step_end

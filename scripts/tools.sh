@@ -64,9 +64,9 @@ fi
 if [ -n "$browser_packages" ]; then
     echo "installing$browser_packages (Debian packages)"
     if [ "$(id -u)" -eq 0 ]; then
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $browser_packages >/dev/null
+        flock /tmp/nhlab-apt.lock apt-get update -qq && DEBIAN_FRONTEND=noninteractive flock /tmp/nhlab-apt.lock apt-get install -y -qq $browser_packages >/dev/null
     else
-        sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $browser_packages >/dev/null
+        sudo flock /tmp/nhlab-apt.lock apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive flock /tmp/nhlab-apt.lock apt-get install -y -qq $browser_packages >/dev/null
     fi
 fi
 

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
 [ -f dist/index.html ] || { echo "widget.sh: dist/index.html is missing: build the page first (trunk build --release --offline)" >&2; exit 1; }
-command -v xz >/dev/null || { apt-get update -qq && apt-get install -y -qq xz-utils; }
+command -v xz >/dev/null || { flock /tmp/nhlab-apt.lock apt-get update -qq && flock /tmp/nhlab-apt.lock apt-get install -y -qq xz-utils; }
 cargo build --profile web --target wasm32-unknown-unknown -p nhlab-widget --locked --quiet
 mkdir -p target/widget
 wasm-bindgen --target web --out-dir target/widget target/wasm32-unknown-unknown/web/nhlab_widget.wasm

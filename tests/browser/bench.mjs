@@ -203,7 +203,7 @@ try {
   }
 
   // 4. RHS rate, wasm against native.
-  const out = execFileSync("cargo", ["bench", "-q", "-p", "nhlab", "--bench", "rhs_rate", "--locked"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const out = execFileSync("cargo", ["bench", "-q", "--workspace", "--bench", "rhs_rate", "--locked"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
   const native = JSON.parse(out.trim().split("\n").pop());
   // The page still (reduced motion: it does not start playing), so that nothing runs
   // beside the measurement, as nothing does beside the native one.

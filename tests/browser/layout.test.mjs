@@ -101,15 +101,17 @@ test("the share link of an unchanged gallery item is the short #gallery= link", 
 });
 
 /** Opens `address` in a fresh 720×560 context (nothing cached), `before(page)` first;
- *  once it has drawn, returns what `after(page)` gives (no page errors allowed). */
-async function coldOpen(address, before, after) {
+ *  once `drawn` holds (by default: every panel shows the latest data, which on a full
+ *  page that plays can take seconds), returns what `after(page)` gives (no page errors
+ *  allowed). */
+async function coldOpen(address, before, after, drawn = "body[data-drawn='1']") {
   const ctx = await browser.newContext({ viewport: { width: 720, height: 560 } });
   const page = await ctx.newPage();
   const problems = [];
   page.on("pageerror", (e) => problems.push(e.message));
   await before?.(page);
   await page.goto(address);
-  await page.waitForSelector("body[data-drawn='1']", { timeout: 30000 });
+  await page.waitForSelector(drawn, { timeout: 30000 });
   const seen = await after(page);
   await ctx.close();
   assert.deepEqual(problems, []);
@@ -140,8 +142,10 @@ test("an embed loads the page's and the runner's modules, and the helper's only 
 });
 
 test("the first runner opens the first scenario before the page asks (a gallery item, a share link, the default, in Chinese), and anything else as usual", async () => {
+  // What it reads is settled at the first frame.
   const firstOpen = (address) => coldOpen(address, null, (page) => page.evaluate(() => ({ ahead: window.nhlabPerf.firstOpenedAhead,
-    title: document.getElementById("title").textContent, editor: document.getElementById("editor").value, lang: document.documentElement.lang })));
+    title: document.getElementById("title").textContent, editor: document.getElementById("editor").value, lang: document.documentElement.lang })),
+  "body[data-ready='1']");
   const disk = await firstOpen(`${server.url}#gallery=rolling-disk&embed`);
   assert.equal(disk.ahead, true);
   assert.match(disk.title, /disk/i);

@@ -228,6 +228,25 @@ fn gallery_text<'a>(rng: &mut Rng, f: &'a Fuzz) -> &'a str {
     &f.gallery[k].1
 }
 
+/// Gallery models the model stage draws less often than the others, and how many
+/// times less: one unmutated Whipple bicycle through [`whole_model`] costs about as
+/// much as the other gallery models together (1.5 s against 0.6 s, most of it
+/// deriving its seven methods), so drawn evenly it took 70 % of the stage. What it
+/// is built from (bodies, frames, rolling contacts, vectors) the rattleback, the
+/// rolling disk and the Chaplygin sphere exercise as well.
+const DRAWN_LESS: &[(&str, usize)] = &[("whipple-bicycle", 4)];
+
+/// A gallery text for the model stage: each model evenly, but for [`DRAWN_LESS`].
+fn model_text<'a>(rng: &mut Rng, f: &'a Fuzz) -> &'a str {
+    loop {
+        let (stem, text) = &f.gallery[rng.below(f.gallery.len())];
+        let less = DRAWN_LESS.iter().find(|(name, _)| name == stem).map_or(1, |&(_, times)| times);
+        if rng.below(less) == 0 {
+            return text;
+        }
+    }
+}
+
 /// The JSON of a gallery scenario.
 fn gallery_json(rng: &mut Rng, f: &Fuzz) -> String {
     load_toml(gallery_text(rng, f)).unwrap().0.to_json().unwrap()
@@ -325,6 +344,9 @@ fn export_every_language(input: &str) {
 fn a_million_generated_inputs_cause_no_panic_and_stay_bounded() {
     let started = Instant::now();
     let mut f = Fuzz::new();
+    for (name, _) in DRAWN_LESS {
+        assert!(f.gallery.iter().any(|(stem, _)| stem == name), "DRAWN_LESS names `{name}`, not in the gallery");
+    }
     f.calibrate();
     let mut total = 0;
     // 1. The expression parser: grammar-aware trees, and the same with bytes mutated.
@@ -404,7 +426,7 @@ fn a_million_generated_inputs_cause_no_panic_and_stay_bounded() {
         "model",
         12_000,
         &|r, f| {
-            let text = gallery_text(r, f);
+            let text = model_text(r, f);
             if r.below(3) == 0 {
                 mutate_scenario(r, text)
             } else {
