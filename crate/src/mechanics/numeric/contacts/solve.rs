@@ -108,16 +108,7 @@ impl ContactForces {
         let largest = (0..n).map(|i| row_max(a, i)).fold(0.0, f64::max);
         let system = (0..n).map(|i| w.inertia[i].abs() + forcing[i].abs()).fold(0.0, f64::max);
         for i in 0..n {
-            let scale = row_max(a, i);
-            let row = &mut a[i * columns..(i + 1) * columns];
-            if scale > ZERO_ROW * largest {
-                row.iter_mut().for_each(|x| *x *= 1.0 / scale);
-                w.b[i] /= scale;
-            } else {
-                w.zero_row[i] = true;
-                row.fill(0.0);
-                w.b[i] /= system.max(f64::MIN_POSITIVE);
-            }
+            w.zero_row[i] = scale_row(a, columns, i, largest, system, &mut w.b[i]);
         }
         for (s, set) in self.sets.iter().enumerate() {
             let first = n + WRENCH * s;
@@ -151,16 +142,7 @@ impl ContactForces {
             for (d, &right) in rhs.iter().enumerate() {
                 let r = first + d;
                 w.b[r] = right;
-                let scale = row_max(a, r);
-                let row = &mut a[r * columns..(r + 1) * columns];
-                if scale > ZERO_ROW * largest {
-                    row.iter_mut().for_each(|x| *x *= 1.0 / scale);
-                    w.b[r] /= scale;
-                } else {
-                    w.zero_row[r] = true;
-                    row.fill(0.0);
-                    w.b[r] /= size.max(f64::MIN_POSITIVE);
-                }
+                w.zero_row[r] = scale_row(a, columns, r, largest, size, &mut w.b[r]);
             }
         }
         (padded, columns)
@@ -351,4 +333,22 @@ fn cross3(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
 fn unit(a: [f64; 3]) -> [f64; 3] {
     let length = crate::math::sqrt(dot3(a, a));
     a.map(|x| x / length)
+}
+
+/// Scales row `r` of `a` (`columns` wide) and its right side `b` by the row's
+/// largest coefficient, unless that is round-off beside `largest` (the rows'
+/// largest): then the row is emptied and `b` measured against `size` (the
+/// terms' own size) instead. Returns whether the row was emptied.
+fn scale_row(a: &mut [f64], columns: usize, r: usize, largest: f64, size: f64, b: &mut f64) -> bool {
+    let row = &mut a[r * columns..(r + 1) * columns];
+    let scale = row.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    if scale > ZERO_ROW * largest {
+        row.iter_mut().for_each(|x| *x *= 1.0 / scale);
+        *b /= scale;
+        false
+    } else {
+        row.fill(0.0);
+        *b /= size.max(f64::MIN_POSITIVE);
+        true
+    }
 }
