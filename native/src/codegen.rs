@@ -339,21 +339,14 @@ impl Writer<'_> {
         let a = self.read(b, ins.a);
         let binary = |w: &mut Self, b: &mut FunctionBuilder| w.read(b, ins.b);
         let value = match ins.op {
-            Op::Add => {
+            arithmetic @ (Op::Add | Op::Sub | Op::Mul | Op::Div) => {
                 let y = binary(self, b);
-                b.ins().fadd(a, y)
-            }
-            Op::Sub => {
-                let y = binary(self, b);
-                b.ins().fsub(a, y)
-            }
-            Op::Mul => {
-                let y = binary(self, b);
-                b.ins().fmul(a, y)
-            }
-            Op::Div => {
-                let y = binary(self, b);
-                b.ins().fdiv(a, y)
+                match arithmetic {
+                    Op::Add => b.ins().fadd(a, y),
+                    Op::Sub => b.ins().fsub(a, y),
+                    Op::Mul => b.ins().fmul(a, y),
+                    _ => b.ins().fdiv(a, y),
+                }
             }
             Op::Neg => b.ins().fneg(a),
             Op::Recip => {

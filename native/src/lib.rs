@@ -34,7 +34,7 @@ mod functions;
 use std::sync::{Arc, Mutex};
 
 use cranelift_jit::JITModule;
-use nhlab::expr::{part_addresses, CompileError, CompiledCode, NativeEvaluator, Program};
+use nhlab::expr::{part_addresses, CompileError, CompiledCode, CompilesAlone, NativeEvaluator, Program};
 use nhlab::mechanics::{Model, NumericModel};
 
 /// Why a program could not be compiled to machine code.
@@ -130,14 +130,21 @@ pub fn use_for_terms(numeric: &mut NumericModel) -> Result<(), NativeError> {
     Ok(())
 }
 
+/// Compiles `part`'s program (one output part: [`CompilesAlone`]) to machine code
+/// and makes it run that.
+pub fn compile_alone(part: &mut dyn CompilesAlone) -> Result<(), NativeError> {
+    let outputs = part.program().output_count();
+    let code = compile(part.program(), &part.input_parts(), &[outputs])?;
+    part.set_native(Some(code));
+    Ok(())
+}
+
 /// Compiles the contact forces' program of `numeric` ([`nhlab::mechanics::ContactForces`]:
 /// every term a state's forces need, `M`, `F`, `A` among them) to machine code and
 /// makes it run that. False (and nothing changed) without contacts.
 pub fn use_for_contacts(numeric: &mut NumericModel) -> Result<bool, NativeError> {
     let Some(contacts) = numeric.contacts.as_mut() else { return Ok(false) };
-    let outputs = contacts.program().output_count();
-    let code = compile(contacts.program(), &contacts.input_parts(), &[outputs])?;
-    contacts.set_native(Some(code));
+    compile_alone(contacts)?;
     Ok(true)
 }
 
@@ -145,10 +152,7 @@ pub fn use_for_contacts(numeric: &mut NumericModel) -> Result<bool, NativeError>
 /// every term's by every coordinate, velocity and input) to machine code and makes
 /// them run that: the points of a stability map spend most of their time there.
 pub fn use_for_derivatives(derivatives: &mut nhlab::stability::Derivatives) -> Result<(), NativeError> {
-    let outputs = derivatives.program().output_count();
-    let code = compile(derivatives.program(), &derivatives.input_parts(), &[outputs])?;
-    derivatives.set_native(Some(code));
-    Ok(())
+    compile_alone(derivatives)
 }
 
 /// Compiles what the structure-preserving integrators step
@@ -156,9 +160,7 @@ pub fn use_for_derivatives(derivatives: &mut nhlab::stability::Derivatives) -> R
 /// False (and nothing changed) when it has none, or they do not apply.
 pub fn use_for_structure_preserving(numeric: &mut NumericModel) -> Result<bool, NativeError> {
     let Some(Ok(terms)) = numeric.discrete.as_mut() else { return Ok(false) };
-    let outputs = terms.program().output_count();
-    let code = compile(terms.program(), &terms.input_parts(), &[outputs])?;
-    terms.set_native(Some(code));
+    compile_alone(terms)?;
     Ok(true)
 }
 

@@ -2,7 +2,7 @@
 //! `crate/src`, outside comments and test modules, goes from a module to one beneath
 //! it in the order of `crate/src/lib.rs`'s doc comment, never sideways or up; a new
 //! module must be given its place here, and an upward edge fails with the files that
-//! make it), and the size of a source file.
+//! make it), the size of a source file, and that every test fixture is read.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -164,4 +164,26 @@ fn no_source_file_is_longer_than_the_limit() {
         })
         .collect();
     assert!(long.is_empty(), "files over {MAX_LINES} lines:\n{}", long.join("\n"));
+}
+
+/// Every scenario the tests load from a fixture file (`tests/fixtures/`,
+/// `cli/tests/fixtures/`) is named by some test: a fixture no test reads is dead
+/// weight that looks like coverage.
+#[test]
+fn every_fixture_is_read_by_a_test() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut tests = Vec::new();
+    source_files(&root.join("tests"), &mut tests);
+    source_files(&root.join("cli/tests"), &mut tests);
+    let texts: Vec<String> = tests.iter().filter_map(|f| std::fs::read_to_string(f).ok()).collect();
+    let mut fixtures = 0;
+    for dir in ["tests/fixtures", "cli/tests/fixtures"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            let read = format!("fixtures/{name}\")");
+            assert!(texts.iter().any(|t| t.contains(&read)), "{dir}/{name} is read by no test");
+            fixtures += 1;
+        }
+    }
+    assert!(fixtures > 10, "the walk found the fixtures ({fixtures})");
 }

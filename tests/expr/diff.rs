@@ -1,7 +1,7 @@
 //! Differentiation: exact rules, the time derivative, honest behaviour at kinks.
 
 use nhlab::expr::DiffError;
-use nhlab_tests::{graph, parse, sym};
+use nhlab_tests::{assert_rewrites, graph, parse, sym};
 
 /// `∂input/∂var ⇒ expected`, compared as canonical expressions.
 fn check(cases: &[(&str, &str, &str)]) {
@@ -65,12 +65,7 @@ fn time_derivative_follows_the_motion() {
         ("sin(phi)*x'", "phi'*x'*cos(phi) + x''*sin(phi)"),
         ("-x'*sin(phi) + y'*cos(phi)", "-x''*sin(phi) - phi'*x'*cos(phi) + y''*cos(phi) - phi'*y'*sin(phi)"),
     ];
-    for (input, expected) in cases {
-        let e = parse(&mut g, input);
-        let d = g.time_derivative(e).unwrap();
-        let want = parse(&mut g, expected);
-        assert_eq!(d, want, "d/dt({input}) ⇒ {expected}, got {}", g.to_text(d));
-    }
+    assert_rewrites(&mut g, &cases, |g, e| g.time_derivative(e).unwrap());
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Printing: text, LaTeX and MathML.
 
 use nhlab::expr::ExprGraph;
-use nhlab_tests::{graph, parse};
+use nhlab_tests::{assert_prints, graph, parse};
 
 #[test]
 fn text_reads_like_input() {
@@ -22,10 +22,7 @@ fn text_reads_like_input() {
         ("2*pi*t", "2*pi*t"),
         ("1e300*x", "1.0000000000000001e300*x"),
     ];
-    for (input, expected) in cases {
-        let e = parse(&mut g, input);
-        assert_eq!(g.to_text(e), expected, "{input}");
-    }
+    assert_prints(&mut g, &cases, |g, e| g.to_text(e));
 }
 
 #[test]
@@ -48,10 +45,7 @@ fn latex_uses_mechanics_notation() {
         ("x/(2*m) - 1/2", "\\frac{x}{2 \\, m} - \\frac{1}{2}"),
         ("2.5e-7*x", "\\frac{x}{4000000}"),
     ];
-    for (input, expected) in cases {
-        let e = parse(&mut g, input);
-        assert_eq!(g.to_latex(e), expected, "{input}");
-    }
+    assert_prints(&mut g, &cases, |g, e| g.to_latex(e));
 }
 
 #[test]

@@ -75,44 +75,13 @@ fn the_inputs_that_do_work_when_moved_are_named() {
 /// quantity is Jacobi's integral `h = m R²(θ'² − Ω² sin²θ)/2 − m g R cos θ`, not
 /// `T + V` (the hoop's drive does work). Issue 56: the panel plotted `T + V` and
 /// called it conserved.
-const BEAD_ON_HOOP: &str = r#"
-format = "nhlab/1"
-title = "bead on a turning hoop"
-coordinates = ["theta"]
-kinetic = "m*R^2/2*(theta'^2 + W^2*sin(theta)^2)"
-potential = "-m*g*R*cos(theta)"
-[parameters]
-m = 0.3
-R = 0.5
-W = 7.0
-g = 9.81
-[initial]
-q = { theta = 0.4 }
-v = { theta = 1.5 }
-"#;
+const BEAD_ON_HOOP: &str = include_str!("../fixtures/bead-on-a-turning-hoop.toml");
 
 /// A particle in axes turning at `W`, held by a spring and by a blade along its
 /// heading's velocity: `T = m((x' − W y)² + (y' + W x)²)/2 = T₂ + T₁ + T₀`, the
 /// constraint homogeneous in the velocities. Jacobi's integral is
 /// `h = m(x'² + y'²)/2 − m W²(x² + y²)/2 + k(x² + y²)/2`.
-const TURNING_AXES: &str = r#"
-format = "nhlab/1"
-title = "a blade in turning axes"
-coordinates = ["x", "y", "phi"]
-kinetic = "m/2*((x' - W*y)^2 + (y' + W*x)^2) + J/2*phi'^2"
-potential = "k/2*(x^2 + y^2)"
-[parameters]
-m = 1.0
-J = 0.2
-W = 0.8
-k = 3.0
-[[constraints]]
-name = "blade"
-expr = "-x'*sin(phi) + y'*cos(phi)"
-[initial]
-q = { x = 0.5, y = -0.2, phi = 0.3 }
-v = { x = 0.4, phi = 0.9 }
-"#;
+const TURNING_AXES: &str = include_str!("../fixtures/a-blade-in-turning-axes.toml");
 
 /// A run's samples at tight tolerances, and the largest change of `f` along it
 /// beside its value at the start.

@@ -94,23 +94,7 @@ fn a_singular_mass_matrix_falls_back_to_the_pivoted_lu() {
 /// (parameters) must rebuild the map and its offset.
 #[test]
 fn the_kept_map_folds_fixed_forces_and_follows_them() {
-    let text = r#"
-format = "nhlab/1"
-title = "A particle on a 45° rail with a spring"
-coordinates = ["x", "y"]
-kinetic = "m/2*(x'^2 + y'^2)"
-potential = "m*g*y + k/2*x^2"
-[parameters]
-m = 2.0
-g = 9.81
-k = 3.0
-[[constraints]]
-name = "rail"
-expr = "x' - y'"
-[initial]
-q = { x = 1, y = 0 }
-v = { x = 0.5, y = 0.5 }
-"#;
+    let text = include_str!("../fixtures/a-particle-on-a-45-rail-with-a-spring.toml");
     let (model, mut numeric) = compiled(text);
     let by_hand = |m: f64, g: f64, k: f64, x: f64| ((-(g + k * x / m) / 2.0), (k * x - m * g) / 2.0);
     let set = |numeric: &mut NumericModel, name: &str, value: f64| {

@@ -254,19 +254,7 @@ fn the_split_prefers_the_sparser_of_nearly_equal_columns() {
 /// A blade-like constraint `cos θ·x' + y'/2 = 0` with θ turning evenly (θ' = 1):
 /// pivoting at θ = 0 picks `x` (|cos 0| = 1 > 1/2), which is singular at θ = π/2;
 /// `y` is regular throughout. The lab follows the true motion and takes `y`.
-const TURNING: &str = r#"format = "nhlab/1"
-title = "turning blade"
-coordinates = ["x", "y", "th"]
-kinetic = "(x'^2 + y'^2 + th'^2)/2"
-[[constraints]]
-expr = "cos(th)*x' + y'/2"
-[initial]
-q = { x = 0, y = 0, th = 0 }
-v = { x = 1, th = 1 }
-[run]
-t_end = 4
-methods = ["lagrange", "hamel"]
-"#;
+const TURNING: &str = include_str!("../fixtures/turning-blade.toml");
 
 #[test]
 fn an_automatic_split_stays_regular_along_the_true_motion() {

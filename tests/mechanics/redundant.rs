@@ -94,21 +94,7 @@ fn redundant_multipliers_are_the_minimum_norm_ones() {
 /// `ÿ = x'`. Refused, naming both rows.
 #[test]
 fn inconsistent_redundant_constraints_are_refused_with_their_rows() {
-    let text = r#"format = "nhlab/1"
-title = "two rails that part"
-coordinates = ["x", "y"]
-kinetic = "(x'^2 + y'^2)/2"
-
-[[constraints]]
-expr = "y'"
-
-[[constraints]]
-expr = "y' - t*x'"
-
-[initial]
-q = { x = 0, y = 0 }
-v = { x = 1, y = 0 }
-"#;
+    let text = include_str!("../fixtures/two-rails-that-part.toml");
     let (_, mut numeric) = nhlab_tests::scenarios::compiled(text);
     for method in [Method::Lagrange, Method::Euler, Method::Voronets] {
         match accelerations(method, &mut numeric, 0.0, &[0.0, 0.0], &[1.0, 0.0]) {
@@ -326,19 +312,7 @@ fn the_robot_runs_to_the_end_under_every_method() {
 /// method panics (Voronets' elimination over no rows did).
 #[test]
 fn a_constraint_whose_row_vanishes_leaves_the_free_motion() {
-    let text = r#"format = "nhlab/1"
-title = "a vanishing row"
-coordinates = ["x", "y", "phi"]
-kinetic = "(x'^2 + y'^2)/2 + phi'^2/10"
-potential = "x"
-
-[[constraints]]
-expr = "phi*y"
-
-[initial]
-q = { x = 0, y = 0, phi = 0 }
-v = { x = 1, phi = 1 }
-"#;
+    let text = include_str!("../fixtures/a-vanishing-row.toml");
     let (_, mut numeric) = nhlab_tests::scenarios::compiled(text);
     let (q, v) = ([0.0, 0.0, 0.0], [1.0, 0.0, 1.0]);
     for method in Method::ALL {

@@ -84,7 +84,7 @@ fn a_ball_spun_along_the_turntables_axes_circles_at_two_sevenths() {
 /// square root before), and so is the motion at random states.
 #[test]
 fn a_norm_that_is_a_cosine_in_disguise_prints_as_one() {
-    let stranger = model(include_str!("disk_by_unit.toml"));
+    let stranger = model(include_str!("../fixtures/disk-by-unit.toml"));
     let gallery = model(DISK);
     for (c, d) in stranger.constraints.iter().zip(&gallery.constraints) {
         let (text, want) = (stranger.graph.to_text(c.velocity_residual), gallery.graph.to_text(d.velocity_residual));
@@ -121,41 +121,7 @@ fn a_norm_that_is_a_cosine_in_disguise_prints_as_one() {
 /// `sin²ψ + cos²ψ` never collapsed in the factored forces).
 #[test]
 fn suslovs_body_keeps_its_rates_and_its_equations_have_no_precession_angle() {
-    let text = r#"format = "nhlab/1"
-title = "Suslov's problem"
-coordinates = ["psi", "theta", "phi"]
-
-[parameters]
-A = 1.0
-B = 2.0
-C = 3.0
-
-[frames.body]
-rotations = [{ z = "psi" }, { x = "theta" }, { z = "phi" }]
-
-[points.P]
-position = "[0, 0, 0]"
-
-[[bodies]]
-name = "body"
-frame = "body"
-mass = "1"
-centre = "P"
-inertia = { xx = "A", yy = "B", zz = "C" }
-
-[[constraints]]
-name = "suslov"
-expr = "psi'*cos(theta) + phi'"
-
-[initial]
-q = { psi = 0.4, theta = 1, phi = 0.3 }
-v = { psi = 0.5, theta = 0.2 }
-
-[run]
-t_end = 5
-rtol = 1e-11
-atol = 1e-13
-"#;
+    let text = include_str!("../fixtures/suslovs-problem.toml");
     let (model, mut numeric) = nhlab_tests::scenarios::compiled(text);
     for method in [Method::Lagrange, Method::Voronets] {
         let d = nhlab::derivation::derive(&model, method).unwrap();

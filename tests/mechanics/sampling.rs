@@ -185,16 +185,7 @@ fn voronets_refuses_nonlinear_constraints_in_derive_and_run_alike() {
 /// starts again from 1, finds `y' = 0.8`, and says so.
 #[test]
 fn nonlinear_constraints_are_solved_for_omitted_velocities_from_a_stated_start() {
-    let text = r#"format = "nhlab/1"
-title = "unit speed"
-coordinates = ["x", "y"]
-kinetic = "(x'^2 + y'^2)/2"
-[[constraints]]
-expr = "x'^2 + y'^2 - 1"
-[initial]
-q = { x = 0, y = 0 }
-v = { x = 0.6 }
-"#;
+    let text = include_str!("../fixtures/unit-speed.toml");
     let (scenario, map) = nhlab::scenario::load_toml(text).unwrap();
     let model = nhlab::mechanics::Model::build(&scenario, &map).unwrap();
     let mut numeric = nhlab::mechanics::NumericModel::new(&model).unwrap();

@@ -5,22 +5,7 @@ use nhlab::mechanics::{Model, NumericModel};
 use nhlab::scenario::{load_json, load_toml, Problem};
 use nhlab::simulation::initial_state;
 
-const BASE: &str = r#"format = "nhlab/1"
-title = "test"
-coordinates = ["x", "y", "phi"]
-kinetic = "m/2*(x'^2 + y'^2) + phi'^2/2"
-
-[parameters]
-m = 1.0
-
-[[constraints]]
-name = "blade"
-expr = "-x'*sin(phi) + y'*cos(phi)"
-
-[initial]
-q = { x = 0, y = 0, phi = 0 }
-v = { x = 1, phi = 2 }
-"#;
+const BASE: &str = include_str!("../fixtures/blade-with-every-table.toml");
 
 /// The problems of a TOML scenario, from loading through the initial state.
 fn problems(text: &str) -> Vec<Problem> {
@@ -480,38 +465,7 @@ fn the_bicycles_pitch_is_solved_or_its_rounding_refused() {
 /// text.
 #[test]
 fn numbers_are_taken_wherever_an_expression_is() {
-    let quoted = r#"format = "nhlab/1"
-title = "a ball dropped"
-coordinates = ["x", "y", "z"]
-
-[parameters]
-e = 0.5
-
-[frames.B]
-rotations = [{ z = "0" }]
-
-[points.G]
-position = ["x", "y", "z"]
-
-[points.P]
-from = "G"
-position = ["0", "0", "-e"]
-
-[[bodies]]
-name = "ball"
-frame = "B"
-mass = "2"
-centre = "G"
-inertia = { xx = "0.1", yy = "0.1", zz = "0.1" }
-shape = { kind = "sphere", radius = "0.5" }
-
-[gravity]
-magnitude = "9.81"
-direction = ["0", "0", "-1"]
-
-[initial]
-q = { x = 0, y = 0, z = 1 }
-"#;
+    let quoted = include_str!("../fixtures/a-ball-dropped.toml");
     let plain = quoted
         .replace("{ z = \"0\" }", "{ z = 0 }")
         .replace("[\"0\", \"0\", \"-e\"]", "[0, 0, \"-e\"]")

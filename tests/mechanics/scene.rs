@@ -72,37 +72,7 @@ fn the_rolling_disk_touches_the_ground_at_its_contact_point() {
     assert!(cos.abs() < 1e-12, "a quarter turn of φ turns the spoke by 90°: cos = {cos}");
 }
 
-const PENDULUM: &str = r#"format = "nhlab/1"
-title = "pendulum"
-coordinates = ["theta"]
-kinetic = "l^2*theta'^2/2"
-potential = "-g*l*cos(theta)"
-
-[parameters]
-l = 2.0
-g = 9.81
-
-[initial]
-q = { theta = 0.5 }
-v = { theta = 0 }
-
-[[scene.shapes]]
-kind = "segment"
-points = [["0", "0"], ["l*sin(theta)", "-l*cos(theta)"]]
-
-[[scene.shapes]]
-name = "bob"
-kind = "point"
-at = ["l*sin(theta)", "-l*cos(theta)"]
-radius = "0.1"
-trail = true
-
-[[scene.shapes]]
-kind = "polygon"
-at = ["1", "1"]
-angle = "theta"
-points = [["1", "0"], ["0", "1"], ["0", "0"]]
-"#;
+const PENDULUM: &str = include_str!("../fixtures/pendulum.toml");
 
 #[test]
 fn primitives_are_placed_by_their_expressions() {

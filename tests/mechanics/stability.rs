@@ -259,17 +259,7 @@ fn a_pendulum_linearises_to_its_frequency() {
 /// oscillator (`λ = −c/2m ± i √(k/m − c²/4m²)`), with their eigenvectors.
 #[test]
 fn springs_and_dampers_have_their_closed_form_eigenvalues() {
-    let text = r#"
-format = "nhlab/1"
-title = "two masses and a damped oscillator"
-coordinates = ["x1", "x2", "z"]
-kinetic = "x1'^2/2 + x2'^2/2 + m*z'^2/2"
-potential = "x1^2/2 + (x2 - x1)^2/2 + k*z^2/2"
-parameters = { m = 2.0, k = 8.0, c = 0.6 }
-forces = { z = "-c*z'" }
-[initial]
-q = { x1 = 0, x2 = 0, z = 0 }
-"#;
+    let text = include_str!("../fixtures/two-masses-and-a-damped-oscillator.toml");
     let (mut model, mut numeric, mut derivatives, map) = from_text(text);
     let mut study = Study::new(&model, &StabilitySpec::default()).unwrap();
     let lin = study.at(&mut model, &mut numeric, &mut derivatives, &map, None).unwrap();
@@ -453,19 +443,7 @@ fn the_bicycle_matches_the_published_linear_equations_from_0_to_10_m_s() {
 /// solved for (`y` with the pendulum along the x axis), that is said plainly.
 #[test]
 fn the_dependent_coordinates_can_be_chosen() {
-    let text = r#"
-format = "nhlab/1"
-title = "diagonal pendulum"
-coordinates = ["x", "y"]
-kinetic = "m/2*(x'^2 + y'^2)"
-potential = "m*g*(x + y)/sqrt(2)"
-parameters = { m = 1.0, g = 9.81, L = 2.0 }
-[[constraints]]
-expr = "x^2 + y^2 - L^2"
-[initial]
-q = { x = -1.4142135623730951, y = -1.4142135623730951 }
-v = { x = 0 }
-"#;
+    let text = include_str!("../fixtures/diagonal-pendulum.toml");
     let (mut model, mut numeric, mut derivatives, map) = from_text(text);
     let at =
         |x: f64, y: f64| [("x".to_string(), x), ("y".to_string(), y), ("x'".to_string(), 0.0)].into_iter().collect();

@@ -13,24 +13,7 @@ use nhlab_tests::scenarios::{build, names, text};
 
 /// The disk rolling upright on a plane: `θ` its rolling angle, `φ` its heading.
 /// Exact: `φ = φ₀ + ω t`, `θ' = Ω`, and the contact on a circle of radius `R Ω / ω`.
-const VERTICAL_DISK: &str = r#"
-format = "nhlab/1"
-title = "vertical rolling disk"
-coordinates = ["x", "y", "theta", "phi"]
-kinetic = "m/2*(x'^2 + y'^2) + I/2*theta'^2 + J/2*phi'^2"
-[parameters]
-m = 1.0
-I = 0.5
-J = 0.25
-R = 0.5
-[[constraints]]
-expr = "x' - R*cos(phi)*theta'"
-[[constraints]]
-expr = "y' - R*sin(phi)*theta'"
-[initial]
-q = { x = 0, y = 0, theta = 0, phi = 0.3 }
-v = { theta = 2, phi = 1.5 }
-"#;
+const VERTICAL_DISK: &str = include_str!("../fixtures/vertical-rolling-disk.toml");
 
 /// The exact state of [`VERTICAL_DISK`] at `t`.
 fn vertical_disk_exact(t: f64) -> [f64; 8] {
@@ -373,35 +356,10 @@ fn an_unknown_or_doubled_integrator_list_is_said_at_its_place() {
 
 /// A knife edge through its mass centre in a radial well `V = k r²/2 + β r⁴/4`
 /// (issue 56): the stiffest frequency grows with the amplitude.
-const KNIFE_IN_WELL: &str = r#"
-format = "nhlab/1"
-title = "knife edge in a radial well"
-coordinates = ["x", "y", "phi"]
-kinetic = "m/2*(x'^2 + y'^2) + J/2*phi'^2"
-potential = "k/2*(x^2 + y^2) + beta/4*(x^2 + y^2)^2"
-[parameters]
-m = 1.0
-J = 0.2
-k = 1.0
-beta = 1.0
-[[constraints]]
-name = "blade"
-expr = "-x'*sin(phi) + y'*cos(phi)"
-[initial]
-q = { x = 0.8, y = 0.3, phi = 0.4 }
-v = { x = 0.6, phi = 0.7 }
-"#;
+const KNIFE_IN_WELL: &str = include_str!("../fixtures/knife-edge-in-a-radial-well.toml");
 
 /// A plain oscillator `ẍ = −ω² x`, ω = 2.
-const OSCILLATOR: &str = r#"
-format = "nhlab/1"
-title = "oscillator"
-coordinates = ["x"]
-kinetic = "x'^2/2"
-potential = "2*x^2"
-[initial]
-q = { x = 1 }
-"#;
+const OSCILLATOR: &str = include_str!("../fixtures/oscillator.toml");
 
 /// The run's failure, if it is the instability: its step and what it said.
 fn instability(text: &str, integrator: &str, dt: f64, t_end: f64) -> Option<(f64, nhlab::integrators::Instability)> {

@@ -9,7 +9,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use nhlab::expr::{CompiledCode, NativeEvaluator, Program};
+use nhlab::expr::{CompiledCode, CompilesAlone, NativeEvaluator, Program};
 use nhlab::mechanics::{Model, NumericModel};
 use nhlab_www::kernel::encode::{self, FUNCTIONS, MAX_PARTS};
 use wasmi::{Engine, Linker, Memory, MemoryType, Module, Store, TypedFunc};
@@ -195,19 +195,24 @@ pub fn use_for_lagrange(model: &Model, numeric: &mut NumericModel) -> Result<boo
     Ok(true)
 }
 
+/// As `nhlab_native::compile_alone`, with the page's kernel.
+fn compile_alone(part: &mut dyn CompilesAlone) -> Result<(), String> {
+    let program = part.program().clone();
+    part.set_native(Some(compile(&program, &part.input_parts(), &[program.output_count()])?));
+    Ok(())
+}
+
 /// As `nhlab_native::use_for_contacts`, with the page's kernel: false without
 /// contacts.
 pub fn use_for_contacts(numeric: &mut NumericModel) -> Result<bool, String> {
     let Some(contacts) = numeric.contacts.as_mut() else { return Ok(false) };
-    let program = contacts.program().clone();
-    contacts.set_native(Some(compile(&program, &contacts.input_parts(), &[program.output_count()])?));
+    compile_alone(contacts)?;
     Ok(true)
 }
 
 /// As `nhlab_native::use_for_structure_preserving`, with the page's kernel.
 pub fn use_for_structure_preserving(numeric: &mut NumericModel) -> Result<bool, String> {
     let Some(Ok(terms)) = numeric.discrete.as_mut() else { return Ok(false) };
-    let program = terms.program().clone();
-    terms.set_native(Some(compile(&program, &terms.input_parts(), &[program.output_count()])?));
+    compile_alone(terms)?;
     Ok(true)
 }

@@ -28,6 +28,29 @@ pub fn parse(g: &mut ExprGraph, s: &str) -> ExprId {
     g.parse_with(s, ParseOptions { allow_accelerations: true }).unwrap_or_else(|e| panic!("`{s}` does not parse: {e}"))
 }
 
+/// Holds a table "input ⇒ expected text": each input, parsed in `g`, prints as
+/// expected through `print` (a rewrite and a printer); a failure names the input.
+#[track_caller]
+pub fn assert_prints(g: &mut ExprGraph, cases: &[(&str, &str)], print: impl Fn(&mut ExprGraph, ExprId) -> String) {
+    for &(input, expected) in cases {
+        let e = parse(g, input);
+        assert_eq!(print(g, e), expected, "{input}");
+    }
+}
+
+/// Holds a table "input ⇒ expected expression": each input, parsed in `g` and
+/// rewritten, is the very node the expected text parses to (the graph shares equal
+/// subtrees, so this is equality of the canonical forms).
+#[track_caller]
+pub fn assert_rewrites(g: &mut ExprGraph, cases: &[(&str, &str)], rewrite: impl Fn(&mut ExprGraph, ExprId) -> ExprId) {
+    for &(input, expected) in cases {
+        let e = parse(g, input);
+        let got = rewrite(g, e);
+        let want = parse(g, expected);
+        assert_eq!(got, want, "{input} ⇒ {expected}, got {}", g.to_text(got));
+    }
+}
+
 /// As [`parse`], `None` for a text that divides by a constant 0 (refused: it has no
 /// value), as a random tree may.
 pub fn parse_valued(g: &mut ExprGraph, s: &str) -> Option<ExprId> {

@@ -61,20 +61,4 @@ pub fn compiled(text: &str) -> (Model, NumericModel) {
 /// A massless coordinate `y` tied to `x` by `y' = x' + t`: `M` is singular, so
 /// Lagrange's range-space solve declines and the pivoted LU answers. By hand, at any
 /// state: `λ = c`, `m ẍ = −k x − λ`.
-pub const MASSLESS_COORDINATE: &str = r#"
-format = "nhlab/1"
-title = "A massless coordinate tied to a spring"
-coordinates = ["x", "y"]
-kinetic = "m/2*x'^2"
-potential = "k/2*x^2 + c*y"
-[parameters]
-m = 2.0
-k = 3.0
-c = 0.5
-[[constraints]]
-name = "tie"
-expr = "y' - x' - t"
-[initial]
-q = { x = 1, y = 0 }
-v = { x = 0.5, y = 0.5 }
-"#;
+pub const MASSLESS_COORDINATE: &str = include_str!("../fixtures/a-massless-coordinate-tied-to-a-spring.toml");

@@ -65,37 +65,23 @@ pub fn summary(display: &Display, info: &PanelInfo) -> String {
             continue;
         };
         let (x, y) = (axes.x_label, axes.y_label);
-        if info.kind == Kind::Trajectory {
-            let said = tr(
-                "describe.trajectory",
-                &[
-                    ("label", &label),
-                    ("x", &x),
-                    ("y", &y),
-                    ("x0", &number(xs.0)),
-                    ("x1", &number(xs.1)),
-                    ("y0", &number(ys.0)),
-                    ("y1", &number(ys.1)),
-                    ("xn", &number(last.0)),
-                    ("yn", &number(last.1)),
-                ],
-            );
-            out.push_str(&format!(" {said}"));
-        } else {
-            let said = tr(
-                "describe.series",
-                &[
-                    ("label", &label),
-                    ("x", &x),
-                    ("y", &y),
-                    ("y0", &number(ys.0)),
-                    ("y1", &number(ys.1)),
-                    ("xn", &number(last.0)),
-                    ("yn", &number(last.1)),
-                ],
-            );
-            out.push_str(&format!(" {said}"));
-        }
+        // A series' sentence reads no range of its time axis: `x0`, `x1` go unused.
+        let id = if info.kind == Kind::Trajectory { "describe.trajectory" } else { "describe.series" };
+        let said = tr(
+            id,
+            &[
+                ("label", &label),
+                ("x", &x),
+                ("y", &y),
+                ("x0", &number(xs.0)),
+                ("x1", &number(xs.1)),
+                ("y0", &number(ys.0)),
+                ("y1", &number(ys.1)),
+                ("xn", &number(last.0)),
+                ("yn", &number(last.1)),
+            ],
+        );
+        out.push_str(&format!(" {said}"));
     }
     if labelled.len() > MAX_DESCRIBED {
         out.push_str(&format!(" {}", tr("describe.more", &[("count", &(labelled.len() - MAX_DESCRIBED))])));

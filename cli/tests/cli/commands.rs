@@ -42,8 +42,7 @@ fn check_describes_constraints_with_their_class() {
 /// and contacts, with the constraints each contact generates.
 #[test]
 fn check_lists_frames_bodies_and_contacts_with_what_they_generate() {
-    let (code, out, err) = nhlab(&["check", &scenario("rolling-disk")]);
-    assert_eq!(code, 0, "{err}");
+    let out = nhlab_ok(&["check", &scenario("rolling-disk")]);
     for line in [
         "frames: disk (lean, then y phi); heading (N, then z psi); lean (heading, then x theta)",
         "points: C, G",
@@ -62,8 +61,7 @@ fn check_lists_frames_bodies_and_contacts_with_what_they_generate() {
     let bicycle = std::fs::read_to_string(scenario("whipple-bicycle")).unwrap();
     let named = bicycle.replace("[[rolling]]\nbody = ", "[[rolling]]\nname = \"wheel\"\nbody = ");
     assert_eq!(named.matches("name = \"wheel\"").count(), 2);
-    let dir = std::env::temp_dir().join(format!("nhlab-cli-contacts-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("contacts");
     let file = dir.join("two-wheels.toml");
     std::fs::write(&file, named).unwrap();
     let (code, _, err) = nhlab(&["check", file.to_str().unwrap()]);
@@ -75,8 +73,7 @@ fn check_lists_frames_bodies_and_contacts_with_what_they_generate() {
 
 #[test]
 fn eval_prints_one_json_object_with_the_spec_keys() {
-    let (code, out, err) = nhlab(&["eval", &scenario("knife-edge-incline"), "--method", "lagrange"]);
-    assert_eq!(code, 0, "{err}");
+    let out = nhlab_ok(&["eval", &scenario("knife-edge-incline"), "--method", "lagrange"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     for key in ["method", "t", "q", "v", "qdd", "multipliers", "residuals", "energy", "compulsion"] {
         assert!(v.get(key).is_some(), "missing {key}: {out}");
@@ -94,7 +91,7 @@ fn eval_prints_one_json_object_with_the_spec_keys() {
 
 #[test]
 fn eval_at_a_state_solves_the_omitted_velocities() {
-    let (code, out, err) = nhlab(&[
+    let out = nhlab_ok(&[
         "eval",
         &scenario("chaplygin-sleigh"),
         "--method",
@@ -102,7 +99,6 @@ fn eval_at_a_state_solves_the_omitted_velocities() {
         "--at",
         "phi=0.5,x'=2,phi'=1,t=3",
     ]);
-    assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["t"], 3.0);
     let y_dot = v["v"]["y"].as_f64().unwrap();
@@ -112,7 +108,7 @@ fn eval_at_a_state_solves_the_omitted_velocities() {
 
 #[test]
 fn run_writes_the_spec_columns() {
-    let (code, out, err) = nhlab(&[
+    let out = nhlab_ok(&[
         "run",
         &scenario("knife-edge-incline"),
         "--method",
@@ -122,7 +118,6 @@ fn run_writes_the_spec_columns() {
         "--sample-at",
         "1,2,3",
     ]);
-    assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "method,t,x,y,phi,x',y',phi',energy,res_blade,E_x,E_phi");
     assert_eq!(lines.len(), 1 + 6);
@@ -134,8 +129,7 @@ fn run_writes_the_spec_columns() {
 /// What the samples are goes beside it, in `FILE.meta.json`, and in the JSON table.
 #[test]
 fn the_csv_loads_with_no_options_and_its_provenance_is_beside_it() {
-    let dir = std::env::temp_dir().join(format!("nhlab-cli-csv-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("csv");
     let csv = dir.join("sleigh.csv");
     let (code, _, err) =
         nhlab(&["run", &scenario("chaplygin-sleigh"), "--method", "lagrange", "--out", csv.to_str().unwrap()]);
@@ -166,8 +160,7 @@ fn the_csv_loads_with_no_options_and_its_provenance_is_beside_it() {
 
 #[test]
 fn run_writes_json_and_files() {
-    let dir = std::env::temp_dir().join(format!("nhlab-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("json");
     let path = dir.join("out.json");
     let (code, _, err) =
         nhlab(&["run", &scenario("pendulum-cartesian"), "--t-end", "1", "--out", path.to_str().unwrap()]);
@@ -251,8 +244,7 @@ fn a_failure_while_computing_exits_1() {
 /// do not apply).
 #[test]
 fn a_method_that_cannot_run_leaves_the_others_written() {
-    let dir = std::env::temp_dir().join(format!("nhlab-cli-failed-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("failed");
     let plot = dir.join("appell.svg");
     let args = ["run", &scenario("appell-hamel"), "--t-end", "1", "--plot", plot.to_str().unwrap()];
     let with = |methods: &[&str]| -> Vec<String> {
@@ -279,8 +271,7 @@ fn a_method_that_cannot_run_leaves_the_others_written() {
 
 #[test]
 fn derive_prints_the_equations() {
-    let (code, out, err) = nhlab(&["derive", &scenario("knife-edge-incline"), "--method", "lagrange"]);
-    assert_eq!(code, 0, "{err}");
+    let out = nhlab_ok(&["derive", &scenario("knife-edge-incline"), "--method", "lagrange"]);
     assert!(out.contains("m*x'' = g*m*sin(alpha) - lambda1*sin(phi)"), "{out}");
     assert!(out.contains("m*k^2*phi'' = 0"), "{out}");
     let (code, out, _) =
@@ -296,15 +287,13 @@ fn derive_prints_the_equations() {
 
 #[test]
 fn eval_reports_the_e_vector_and_vakonomic_rates() {
-    let (code, out, err) = nhlab(&["eval", &scenario("chaplygin-sleigh"), "--method", "hamel"]);
-    assert_eq!(code, 0, "{err}");
+    let out = nhlab_ok(&["eval", &scenario("chaplygin-sleigh"), "--method", "hamel"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     // E at φ = 0, x' = 1, φ' = 1 (m = 1, a = 0.5): E_x = −a m φ'², E_φ = a m x' φ'.
     assert!((v["evec"]["x"].as_f64().unwrap() + 0.5).abs() < 1e-12, "{out}");
     assert!((v["evec"]["phi"].as_f64().unwrap() - 0.5).abs() < 1e-12, "{out}");
     assert!(v.get("multipliers").is_none());
-    let (code, out, err) = nhlab(&["eval", &scenario("chaplygin-sleigh"), "--method", "vakonomic", "--at", "mu1=0.3"]);
-    assert_eq!(code, 0, "{err}");
+    let out = nhlab_ok(&["eval", &scenario("chaplygin-sleigh"), "--method", "vakonomic", "--at", "mu1=0.3"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["multipliers"][0], 0.3);
     assert!(v["mu_dot"][0].is_number(), "{out}");
@@ -314,7 +303,7 @@ fn eval_reports_the_e_vector_and_vakonomic_rates() {
 
 #[test]
 fn run_adds_e_and_mu_columns_and_keeps_samples_before_a_failure() {
-    let (code, out, err) = nhlab(&[
+    let out = nhlab_ok(&[
         "run",
         &scenario("chaplygin-sleigh"),
         "--method",
@@ -324,7 +313,6 @@ fn run_adds_e_and_mu_columns_and_keeps_samples_before_a_failure() {
         "--sample-at",
         "0.5,1",
     ]);
-    assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "method,t,x,y,phi,x',y',phi',mu1,energy,res_edge,E_x,E_phi");
     assert!(lines[1].split(',').nth(8) == Some(""), "lagrange rows leave mu empty: {}", lines[1]);
@@ -344,8 +332,7 @@ fn run_adds_e_and_mu_columns_and_keeps_samples_before_a_failure() {
 
 #[test]
 fn derive_hamel_voronets_vakonomic() {
-    let (code, out, err) = nhlab(&["derive", &scenario("chaplygin-sleigh"), "--method", "voronets"]);
-    assert_eq!(code, 0, "{err}");
+    let out = nhlab_ok(&["derive", &scenario("chaplygin-sleigh"), "--method", "voronets"]);
     assert!(out.contains("\n(I + m*a^2)*phi'' = -a*m*x'*phi'/cos(phi)\n"), "{out}");
     let (code, out, _) = nhlab(&["derive", &scenario("chaplygin-sleigh"), "--method", "hamel"]);
     assert_eq!(code, 0);
@@ -364,11 +351,10 @@ fn derive_hamel_voronets_vakonomic() {
 
 #[test]
 fn run_draws_a_figure() {
-    let dir = std::env::temp_dir().join(format!("nhlab-plot-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("plot");
     for ext in ["svg", "png"] {
         let path = dir.join(format!("figure.{ext}"));
-        let (code, _, err) = nhlab(&[
+        nhlab_ok(&[
             "run",
             &scenario("knife-edge-incline"),
             "--t-end",
@@ -378,7 +364,6 @@ fn run_draws_a_figure() {
             "--plot",
             path.to_str().unwrap(),
         ]);
-        assert_eq!(code, 0, "{err}");
         let bytes = std::fs::read(&path).unwrap();
         assert!(bytes.len() > 10_000, "{ext}: {} bytes", bytes.len());
         if ext == "svg" {

@@ -2,11 +2,11 @@
 //! own, the first slip against the contact forces the run writes, the same rows on
 //! any number of threads, and bad cases files refused at their places.
 
-use super::{nhlab, scenario};
+use super::{nhlab, nhlab_ok, scenario, scratch};
 
 /// A file in the system's temporary folder with `text`, named after `name`.
 fn file(name: &str, text: &str) -> String {
-    let path = std::env::temp_dir().join(format!("nhlab-ensemble-{}-{name}", std::process::id()));
+    let path = scratch("ensemble").join(name);
     std::fs::write(&path, text).unwrap();
     path.to_str().unwrap().to_string()
 }
@@ -23,8 +23,7 @@ fn each_case_ends_where_nhlab_run_of_that_case_ends_bit_for_bit() {
     let disk = std::fs::read_to_string(scenario("rolling-disk")).unwrap();
     // Parameters, an initial coordinate and a speed; empty cells keep the scenario's.
     let cases = file("disk.csv", "r,m,theta,psi',theta',phi'\n0.5,,0.2,,,\n,2,,0,0,5\n0.3,1,,,,\n");
-    let (code, out, err) = nhlab(&["run", &scenario("rolling-disk"), "--cases", &cases, "--method", "lagrange"]);
-    assert_eq!(code, 0, "{err}");
+    let out = nhlab_ok(&["run", &scenario("rolling-disk"), "--cases", &cases, "--method", "lagrange"]);
     let (names, rows) = table(&out);
     assert_eq!(&names[..8], ["case", "r", "m", "theta", "psi'", "theta'", "phi'", "ended"]);
     assert_eq!(rows.len(), 3);
@@ -74,8 +73,7 @@ fn the_rows_are_the_same_on_one_thread_and_on_two() {
 #[test]
 fn the_first_slip_lies_where_the_contact_forces_first_exceed_friction() {
     let cases = file("coin.csv", "mu\n0.05\n0.2\n0.4\n");
-    let (code, out, err) = nhlab(&["run", &scenario("coin-slipping"), "--cases", &cases, "--method", "lagrange"]);
-    assert_eq!(code, 0, "{err}");
+    let out = nhlab_ok(&["run", &scenario("coin-slipping"), "--cases", &cases, "--method", "lagrange"]);
     let (names, rows) = table(&out);
     let slip = names.iter().position(|n| n.starts_with("slip_")).expect("a slip column");
     let mut times = Vec::new();
@@ -126,7 +124,7 @@ fn bad_cases_are_refused_at_their_place() {
     refused("r\n0.3\n", &["--method", "lagrange", "--method", "gauss"], "one method under one integrator");
     refused("r\n0.3\n", &["--threads", "0"], "--threads: must be at least 1");
     // A file past the size bound is refused before it is read whole (a sparse file).
-    let huge = std::env::temp_dir().join(format!("nhlab-ensemble-{}-huge.csv", std::process::id()));
+    let huge = scratch("ensemble").join("huge.csv");
     std::fs::File::create(&huge).unwrap().set_len(64 * 1024 * 1024 + 1).unwrap();
     let (code, _, err) = nhlab(&["run", &scenario("rolling-disk"), "--cases", huge.to_str().unwrap()]);
     assert_eq!(code, 2);

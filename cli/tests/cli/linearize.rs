@@ -66,9 +66,8 @@ fn linearize_gives_the_bicycle_benchmark_eigenvalues() {
 #[test]
 fn linearize_follows_the_scenarios_stability_table_and_plots() {
     let disk = scenario("rolling-disk");
-    let svg = std::env::temp_dir().join(format!("nhlab-stability-{}.svg", std::process::id()));
-    let (code, out, err) = nhlab(&["linearize", disk.as_str(), "--plot", svg.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
+    let svg = scratch("stability").join("stability.svg");
+    let out = nhlab_ok(&["linearize", disk.as_str(), "--plot", svg.to_str().unwrap()]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["sweep"], "phi'");
     assert_eq!(v["ignorable"], serde_json::json!(["x", "y", "psi", "phi"]));
@@ -90,8 +89,7 @@ fn linearize_follows_the_scenarios_stability_table_and_plots() {
         "an SVG with both charts"
     );
     // Flags replace the table's entries: a parameter sweep instead.
-    let (code, out, err) = nhlab(&["linearize", disk.as_str(), "--sweep", "g=0:20:1", "--at", "phi'=5"]);
-    assert_eq!(code, 0, "{err}");
+    let out = nhlab_ok(&["linearize", disk.as_str(), "--sweep", "g=0:20:1", "--at", "phi'=5"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let b = v["boundaries"].as_array().unwrap();
     // Stable while g < 3 r s² = 22.5: no boundary below 20.
@@ -108,8 +106,7 @@ fn linearize_follows_the_scenarios_stability_table_and_plots() {
 fn linearize_hamel_differs_from_the_true_motion() {
     let sleigh = scenario("chaplygin-sleigh");
     let eigenvalues = |method: &str| {
-        let (code, out, err) = nhlab(&["linearize", sleigh.as_str(), "--method", method, "--no-sweep", "--at", "x'=2"]);
-        assert_eq!(code, 0, "{err}");
+        let out = nhlab_ok(&["linearize", sleigh.as_str(), "--method", method, "--no-sweep", "--at", "x'=2"]);
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         let mut re: Vec<f64> =
             v["rows"][0]["eigenvalues"].as_array().unwrap().iter().map(|e| e[0].as_f64().unwrap()).collect();
@@ -174,9 +171,8 @@ fn linearize_sweeps_and_finds_the_stability_boundaries() {
 #[test]
 fn linearize_shows_the_bicycle_against_its_forward_speed() {
     let file = scenario("whipple-bicycle");
-    let svg = std::env::temp_dir().join(format!("nhlab-axis-{}.svg", std::process::id()));
-    let (code, out, err) = nhlab(&["linearize", file.as_str(), "--plot", svg.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
+    let svg = scratch("axis").join("axis.svg");
+    let out = nhlab_ok(&["linearize", file.as_str(), "--plot", svg.to_str().unwrap()]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!((v["axis"]["name"].as_str(), v["axis"]["unit"].as_str()), (Some("v"), Some("m/s")));
     let b: Vec<f64> = v["axis"]["boundaries"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
@@ -190,7 +186,7 @@ fn linearize_shows_the_bicycle_against_its_forward_speed() {
     // Decreasing, or of something else than the parameters and the swept quantity.
     let text = std::fs::read_to_string(&file).unwrap();
     for (value, says) in [("-rR*rear'", "must increase with rear'"), ("rR*front'", "unknown name `front`")] {
-        let bad = std::env::temp_dir().join(format!("nhlab-axis-{}-{}.toml", std::process::id(), says.len()));
+        let bad = scratch("axis").join(format!("bad-{}.toml", says.len()));
         std::fs::write(&bad, text.replace("value = \"rR*rear'\"", &format!("value = \"{value}\""))).unwrap();
         let (code, _, err) = nhlab(&["linearize", bad.to_str().unwrap()]);
         let _ = std::fs::remove_file(&bad);
@@ -241,8 +237,7 @@ fn linearize_refuses_a_model_too_large_before_working() {
 /// and capsize speeds at the benchmark's trail among the boundaries; a figure.
 #[test]
 fn two_sweeps_give_a_stability_map_the_same_on_any_number_of_threads() {
-    let dir = std::env::temp_dir().join(format!("nhlab-cli-map-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("map");
     let png = dir.join("map.png");
     let sweeps = ["--sweep", "rear'=0:33.3:0.666", "--sweep", "c=0.04:0.12:0.04"];
     let map = |threads: &str, extra: &[&str]| {
@@ -372,7 +367,7 @@ fn the_scenario_s_map_is_its_two_sweeps_and_the_coin_s_boundary_is_the_closed_fo
         .replace("from = 0, to = 10, step = 0.01 }", "from = 0, to = 10, step = 0.5 }")
         .replace("from = 0.05, to = 0.5, step = 0.005 }", "from = 0.1, to = 0.4, step = 0.1 }");
     assert_ne!(small, text);
-    let file = std::env::temp_dir().join(format!("nhlab-scenario-map-{}.toml", std::process::id()));
+    let file = scratch("scenario-map").join("map.toml");
     std::fs::write(&file, &small).unwrap();
     let path = file.to_str().unwrap();
     let (code, declared, err) = nhlab(&["linearize", path, "--map", "--format", "csv"]);

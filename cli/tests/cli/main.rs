@@ -39,3 +39,20 @@ fn nhlab_with_input(args: &[&str], input: Option<&str>) -> (i32, String, String)
 fn nhlab(args: &[&str]) -> (i32, String, String) {
     nhlab_with_input(args, None)
 }
+
+/// Runs `nhlab` with `args`, holds that it succeeded (its standard error is the
+/// failure's message) and returns its standard output.
+#[track_caller]
+fn nhlab_ok(args: &[&str]) -> String {
+    let (code, out, err) = nhlab(args);
+    assert_eq!(code, 0, "nhlab {}: {err}", args.join(" "));
+    out
+}
+
+/// A folder of this test process's own for the files a test writes:
+/// `nhlab-cli-{name}-{pid}` in the system's temporary folder.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("nhlab-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

@@ -9,10 +9,9 @@ use super::*;
 /// method stopped before a frame; bad paths and times are refused at their flag.
 #[test]
 fn run_draws_the_scene_at_the_frame_times() {
-    let dir = std::env::temp_dir().join(format!("nhlab-cli-scene-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("scene");
     let svg = dir.join("pendulum.svg");
-    let (code, _, err) = nhlab(&[
+    nhlab_ok(&[
         "run",
         &scenario("pendulum-cartesian"),
         "--out",
@@ -22,7 +21,6 @@ fn run_draws_the_scene_at_the_frame_times() {
         "--frames",
         "0,0.5,1",
     ]);
-    assert_eq!(code, 0, "{err}");
     let text = std::fs::read_to_string(&svg).unwrap();
     for label in ["t = 0", "t = 0.5", "t = 1", "lagrange", "Cartesian"] {
         assert!(text.contains(label), "{label}");
@@ -80,8 +78,7 @@ fn run_draws_the_scene_at_the_frame_times() {
 /// is named on standard error, as the page names it.
 #[test]
 fn run_scene_checks_its_write_and_names_what_it_leaves_out() {
-    let dir = std::env::temp_dir().join(format!("nhlab-cli-scene-write-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("scene-write");
     let missing = dir.join("no-such-dir").join("strip.svg");
     let folder = dir.join("a-folder.svg");
     std::fs::create_dir_all(&folder).unwrap();
@@ -304,7 +301,7 @@ fn parameter_sets_run_as_the_scenario_with_their_values() {
 /// standard input, whose size is unknown, as "more than" the limit.
 #[test]
 fn a_file_over_the_size_limit_is_refused_with_its_true_size() {
-    let path = std::env::temp_dir().join(format!("nhlab-cli-large-{}.json", std::process::id()));
+    let path = scratch("large").join("large.json");
     let size = 1_127_873usize;
     std::fs::write(&path, " ".repeat(size)).unwrap();
     let (code, _, err) = nhlab(&["check", path.to_str().unwrap()]);
@@ -353,7 +350,7 @@ fn chained_cross_products_print_within_bounds_for_every_method() {
 /// at once.
 #[test]
 fn a_run_stops_at_the_commands_wall_clock_bound_with_its_samples_written() {
-    let out = std::env::temp_dir().join(format!("nhlab-bound-{}.csv", std::process::id()));
+    let out = scratch("bound").join("bound.csv");
     let (code, _, err) = nhlab(&[
         "run",
         &scenario("pendulum-cartesian"),
@@ -506,8 +503,7 @@ fn contact_forces_and_where_rolling_fails_reach_the_command_line() {
     let first_over = rows.iter().find(|r| r[mu - 1] > 0.4).unwrap();
     assert!((first_over[0] - 0.6853).abs() < 0.05, "{}", first_over[0]);
 
-    let dir = std::env::temp_dir().join(format!("nhlab-cli-stop-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("stop");
     let stop = dir.join("coin.toml");
     let text = std::fs::read_to_string(&coin).unwrap().replace("[run]\n", "[run]\non_invalid = \"stop\"\n");
     std::fs::write(&stop, text).unwrap();
@@ -530,7 +526,7 @@ fn contact_forces_and_where_rolling_fails_reach_the_command_line() {
 /// said plainly.
 #[test]
 fn integrators_overlay_like_methods_and_are_refused_where_they_do_not_apply() {
-    let (code, out, err) = nhlab(&[
+    let out = nhlab_ok(&[
         "run",
         &scenario("chaplygin-sleigh"),
         "--method",
@@ -546,7 +542,6 @@ fn integrators_overlay_like_methods_and_are_refused_where_they_do_not_apply() {
         "--columns",
         "energy,residuals",
     ]);
-    assert_eq!(code, 0, "{err}");
     let header: Vec<&str> = out.lines().next().expect("a header").split(',').collect();
     assert_eq!(header.last(), Some(&"integrator"), "{header:?}");
     let rattle: Vec<&str> = out.lines().skip(1).filter(|l| l.ends_with(",rattle")).collect();
@@ -652,8 +647,7 @@ fn out_held_text(text: &str) -> String {
 /// at the start (the gallery robot), where the run then failed.
 #[test]
 fn check_says_the_structure_preserving_schemes_do_not_take_redundant_constraints() {
-    let (code, out, err) = nhlab(&["check", &scenario("differential-drive")]);
-    assert_eq!(code, 0, "{err}");
+    let out = nhlab_ok(&["check", &scenario("differential-drive")]);
     assert!(out.contains("integrators: dopri5, rk4\n"), "{out}");
     assert!(out.contains("not rattle, rattle4: the constraints are redundant at the start (rank 3 of 4)"), "{out}");
 }

@@ -16,17 +16,8 @@ impl Syntax for C<'_> {
     fn assign(&self, indent: &str, name: &str, value: &str) -> String {
         format!("{indent}const double {name} = {value};\n")
     }
-    fn call(&self, function: &str, a: &str) -> String {
-        format!("{function}({a})")
-    }
     fn powi(&self, a: &str, k: i32) -> String {
         format!("{}_powi({a}, {k})", self.0)
-    }
-    fn powf(&self, a: &str, b: &str) -> String {
-        format!("pow({a}, {b})")
-    }
-    fn atan2(&self, a: &str, b: &str) -> String {
-        format!("atan2({a}, {b})")
     }
     fn sign(&self, a: &str) -> String {
         format!("{}_sign({a})", self.0)
@@ -40,11 +31,8 @@ impl Syntax for C<'_> {
             text.replacen('e', ".0e", 1)
         }
     }
-    fn nan(&self) -> &'static str {
-        "NAN"
-    }
-    fn infinity(&self) -> &'static str {
-        "INFINITY"
+    fn non_finite(&self) -> (&'static str, &'static str) {
+        ("NAN", "INFINITY")
     }
 }
 

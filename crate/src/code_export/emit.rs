@@ -10,37 +10,47 @@ use alloc::vec::Vec;
 
 use crate::expr::{Function, Op, Program};
 
-/// How a language spells the pieces.
+/// How a language spells the pieces; where a method has a body, it is C's
+/// spelling (`math.h`), which a language keeps unless it says otherwise.
 pub(super) trait Syntax {
     /// `name = value` as a full line with `indent`.
     fn assign(&self, indent: &str, name: &str, value: &str) -> String;
     /// A one-argument function (`sin`, `sqrt`, `log`, …) by its C name.
-    fn call(&self, function: &str, a: &str) -> String;
+    fn call(&self, function: &str, a: &str) -> String {
+        format!("{function}({a})")
+    }
     /// `a^k` for an integer `k`.
     fn powi(&self, a: &str, k: i32) -> String;
     /// `a^b`.
-    fn powf(&self, a: &str, b: &str) -> String;
+    fn powf(&self, a: &str, b: &str) -> String {
+        format!("pow({a}, {b})")
+    }
     /// `atan2(a, b)`.
-    fn atan2(&self, a: &str, b: &str) -> String;
-    /// `sign(a)`: 1, −1, or `a·0` (0 or NaN), as the lab's interpreter.
-    fn sign(&self, a: &str) -> String;
+    fn atan2(&self, a: &str, b: &str) -> String {
+        format!("atan2({a}, {b})")
+    }
+    /// `sign(a)`: 1, −1, or `a·0` (0 or NaN), as the lab's interpreter (MATLAB's
+    /// own `sign`, a helper of the file's own elsewhere).
+    fn sign(&self, a: &str) -> String {
+        format!("sign({a})")
+    }
     /// A finite number's literal.
     fn number(&self, x: f64) -> String {
         format!("{x:?}")
     }
     /// The literals of NaN and +∞.
-    fn nan(&self) -> &'static str;
-    fn infinity(&self) -> &'static str;
+    fn non_finite(&self) -> (&'static str, &'static str);
 }
 
 /// A literal for `x`: the shortest text that reads back as `x`, negative ones in
 /// parentheses.
 pub(super) fn literal(syntax: &dyn Syntax, x: f64) -> String {
+    let (nan, infinity) = syntax.non_finite();
     if x.is_nan() {
-        return syntax.nan().into();
+        return nan.into();
     }
     if x.is_infinite() {
-        return if x > 0.0 { syntax.infinity().into() } else { format!("(-{})", syntax.infinity()) };
+        return if x > 0.0 { infinity.into() } else { format!("(-{infinity})") };
     }
     let text = syntax.number(x);
     if x < 0.0 || (x == 0.0 && x.is_sign_negative()) {

@@ -16,10 +16,7 @@ impl Syntax for Matlab {
         format!("{indent}{name} = {value};\n")
     }
     fn call(&self, function: &str, a: &str) -> String {
-        match function {
-            "fabs" => format!("abs({a})"),
-            _ => format!("{function}({a})"),
-        }
+        format!("{}({a})", if function == "fabs" { "abs" } else { function })
     }
     fn powi(&self, a: &str, k: i32) -> String {
         format!("{a}^({k})")
@@ -27,17 +24,8 @@ impl Syntax for Matlab {
     fn powf(&self, a: &str, b: &str) -> String {
         format!("{a}^{b}")
     }
-    fn atan2(&self, a: &str, b: &str) -> String {
-        format!("atan2({a}, {b})")
-    }
-    fn sign(&self, a: &str) -> String {
-        format!("sign({a})")
-    }
-    fn nan(&self) -> &'static str {
-        "NaN"
-    }
-    fn infinity(&self) -> &'static str {
-        "Inf"
+    fn non_finite(&self) -> (&'static str, &'static str) {
+        ("NaN", "Inf")
     }
 }
 

@@ -15,29 +15,16 @@ impl Syntax for Python {
         format!("{indent}{name} = {value}\n")
     }
     fn call(&self, function: &str, a: &str) -> String {
-        if function == "fabs" {
-            format!("abs({a})")
-        } else {
-            format!("{function}({a})")
-        }
+        format!("{}({a})", if function == "fabs" { "abs" } else { function })
     }
     fn powi(&self, a: &str, k: i32) -> String {
         format!("{a}**{}", if k < 0 { format!("({k})") } else { format!("{k}") })
     }
-    fn powf(&self, a: &str, b: &str) -> String {
-        format!("pow({a}, {b})")
-    }
-    fn atan2(&self, a: &str, b: &str) -> String {
-        format!("atan2({a}, {b})")
-    }
     fn sign(&self, a: &str) -> String {
         format!("_sign({a})")
     }
-    fn nan(&self) -> &'static str {
-        "math.nan"
-    }
-    fn infinity(&self) -> &'static str {
-        "math.inf"
+    fn non_finite(&self) -> (&'static str, &'static str) {
+        ("math.nan", "math.inf")
     }
 }
 

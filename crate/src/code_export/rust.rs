@@ -31,9 +31,6 @@ impl Syntax for Rust {
     fn atan2(&self, a: &str, b: &str) -> String {
         format!("({a}).atan2({b})")
     }
-    fn sign(&self, a: &str) -> String {
-        format!("sign({a})")
-    }
     fn number(&self, x: f64) -> String {
         let text = format!("{x:?}");
         if text.contains('.') || text.contains('e') {
@@ -42,11 +39,8 @@ impl Syntax for Rust {
             format!("{text}.0")
         }
     }
-    fn nan(&self) -> &'static str {
-        "f64::NAN"
-    }
-    fn infinity(&self) -> &'static str {
-        "f64::INFINITY"
+    fn non_finite(&self) -> (&'static str, &'static str) {
+        ("f64::NAN", "f64::INFINITY")
     }
 }
 

@@ -169,40 +169,36 @@ impl ExprGraph {
         };
         let node = match node {
             Ok(node) => node,
-            Err((true, len)) => {
-                // Zeros dropped here: a partial derivative of a long sum is mostly
-                // zeros (terms without the variable), and the sum's constructor
-                // would sort and merge them all.
-                let mut ds: Vec<ExprId> = Vec::new();
-                for k in 0..len {
-                    let d = self.derive(self.child(e, k), rate, active, memo);
-                    if !self.is_zero(d) {
-                        ds.push(d);
+            Err((is_sum, len)) => {
+                let terms = if is_sum {
+                    // Zeros dropped here: a partial derivative of a long sum is mostly
+                    // zeros (terms without the variable), and the sum's constructor
+                    // would sort and merge them all.
+                    let mut ds: Vec<ExprId> = Vec::new();
+                    for k in 0..len {
+                        let d = self.derive(self.child(e, k), rate, active, memo);
+                        if !self.is_zero(d) {
+                            ds.push(d);
+                        }
                     }
-                }
-                let d = match ds.len() {
-                    0 => self.zero(),
-                    1 => ds[0],
-                    _ => self.add(&ds),
+                    ds
+                } else {
+                    // One buffer for every term of the product rule (a copy per term
+                    // was a good part of deriving a large model).
+                    let factors: Vec<ExprId> = (0..len).map(|k| self.child(e, k)).collect();
+                    let mut product = factors.clone();
+                    let mut terms = Vec::new();
+                    for i in 0..len {
+                        let di = self.derive(factors[i], rate, active, memo);
+                        if self.is_zero(di) {
+                            continue;
+                        }
+                        product[i] = di;
+                        terms.push(self.mul(&product));
+                        product[i] = factors[i];
+                    }
+                    terms
                 };
-                memo.insert(e, d);
-                return d;
-            }
-            Err((false, len)) => {
-                // One buffer for every term of the product rule (a copy per term was
-                // a good part of deriving a large model).
-                let factors: Vec<ExprId> = (0..len).map(|k| self.child(e, k)).collect();
-                let mut product = factors.clone();
-                let mut terms = Vec::new();
-                for i in 0..len {
-                    let di = self.derive(factors[i], rate, active, memo);
-                    if self.is_zero(di) {
-                        continue;
-                    }
-                    product[i] = di;
-                    terms.push(self.mul(&product));
-                    product[i] = factors[i];
-                }
                 let d = match terms.len() {
                     0 => self.zero(),
                     1 => terms[0],

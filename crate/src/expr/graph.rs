@@ -324,30 +324,34 @@ impl ExprGraph {
     pub fn declare_coordinate(&mut self, name: &str) -> Result<usize, NameError> {
         self.claim_name(name)?;
         let i = self.coordinates.len();
-        let q = self.push_symbol(name, SymbolKind::Coordinate(i));
+        let q = self.bind_symbol(name, SymbolKind::Coordinate(i));
         let v = self.push_symbol(name, SymbolKind::Velocity(i));
         let a = self.push_symbol(name, SymbolKind::Acceleration(i));
         self.coordinates.push([q, v, a]);
-        self.names.insert(name.to_string(), Binding::Symbol(q));
         Ok(i)
     }
 
     /// Declares a parameter (constant in time).
     pub fn declare_parameter(&mut self, name: &str) -> Result<SymbolId, NameError> {
         self.claim_name(name)?;
-        let id = self.push_symbol(name, SymbolKind::Parameter(self.parameter_count));
+        let kind = SymbolKind::Parameter(self.parameter_count);
         self.parameter_count += 1;
-        self.names.insert(name.to_string(), Binding::Symbol(id));
-        Ok(id)
+        Ok(self.bind_symbol(name, kind))
     }
 
     /// Declares an auxiliary unknown of a derivation (a multiplier, say).
     pub fn declare_auxiliary(&mut self, name: &str) -> Result<SymbolId, NameError> {
         self.claim_name(name)?;
-        let id = self.push_symbol(name, SymbolKind::Auxiliary(self.auxiliary_count));
+        let kind = SymbolKind::Auxiliary(self.auxiliary_count);
         self.auxiliary_count += 1;
+        Ok(self.bind_symbol(name, kind))
+    }
+
+    /// A new symbol of `kind`, which the text `name` then reads as (claimed already).
+    fn bind_symbol(&mut self, name: &str, kind: SymbolKind) -> SymbolId {
+        let id = self.push_symbol(name, kind);
         self.names.insert(name.to_string(), Binding::Symbol(id));
-        Ok(id)
+        id
     }
 
     /// Declares an auxiliary unknown named `stem`, or `stem_`, `stem__`, … when the

@@ -50,8 +50,8 @@ mod tidy;
 pub use crate::suggest::nearest;
 pub(crate) use compile::same_bits;
 pub use compile::{
-    part_addresses, Arithmetic, Block, CompileError, CompiledCode, Evaluator, Instr, NativeEvaluator, Numbers, Op,
-    Program, Reg, ShapeError, Value,
+    part_addresses, Arithmetic, Block, CompileError, CompiledCode, CompilesAlone, Evaluator, Instr, NativeEvaluator,
+    Numbers, Op, Program, Reg, ShapeError, Value,
 };
 pub use definitions::{DefinitionError, MAX_DEFINITION_DEPTH};
 pub use diff::DiffError;

@@ -236,6 +236,23 @@ impl Number {
         Number::Float(if r.is_finite() { r } else { f64::MAX.copysign(r) })
     }
 
+    /// `exact` of two rationals, or `float` of the two as doubles where either is a
+    /// double or the exact result overflows.
+    fn combine(
+        self,
+        other: Number,
+        exact: impl Fn(Rational, Rational) -> Option<Rational>,
+        float: impl Fn(f64, f64) -> f64,
+    ) -> Number {
+        match (self, other) {
+            (Number::Rational(a), Number::Rational(b)) => match exact(a, b) {
+                Some(r) => Number::Rational(r),
+                None => self.float_op(other, float),
+            },
+            _ => self.float_op(other, float),
+        }
+    }
+
     /// The absolute value.
     pub fn abs(self) -> Number {
         if self.is_negative() {
@@ -277,13 +294,7 @@ impl core::ops::Add for Number {
 
     /// The sum (exact for rationals unless it overflows).
     fn add(self, other: Number) -> Number {
-        match (self, other) {
-            (Number::Rational(a), Number::Rational(b)) => match a.add(b) {
-                Some(r) => Number::Rational(r),
-                None => self.float_op(other, |x, y| x + y),
-            },
-            _ => self.float_op(other, |x, y| x + y),
-        }
+        self.combine(other, Rational::add, |x, y| x + y)
     }
 }
 
@@ -292,13 +303,7 @@ impl core::ops::Mul for Number {
 
     /// The product (exact for rationals unless it overflows).
     fn mul(self, other: Number) -> Number {
-        match (self, other) {
-            (Number::Rational(a), Number::Rational(b)) => match a.mul(b) {
-                Some(r) => Number::Rational(r),
-                None => self.float_op(other, |x, y| x * y),
-            },
-            _ => self.float_op(other, |x, y| x * y),
-        }
+        self.combine(other, Rational::mul, |x, y| x * y)
     }
 }
 

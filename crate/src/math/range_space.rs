@@ -27,35 +27,14 @@ use alloc::vec::Vec;
 /// function taking a closure: the closure would not be inlined into each arm.
 macro_rules! with_small {
     ($size:expr, |$n:ident| $body:expr) => {
+        with_small!(@arms $size, $n, $body; 0 1 2 3 4 5 6)
+    };
+    (@arms $size:expr, $n:ident, $body:expr; $($k:literal)*) => {
         match $size {
-            0 => {
-                let $n = 0;
+            $($k => {
+                let $n = $k;
                 $body
-            }
-            1 => {
-                let $n = 1;
-                $body
-            }
-            2 => {
-                let $n = 2;
-                $body
-            }
-            3 => {
-                let $n = 3;
-                $body
-            }
-            4 => {
-                let $n = 4;
-                $body
-            }
-            5 => {
-                let $n = 5;
-                $body
-            }
-            6 => {
-                let $n = 6;
-                $body
-            }
+            })*
             $n => $body,
         }
     };

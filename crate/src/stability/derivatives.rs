@@ -121,23 +121,6 @@ impl Derivatives {
         self.p
     }
 
-    /// The program of the derivatives (Hamel's apart), its inputs `t, q, v,
-    /// parameters` in the parts of [`Derivatives::input_parts`].
-    pub fn program(&self) -> &Program {
-        self.evaluator.program()
-    }
-
-    /// The lengths of the program's input parts: `t`, `q`, `v`, the parameters.
-    pub fn input_parts(&self) -> [usize; 4] {
-        [1, self.n, self.n, self.evaluator.program().input_count() - 1 - 2 * self.n]
-    }
-
-    /// Runs [`Derivatives::program`] as `native` from now on (compiled for
-    /// [`Derivatives::input_parts`] and one output part); `None` interprets it again.
-    pub fn set_native(&mut self, native: Option<NativeEvaluator>) {
-        self.native = native;
-    }
-
     /// Whether Hamel's `∂Ψ`, `∂G` are derived.
     pub fn has_hamel(&self) -> bool {
         self.hamel.is_some()
@@ -218,5 +201,22 @@ impl TermDerivatives {
             psi: DMatrix::zeros(k, k),
             g: DVector::zeros(k),
         }
+    }
+}
+
+impl crate::expr::CompilesAlone for Derivatives {
+    /// The program of the derivatives (Hamel's apart), its inputs `t, q, v,
+    /// parameters` in the parts of `input_parts`.
+    fn program(&self) -> &Program {
+        self.evaluator.program()
+    }
+
+    /// The lengths of the program's input parts: `t`, `q`, `v`, the parameters.
+    fn input_parts(&self) -> Vec<usize> {
+        alloc::vec![1, self.n, self.n, self.evaluator.program().input_count() - 1 - 2 * self.n]
+    }
+
+    fn set_native(&mut self, native: Option<NativeEvaluator>) {
+        self.native = native;
     }
 }

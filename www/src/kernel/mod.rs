@@ -16,7 +16,7 @@ pub mod encode;
 #[allow(unsafe_code)]
 mod instance;
 
-use nhlab::expr::{NativeEvaluator, Program};
+use nhlab::expr::{CompilesAlone, NativeEvaluator, Program};
 use nhlab::mechanics::{Model, NumericModel};
 
 /// `program` as a WebAssembly module instantiated beside the page's own, its
@@ -51,18 +51,24 @@ pub fn use_for_lagrange(model: &Model, numeric: &mut NumericModel) -> Result<boo
     Ok(compiled)
 }
 
-/// Compiles the contact forces' program of `numeric` (every term a state's forces
-/// need, [`nhlab::mechanics::ContactForces::program`]) to a WebAssembly module and
-/// makes it run that. `Ok(false)` without contacts, or off the web.
-pub fn use_for_contacts(numeric: &mut NumericModel) -> Result<bool, String> {
-    let Some(contacts) = numeric.contacts.as_mut() else { return Ok(false) };
-    let program = contacts.program();
-    let code = module_code(program, &contacts.input_parts(), &[program.output_count()])?;
+/// Compiles `part`'s program (one output part: [`CompilesAlone`]) to a WebAssembly
+/// module and makes it run that. `Ok(false)` (and `part` unchanged) off the web.
+fn compile_alone(part: &mut dyn CompilesAlone) -> Result<bool, String> {
+    let program = part.program();
+    let code = module_code(program, &part.input_parts(), &[program.output_count()])?;
     let compiled = code.is_some();
     if compiled {
-        contacts.set_native(code);
+        part.set_native(code);
     }
     Ok(compiled)
+}
+
+/// Compiles the contact forces' program of `numeric` (every term a state's forces
+/// need, [`nhlab::mechanics::ContactForces`]) to a WebAssembly module and makes it
+/// run that. `Ok(false)` without contacts, or off the web.
+pub fn use_for_contacts(numeric: &mut NumericModel) -> Result<bool, String> {
+    let Some(contacts) = numeric.contacts.as_mut() else { return Ok(false) };
+    compile_alone(contacts)
 }
 
 /// Compiles what the structure-preserving integrators step
@@ -70,11 +76,5 @@ pub fn use_for_contacts(numeric: &mut NumericModel) -> Result<bool, String> {
 /// has them. `Ok(false)` without them, or off the web.
 pub fn use_for_structure_preserving(numeric: &mut NumericModel) -> Result<bool, String> {
     let Some(Ok(terms)) = numeric.discrete.as_mut() else { return Ok(false) };
-    let program = terms.program();
-    let code = module_code(program, &terms.input_parts(), &[program.output_count()])?;
-    let compiled = code.is_some();
-    if compiled {
-        terms.set_native(code);
-    }
-    Ok(compiled)
+    compile_alone(terms)
 }

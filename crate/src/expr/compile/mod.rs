@@ -12,7 +12,7 @@ mod native;
 mod program;
 
 pub use block::{Arithmetic, Block, Numbers, Value};
-pub use native::{part_addresses, CompiledCode, NativeEvaluator};
+pub use native::{part_addresses, CompiledCode, CompilesAlone, NativeEvaluator};
 pub use program::{Evaluator, Instr, Op, Program, Reg, ShapeError};
 
 use alloc::string::String;

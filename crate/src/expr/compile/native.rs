@@ -44,6 +44,23 @@ pub trait CompiledCode: Send + Sync + core::fmt::Debug {
     }
 }
 
+/// A part of a model that runs one [`Program`] whose outputs are one part, and
+/// that a host may compile to machine code and have it run instead (the contact
+/// forces, the structure-preserving integrators' terms, a linearisation's
+/// derivatives): the command line compiles them with Cranelift, the page to
+/// WebAssembly, each with one function for all of them.
+pub trait CompilesAlone {
+    /// The program every evaluation runs.
+    fn program(&self) -> &Program;
+    /// The lengths of the parts its inputs come in (`t`, `q`, `v`, …, the
+    /// parameters last: the slow inputs).
+    fn input_parts(&self) -> Vec<usize>;
+    /// Runs [`CompilesAlone::program`] as `native` from now on (compiled for
+    /// [`CompilesAlone::input_parts`] and one output part); `None` interprets it
+    /// again.
+    fn set_native(&mut self, native: Option<NativeEvaluator>);
+}
+
 /// Runs [`CompiledCode`] with its own registers, remembering the slow inputs (the
 /// last input part) and, for the tail, the inputs the body last ran for.
 #[derive(Clone, Debug)]

@@ -194,25 +194,25 @@ impl DiscreteTerms {
         ran && self.values.iter().all(|x| x.is_finite())
     }
 
+    /// Whether the program runs as compiled code.
+    pub fn has_native(&self) -> bool {
+        self.native.is_some()
+    }
+}
+
+impl crate::expr::CompilesAlone for DiscreteTerms {
     /// The program each evaluation runs (for a host to compile).
-    pub fn program(&self) -> &Program {
+    fn program(&self) -> &Program {
         self.evaluator.program()
     }
 
     /// The parts its inputs come in: `t`, `q`, `v`, parameters (the slow ones);
     /// its outputs are one part.
-    pub fn input_parts(&self) -> [usize; 4] {
-        [1, self.layout.n, self.layout.n, self.parameters]
+    fn input_parts(&self) -> Vec<usize> {
+        alloc::vec![1, self.layout.n, self.layout.n, self.parameters]
     }
 
-    /// Runs [`DiscreteTerms::program`] as `native` from now on (compiled for
-    /// [`DiscreteTerms::input_parts`] and one output part), or interpreted again.
-    pub fn set_native(&mut self, native: Option<NativeEvaluator>) {
+    fn set_native(&mut self, native: Option<NativeEvaluator>) {
         self.native = native;
-    }
-
-    /// Whether the program runs as compiled code.
-    pub fn has_native(&self) -> bool {
-        self.native.is_some()
     }
 }

@@ -144,7 +144,7 @@ pub struct ContactForces {
     evaluator: Evaluator,
     /// The same program as machine code, where the host compiled it.
     native: Option<NativeEvaluator>,
-    /// `t`, `q`, `v`, `q̈`, parameters (the parts of [`ContactForces::input_parts`]).
+    /// `t`, `q`, `v`, `q̈`, parameters (the parts of [`ContactForces::input_parts`](crate::expr::CompilesAlone::input_parts)).
     inputs: Vec<f64>,
     outputs: Vec<f64>,
     n: usize,
@@ -370,25 +370,6 @@ impl ContactForces {
         self.contact_offset(self.contacts.len())
     }
 
-    /// The program every state runs (for a host to compile to machine code).
-    pub fn program(&self) -> &Program {
-        self.evaluator.program()
-    }
-
-    /// The parts its inputs come in: `t`, `q`, `v`, `q̈`, parameters (the last the
-    /// slow ones); its outputs are one part.
-    pub fn input_parts(&self) -> [usize; 5] {
-        let n = self.n;
-        [1, n, n, n, self.evaluator.program().input_count() - 1 - 3 * n]
-    }
-
-    /// Runs [`ContactForces::program`] as `native` from now on (compiled for
-    /// [`ContactForces::input_parts`] and one output part), or interpreted again
-    /// with `None`.
-    pub fn set_native(&mut self, native: Option<NativeEvaluator>) {
-        self.native = native;
-    }
-
     /// Whether the program runs as machine code.
     pub fn has_native(&self) -> bool {
         self.native.is_some()
@@ -407,4 +388,22 @@ pub struct State<'a> {
     pub accelerations: &'a [f64],
     /// Parameter values.
     pub parameters: &'a [f64],
+}
+
+impl crate::expr::CompilesAlone for ContactForces {
+    /// The program every state runs (for a host to compile to machine code).
+    fn program(&self) -> &Program {
+        self.evaluator.program()
+    }
+
+    /// The parts its inputs come in: `t`, `q`, `v`, `q̈`, parameters (the last the
+    /// slow ones); its outputs are one part.
+    fn input_parts(&self) -> Vec<usize> {
+        let n = self.n;
+        alloc::vec![1, n, n, n, self.evaluator.program().input_count() - 1 - 3 * n]
+    }
+
+    fn set_native(&mut self, native: Option<NativeEvaluator>) {
+        self.native = native;
+    }
 }
