@@ -49,6 +49,11 @@ use nhlab_tests::mutate::{mutate_bytes, mutate_scenario, mutate_values};
 use nhlab_tests::random::{Rng, Tree};
 use nhlab_tests::shapes;
 
+/// How a stage makes a case's input from the case's generator and the suite's gallery.
+type Make = dyn Fn(&mut Rng, &Fuzz) -> String + Sync;
+/// What a stage puts each input through.
+type Body = dyn Fn(&str) + Sync;
+
 /// Whole models that loaded, and runs that took steps: the model stage must do work.
 static LOADED: AtomicUsize = AtomicUsize::new(0);
 static RAN: AtomicUsize = AtomicUsize::new(0);
@@ -125,13 +130,7 @@ impl Fuzz {
     /// The cases are shared out over the machine's cores (case `c` to worker
     /// `c mod workers`): each is made from `(seed, case)` alone, so the inputs, and
     /// which case fails, do not depend on how many workers there are.
-    fn cases(
-        &mut self,
-        stage: &str,
-        n: u64,
-        make: &(dyn Fn(&mut Rng, &Fuzz) -> String + Sync),
-        body: &(dyn Fn(&str) + Sync),
-    ) -> u64 {
+    fn cases(&mut self, stage: &str, n: u64, make: &Make, body: &Body) -> u64 {
         let n = self.count(n);
         let started = Instant::now();
         let workers = std::thread::available_parallelism().map_or(1, |w| w.get()).clamp(1, 4) as u64;
@@ -177,8 +176,8 @@ impl Fuzz {
         n: u64,
         worker: u64,
         workers: u64,
-        make: &(dyn Fn(&mut Rng, &Fuzz) -> String + Sync),
-        body: &(dyn Fn(&str) + Sync),
+        make: &Make,
+        body: &Body,
     ) -> Result<(u64, Vec<(Duration, u64)>), String> {
         let (mut run, mut slowest) = (0, Vec::new());
         for case in (worker..n).step_by(workers as usize) {
@@ -340,6 +339,37 @@ fn export_every_language(input: &str) {
     EXPORTED.fetch_add(1, Ordering::Relaxed);
 }
 
+/// A share link's payload: of a mutated scenario (version 2 carries any text, valid
+/// or not; version 1 a loaded scenario), as it is or with its bytes mutated.
+fn share_payload(r: &mut Rng, f: &Fuzz) -> String {
+    let original = gallery_text(r, f);
+    let text = mutate_scenario(r, original);
+    let payload = if r.below(2) == 0 {
+        encode_share_text(&text).ok()
+    } else {
+        load_toml(&text).ok().and_then(|(s, _)| encode_share(&s).ok())
+    };
+    match payload {
+        Some(p) if r.below(2) == 0 => p,
+        Some(p) => mutate_bytes(r, &p),
+        None => {
+            let p = encode_share(&load_toml(original).unwrap().0).unwrap();
+            mutate_bytes(r, &p)
+        }
+    }
+}
+
+/// [`whole_model`], after holding that a misspelt key after a deeply nested value is
+/// refused or warned about, never dropped.
+fn misspelt_key_warned_then_whole_model(input: &str) {
+    if input.contains("potentail") {
+        if let Ok((_, map)) = nhlab::scenario::load(input, nhlab::scenario::format_of(input)) {
+            assert!(map.warnings.iter().any(|w| w.field == "potentail"), "the misspelt key went unwarned");
+        }
+    }
+    whole_model(input)
+}
+
 #[test]
 fn a_million_generated_inputs_cause_no_panic_and_stay_bounded() {
     let started = Instant::now();
@@ -348,109 +378,86 @@ fn a_million_generated_inputs_cause_no_panic_and_stay_bounded() {
         assert!(f.gallery.iter().any(|(stem, _)| stem == name), "DRAWN_LESS names `{name}`, not in the gallery");
     }
     f.calibrate();
-    let mut total = 0;
-    // 1. The expression parser: grammar-aware trees, and the same with bytes mutated.
-    total += f.cases(
-        "expression",
-        428_000,
-        &|r, _| {
-            let depth = 1 + r.below(6);
-            Tree::random(r, depth).text()
-        },
-        &parse_expression,
-    );
-    total += f.cases(
-        "expression-bytes",
-        300_000,
-        &|r, _| {
-            let depth = 1 + r.below(5);
-            let t = Tree::random(r, depth).text();
-            mutate_bytes(r, &t)
-        },
-        &parse_expression,
-    );
-    // 2. The loaders: gallery texts mutated by bytes and by grammar, and their JSON.
-    total += f.cases(
-        "toml-bytes",
-        80_000,
-        &|r, f| {
-            let text = gallery_text(r, f);
-            mutate_bytes(r, text)
-        },
-        &load_any,
-    );
-    total += f.cases(
-        "toml-grammar",
-        60_000,
-        &|r, f| {
-            let text = gallery_text(r, f);
-            mutate_scenario(r, text)
-        },
-        &load_any,
-    );
-    total += f.cases(
-        "json-bytes",
-        60_000,
-        &|r, f| {
-            let json = gallery_json(r, f);
-            mutate_bytes(r, &json)
-        },
-        &load_any,
-    );
-    // 3. The share-link decoder: valid payloads of mutated scenarios, mutated payloads.
-    total += f.cases(
-        "share",
-        60_000,
-        &|r, f| {
-            let original = gallery_text(r, f);
-            let text = mutate_scenario(r, original);
-            // Version 2 carries any text, valid or not; version 1 a loaded scenario.
-            let payload = if r.below(2) == 0 {
-                encode_share_text(&text).ok()
-            } else {
-                load_toml(&text).ok().and_then(|(s, _)| encode_share(&s).ok())
-            };
-            match payload {
-                Some(p) if r.below(2) == 0 => p,
-                Some(p) => mutate_bytes(r, &p),
-                None => {
-                    let p = encode_share(&load_toml(original).unwrap().0).unwrap();
-                    mutate_bytes(r, &p)
-                }
-            }
-        },
-        &decode,
-    );
-    // 4. Whole models through load, derive, eval and a bounded run.
-    total += f.cases(
-        "model",
-        12_000,
-        &|r, f| {
-            let text = model_text(r, f);
-            if r.below(3) == 0 {
+    // The stages, in order: a name, how many cases, how a case's input is made, and
+    // what it goes through.
+    let stages: [(&str, u64, &Make, &Body); 9] = [
+        // 1. The expression parser: grammar-aware trees, and the same with bytes mutated.
+        (
+            "expression",
+            428_000,
+            &|r, _| {
+                let depth = 1 + r.below(6);
+                Tree::random(r, depth).text()
+            },
+            &parse_expression,
+        ),
+        (
+            "expression-bytes",
+            300_000,
+            &|r, _| {
+                let depth = 1 + r.below(5);
+                let t = Tree::random(r, depth).text();
+                mutate_bytes(r, &t)
+            },
+            &parse_expression,
+        ),
+        // 2. The loaders: gallery texts mutated by bytes and by grammar, and their JSON.
+        (
+            "toml-bytes",
+            80_000,
+            &|r, f| {
+                let text = gallery_text(r, f);
+                mutate_bytes(r, text)
+            },
+            &load_any,
+        ),
+        (
+            "toml-grammar",
+            60_000,
+            &|r, f| {
+                let text = gallery_text(r, f);
                 mutate_scenario(r, text)
-            } else {
-                mutate_values(r, text)
-            }
-        },
-        &whole_model,
-    );
-    // 5. The shapes hardening round 3 found weakest (issue 35): chained vectors, deep
-    //    nesting, long lines, repeated contacts, every method over every set.
-    total += f.cases("shapes", 400, &|r, _| shapes::hostile_shape(r), &|input| {
-        // A misspelt key after a deeply nested value is refused or warned about, never dropped.
-        if input.contains("potentail") {
-            if let Ok((_, map)) = nhlab::scenario::load(input, nhlab::scenario::format_of(input)) {
-                assert!(map.warnings.iter().any(|w| w.field == "potentail"), "the misspelt key went unwarned");
-            }
-        }
-        whole_model(input)
-    });
-    // 6. Hostile text through every exporter (issue 57): the user's text may not end a
-    //    comment or a string of the file, nor put an invisible character in it; the
-    //    files compiled and run are `tests/mechanics/code_export.rs`'s.
-    total += f.cases("export", 400, &|r, _| nhlab_tests::hostile::hostile_export_scenario(r), &export_every_language);
-    let expected = f.count(1_000_400);
+            },
+            &load_any,
+        ),
+        (
+            "json-bytes",
+            60_000,
+            &|r, f| {
+                let json = gallery_json(r, f);
+                mutate_bytes(r, &json)
+            },
+            &load_any,
+        ),
+        // 3. The share-link decoder: valid payloads of mutated scenarios, mutated payloads.
+        ("share", 60_000, &share_payload, &decode),
+        // 4. Whole models through load, derive, eval and a bounded run.
+        (
+            "model",
+            12_000,
+            &|r, f| {
+                let text = model_text(r, f);
+                if r.below(3) == 0 {
+                    mutate_scenario(r, text)
+                } else {
+                    mutate_values(r, text)
+                }
+            },
+            &whole_model,
+        ),
+        // 5. The shapes hardening round 3 found weakest (issue 35): chained vectors,
+        //    deep nesting, long lines, repeated contacts, every method over every set.
+        ("shapes", 400, &|r, _| shapes::hostile_shape(r), &misspelt_key_warned_then_whole_model),
+        // 6. Hostile text through every exporter (issue 57): the user's text may not
+        //    end a comment or a string of the file, nor put an invisible character in
+        //    it; the files compiled and run are `tests/mechanics/code_export.rs`'s.
+        ("export", 400, &|r, _| nhlab_tests::hostile::hostile_export_scenario(r), &export_every_language),
+    ];
+    let mut total = 0;
+    for (stage, n, make, body) in stages {
+        total += f.cases(stage, n, make, body);
+    }
+    let expected: u64 = stages.iter().map(|&(_, n, _, _)| f.count(n)).sum();
     let (loaded, ran) = (LOADED.load(Ordering::Relaxed), RAN.load(Ordering::Relaxed));
     f.slowest.sort_by(|a, b| b.0.cmp(&a.0));
     let (slowest, which) = f.slowest.first().cloned().unwrap_or_default();
