@@ -1,10 +1,31 @@
 //! Compiled evaluation: same numbers as direct evaluation, shared work done once.
 
-use nhlab::expr::{CompileError, ExprGraph, Function, Op, ShapeError, SymbolId};
+use nhlab::expr::{CompileError, ExprGraph, ExprId, Function, Op, Program, ShapeError, SymbolId};
 use nhlab_tests::{graph, parse, point, sym};
 
 fn inputs(g: &ExprGraph, names: &[&str]) -> Vec<SymbolId> {
     names.iter().map(|n| sym(g, n)).collect()
+}
+
+/// The inputs of the larger programs below, in order: the coordinates, their
+/// velocities, the parameters, then `t`.
+const NAMES: [&str; 10] = ["x", "y", "phi", "x'", "y'", "phi'", "m", "a", "k", "t"];
+
+/// `exprs` parsed in a fresh [`graph`] and compiled over [`NAMES`]: the graph, the
+/// outputs, the inputs and the program.
+fn compile_all(exprs: &[&str]) -> (ExprGraph, Vec<ExprId>, Vec<SymbolId>, Program) {
+    let mut g = graph();
+    let ids: Vec<ExprId> = exprs.iter().map(|s| parse(&mut g, s)).collect();
+    let syms = inputs(&g, &NAMES);
+    let program = g.compile(&ids, &syms).unwrap();
+    (g, ids, syms, program)
+}
+
+/// The inputs' values at the random point `seed`, every one positive (so that each
+/// root and logarithm of the programs is defined).
+fn positive_values(syms: &[SymbolId], seed: u64) -> Vec<f64> {
+    let value = point(seed);
+    syms.iter().map(|&s| value(s).abs() + 0.1).collect()
 }
 
 #[test]
@@ -52,21 +73,16 @@ fn definitions_are_computed_once() {
 
 #[test]
 fn compiled_equals_direct_evaluation() {
-    let mut g = graph();
     let exprs = [
         "m/2*(x'^2 + y'^2) + a*x^3 - k/y",
         "atan2(y, x) + sqrt(1 + x^2) - ln(2 + sin(phi))",
         "x^(1/3) + abs(y)^(5/2) + t*pi + tanh(x*y) + acos(x/3) + asin(y/4) + sinh(a) + cosh(k) + tan(x)",
         "exp(-x'^2)*sign(y - x) + y^-3 + x^y",
     ];
-    let ids: Vec<_> = exprs.iter().map(|s| parse(&mut g, s)).collect();
-    let names = ["x", "y", "phi", "x'", "y'", "phi'", "m", "a", "k", "t"];
-    let syms = inputs(&g, &names);
-    let p = g.compile(&ids, &syms).unwrap();
+    let (g, ids, syms, p) = compile_all(&exprs);
     let mut ev = p.evaluator();
     for seed in 0..50 {
-        let value = point(seed);
-        let values: Vec<f64> = syms.iter().map(|&s| value(s).abs() + 0.1).collect();
+        let values = positive_values(&syms, seed);
         let mut out = vec![0.0; ids.len()];
         ev.eval(&values, &mut out).unwrap();
         let lookup = |s: SymbolId| values[syms.iter().position(|&x| x == s).unwrap()];
@@ -82,21 +98,16 @@ fn compiled_equals_direct_evaluation() {
 /// evaluation's, bit for bit, and it runs fewer instructions.
 #[test]
 fn the_first_outputs_alone_equal_the_whole_evaluation() {
-    let mut g = graph();
     let exprs = [
         "m*cos(phi)*x'",
         "sin(phi)^2 + x*y",
         "m/2*(x'^2 + y'^2) + a*x^3 - k/y + cos(phi)*exp(x)",
         "atan2(y, x) + sqrt(1 + x^2) - ln(2 + sin(phi))",
     ];
-    let ids: Vec<_> = exprs.iter().map(|s| parse(&mut g, s)).collect();
-    let names = ["x", "y", "phi", "x'", "y'", "phi'", "m", "a", "k", "t"];
-    let syms = inputs(&g, &names);
-    let p = g.compile(&ids, &syms).unwrap();
+    let (_, ids, syms, p) = compile_all(&exprs);
     let mut ev = p.evaluator();
     for seed in 0..20 {
-        let value = point(seed);
-        let values: Vec<f64> = syms.iter().map(|&s| value(s).abs() + 0.1).collect();
+        let values = positive_values(&syms, seed);
         let mut whole = vec![0.0; ids.len()];
         ev.eval(&values, &mut whole).unwrap();
         for k in 0..=ids.len() {
@@ -118,7 +129,6 @@ fn the_first_outputs_alone_equal_the_whole_evaluation() {
 /// evaluator gives.
 #[test]
 fn hoisting_and_remembered_inputs_change_no_value() {
-    let mut g = graph();
     let exprs = [
         "m*a^2 + k",
         "m*cos(phi)*x' + m*a^2",
@@ -126,10 +136,7 @@ fn hoisting_and_remembered_inputs_change_no_value() {
         "m/2*(x'^2 + y'^2) + a*x^3 - k/y + cos(phi)*exp(x)",
         "sqrt(m*k) + t",
     ];
-    let ids: Vec<_> = exprs.iter().map(|s| parse(&mut g, s)).collect();
-    let names = ["x", "y", "phi", "x'", "y'", "phi'", "m", "a", "k", "t"];
-    let syms = inputs(&g, &names);
-    let plain = g.compile(&ids, &syms).unwrap();
+    let (_, ids, syms, plain) = compile_all(&exprs);
     let hoisted = plain.clone().hoist(6);
     assert!(hoisted.prologue_len() >= 4, "m*a^2, sin(a), cos(a), sqrt(m*k) at least: {}", hoisted.prologue_len());
     assert_eq!(hoisted.code().len(), plain.code().len());
@@ -139,8 +146,7 @@ fn hoisting_and_remembered_inputs_change_no_value() {
     let mut ev = hoisted.evaluator();
     let bits = |xs: &[f64]| xs.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     for seed in 0..30 {
-        let value = point(seed / 3);
-        let mut values: Vec<f64> = syms.iter().map(|&s| value(s).abs() + 0.1).collect();
+        let mut values = positive_values(&syms, seed / 3);
         // Every third call changes only the fast inputs.
         values[0] += seed as f64 * 0.01;
         let mut want = vec![0.0; ids.len()];

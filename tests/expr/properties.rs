@@ -1,8 +1,8 @@
-//! Properties on random expressions, checked against [`Tree`]'s own evaluation
+//! Properties on random expressions, checked against [`Tree`](nhlab_tests::random::Tree)'s own evaluation
 //! (written without the engine) and against finite differences.
 
 use nhlab::expr::{ExprGraph, ExprId, ParseOptions, SymbolId};
-use nhlab_tests::random::{tree_strategy, Tree, NAMES};
+use nhlab_tests::random::{tree_strategy, NAMES};
 use nhlab_tests::{finite_difference, graph, sym};
 use proptest::prelude::*;
 
@@ -22,11 +22,11 @@ fn point() -> impl Strategy<Value = Vec<f64>> {
     proptest::collection::vec(-2.0f64..2.0, NAMES.len())
 }
 
-/// The graph, the tree's expression in it, and the symbols of [`NAMES`]; `None` for
-/// a tree that divides by a constant 0, which the parser refuses (it has no value).
-fn build(tree: &Tree) -> Option<(ExprGraph, ExprId, Vec<SymbolId>)> {
+/// The graph, the text's expression in it, and the symbols of [`NAMES`]; `None` for
+/// a text that divides by a constant 0, which the parser refuses (it has no value).
+fn build(text: &str) -> Option<(ExprGraph, ExprId, Vec<SymbolId>)> {
     let mut g = graph();
-    let e = parsed(&mut g, &tree.text())?;
+    let e = parsed(&mut g, text)?;
     let syms = NAMES.iter().map(|n| sym(&g, n)).collect();
     Some((g, e, syms))
 }
@@ -56,7 +56,7 @@ proptest! {
     fn simplification_preserves_value(tree in tree_strategy(5), vars in point()) {
         let (want, magnitude) = tree.eval(&vars);
         prop_assume!(want.is_finite() && magnitude < 1e8);
-        let Some((g, e, syms)) = build(&tree) else { return Ok(()) };
+        let Some((g, e, syms)) = build(&tree.text()) else { return Ok(()) };
         let got = g.evaluate(e, &values(&syms, &vars));
         prop_assert!(close(got, want, 1e-9 * (1.0 + magnitude)), "{} = {want}, canonical {} = {got}", tree.text(), g.to_text(e));
     }
@@ -67,7 +67,7 @@ proptest! {
     fn the_form_for_reading_preserves_value(tree in tree_strategy(5), vars in point()) {
         let (want, magnitude) = tree.eval(&vars);
         prop_assume!(want.is_finite() && magnitude < 1e8);
-        let Some((mut g, e, syms)) = build(&tree) else { return Ok(()) };
+        let Some((mut g, e, syms)) = build(&tree.text()) else { return Ok(()) };
         let expanded = g.expand(e);
         for x in [e, expanded] {
             let t = g.tidy(x);
@@ -83,9 +83,7 @@ proptest! {
         c in tree_strategy(2), t1 in tree_strategy(2), t2 in tree_strategy(2), t3 in tree_strategy(2), vars in point(),
     ) {
         let text = format!("({})*({}) + ({})*({}) - ({})*({})", c.text(), t1.text(), t2.text(), c.text(), c.text(), t3.text());
-        let mut g = graph();
-        let Some(e) = parsed(&mut g, &text) else { return Ok(()) };
-        let syms: Vec<SymbolId> = NAMES.iter().map(|n| sym(&g, n)).collect();
+        let Some((mut g, e, syms)) = build(&text) else { return Ok(()) };
         let want = g.evaluate(e, &values(&syms, &vars));
         prop_assume!(want.is_finite() && want.abs() < 1e8);
         let expanded = g.expand(e);
@@ -103,9 +101,7 @@ proptest! {
         x in tree_strategy(2), a in tree_strategy(2), b in tree_strategy(2), c in tree_strategy(2), vars in point(),
     ) {
         let text = format!("(({}) + k)*({}) + (({}) + k)*({}) - ({})", x.text(), a.text(), x.text(), b.text(), c.text());
-        let mut g = graph();
-        let Some(e) = parsed(&mut g, &text) else { return Ok(()) };
-        let syms: Vec<SymbolId> = NAMES.iter().map(|n| sym(&g, n)).collect();
+        let Some((mut g, e, syms)) = build(&text) else { return Ok(()) };
         let want = g.evaluate(e, &values(&syms, &vars));
         prop_assume!(want.is_finite() && want.abs() < 1e8);
         let t = g.tidy(e);
@@ -122,7 +118,7 @@ proptest! {
         let f = |x: f64| { let mut v = vars.clone(); v[var] = x; tree.eval(&v).0 };
         let (fd, err) = finite_difference(&f, vars[var]);
         prop_assume!(fd.is_finite() && err <= 1e-6 * (1.0 + fd.abs()));
-        let Some((mut g, e, syms)) = build(&tree) else { return Ok(()) };
+        let Some((mut g, e, syms)) = build(&tree.text()) else { return Ok(()) };
         let d = g.diff(e, syms[var]);
         let got = g.evaluate(d, &values(&syms, &vars));
         prop_assert!(close(got, fd, 1e-5 * (1.0 + fd.abs()) + 100.0 * err),
@@ -146,7 +142,7 @@ proptest! {
         };
         let (fd, err) = finite_difference(&along, 0.0);
         prop_assume!(fd.is_finite() && err <= 1e-6 * (1.0 + fd.abs()));
-        let Some((mut g, e, syms)) = build(&tree) else { return Ok(()) };
+        let Some((mut g, e, syms)) = build(&tree.text()) else { return Ok(()) };
         let d = g.time_derivative(e).unwrap();
         let accel: Vec<SymbolId> = ["x''", "y''", "phi''"].iter().map(|n| sym(&g, n)).collect();
         let got = g.evaluate(d, &|s| accel.iter().position(|&a| a == s).map_or_else(|| values(&syms, &vars)(s), |i| acc[i]));
@@ -156,7 +152,7 @@ proptest! {
     /// Text parses back to the very same node, for expressions and their derivatives.
     #[test]
     fn text_round_trips(tree in tree_strategy(5), var in 0..NAMES.len()) {
-        let Some((mut g, e, syms)) = build(&tree) else { return Ok(()) };
+        let Some((mut g, e, syms)) = build(&tree.text()) else { return Ok(()) };
         let d = g.diff(e, syms[var]);
         for x in [e, d] {
             let text = g.to_text(x);
@@ -168,7 +164,7 @@ proptest! {
     /// LaTeX has balanced groups; MathML is well-formed XML using MathML Core elements only.
     #[test]
     fn latex_and_mathml_are_well_formed(tree in tree_strategy(5), var in 0..NAMES.len()) {
-        let Some((mut g, e, syms)) = build(&tree) else { return Ok(()) };
+        let Some((mut g, e, syms)) = build(&tree.text()) else { return Ok(()) };
         let d = g.diff(e, syms[var]);
         for x in [e, d] {
             let latex = g.to_latex(x);
@@ -191,7 +187,7 @@ proptest! {
     /// The compiled program computes what direct evaluation computes.
     #[test]
     fn compiled_matches_direct_evaluation(tree in tree_strategy(5), vars in point(), var in 0..NAMES.len()) {
-        let Some((mut g, e, syms)) = build(&tree) else { return Ok(()) };
+        let Some((mut g, e, syms)) = build(&tree.text()) else { return Ok(()) };
         let d = g.diff(e, syms[var]);
         let program = g.compile(&[e, d], &syms).unwrap();
         let mut out = [0.0; 2];

@@ -8,11 +8,7 @@
 
 use nalgebra::{DMatrix, DVector};
 use nhlab::formulations::Method;
-use nhlab::mechanics::{Model, NumericModel};
-use nhlab::scenario::load_toml;
 use nhlab_tests::random::Rng;
-
-const BICYCLE: &str = include_str!("../../scenarios/whipple-bicycle.toml");
 
 /// A quantity along the motion, `c₀ + c₁ t + c₂ t²`, to second order.
 #[derive(Clone, Copy, Debug)]
@@ -345,11 +341,9 @@ fn newton_euler_accelerations(p: &dyn Fn(&str) -> f64, q: &[f64], v: &[f64]) -> 
 /// Newton–Euler one to 1e-10.
 #[test]
 fn the_bicycle_accelerates_as_newton_and_euler_say() {
-    let (scenario, map) = load_toml(BICYCLE).unwrap();
-    let model = Model::build(&scenario, &map).unwrap();
+    let (model, mut numeric, _) = nhlab_tests::scenarios::load("whipple-bicycle");
     let parameters = model.scenario.parameters.clone();
     let p = move |name: &str| parameters[name];
-    let mut numeric = NumericModel::new(&model).unwrap();
     let mut rng = Rng::new(20_070_501);
     for _ in 0..6 {
         let (q, v) = random_state(&p, &mut rng);
@@ -397,11 +391,9 @@ fn the_bicycle_keeps_its_energy_and_its_wheels_on_the_ground() {
 /// Central differences (h = 1e-6) of a model this smooth agree to about 1e-11.
 #[test]
 fn the_bicycle_is_self_stable_between_the_benchmark_speeds() {
-    let (scenario, map) = load_toml(BICYCLE).unwrap();
-    let model = Model::build(&scenario, &map).unwrap();
+    let (model, mut numeric, _) = nhlab_tests::scenarios::load("whipple-bicycle");
     let parameters = model.scenario.parameters.clone();
     let p = move |name: &str| parameters[name];
-    let mut numeric = NumericModel::new(&model).unwrap();
     let r_r = p("rR");
     let mut eigenvalues = |speed: f64| {
         let mut f = |z: [f64; 4]| -> [f64; 4] {

@@ -91,6 +91,17 @@ fn an_input_changed_during_a_run_acts_from_then_on() {
     }
 }
 
+/// The Whipple bicycle with its `[inputs]` taken as arguments
+/// (`Needs::holding_inputs`): its model, compiled model and exact derivatives.
+fn bicycle_holding_inputs() -> (Model, NumericModel, Derivatives) {
+    let text = nhlab_tests::scenarios::text("whipple-bicycle");
+    let (scenario, map) = load_toml(&text).unwrap();
+    let model = Model::build_for(&scenario, &map, Needs::BASE.holding_inputs()).unwrap();
+    let numeric = NumericModel::new(&model).unwrap();
+    let derivatives = Derivatives::new(&model).unwrap();
+    (model, numeric, derivatives)
+}
+
 /// The benchmark bicycle with its lean and steer torques as inputs, linearised
 /// about upright running: `B`'s velocity rows are `M⁻¹`, and `A`'s are
 /// `−M⁻¹ (g K₀ + v² K₂)` and `−M⁻¹ v C₁`, so `M`, `C₁`, `K₀`, `K₂` come back from
@@ -100,11 +111,8 @@ fn an_input_changed_during_a_run_acts_from_then_on() {
 /// `S = diag(1, −1)` turns one set into the other.
 #[test]
 fn the_bicycle_gives_the_published_m_c1_k0_k2_from_a_and_b() {
-    let text = nhlab_tests::scenarios::text("whipple-bicycle");
-    let (scenario, map) = load_toml(&text).unwrap();
-    let model = Model::build_for(&scenario, &map, Needs::BASE.holding_inputs()).unwrap();
-    let mut numeric = NumericModel::new(&model).unwrap();
-    let mut derivatives = Derivatives::new(&model).unwrap();
+    let (model, mut numeric, mut derivatives) = bicycle_holding_inputs();
+    let scenario = &model.scenario;
     let (r_r, r_f, g) = (scenario.parameters["rR"], scenario.parameters["rF"], scenario.parameters["g"]);
     let mut at = |speed: f64| {
         let mut v = vec![0.0; 8];
@@ -147,11 +155,8 @@ fn the_bicycle_gives_the_published_m_c1_k0_k2_from_a_and_b() {
 /// (h = 1e-6) at a state off equilibrium, on a model with constraints.
 #[test]
 fn b_is_the_derivative_of_the_accelerations_in_the_inputs() {
-    let text = nhlab_tests::scenarios::text("whipple-bicycle");
-    let (scenario, map) = load_toml(&text).unwrap();
-    let model = Model::build_for(&scenario, &map, Needs::BASE.holding_inputs()).unwrap();
-    let mut numeric = NumericModel::new(&model).unwrap();
-    let mut derivatives = Derivatives::new(&model).unwrap();
+    let (model, mut numeric, mut derivatives) = bicycle_holding_inputs();
+    let scenario = &model.scenario;
     let speed = 4.0;
     let (r_r, r_f) = (scenario.parameters["rR"], scenario.parameters["rF"]);
     let mut v = vec![0.0; 8];

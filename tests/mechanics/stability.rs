@@ -9,12 +9,7 @@ use nhlab::mechanics::{Model, NumericModel};
 use nhlab::scenario::{load_toml, SourceMap, StabilitySpec, SweepSpec};
 use nhlab::stability::{eigenvectors, jacobian, jacobian_with, linearize, Derivatives, Reference, Study};
 use nhlab_tests::random::Rng;
-
-fn compiled(name: &str) -> (Model, NumericModel, Derivatives) {
-    let (model, numeric, _) = nhlab_tests::scenarios::load(name);
-    let derivatives = Derivatives::new(&model).unwrap();
-    (model, numeric, derivatives)
-}
+use nhlab_tests::scenarios::linearisable;
 
 /// The exact Jacobian at `(q, v)` of a compiled model.
 type ExactJacobian<'a> = dyn FnMut(&mut NumericModel, &[f64], &[f64]) -> nalgebra::DMatrix<f64> + 'a;
@@ -116,7 +111,7 @@ fn bicycle_at(
 /// the weave and capsize speeds to 1e-10 by bisection on the eigenvalues.
 #[test]
 fn the_bicycle_reproduces_the_benchmark_eigenvalues_and_speeds() {
-    let (model, mut numeric, mut derivatives) = compiled("whipple-bicycle");
+    let (model, mut numeric, mut derivatives) = linearisable("whipple-bicycle");
     let l = bicycle_at(&model, &mut numeric, &mut derivatives, 5.0);
     assert_eq!(l.state, ["phi", "delta", "phi'", "delta'"], "{l:?}");
     assert_eq!(l.held_speeds, ["rear'"]);
@@ -161,7 +156,7 @@ fn the_bicycle_reproduces_the_benchmark_eigenvalues_and_speeds() {
 /// at `(r s)² = g r / 3`.
 #[test]
 fn the_upright_disk_linearises_to_its_textbook_boundary() {
-    let (model, mut numeric, mut derivatives) = compiled("rolling-disk");
+    let (model, mut numeric, mut derivatives) = linearisable("rolling-disk");
     let [r, g] = ["r", "g"].map(|p| model.scenario.parameters[p]);
     let mut at = |spin: f64| {
         let reference = Reference {
@@ -205,7 +200,7 @@ fn the_upright_disk_linearises_to_its_textbook_boundary() {
 /// A coordinate that the equations depend on is refused as ignorable, by name.
 #[test]
 fn a_coordinate_that_matters_is_not_ignorable() {
-    let (model, mut numeric, mut derivatives) = compiled("rolling-disk");
+    let (model, mut numeric, mut derivatives) = linearisable("rolling-disk");
     let reference = Reference {
         t: 0.0,
         q: vec![0.0, 0.0, 0.0, 0.2, 0.0],
@@ -235,8 +230,7 @@ fn study_of(model: &Model) -> Study {
 /// constraint makes `y` dependent, and `x` oscillates at `±i √(g/L)`.
 #[test]
 fn a_pendulum_linearises_to_its_frequency() {
-    let (mut model, mut numeric, _) = nhlab_tests::scenarios::load("pendulum-cartesian");
-    let mut derivatives = Derivatives::new(&model).unwrap();
+    let (mut model, mut numeric, mut derivatives) = linearisable("pendulum-cartesian");
     let map = SourceMap::default();
     let [g, l] = ["g", "L"].map(|p| model.scenario.parameters[p]);
     let spec = StabilitySpec {
@@ -285,8 +279,7 @@ fn springs_and_dampers_have_their_closed_form_eigenvalues() {
 /// backwards they grow.
 #[test]
 fn the_sleigh_running_straight_is_stable_forwards_only() {
-    let (mut model, mut numeric, _) = nhlab_tests::scenarios::load("chaplygin-sleigh");
-    let mut derivatives = Derivatives::new(&model).unwrap();
+    let (mut model, mut numeric, mut derivatives) = linearisable("chaplygin-sleigh");
     let map = SourceMap::default();
     let [m, a, i] = ["m", "a", "I"].map(|p| model.scenario.parameters[p]);
     let spec = StabilitySpec {
@@ -317,8 +310,7 @@ fn the_sleigh_running_straight_is_stable_forwards_only() {
 /// tracks are continuous.
 #[test]
 fn the_disk_sweep_finds_its_boundary_to_round_off() {
-    let (mut model, mut numeric, _) = nhlab_tests::scenarios::load("rolling-disk");
-    let mut derivatives = Derivatives::new(&model).unwrap();
+    let (mut model, mut numeric, mut derivatives) = linearisable("rolling-disk");
     let map = SourceMap::default();
     let [r, g] = ["r", "g"].map(|p| model.scenario.parameters[p]);
     let mut study = study_of(&model);
@@ -339,8 +331,7 @@ fn the_disk_sweep_finds_its_boundary_to_round_off() {
 /// the 1,000-point sweep over the rear wheel's rate.
 #[test]
 fn the_bicycle_sweep_finds_the_weave_and_capsize_speeds() {
-    let (mut model, mut numeric, _) = nhlab_tests::scenarios::load("whipple-bicycle");
-    let mut derivatives = Derivatives::new(&model).unwrap();
+    let (mut model, mut numeric, mut derivatives) = linearisable("whipple-bicycle");
     let map = SourceMap::default();
     let r_r = model.scenario.parameters["rR"];
     let mut study = study_of(&model);
@@ -428,7 +419,7 @@ fn the_bicycle_matches_the_published_linear_equations_from_0_to_10_m_s() {
     };
     assert!(largest(&published(4.29238253634111), true).abs() < 1e-9, "the weave speed");
     assert!(largest(&published(6.02426201538837), false).abs() < 1e-9, "the capsize speed");
-    let (model, mut numeric, mut derivatives) = compiled("whipple-bicycle");
+    let (model, mut numeric, mut derivatives) = linearisable("whipple-bicycle");
     for v in 0..=10 {
         let v = v as f64;
         let lab = bicycle_at(&model, &mut numeric, &mut derivatives, v);

@@ -2,7 +2,7 @@
 //! made of and the published bicycle speeds.
 
 use nhlab::scenario::{SourceMap, SweepSpec};
-use nhlab::stability::{Derivatives, Grid, MapAxis, StabilityMap, Study, Swept};
+use nhlab::stability::{Grid, MapAxis, StabilityMap, Study, Swept};
 
 /// The bicycle's map over the rear wheel's rate (its `[stability]` sweep, coarser)
 /// and the trail `c`: along `rear'` at each trail it is the 1-D sweep at that trail —
@@ -11,8 +11,7 @@ use nhlab::stability::{Derivatives, Grid, MapAxis, StabilityMap, Study, Swept};
 /// trail, a boundary is where a 1-D sweep over the trail at that rate puts it.
 #[test]
 fn the_bicycle_map_is_its_sweeps_and_the_published_speeds() {
-    let (mut model, mut numeric, _) = nhlab_tests::scenarios::load("whipple-bicycle");
-    let mut derivatives = Derivatives::new(&model).unwrap();
+    let (mut model, mut numeric, mut derivatives) = nhlab_tests::scenarios::linearisable("whipple-bicycle");
     let map = SourceMap::default();
     let r_r = model.scenario.parameters["rR"];
     let c_index = model.parameters.iter().position(|p| p.name == "c").unwrap();

@@ -3,6 +3,7 @@
 use nhlab::mechanics::{Model, NumericModel};
 use nhlab::scenario::{load_toml, Scenario, SourceMap};
 use nhlab::simulation::{initial_state, State};
+use nhlab::stability::Derivatives;
 
 /// The names of every file under `scenarios/` (without `.toml`), sorted.
 pub fn names() -> Vec<String> {
@@ -27,6 +28,14 @@ pub fn text(name: &str) -> String {
 pub fn load(name: &str) -> (Model, NumericModel, State) {
     let (scenario, map) = load_toml(&text(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     build(&scenario, &map)
+}
+
+/// A scenario file's model, compiled model and exact derivatives: what a
+/// linearisation takes.
+pub fn linearisable(name: &str) -> (Model, NumericModel, Derivatives) {
+    let (model, numeric, _) = load(name);
+    let derivatives = Derivatives::new(&model).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    (model, numeric, derivatives)
 }
 
 /// Whether `model`'s constraints are redundant at its initial state (the
