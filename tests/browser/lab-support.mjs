@@ -9,6 +9,20 @@ import { ROOT, inkPerCanvas } from "./harness.mjs";
 export const SHOTS = process.env.NHLAB_SCREENSHOTS ?? path.join(ROOT, "target", "screenshots");
 fs.mkdirSync(SHOTS, { recursive: true });
 
+/** Types the editor's text with `from` replaced by `to` (which must change it) and
+ * waits for the error: the text before, the text typed, the status shown, and the
+ * line (from 1) of the first line holding `mark`. */
+export async function typeMistake(page, from, to, mark) {
+  const text = await page.inputValue("#editor");
+  const broken = text.replace(from, to);
+  assert.notEqual(broken, text);
+  await page.fill("#editor-view .cm-content", broken);
+  await page.waitForSelector(".editor-status.error");
+  const status = await page.textContent("#editor-status");
+  const line = broken.split("\n").findIndex((l) => l.includes(mark)) + 1;
+  return { text, broken, status, line };
+}
+
 /** Clicks "To end" and waits until every run has caught up (a few frames at most). */
 export async function toEnd(page) {
   await page.click("#to-end");

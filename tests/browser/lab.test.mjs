@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { ROOT, open, servedBrowser, inkPerCanvas, canvasDigest, downloadText, colourPixels, revealEditorLine, showEquations } from "./harness.mjs";
-import { SHOTS, toEnd, clockOf, waitClockPast, drawnInk, assertPlotsDrawn, toml } from "./lab-support.mjs";
+import { SHOTS, toEnd, clockOf, waitClockPast, drawnInk, assertPlotsDrawn, toml, typeMistake } from "./lab-support.mjs";
 
 let server, browser;
 
@@ -131,13 +131,12 @@ test("a JSON scenario typed in the editor plays, and its problems point into the
 
 test("a typed error shows its line and column while the last run keeps playing", async () => {
   const { page, problems, ctx } = await open(browser, server.url);
-  const text = await page.inputValue("#editor");
-  const broken = text.replace("expr = \"-x'*sin(phi) + y'*cos(phi)\"", "expr = \"-x'*sin(phi) + w'*cos(phi)\"");
-  assert.notEqual(broken, text);
-  await page.fill("#editor-view .cm-content", broken);
-  await page.waitForSelector(".editor-status.error");
-  const status = await page.textContent("#editor-status");
-  const line = broken.split("\n").findIndex((l) => l.includes("w'*cos")) + 1;
+  const { text, broken, status, line } = await typeMistake(
+    page,
+    "expr = \"-x'*sin(phi) + y'*cos(phi)\"",
+    "expr = \"-x'*sin(phi) + w'*cos(phi)\"",
+    "w'*cos",
+  );
   assert.match(status, new RegExp(`line ${line}, column \\d+: constraints\\[0\\]\\.expr: .*w`), status);
   // The editor marks the place itself (the unknown name), with the message, and its line in the gutter.
   await revealEditorLine(page, line);
@@ -181,13 +180,7 @@ test("a scenario built from bodies plays, edits, slides and shares like any othe
   await page.waitForFunction(() => document.getElementById("editor").value.includes("r = 0.35"));
   await waitClockPast(page, 0.3);
   // A mistyped frame is reported at its line in the editor; the run goes on.
-  const text = await page.inputValue("#editor");
-  const broken = text.replace('parent = "heading"', 'parent = "headng"');
-  assert.notEqual(broken, text);
-  await page.fill("#editor-view .cm-content", broken);
-  await page.waitForSelector(".editor-status.error");
-  const status = await page.textContent("#editor-status");
-  const line = broken.split("\n").findIndex((l) => l.includes("headng")) + 1;
+  const { text, status, line } = await typeMistake(page, 'parent = "heading"', 'parent = "headng"', "headng");
   assert.match(status, new RegExp(`line ${line}, column \\d+: frames\\.lean\\.parent: .*did you mean .heading.`), status);
   await page.fill("#editor-view .cm-content", text);
   await page.waitForSelector(".editor-status.ok");
@@ -319,13 +312,7 @@ test("the Whipple bicycle from bodies plays; a broken vector expression is blame
   // in wasm kept with room on an idle machine but once overran on a busy one: this
   // test is about the message and the reload, so its loads get room.
   await page.evaluate(() => { window.NHLAB_BUDGET_MS = { load: 20000 }; });
-  const text = await page.inputValue("#editor");
-  const broken = text.replace("rF*unit(N.z", "rF*unti(N.z");
-  assert.notEqual(broken, text);
-  await page.fill("#editor-view .cm-content", broken);
-  await page.waitForSelector(".editor-status.error");
-  const status = await page.textContent("#editor-status");
-  const line = broken.split("\n").findIndex((l) => l.includes("unti(")) + 1;
+  const { text, status, line } = await typeMistake(page, "rF*unit(N.z", "rF*unti(N.z", "unti(");
   assert.match(status, new RegExp(`line ${line}, column \\d+: points\\.front_contact\\.position: unknown function .unti.; did you mean .unit.`), status);
   assert.doesNotMatch(status, /front_contact_z/, "the constraint naming the broken point is not blamed too");
   await page.fill("#editor-view .cm-content", text);

@@ -24,9 +24,14 @@ fn with_parameter(text: &str, name: &str, line: &str) -> String {
 /// The first sample's contact columns (`N`, `Ft1`, `Ft2`, `Ft`, `mu_needed`, `mu`
 /// per contact) under `method`.
 fn forces_at_start(text: &str, method: Method) -> Vec<f64> {
+    run_under(text, method).samples().at(0).contact_forces.to_vec()
+}
+
+/// `text`'s run under `method` with the scenario's own settings, from its initial
+/// state, not yet stepped.
+fn run_under(text: &str, method: Method) -> Simulation {
     let (model, numeric, state) = build_text(text);
-    let sim = Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, method), &state).unwrap();
-    sim.samples().at(0).contact_forces.to_vec()
+    Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, method), &state).unwrap()
 }
 
 fn close(got: f64, want: f64, tolerance: f64) -> bool {
@@ -97,9 +102,7 @@ fn the_instant_a_ball_starts_to_slip_is_located_to_1e_9() {
         // Marked, the run goes on to its end.
         assert_eq!(sim.time(), 2.0);
         let stop = file.replace("[run]\n", "[run]\non_invalid = \"stop\"\n");
-        let (model, numeric, state) = build_text(&stop);
-        let mut sim =
-            Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state).unwrap();
+        let mut sim = run_under(&stop, Method::Lagrange);
         let e = sim.advance_to(2.0).unwrap_err();
         let said = nhlab::simulation::design_end(&e, None).expect("an end by design");
         assert!(said.well_formed() && said.id == "contact.slips.stop", "{said:?}");
@@ -127,9 +130,7 @@ fn the_instant_a_ball_starts_to_slip_as_its_slope_steepens_is_located_to_1e_9() 
     );
     assert_ne!(file, base);
     let slip = ((3.5f64 * 0.2).atan() - 0.3) / 0.2;
-    let (model, numeric, state) = build_text(&file);
-    let mut sim =
-        Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state).unwrap();
+    let mut sim = run_under(&file, Method::Lagrange);
     sim.advance_to(2.0).unwrap();
     for s in sim.samples() {
         let alpha = 0.3 + 0.2 * s.t;
@@ -149,9 +150,7 @@ fn the_instant_a_ball_starts_to_slip_as_its_slope_steepens_is_located_to_1e_9() 
 fn slipping_and_gripping_in_turn_gives_one_closed_span_each_time() {
     let base = text("ball-on-incline").replace("friction = \"mu\"", "friction = \"mu + 0.05*sin(20*t)\"");
     let base = base.replace("rtol = 1e-10", "integrator = \"rk4\"\ndt = 0.01");
-    let (model, numeric, state) = build_text(&base);
-    let mut sim =
-        Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state).unwrap();
+    let mut sim = run_under(&base, Method::Lagrange);
     sim.advance_to(2.0).unwrap();
     // Needs 0.15609; has 0.2 + 0.05 sin 20t, less where sin 20t < −0.8782.
     let threshold = ((2.0 / 7.0 * 0.5f64.tan() - 0.2) / 0.05).asin();
@@ -492,9 +491,7 @@ fn straight_upright_running_has_its_loads_at_every_sample() {
                 speed / 0.3
             ),
         );
-        let (model, numeric, state) = build_text(&upright);
-        let mut sim =
-            Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state).unwrap();
+        let mut sim = run_under(&upright, Method::Lagrange);
         sim.advance_to(1.0).unwrap();
         assert!(sim.samples().len() > 3, "{speed} m/s");
         for s in sim.samples() {
@@ -508,9 +505,7 @@ fn straight_upright_running_has_its_loads_at_every_sample() {
             &text("rolling-disk"),
             &format!("[initial]\nq = {{ x = 0, y = 0, psi = 0, theta = 0, phi = 0 }}\nv = {{ psi = 0, theta = 0, phi = {spin} }}"),
         );
-        let (model, numeric, state) = build_text(&upright);
-        let mut sim =
-            Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state).unwrap();
+        let mut sim = run_under(&upright, Method::Lagrange);
         sim.advance_to(2.0).unwrap();
         for s in sim.samples() {
             let c = &s.contact_forces;
@@ -530,18 +525,14 @@ fn touching_without_pressing_is_not_lift_off_and_a_failure_at_the_start_stops_th
     let weightless = with_parameter(&text("coin-slipping"), "g", "g = 0.0");
     for on_invalid in ["mark", "stop"] {
         let file = weightless.replace("[run]\n", &format!("[run]\non_invalid = \"{on_invalid}\"\n"));
-        let (model, numeric, state) = build_text(&file);
-        let mut sim =
-            Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state).unwrap();
+        let mut sim = run_under(&file, Method::Lagrange);
         sim.advance_to(1.0).unwrap_or_else(|e| panic!("{on_invalid}: {e}"));
         assert_eq!(sim.validity_events(), &[], "{on_invalid}");
         assert!(sim.samples().iter().all(|s| s.contact_forces[0] == 0.0), "N = 0 exactly");
     }
     let slipping = with_parameter(&text("ball-on-incline"), "mu", "mu = 0.05");
     let stop = slipping.replace("[run]\n", "[run]\non_invalid = \"stop\"\n");
-    let (model, numeric, state) = build_text(&stop);
-    let mut sim =
-        Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state).unwrap();
+    let mut sim = run_under(&stop, Method::Lagrange);
     let e = sim.advance_to(1.0).unwrap_err();
     let said = nhlab::simulation::design_end(&e, None).expect("an end by design");
     assert_eq!(said.id, "contact.slips.stop", "{said:?}");
@@ -549,9 +540,7 @@ fn touching_without_pressing_is_not_lift_off_and_a_failure_at_the_start_stops_th
     assert_eq!((sim.samples().len(), sim.time()), (1, 0.0));
     assert_eq!(sim.validity_events(), &[], "the stop is the one story");
     // Marked instead, the span starts at the start and lasts.
-    let (model, numeric, state) = build_text(&slipping);
-    let mut sim =
-        Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state).unwrap();
+    let mut sim = run_under(&slipping, Method::Lagrange);
     sim.advance_to(1.0).unwrap();
     assert_eq!(sim.validity_events().len(), 1);
     assert_eq!((sim.validity_events()[0].start, sim.validity_events()[0].end), (0.0, None));
@@ -602,9 +591,7 @@ fn a_friction_coefficient_that_is_not_finite_is_said_at_its_field_and_the_forces
         .replace("friction = \"mu\"", "friction = \"sqrt(1 - t)\"")
         .replace("rtol = 1e-10", "rtol = 1e-10\nintegrator = \"rk4\"\ndt = 0.01");
     let file = with_parameter(&file, "alpha", &format!("alpha = {alpha}"));
-    let (model, numeric, state) = build_text(&file);
-    let mut sim =
-        Simulation::new(numeric, Settings::from_scenario(&model.scenario.run, Method::Lagrange), &state).unwrap();
+    let mut sim = run_under(&file, Method::Lagrange);
     sim.advance_to(2.0).unwrap();
     let spans: Vec<_> = sim.validity_events().iter().map(|e| (e.condition, e.start, e.end)).collect();
     assert_eq!(spans.len(), 2, "{spans:?}");

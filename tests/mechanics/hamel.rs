@@ -305,22 +305,20 @@ fn an_automatic_split_stays_regular_along_the_true_motion() {
 fn a_split_regular_all_along_is_kept_and_said_so() {
     use nhlab::prepare::Prepared;
     use nhlab::scenario::Format;
-    // det A₁ = 2 + cos θ varies but never falls below 1: checked along the motion and kept.
-    let text = TURNING.replace("cos(th)*x' + y'/2", "(2 + cos(th))*x' + y'");
-    let p = Prepared::from_text(&text, Format::Toml).unwrap();
-    assert_eq!(p.model.hamel.as_ref().unwrap().dependent, [0]);
-    let message = p.model.hamel_choice.as_ref().unwrap();
-    assert!(message.well_formed() && message.id == "split.regular", "{message:?}");
-    let note = message.english.as_str();
-    assert!(note.ends_with("regular along the true motion to t_end"), "{note}");
-    // det A₁ = 2 is constant: no run is needed to know it is regular everywhere.
-    let text = TURNING.replace("cos(th)*x' + y'/2", "2*x' + cos(th)*y'");
-    let p = Prepared::from_text(&text, Format::Toml).unwrap();
-    assert_eq!(p.model.hamel.as_ref().unwrap().dependent, [0]);
-    let message = p.model.hamel_choice.as_ref().unwrap();
-    assert!(message.well_formed() && message.id == "split.constant", "{message:?}");
-    let note = message.english.as_str();
-    assert!(note.ends_with("det A₁ is constant, so it is regular everywhere"), "{note}");
+    for (constraint, id, ending) in [
+        // det A₁ = 2 + cos θ varies but never falls below 1: checked along the motion and kept.
+        ("(2 + cos(th))*x' + y'", "split.regular", "regular along the true motion to t_end"),
+        // det A₁ = 2 is constant: no run is needed to know it is regular everywhere.
+        ("2*x' + cos(th)*y'", "split.constant", "det A₁ is constant, so it is regular everywhere"),
+    ] {
+        let text = TURNING.replace("cos(th)*x' + y'/2", constraint);
+        let p = Prepared::from_text(&text, Format::Toml).unwrap();
+        assert_eq!(p.model.hamel.as_ref().unwrap().dependent, [0]);
+        let message = p.model.hamel_choice.as_ref().unwrap();
+        assert!(message.well_formed() && message.id == id, "{message:?}");
+        let note = message.english.as_str();
+        assert!(note.ends_with(ending), "{note}");
+    }
 }
 
 /// Issue 35.3: 200 coordinates with 100 chained constraints `aₖ' = sin(aₖ₊₁₀₀) aₖ₊₁'`

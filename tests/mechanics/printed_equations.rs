@@ -175,11 +175,8 @@ fn check_agreement(name: &str, model: &Model, numeric: &mut NumericModel, initia
 
 #[test]
 fn every_methods_printed_equations_give_evals_accelerations_in_every_scenario() {
-    let dir = format!("{}/../scenarios", env!("CARGO_MANIFEST_DIR"));
     let mut total = 0;
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+    for name in nhlab_tests::scenarios::names() {
         let (model, mut numeric, initial) = nhlab_tests::scenarios::load(&name);
         let checked = check_agreement(&name, &model, &mut numeric, &initial, 1e-9);
         assert!(checked >= 3, "{name}: only {checked} method-states could be checked");
@@ -318,9 +315,7 @@ fn chained_definitions_print_in_size_proportional_to_the_graph() {
 /// shared parts; the test above checks such printing against the equations.)
 #[test]
 fn gallery_equations_print_as_derived() {
-    let dir = format!("{}/../scenarios", env!("CARGO_MANIFEST_DIR"));
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let name = entry.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned();
+    for name in nhlab_tests::scenarios::names() {
         let (model, _, _) = nhlab_tests::scenarios::load(&name);
         if !model.scenario.bodies.is_empty() {
             continue;

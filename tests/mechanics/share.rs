@@ -8,16 +8,12 @@ use nhlab::scenario::{
 };
 use nhlab_tests::random::Rng;
 
+/// Every gallery scenario's name and text.
 fn scenario_files() -> Vec<(String, String)> {
-    let dir = format!("{}/../scenarios", env!("CARGO_MANIFEST_DIR"));
-    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap()))
-        .collect();
-    out.sort();
-    out
+    nhlab_tests::scenarios::names()
+        .into_iter()
+        .map(|name| (name.clone(), nhlab_tests::scenarios::text(&name)))
+        .collect()
 }
 
 #[test]

@@ -67,8 +67,7 @@ fn linearize_gives_the_bicycle_benchmark_eigenvalues() {
 fn linearize_follows_the_scenarios_stability_table_and_plots() {
     let disk = scenario("rolling-disk");
     let svg = scratch("stability").join("stability.svg");
-    let out = nhlab_ok(&["linearize", disk.as_str(), "--plot", svg.to_str().unwrap()]);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v = nhlab_json(&["linearize", disk.as_str(), "--plot", svg.to_str().unwrap()]);
     assert_eq!(v["sweep"], "phi'");
     assert_eq!(v["ignorable"], serde_json::json!(["x", "y", "psi", "phi"]));
     let b = v["boundaries"].as_array().unwrap();
@@ -89,8 +88,7 @@ fn linearize_follows_the_scenarios_stability_table_and_plots() {
         "an SVG with both charts"
     );
     // Flags replace the table's entries: a parameter sweep instead.
-    let out = nhlab_ok(&["linearize", disk.as_str(), "--sweep", "g=0:20:1", "--at", "phi'=5"]);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v = nhlab_json(&["linearize", disk.as_str(), "--sweep", "g=0:20:1", "--at", "phi'=5"]);
     let b = v["boundaries"].as_array().unwrap();
     // Stable while g < 3 r s² = 22.5: no boundary below 20.
     assert!(b.is_empty(), "{b:?}");
@@ -106,8 +104,7 @@ fn linearize_follows_the_scenarios_stability_table_and_plots() {
 fn linearize_hamel_differs_from_the_true_motion() {
     let sleigh = scenario("chaplygin-sleigh");
     let eigenvalues = |method: &str| {
-        let out = nhlab_ok(&["linearize", sleigh.as_str(), "--method", method, "--no-sweep", "--at", "x'=2"]);
-        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let v = nhlab_json(&["linearize", sleigh.as_str(), "--method", method, "--no-sweep", "--at", "x'=2"]);
         let mut re: Vec<f64> =
             v["rows"][0]["eigenvalues"].as_array().unwrap().iter().map(|e| e[0].as_f64().unwrap()).collect();
         re.sort_by(f64::total_cmp);
@@ -172,8 +169,7 @@ fn linearize_sweeps_and_finds_the_stability_boundaries() {
 fn linearize_shows_the_bicycle_against_its_forward_speed() {
     let file = scenario("whipple-bicycle");
     let svg = scratch("axis").join("axis.svg");
-    let out = nhlab_ok(&["linearize", file.as_str(), "--plot", svg.to_str().unwrap()]);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v = nhlab_json(&["linearize", file.as_str(), "--plot", svg.to_str().unwrap()]);
     assert_eq!((v["axis"]["name"].as_str(), v["axis"]["unit"].as_str()), (Some("v"), Some("m/s")));
     let b: Vec<f64> = v["axis"]["boundaries"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
     assert!((b[0] - 4.292382536).abs() < 1e-8 && (b[1] - 6.024262015).abs() < 1e-8, "{b:?}");

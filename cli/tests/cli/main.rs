@@ -49,6 +49,13 @@ fn nhlab_ok(args: &[&str]) -> String {
     out
 }
 
+/// [`nhlab_ok`]'s standard output read as JSON (a failure shows the text).
+#[track_caller]
+fn nhlab_json(args: &[&str]) -> serde_json::Value {
+    let out = nhlab_ok(args);
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("nhlab {}: {e} in\n{out}", args.join(" ")))
+}
+
 /// A folder of this test process's own for the files a test writes:
 /// `nhlab-cli-{name}-{pid}` in the system's temporary folder.
 fn scratch(name: &str) -> std::path::PathBuf {

@@ -159,6 +159,22 @@ impl System for Engine<'_> {
     }
 }
 
+/// [`best`] of `evals` calls of `call`, cycling through `states`, each state
+/// passed through `black_box`.
+fn best_over_states(
+    reps: usize,
+    evals: usize,
+    states: &[(Vec<f64>, Vec<f64>)],
+    mut call: impl FnMut(&[f64], &[f64]),
+) -> f64 {
+    best(reps, &mut || {
+        for k in 0..evals {
+            let (q, v) = &states[k % states.len()];
+            call(black_box(q), black_box(v));
+        }
+    })
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|a| a == DERIVE_PEAK) {
@@ -242,28 +258,19 @@ fn main() {
             let diff = engine.iter().zip(&out).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
             assert!(diff < 1e-10, "{name}: hand-written and engine differ by {diff}");
         }
-        let hand_s = best(reps, &mut || {
-            for k in 0..evals {
-                let (q, v) = &states[k % states.len()];
-                hand(&params, black_box(q), black_box(v), &mut out);
-                black_box(&out);
-            }
+        let hand_s = best_over_states(reps, evals, &states, |q, v| {
+            hand(&params, q, v, &mut out);
+            black_box(&out);
         });
         if name == "sleigh" {
             let mut w = nhlab::formulations::RangeSpace::default();
-            let terms_s = best(reps, &mut || {
-                for k in 0..evals {
-                    let (q, v) = &states[k % states.len()];
-                    sleigh_terms_by_hand(&params, black_box(q), black_box(v), &mut w, &mut out);
-                    black_box(&out);
-                }
+            let terms_s = best_over_states(reps, evals, &states, |q, v| {
+                sleigh_terms_by_hand(&params, q, v, &mut w, &mut out);
+                black_box(&out);
             });
-            let engine_s = best(reps, &mut || {
-                for k in 0..evals {
-                    let (q, v) = &states[k % states.len()];
-                    let lambda = lagrange_into(&mut numeric, 0.0, black_box(q), black_box(v), &mut out);
-                    black_box(lambda.expect("solves"));
-                }
+            let engine_s = best_over_states(reps, evals, &states, |q, v| {
+                let lambda = lagrange_into(&mut numeric, 0.0, q, v, &mut out);
+                black_box(lambda.expect("solves"));
             });
             println!(
                 "rhs sleigh lagrange vs hand-written M, F, A, b + the same solver: ratio_vs_handwritten_terms: {:.1}",
@@ -280,12 +287,9 @@ fn main() {
             let diff = fast.iter().zip(&out).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
             assert!(diff < 1e-10, "{name}: hand-written and native differ by {diff}");
         }
-        let native_s = best(reps, &mut || {
-            for k in 0..evals {
-                let (q, v) = &states[k % states.len()];
-                let lambda = lagrange_into(&mut native, 0.0, black_box(q), black_box(v), &mut out);
-                black_box(lambda.expect("solves"));
-            }
+        let native_s = best_over_states(reps, evals, &states, |q, v| {
+            let lambda = lagrange_into(&mut native, 0.0, q, v, &mut out);
+            black_box(lambda.expect("solves"));
         });
         println!(
             "rhs {name} lagrange, native code: {:.0}/s, ratio_vs_handwritten: {:.1}",
@@ -294,17 +298,12 @@ fn main() {
         );
         for method in [Method::Lagrange, Method::UdwadiaKalaba] {
             // Lagrange through the allocation-free call the integrator makes.
-            let engine_s = best(reps, &mut || {
-                for k in 0..evals {
-                    let (q, v) = &states[k % states.len()];
-                    if method == Method::Lagrange {
-                        let lambda = lagrange_into(&mut numeric, 0.0, black_box(q), black_box(v), &mut out);
-                        black_box(lambda.expect("solves"));
-                    } else {
-                        black_box(
-                            accelerations(method, &mut numeric, 0.0, black_box(q), black_box(v)).expect("solves"),
-                        );
-                    }
+            let engine_s = best_over_states(reps, evals, &states, |q, v| {
+                if method == Method::Lagrange {
+                    let lambda = lagrange_into(&mut numeric, 0.0, q, v, &mut out);
+                    black_box(lambda.expect("solves"));
+                } else {
+                    black_box(accelerations(method, &mut numeric, 0.0, q, v).expect("solves"));
                 }
             });
             println!(
