@@ -144,7 +144,7 @@ pub struct ContactForces {
     evaluator: Evaluator,
     /// The same program as machine code, where the host compiled it.
     native: Option<NativeEvaluator>,
-    /// `t`, `q`, `v`, `q̈`, parameters (the parts of [`ContactForces::input_parts`](crate::expr::CompilesAlone::input_parts)).
+    /// `t`, `q`, `v`, `q̈`, parameters: the parts of `CompilesAlone::input_parts`.
     inputs: Vec<f64>,
     outputs: Vec<f64>,
     n: usize,
