@@ -376,26 +376,36 @@ impl Derivation {
 
     /// One equation as plain text: `lhs = rhs`, or `label = rhs` for a named quantity.
     pub fn text(&self, e: &Equation) -> String {
-        let mut rhs = self.graph.to_text(e.rhs);
-        if let Some(s) = e.integral_over {
-            rhs = format!("∫₀¹ ({rhs}) d{}", self.graph.to_text(self.graph.symbol_expr(s)));
-        }
-        match e.lhs {
-            Some(lhs) => format!("{} = {rhs}", self.graph.to_text(lhs)),
-            None => format!("{} = {rhs}", e.label),
-        }
+        let integral = |rhs: String, d: String| format!("∫₀¹ ({rhs}) d{d}");
+        self.equation(e, |x| self.graph.to_text(x), integral, |label| String::from(label))
     }
 
     /// One equation as LaTeX.
     pub fn latex(&self, e: &Equation) -> String {
-        let mut rhs = self.graph.to_latex(e.rhs);
+        let integral = |rhs: String, d: String| format!("\\int_0^1 {rhs} \\,\\mathrm{{d}}{d}");
+        self.equation(e, |x| self.graph.to_latex(x), integral, |label| self.label_latex(label))
+    }
+
+    /// `lhs = rhs` in one printer's spelling: `print` writes an expression,
+    /// `integral(rhs, d)` the right side integrated over `[0, 1]` in `d` (a variable
+    /// mass's sum over its parts), `label` a named quantity's name where there is no
+    /// left side to print.
+    fn equation(
+        &self,
+        e: &Equation,
+        print: impl Fn(ExprId) -> String,
+        integral: impl Fn(String, String) -> String,
+        label: impl Fn(&str) -> String,
+    ) -> String {
+        let mut rhs = print(e.rhs);
         if let Some(s) = e.integral_over {
-            rhs = format!("\\int_0^1 {rhs} \\,\\mathrm{{d}}{}", self.graph.to_latex(self.graph.symbol_expr(s)));
+            rhs = integral(rhs, print(self.graph.symbol_expr(s)));
         }
-        match e.lhs {
-            Some(lhs) => format!("{} = {rhs}", self.graph.to_latex(lhs)),
-            None => format!("{} = {rhs}", self.label_latex(&e.label)),
-        }
+        let lhs = match e.lhs {
+            Some(lhs) => print(lhs),
+            None => label(&e.label),
+        };
+        format!("{lhs} = {rhs}")
     }
 
     /// A quantity's label as LaTeX that compiles: `T^{*}`, `\Psi_{x \varphi}`,

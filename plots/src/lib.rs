@@ -24,7 +24,7 @@ pub use stability::{
 };
 
 pub use look::{colour, css_colour, mark, Series, COLOURS, MARKS, SET_COLOURS};
-use look::{draw_mark, mark_places};
+use look::{draw_mark, mark_places, HouseAxes};
 pub use run_panels::{run_panels, PanelKind, RunContents};
 pub use stability_map::{draw_stability_map, MapChart, MAP_LEGEND};
 
@@ -375,12 +375,9 @@ where
         .y_labels(6)
         .y_label_formatter(&y_format)
         .x_label_formatter(&x_format)
-        .label_style(("sans-serif", px(12.0)))
-        .axis_desc_style(("sans-serif", px(13.0)))
-        .light_line_style(RGBColor(238, 238, 238))
         .x_max_light_lines(4)
         .y_max_light_lines(4)
-        .bold_line_style(RGBColor(214, 214, 214))
+        .house_style(px)
         .draw()?;
     // Behind the lines: the spans where the model's contacts fail.
     let shade = RGBColor(244, 190, 190).mix(0.45).filled();

@@ -7,21 +7,46 @@ use plotters::prelude::*;
 
 use nhlab::formulations::Method;
 
-/// The methods' colours (matplotlib's tab10, which stays distinguishable for most
-/// colour-vision deficiencies), in [`Method::ALL`] order.
-pub const COLOURS: [RGBColor; 7] = [
-    RGBColor(31, 119, 180),
-    RGBColor(214, 39, 40),
-    RGBColor(44, 160, 44),
-    RGBColor(148, 103, 189),
-    RGBColor(255, 127, 14),
-    RGBColor(140, 86, 75),
-    RGBColor(23, 190, 207),
-];
+/// matplotlib's tab10 palette, in its own order (blue, orange, green, red, purple,
+/// brown, pink, grey, olive, cyan): ten colours that stay distinguishable for most
+/// colour-vision deficiencies. The methods and the parameter sets share it out.
+const TAB10: [u32; 10] =
+    [0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf];
 
-/// The parameter sets' colours (`[compare]`): tab10's entries the methods leave,
-/// one per set in name order.
-pub const SET_COLOURS: [RGBColor; 3] = [RGBColor(227, 119, 194), RGBColor(188, 189, 34), RGBColor(127, 127, 127)];
+/// A colour written `0xRRGGBB`, as palettes are published.
+pub(crate) const fn rgb(hex: u32) -> RGBColor {
+    RGBColor((hex >> 16) as u8, (hex >> 8) as u8, hex as u8)
+}
+
+/// The methods' colours, in [`Method::ALL`] order: tab10's blue, red, green,
+/// purple, orange, brown and cyan.
+pub const COLOURS: [RGBColor; 7] =
+    [rgb(TAB10[0]), rgb(TAB10[3]), rgb(TAB10[2]), rgb(TAB10[4]), rgb(TAB10[1]), rgb(TAB10[5]), rgb(TAB10[9])];
+
+/// The parameter sets' colours (`[compare]`): tab10's entries the methods leave
+/// (pink, olive, grey), one per set in name order.
+pub const SET_COLOURS: [RGBColor; 3] = [rgb(TAB10[6]), rgb(TAB10[8]), rgb(TAB10[7])];
+
+/// The axes every figure shares: tick labels at 12 px and axis titles at 13 px
+/// (`px` scales a length by the device pixel ratio), and a grid of two light greys.
+pub(crate) trait HouseAxes {
+    /// This mesh in the house style.
+    fn house_style(&mut self, px: impl Fn(f64) -> i32) -> &mut Self;
+}
+
+impl<X, Y, DB> HouseAxes for plotters::chart::MeshStyle<'_, '_, X, Y, DB>
+where
+    X: plotters::coord::ranged1d::Ranged<ValueType = f64> + plotters::coord::ranged1d::ValueFormatter<f64>,
+    Y: plotters::coord::ranged1d::Ranged<ValueType = f64> + plotters::coord::ranged1d::ValueFormatter<f64>,
+    DB: DrawingBackend,
+{
+    fn house_style(&mut self, px: impl Fn(f64) -> i32) -> &mut Self {
+        self.label_style(("sans-serif", px(12.0)))
+            .axis_desc_style(("sans-serif", px(13.0)))
+            .light_line_style(RGBColor(238, 238, 238))
+            .bold_line_style(RGBColor(214, 214, 214))
+    }
+}
 
 /// Whose line or picture: a method's run with the scenario's parameters (`set` 0)
 /// or with the `set`-th parameter set of `[compare]` (from 1), under the first
@@ -128,4 +153,21 @@ pub(crate) fn mark_places(pixels: &[(i32, i32)], rank: usize, count: usize) -> V
 pub fn css_colour(series: impl Into<Series>) -> String {
     let RGBColor(r, g, b) = colour(series);
     format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each method and each parameter set has a tab10 colour of its own.
+    #[test]
+    fn the_methods_and_the_sets_share_out_tab10() {
+        let used: Vec<RGBColor> = COLOURS.iter().chain(&SET_COLOURS).copied().collect();
+        for (i, c) in used.iter().enumerate() {
+            assert!(TAB10.iter().any(|&hex| rgb(hex) == *c), "{c:?} is not tab10's");
+            assert!(!used[i + 1..].contains(c), "{c:?} twice");
+        }
+        // matplotlib's first colour, `tab:blue`, as its documentation spells it.
+        assert_eq!(css_colour(Method::ALL[0]), "#1f77b4");
+    }
 }

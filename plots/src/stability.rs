@@ -8,6 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{range, tick_label, Scale};
+use crate::look::{rgb, HouseAxes};
 
 /// One eigenvalue's `(re, im)` at every swept value.
 pub type Track = Vec<(f64, f64)>;
@@ -39,8 +40,8 @@ pub struct StabilityChart<'a> {
     pub scale: f64,
 }
 
-/// The shading of stable ranges.
-pub const STABLE_FILL: RGBColor = RGBColor(44, 160, 44);
+/// The shading of stable ranges (tab10's green).
+pub const STABLE_FILL: RGBColor = rgb(0x2ca02c);
 
 /// The shading of marginally stable ranges.
 pub const MARGINAL_FILL: RGBColor = RGBColor(120, 120, 120);
@@ -49,14 +50,8 @@ pub const MARGINAL_FILL: RGBColor = RGBColor(120, 120, 120);
 /// colour (tab10, [`super::COLOURS`] and [`super::SET_COLOURS`]), so that an
 /// eigenvalue track is never read as a method's line (CIE76 ΔE ≥ 30 to each, and
 /// between themselves; tested).
-pub const MODE_COLOURS: [RGBColor; 6] = [
-    RGBColor(0, 0, 0),
-    RGBColor(0, 0, 128),
-    RGBColor(0, 90, 50),
-    RGBColor(120, 0, 120),
-    RGBColor(110, 90, 0),
-    RGBColor(200, 0, 100),
-];
+pub const MODE_COLOURS: [RGBColor; 6] =
+    [rgb(0x000000), rgb(0x000080), rgb(0x005a32), rgb(0x780078), rgb(0x6e5a00), rgb(0xc80064)];
 
 /// The fraction of the drawing area's height taken by the real parts' chart.
 const REAL_SHARE: f64 = 0.55;
@@ -116,10 +111,7 @@ where
         .y_labels(5)
         .x_label_formatter(&x_format)
         .y_label_formatter(&y_format)
-        .label_style(("sans-serif", px(12.0)))
-        .axis_desc_style(("sans-serif", px(13.0)))
-        .light_line_style(RGBColor(238, 238, 238))
-        .bold_line_style(RGBColor(214, 214, 214))
+        .house_style(px)
         .draw()?;
     for (ranges, fill) in
         [(&without(chart.stable, chart.marginal), STABLE_FILL), (&chart.marginal.to_vec(), MARGINAL_FILL)]

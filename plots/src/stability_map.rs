@@ -8,6 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{tick_label, Scale};
+use crate::look::HouseAxes;
 
 /// What the map figure shows.
 pub struct MapChart<'a> {
@@ -110,8 +111,7 @@ where
         .y_desc(chart.y.0)
         .x_label_formatter(&x_format)
         .y_label_formatter(&y_format)
-        .label_style(("sans-serif", px(12.0)))
-        .axis_desc_style(("sans-serif", px(13.0)))
+        .house_style(px)
         .draw()?;
     let largest = chart.max_real.iter().zip(chart.stable).fold((0.0f64, 0.0f64), |(s, u), (&m, &stable)| {
         if !m.is_finite() {

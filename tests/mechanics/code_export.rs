@@ -78,7 +78,8 @@ fn reference(c: &mut Case) -> Vec<(Vec<f64>, Vec<f64>)> {
         row.extend(terms.residuals.iter());
         row.extend(terms.position_residuals.iter());
         row.push(terms.energy);
-        let jacobian = nhlab::stability::jacobian(&mut c.numeric, &mut derivatives, t, &q, &v).unwrap();
+        let jacobian =
+            nhlab::stability::jacobian(Method::Lagrange, &mut c.numeric, &mut derivatives, t, &q, &v).unwrap();
         row.extend(row_major(&jacobian));
         // ∂f/∂u by central differences of the accelerations.
         let mut by_inputs = vec![0.0; 2 * n * slots.len()];

@@ -137,28 +137,37 @@ fn given_tangents_combine_the_rolling_velocity() {
     }
 }
 
+/// Every vector expression that cannot be built is reported at `[vectors] v`,
+/// at the part that is wrong, with why.
 #[test]
-fn every_bad_vector_or_load_is_reported_at_its_field() {
-    let cases: Vec<(String, &str, &str, &str)> = vec![
-        (disk_plus("[vectors]\nv = \"G + C2\"\n"), "vectors.v", "C2", "unknown name `C2`; did you mean `C`"),
-        (disk_plus("[vectors]\nv = \"G + 1\"\n"), "vectors.v", "G + 1", "cannot add a scalar and a vector"),
-        (disk_plus("[vectors]\nv = \"G*C\"\n"), "vectors.v", "G*C", "write `dot(u, v)` or `cross(u, v)`"),
-        (disk_plus("[vectors]\nv = \"leen.x\"\n"), "vectors.v", "leen.x", "`leen` is not a frame; did you mean `lean`"),
-        (disk_plus("[vectors]\nv = \"lean.w\"\n"), "vectors.v", "lean.w", "a frame's axis is"),
-        (disk_plus("[vectors]\nv = \"[1, 2] in lean\"\n"), "vectors.v", "[1, 2]", "expected `,` and three components"),
-        (disk_plus("[vectors]\nv = \"cross(G, 2)\"\n"), "vectors.v", "cross(G, 2)", "`cross` takes vectors"),
-        (disk_plus("[vectors]\nv = \"sin(G)\"\n"), "vectors.v", "sin(G)", "`sin` takes scalars"),
-        (disk_plus("[vectors]\nv = \"G^2\"\n"), "vectors.v", "G^2", "only scalars have powers"),
+fn every_bad_vector_expression_is_reported_at_its_part() {
+    let cases: Vec<(String, &str, &str, &str)> = [
+        ("G + C2", "C2", "unknown name `C2`; did you mean `C`"),
+        ("G + 1", "G + 1", "cannot add a scalar and a vector"),
+        ("G*C", "G*C", "write `dot(u, v)` or `cross(u, v)`"),
+        ("leen.x", "leen.x", "`leen` is not a frame; did you mean `lean`"),
+        ("lean.w", "lean.w", "a frame's axis is"),
+        ("[1, 2] in lean", "[1, 2]", "expected `,` and three components"),
+        ("cross(G, 2)", "cross(G, 2)", "`cross` takes vectors"),
+        ("sin(G)", "sin(G)", "`sin` takes scalars"),
+        ("G^2", "G^2", "only scalars have powers"),
         // The scalar grammar's words for parentheses, from the one grammar.
-        (disk_plus("[vectors]\nv = \"cross(G, C\"\n"), "vectors.v", "cross(G, C", "this `(` is never closed"),
-        (disk_plus("[vectors]\nv = \"G + C)\"\n"), "vectors.v", "G + C)", "found an unmatched `)`"),
-        (
-            disk_plus("[vectors]\nv = \"unti(G)\"\n"),
-            "vectors.v",
-            "unti",
-            "unknown function `unti`; did you mean `unit`",
-        ),
-        (disk_plus("[vectors]\nv = \"velocity(omega(disk))\"\n"), "vectors.v", "velocity", "no velocities"),
+        ("cross(G, C", "cross(G, C", "this `(` is never closed"),
+        ("G + C)", "G + C)", "found an unmatched `)`"),
+        ("unti(G)", "unti", "unknown function `unti`; did you mean `unit`"),
+        ("velocity(omega(disk))", "velocity", "no velocities"),
+    ]
+    .into_iter()
+    .map(|(expression, at, says)| (disk_plus(&format!("[vectors]\nv = \"{expression}\"\n")), "vectors.v", at, says))
+    .collect();
+    super::bodies::assert_each_reported(&cases);
+}
+
+/// Vectors that name each other or a point, and points, loads and tangents that
+/// cannot be built, are reported at their field.
+#[test]
+fn every_bad_point_load_or_tangent_is_reported_at_its_field() {
+    let cases: Vec<(String, &str, &str, &str)> = vec![
         (disk_plus("[vectors]\nv = \"w\"\nw = \"v + G\"\n"), "vectors", "[vectors]", "refer to each other: a cycle"),
         (disk_plus("[vectors]\nG = \"C\"\n"), "vectors.G", "G = \"C\"", "`G` is a point already"),
         (

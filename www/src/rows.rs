@@ -21,14 +21,10 @@ pub struct RowFormat {
 /// Numbers per contact in a row: `N`, `|F_t|/N`, `μ`.
 const PER_CONTACT: usize = 3;
 
-/// Where the fixed scalars sit in a row.
-const T: usize = 0;
-const IS_SAMPLE: usize = 1;
-const RESIDUAL: usize = 2;
-const VELOCITY_RESIDUAL: usize = 3;
-const ENERGY: usize = 4;
-const E_NORM: usize = 5;
-/// The fixed scalars before the view's outputs.
+/// The fixed scalars at the front of a row, before the view's outputs, in this
+/// order: `t`, whether it is a sample (1) or a display point (0), the residual, the
+/// velocity-level residual, `T + V` and |E| ([`RowFormat::push`] writes them,
+/// [`Columns::extend_from_rows`] reads them back).
 const FIXED: usize = 6;
 
 impl RowFormat {
@@ -177,13 +173,18 @@ impl Columns {
             return Err(format!("{} numbers are not whole rows of {width}", rows.len()));
         }
         for row in rows.chunks_exact(width) {
-            self.t.push(row[T]);
-            self.is_sample.push(row[IS_SAMPLE] != 0.0);
-            self.residual.push(row[RESIDUAL]);
-            self.velocity_residual.push(row[VELOCITY_RESIDUAL]);
-            self.energy.push(row[ENERGY]);
-            self.e_norm.push(row[E_NORM]);
-            let (view, rest) = row[FIXED..].split_at(self.format.outputs);
+            // A row is never shorter than its fixed scalars (`width` counts them).
+            let Some((&[t, is_sample, residual, velocity_residual, energy, e_norm], rest)) = row.split_first_chunk()
+            else {
+                continue;
+            };
+            self.t.push(t);
+            self.is_sample.push(is_sample != 0.0);
+            self.residual.push(residual);
+            self.velocity_residual.push(velocity_residual);
+            self.energy.push(energy);
+            self.e_norm.push(e_norm);
+            let (view, rest) = rest.split_at(self.format.outputs);
             let (e, contacts) = rest.split_at(self.format.e_components);
             self.view.iter_mut().zip(view).for_each(|(c, &x)| c.push(x));
             self.e.iter_mut().zip(e).for_each(|(c, &x)| c.push(x));
@@ -206,7 +207,7 @@ mod tests {
         let mut c = Columns::from_rows(format, &row).unwrap();
         assert_eq!((c.len(), c.t[0], c.is_sample[0], c.energy[0], c.e_norm[0]), (1, 0.5, true, 2.5, 5.0));
         assert_eq!((c.view[1][0], c.e[2][0]), (20.0, 0.0));
-        row[IS_SAMPLE] = 0.0;
+        row[1] = 0.0; // a display point
         c.extend_from_rows(&row).unwrap();
         assert_eq!(c.is_sample, [true, false]);
         assert!(c.extend_from_rows(&row[1..]).is_err(), "not whole rows");

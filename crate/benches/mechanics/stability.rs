@@ -19,7 +19,7 @@ pub(super) fn stability(quick: bool) {
     let reps = if quick { 200 } else { 2000 };
     let exact_s = best(5, &mut || {
         for _ in 0..reps {
-            black_box(jacobian(&mut numeric, &mut derivatives, 0.0, &q, &v).expect("jacobian"));
+            black_box(jacobian(Method::Lagrange, &mut numeric, &mut derivatives, 0.0, &q, &v).expect("jacobian"));
         }
     }) / reps as f64;
     let n = q.len();

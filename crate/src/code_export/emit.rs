@@ -17,7 +17,11 @@ pub(super) trait Syntax {
     fn assign(&self, indent: &str, name: &str, value: &str) -> String;
     /// A one-argument function (`sin`, `sqrt`, `log`, …) by its C name.
     fn call(&self, function: &str, a: &str) -> String {
-        format!("{function}({a})")
+        format!("{}({a})", if function == "fabs" { self.abs() } else { function })
+    }
+    /// The name of `|x|` (C's `fabs`; `abs` in MATLAB and Python).
+    fn abs(&self) -> &'static str {
+        "fabs"
     }
     /// `a^k` for an integer `k`.
     fn powi(&self, a: &str, k: i32) -> String;

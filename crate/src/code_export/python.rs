@@ -14,8 +14,8 @@ impl Syntax for Python {
     fn assign(&self, indent: &str, name: &str, value: &str) -> String {
         format!("{indent}{name} = {value}\n")
     }
-    fn call(&self, function: &str, a: &str) -> String {
-        format!("{}({a})", if function == "fabs" { "abs" } else { function })
+    fn abs(&self) -> &'static str {
+        "abs"
     }
     fn powi(&self, a: &str, k: i32) -> String {
         format!("{a}**{}", if k < 0 { format!("({k})") } else { format!("{k}") })

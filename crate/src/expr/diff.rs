@@ -37,14 +37,7 @@ impl DiffError {
     }
 }
 
-/// The words are the message's, written once.
-impl core::fmt::Display for DiffError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(&self.message().english)
-    }
-}
-
-impl core::error::Error for DiffError {}
+crate::message::words_are_the_message!(DiffError);
 
 impl ExprGraph {
     /// The partial derivative `∂e/∂s`.
@@ -81,17 +74,7 @@ impl ExprGraph {
     /// velocities of the bodies beyond link i, and differentiating each afresh made
     /// deriving the chain grow like N³.
     pub fn time_derivatives(&mut self, es: &[ExprId]) -> Result<Vec<ExprId>, DiffError> {
-        self.check_rates(es)?;
-        let one = self.one();
-        let time = self.time();
-        let rates: Vec<Option<ExprId>> = self
-            .symbols()
-            .map(|(id, _)| match self.time_derivative_of(id) {
-                Some(next) => Some(self.symbol_expr(next)),
-                None => (id == time).then_some(one),
-            })
-            .collect();
-        Ok(self.derivatives_along(es, &|s| rates[s.index()]))
+        self.time_derivatives_with(es, true)
     }
 
     /// The time derivatives of `es` with the accelerations set to zero
@@ -99,14 +82,28 @@ impl ExprGraph {
     /// one pass over their common subterms, without building those terms to take
     /// them away again. Fails like [`time_derivative`](Self::time_derivative).
     pub fn time_derivatives_at_rest(&mut self, es: &[ExprId]) -> Result<Vec<ExprId>, DiffError> {
+        self.time_derivatives_with(es, false)
+    }
+
+    /// The time derivatives of `es`, with the accelerations' terms or (`accelerations`
+    /// false) without them: each symbol's rate is the next of its chain (`q → v → q̈`),
+    /// `t`'s is 1, and with `accelerations` false only the coordinates move.
+    fn time_derivatives_with(&mut self, es: &[ExprId], accelerations: bool) -> Result<Vec<ExprId>, DiffError> {
         self.check_rates(es)?;
         let one = self.one();
         let time = self.time();
         let rates: Vec<Option<ExprId>> = self
             .symbols()
-            .map(|(id, sym)| match sym.kind {
-                SymbolKind::Coordinate(i) => Some(self.symbol_expr(self.coordinate(i)[1])),
-                _ => (id == time).then_some(one),
+            .map(|(id, sym)| {
+                let next = match sym.kind {
+                    _ if accelerations => self.time_derivative_of(id),
+                    SymbolKind::Coordinate(i) => Some(self.coordinate(i)[1]),
+                    _ => None,
+                };
+                match next {
+                    Some(next) => Some(self.symbol_expr(next)),
+                    None => (id == time).then_some(one),
+                }
             })
             .collect();
         Ok(self.derivatives_along(es, &|s| rates[s.index()]))

@@ -4,7 +4,6 @@
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
 use crate::message::Message;
 
@@ -196,7 +195,7 @@ fn list(names: &[String]) -> String {
 
 impl ParseErrorKind {
     /// What went wrong, as a message with an id (`problem.expr.*`) that a page can say
-    /// in its language; its English is what [`fmt::Display`] writes.
+    /// in its language; its English is what [`core::fmt::Display`] writes.
     pub fn message(&self) -> Message {
         use ParseErrorKind::*;
         let m = |id, english: String| Message::new(id, english);
@@ -347,11 +346,7 @@ fn suggested(ids: [&'static str; 4], english: String, name: &str, suggestions: &
     m
 }
 
-impl fmt::Display for ParseErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message().english)
-    }
-}
+crate::message::words_are_the_message!(ParseErrorKind);
 
 #[cfg(test)]
 mod tests {

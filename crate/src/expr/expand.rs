@@ -34,11 +34,6 @@ impl ExprGraph {
             return x;
         }
         let x = match self.node(e).clone() {
-            Node::Number(_) | Node::Symbol(_) | Node::Definition(_) => e,
-            Node::Add(terms) => {
-                let terms: Vec<ExprId> = terms.iter().map(|&t| self.expand_memo(t, memo)).collect();
-                self.add(&terms)
-            }
             Node::Mul(factors) => {
                 let factors: Vec<ExprId> = factors.iter().map(|&f| self.expand_memo(f, memo)).collect();
                 self.distribute(&factors)
@@ -53,14 +48,8 @@ impl ExprGraph {
                     _ => self.pow(b, x),
                 }
             }
-            Node::Call(f, u) => {
-                let u = self.expand_memo(u, memo);
-                self.call(f, u)
-            }
-            Node::Atan2(y, x) => {
-                let (y, x) = (self.expand_memo(y, memo), self.expand_memo(x, memo));
-                self.atan2(y, x)
-            }
+            // Leaves, sums, functions: their parts expanded, rebuilt as they were.
+            _ => self.rebuilt_with(e, |g, c| g.expand_memo(c, memo)),
         };
         memo.insert(e, x);
         x

@@ -43,9 +43,7 @@ impl ExprGraph {
         if let Some(&x) = memo.get(&e) {
             return x;
         }
-        let children: Vec<ExprId> =
-            self.children(e).into_iter().map(|c| self.replace_subexpressions(c, with, memo)).collect();
-        let x = self.rebuild(e, &children);
+        let x = self.rebuilt_with(e, |g, c| g.replace_subexpressions(c, with, memo));
         memo.insert(e, x);
         x
     }
@@ -59,6 +57,14 @@ impl ExprGraph {
             Node::Pow(a, b) | Node::Atan2(a, b) => alloc::vec![*a, *b],
             Node::Call(_, u) => alloc::vec![*u],
         }
+    }
+
+    /// `e` rebuilt canonically with each child `c` replaced by `with(self, c)`, in
+    /// [`children`](Self::children)'s order: the one step of every bottom-up rewrite
+    /// (expansion, tidying, substitution of subexpressions). A leaf is `e` itself.
+    pub(super) fn rebuilt_with(&mut self, e: ExprId, mut with: impl FnMut(&mut Self, ExprId) -> ExprId) -> ExprId {
+        let children: Vec<ExprId> = self.children(e).into_iter().map(|c| with(self, c)).collect();
+        self.rebuild(e, &children)
     }
 
     /// `e` rebuilt canonically with `children` (as [`children`](Self::children)

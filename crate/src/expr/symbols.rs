@@ -100,10 +100,4 @@ impl NameError {
     }
 }
 
-impl core::fmt::Display for NameError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(&self.message().english)
-    }
-}
-
-impl core::error::Error for NameError {}
+crate::message::words_are_the_message!(NameError);

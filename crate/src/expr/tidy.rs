@@ -99,14 +99,7 @@ impl ExprGraph {
                     }
                 }
             }
-            Node::Call(f, u) => {
-                let u = self.tidy_memo(u, memo);
-                self.call(f, u)
-            }
-            Node::Atan2(y, x) => {
-                let (y, x) = (self.tidy_memo(y, memo), self.tidy_memo(x, memo));
-                self.atan2(y, x)
-            }
+            Node::Call(..) | Node::Atan2(..) => self.rebuilt_with(e, |g, c| g.tidy_memo(c, memo)),
         };
         memo.done.insert(e, x);
         x

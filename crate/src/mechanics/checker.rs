@@ -40,17 +40,6 @@ impl<'a> Checker<'a> {
         self.said(field, unknown_name(name, what, known));
     }
 
-    /// As [`Checker::unknown`], at `field`'s key (the name is the key).
-    pub(crate) fn unknown_key<'k>(
-        &mut self,
-        field: &str,
-        name: &str,
-        what: Message,
-        known: impl IntoIterator<Item = &'k str>,
-    ) {
-        self.said_key(field, unknown_name(name, what, known));
-    }
-
     /// A problem at `field`'s value, with a message id (see [`crate::message`]).
     pub(crate) fn said(&mut self, field: &str, message: Message) {
         self.problems.push(self.map.said(field, message));
@@ -117,7 +106,8 @@ impl<'a> Checker<'a> {
     }
 }
 
-/// "`name` is not `what`; did you mean …?", with the names nearest to it among `known`.
-fn unknown_name<'k>(name: &str, what: Message, known: impl IntoIterator<Item = &'k str>) -> Message {
+/// "`name` is not `what`; did you mean …?", with the names nearest to it among `known`
+/// (at a key: `c.said_key(field, unknown_name(…))`; at a value: [`Checker::unknown`]).
+pub(crate) fn unknown_name<'k>(name: &str, what: Message, known: impl IntoIterator<Item = &'k str>) -> Message {
     problem::not_a(name, Part(what), Hint(phrase::did_you_mean(name, known)))
 }

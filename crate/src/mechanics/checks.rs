@@ -4,10 +4,10 @@
 use alloc::format;
 use alloc::string::String;
 
-use super::checker::Checker;
+use super::checker::{unknown_name, Checker};
 use super::constraint::Constraint;
 use crate::expr::{nearest, ExprGraph};
-use crate::message::{phrase, problem, Hint};
+use crate::message::{phrase, problem, Hint, Message};
 use crate::scenario::Scenario;
 
 /// The initial values: every coordinate is given, except those a holonomic
@@ -23,20 +23,33 @@ pub(super) fn check_initial(c: &mut Checker<'_>, s: &Scenario, g: &ExprGraph, co
     for (which, values) in [("q", &s.initial.q), ("v", &s.initial.v)] {
         for (name, value) in values {
             let field = format!("initial.{which}.{name}");
-            if !s.coordinates.contains(name) {
-                c.unknown_key(
-                    &field,
-                    name,
-                    crate::message::phrase::a_coordinate(),
-                    s.coordinates.iter().map(String::as_str),
-                );
-            } else if !value.is_finite() {
-                c.said(&field, problem::not_finite());
-            }
+            let coordinates = s.coordinates.iter().map(String::as_str);
+            named_value(c, &field, (name, *value), phrase::a_coordinate(), coordinates);
         }
     }
     if !s.initial.t.is_finite() {
         c.said("initial.t", problem::not_finite());
+    }
+}
+
+/// A value given under a name at `field` (`initial.q.x = 1`, `compare.heavy.m = 2`):
+/// said where the name is not one of `known` (`what`: what it should name) or the
+/// value is not finite. Whether it is neither.
+fn named_value<'k>(
+    c: &mut Checker<'_>,
+    field: &str,
+    (name, value): (&str, f64),
+    what: Message,
+    known: impl Iterator<Item = &'k str> + Clone,
+) -> bool {
+    if !known.clone().any(|k| k == name) {
+        c.said_key(field, unknown_name(name, what, known));
+        false
+    } else if !value.is_finite() {
+        c.said(field, problem::not_finite());
+        false
+    } else {
+        true
     }
 }
 
@@ -251,16 +264,11 @@ pub(super) fn check_compare(c: &mut Checker, s: &Scenario) {
         }
         for (parameter, &value) in values {
             let at = format!("{field}.{parameter}");
-            if !s.parameters.contains_key(parameter) {
-                c.unknown_key(
-                    &at,
-                    parameter,
-                    crate::message::phrase::a_parameter(),
-                    s.parameters.keys().map(String::as_str),
-                );
-            } else if !value.is_finite() {
-                c.said(&at, problem::not_finite());
-            } else if let Some(range) = s.parameters.range(parameter) {
+            let parameters = s.parameters.keys().map(String::as_str);
+            if !named_value(c, &at, (parameter, value), phrase::a_parameter(), parameters) {
+                continue;
+            }
+            if let Some(range) = s.parameters.range(parameter) {
                 if let Some(bounds) = range.excludes(value) {
                     c.said(&at, problem::set_value_outside(value, parameter, bounds));
                 }
@@ -275,7 +283,7 @@ pub(super) fn check_units(c: &mut Checker, s: &Scenario) {
         let field = format!("units.{name}");
         if name != "t" && !s.coordinates.contains(name) {
             let candidates = s.coordinates.iter().map(String::as_str).chain(["t"]);
-            c.unknown_key(&field, name, crate::message::phrase::a_coordinate_or_t(), candidates);
+            c.said_key(&field, unknown_name(name, phrase::a_coordinate_or_t(), candidates));
         }
         check_unit(c, &field, unit);
     }

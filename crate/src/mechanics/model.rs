@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::base::{Base, Parameter};
-use super::checker::Checker;
+use super::checker::{unknown_name, Checker};
 use super::checks::{check_compare, check_initial, check_options, check_parameter_range, check_stability, check_units};
 use super::constraint::Constraint;
 use super::equations::{EquationsOfMotion, ParticleTerms};
@@ -560,11 +560,9 @@ fn given_forces(c: &mut Checker<'_>, g: &mut ExprGraph, s: &Scenario, loads: &[E
         match s.coordinates.iter().position(|q| q == name) {
             Some(i) => forces[i] = c.expr(g, &field, text).unwrap_or(forces[i]),
             None => {
-                c.unknown_key(
+                c.said_key(
                     &field,
-                    name,
-                    crate::message::phrase::a_coordinate(),
-                    s.coordinates.iter().map(String::as_str),
+                    unknown_name(name, phrase::a_coordinate(), s.coordinates.iter().map(String::as_str)),
                 );
             }
         }

@@ -28,14 +28,7 @@ impl From<DiffError> for VakonomicError {
     }
 }
 
-/// The words are the message's, written once.
-impl core::fmt::Display for VakonomicError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(&self.message().english)
-    }
-}
-
-impl core::error::Error for VakonomicError {}
+crate::message::words_are_the_message!(VakonomicError);
 
 impl VakonomicError {
     /// Why, as a message with an id; its English is what `Display` writes.

@@ -183,6 +183,22 @@ macro_rules! messages {
     };
 }
 
+/// `Display` and `Error` for an error whose words are its `message()`: `Display`
+/// writes the message's English, so each error's words are written once, in the
+/// message tables.
+macro_rules! words_are_the_message {
+    ($error:ty) => {
+        impl core::fmt::Display for $error {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(&self.message().english)
+            }
+        }
+
+        impl core::error::Error for $error {}
+    };
+}
+pub(crate) use words_are_the_message;
+
 pub mod bodies;
 pub mod phrase;
 pub mod problem;

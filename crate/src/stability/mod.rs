@@ -23,6 +23,7 @@
 
 mod axis;
 mod derivatives;
+mod first_order;
 mod map;
 mod study;
 mod sweep;
@@ -35,6 +36,7 @@ use nalgebra::{Complex, DMatrix, DVector};
 
 pub use axis::{derived_axis, Axis};
 pub use derivatives::{Derivatives, TermDerivatives};
+use first_order::Compiled;
 pub use map::{
     Grid, MapAxis, MapBoundary, MapPoint, StabilityMap, MAX_AXES, MAX_POINTS, MAX_REFINED_BOUNDARIES,
     MIN_REFINED_PER_ROW,
@@ -44,8 +46,8 @@ pub use sweep::{
     growth, is_neutral, is_stable, refine, sweep, Boundary, Sweep, BOUNDARY_TOLERANCE, MAX_REFINED, NEUTRAL,
 };
 
-use crate::formulations::{accelerations, Method};
-use crate::mechanics::{Model, NumericModel, Terms};
+use crate::formulations::Method;
+use crate::mechanics::{Model, NumericModel};
 use crate::message::{Message, Part};
 
 /// What to linearise about, and how to reduce.
@@ -133,11 +135,7 @@ impl StabilityError {
     }
 }
 
-impl core::fmt::Display for StabilityError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(&self.message().english)
-    }
-}
+crate::message::words_are_the_message!(StabilityError);
 
 /// Relative size below which a column or row counts as zero.
 const ZERO: f64 = 1e-9;
@@ -166,14 +164,15 @@ pub fn linearize_with(
     let n = model.coordinate_count();
     let names = model.coordinate_names();
     let (t, q, v) = (reference.t, &reference.q[..n], &reference.v[..n]);
-    let (terms, qdd, d, with_inputs) = first_order_with(method, numeric, derivatives, t, q, v)?;
+    let (terms, qdd, d, with_inputs) =
+        Compiled { numeric, derivatives: &mut *derivatives }.first_order(method, t, q, v)?;
     let full = with_inputs.columns(0, 2 * n).into_owned();
     let by_inputs = with_inputs.columns(2 * n, with_inputs.ncols() - 2 * n).into_owned();
     // Redundant constraints: the tangent space is that of an independent subset.
     let kept = crate::mechanics::independent_rows(&terms.jacobian);
     let m = kept.len();
 
-    // 1. (`first_order`) J = ∂(v, q̈)/∂(q, v). 2. The tangent space of the
+    // 1. (`Compiled::first_order`) J = ∂(v, q̈)/∂(q, v). 2. The tangent space of the
     // constraints, by independent components.
     let holonomic: Vec<usize> = kept.iter().copied().filter(|&j| terms.holonomic[j]).collect();
     let positions = DMatrix::from_fn(holonomic.len(), n, |r, c| terms.jacobian[(holonomic[r], c)]);
@@ -315,10 +314,6 @@ pub(crate) fn modulus(z: Complex<f64>) -> f64 {
     libm::hypot(z.re, z.im)
 }
 
-/// A state's terms, `q̈`, the terms' derivatives by each variable and the Jacobian
-/// `J = ∂(v, q̈)/∂(q, v)` they give.
-type FirstOrder = (Terms, DVector<f64>, Vec<TermDerivatives>, DMatrix<f64>);
-
 /// The eigenvector of `lin.matrix` for each of its eigenvalues (in their order),
 /// scaled so that its largest component is 1: the right singular vector of
 /// `J − λI` for its smallest singular value (exact for a simple eigenvalue; one
@@ -346,96 +341,11 @@ pub fn eigenvectors(lin: &Linearization) -> Vec<Vec<Complex<f64>>> {
         .collect()
 }
 
-/// `J = ∂(v, q̈)/∂(q, v)` (2n×2n) of `q̈ = a(q, v)` at `(t, q, v)`, exact: with
-/// the terms, `q̈` and the term derivatives it came from.
-fn first_order(
-    numeric: &mut NumericModel,
-    derivatives: &mut Derivatives,
-    t: f64,
-    q: &[f64],
-    v: &[f64],
-) -> Result<FirstOrder, StabilityError> {
-    let terms = numeric.evaluate(t, q, v).map_err(|e| StabilityError::Dynamics(e.message()))?.clone();
-    let parameters = numeric.parameters.clone();
-    let d = derivatives.at(t, q, v, &parameters).ok_or(StabilityError::NonFinite)?;
-    let (full, qdd) = system_jacobian(&terms, &d)?;
-    Ok((terms, qdd, d, full))
-}
-
-/// As [`first_order`] for Hamel's embedding `Ψ q̈₂ = G`, `A₁ q̈₁ + A₂ q̈₂ = b`:
-/// `∂q̈₂ = Ψ⁻¹(∂G − ∂Ψ q̈₂)` and `∂q̈₁ = A₁⁻¹(∂b − ∂A q̈ − A₂ ∂q̈₂)`.
-fn hamel_first_order(
-    numeric: &mut NumericModel,
-    derivatives: &mut Derivatives,
-    t: f64,
-    q: &[f64],
-    v: &[f64],
-) -> Result<FirstOrder, StabilityError> {
-    let dynamics = |e: crate::mechanics::DynamicsError| StabilityError::Dynamics(e.message());
-    if !derivatives.has_hamel() {
-        // A caller's mistake, not the model's: said as written.
-        let why = "Hamel's embedding needs its own derivatives (Derivatives::with_hamel)";
-        return Err(StabilityError::Dynamics(crate::message::phrase::verbatim(why)));
-    }
-    let qdd = accelerations(Method::Hamel, numeric, t, q, v).map_err(dynamics)?.accelerations;
-    let h = match numeric.hamel_terms(t, q, v) {
-        Some(h) => h.map_err(dynamics)?.clone(),
-        None => return Err(StabilityError::Dynamics(crate::message::stability::no_hamel_split())),
-    };
-    let terms = numeric.evaluate(t, q, v).map_err(dynamics)?.clone();
-    let parameters = numeric.parameters.clone();
-    let d = derivatives.at(t, q, v, &parameters).ok_or(StabilityError::NonFinite)?;
-    let n = q.len();
-    let psi = h.psi.clone().lu();
-    // The split's rows: `A`, or `A₁ᵀA` where some constraints are redundant (the
-    // derivative of `A₁ᵀ` meets `A q̈ − b = 0`, so only `A₁ᵀ` multiplies below).
-    let weights = h.combined.then(|| terms.jacobian.select_columns(&h.dependent).transpose());
-    let split_jacobian = match &weights {
-        Some(w) => w * &terms.jacobian,
-        None => terms.jacobian.clone(),
-    };
-    let a1 = split_jacobian.select_columns(&h.dependent).lu();
-    let a2 = split_jacobian.select_columns(&h.independent);
-    let qdd2 = DVector::from_iterator(h.independent.len(), h.independent.iter().map(|&i| qdd[i]));
-    let mut full = DMatrix::zeros(2 * n, d.len());
-    for i in 0..n {
-        full[(i, n + i)] = 1.0;
-    }
-    for (k, dk) in d.iter().enumerate() {
-        let dqdd2 = psi
-            .solve(&(&dk.g - &dk.psi * &qdd2))
-            .ok_or(StabilityError::Singular(crate::message::stability::hamel_psi()))?;
-        let missed = &dk.bias - &dk.jacobian * &qdd;
-        let rest = match &weights {
-            Some(w) => w * missed,
-            None => missed,
-        } - &a2 * &dqdd2;
-        let dqdd1 = a1.solve(&rest).ok_or(StabilityError::Singular(crate::message::stability::hamel_a1()))?;
-        for (j, &i) in h.independent.iter().enumerate() {
-            full[(n + i, k)] = dqdd2[j];
-        }
-        for (j, &i) in h.dependent.iter().enumerate() {
-            full[(n + i, k)] = dqdd1[j];
-        }
-    }
-    Ok((terms, qdd, d, full))
-}
-
-/// The exact Jacobian `∂(v, q̈)/∂(q, v)` (2n×2n) of Lagrange's equations at
-/// `(t, q, v)`: the first-order system's linear part before any reduction.
+/// The exact Jacobian `∂(v, q̈)/∂(q, v)` (2n×2n) of `method`'s equations at
+/// `(t, q, v)`, the first-order system's linear part before any reduction: Hamel's
+/// embedding (derivatives from [`Derivatives::with_hamel`]) or Lagrange's equations
+/// (which the ideal formulations equal).
 pub fn jacobian(
-    numeric: &mut NumericModel,
-    derivatives: &mut Derivatives,
-    t: f64,
-    q: &[f64],
-    v: &[f64],
-) -> Result<DMatrix<f64>, StabilityError> {
-    jacobian_with(Method::Lagrange, numeric, derivatives, t, q, v)
-}
-
-/// As [`jacobian`], of `method`'s equations: Hamel's embedding (derivatives from
-/// [`Derivatives::with_hamel`]) or Lagrange's.
-pub fn jacobian_with(
     method: Method,
     numeric: &mut NumericModel,
     derivatives: &mut Derivatives,
@@ -443,73 +353,8 @@ pub fn jacobian_with(
     q: &[f64],
     v: &[f64],
 ) -> Result<DMatrix<f64>, StabilityError> {
-    let with_inputs = first_order_with(method, numeric, derivatives, t, q, v)?.3;
+    let with_inputs = Compiled { numeric, derivatives }.first_order(method, t, q, v)?.3;
     Ok(with_inputs.columns(0, 2 * q.len()).into_owned())
-}
-
-/// The terms, `q̈`, the term derivatives and `J` under `method`.
-fn first_order_with(
-    method: Method,
-    numeric: &mut NumericModel,
-    derivatives: &mut Derivatives,
-    t: f64,
-    q: &[f64],
-    v: &[f64],
-) -> Result<FirstOrder, StabilityError> {
-    if method == Method::Hamel {
-        hamel_first_order(numeric, derivatives, t, q, v)
-    } else {
-        first_order(numeric, derivatives, t, q, v)
-    }
-}
-
-/// `[[0, I], [∂q̈/∂q, ∂q̈/∂v]]` and Lagrange's `q̈` itself: one solve per variable
-/// and one for `q̈` and `λ`, with the saddle matrix factored once.
-fn system_jacobian(terms: &Terms, d: &[TermDerivatives]) -> Result<(DMatrix<f64>, DVector<f64>), StabilityError> {
-    let n = terms.mass.nrows();
-    // Redundant constraints (two wheels on one axle): where the rank holds near the
-    // reference, the motion is that of an independent subset of the rows, whose
-    // multipliers are unique; it is differentiated instead.
-    let rows = crate::mechanics::independent_rows(&terms.jacobian);
-    let m = rows.len();
-    let jacobian = terms.jacobian.select_rows(&rows);
-    let mut saddle = DMatrix::zeros(n + m, n + m);
-    saddle.view_mut((0, 0), (n, n)).copy_from(&terms.mass);
-    saddle.view_mut((0, n), (n, m)).copy_from(&(-jacobian.transpose()));
-    saddle.view_mut((n, 0), (m, n)).copy_from(&jacobian);
-    let lu = saddle.lu();
-    let mut rhs = DVector::zeros(n + m);
-    rhs.rows_mut(0, n).copy_from(&terms.forcing);
-    rhs.rows_mut(n, m).copy_from(&terms.bias.select_rows(&rows));
-    if !lu.solve_mut(&mut rhs) {
-        return Err(StabilityError::Singular(crate::message::stability::saddle()));
-    }
-    let (qdd, lambda) = (rhs.rows(0, n).into_owned(), rhs.rows(n, m).into_owned());
-    let mut full = DMatrix::zeros(2 * n, d.len());
-    for i in 0..n {
-        full[(i, n + i)] = 1.0;
-    }
-    // `[∂F − ∂M q̈ + ∂A₁ᵀ λ; ∂b₁ − ∂A₁ q̈]` for each variable, in one reused vector
-    // (a map's point differentiates by 16 variables).
-    let mut rhs = DVector::zeros(n + m);
-    for (k, dk) in d.iter().enumerate() {
-        for i in 0..n {
-            let by_mass: f64 = (0..n).map(|j| dk.mass[(i, j)] * qdd[j]).sum();
-            let by_multipliers: f64 = rows.iter().zip(lambda.iter()).map(|(&r, l)| dk.jacobian[(r, i)] * l).sum();
-            rhs[i] = dk.forcing[i] - by_mass + by_multipliers;
-        }
-        for (row, &r) in rows.iter().enumerate() {
-            let by_jacobian: f64 = (0..n).map(|j| dk.jacobian[(r, j)] * qdd[j]).sum();
-            rhs[n + row] = dk.bias[r] - by_jacobian;
-        }
-        if !lu.solve_mut(&mut rhs) {
-            return Err(StabilityError::Singular(crate::message::stability::saddle()));
-        }
-        for i in 0..n {
-            full[(n + i, k)] = rhs[i];
-        }
-    }
-    Ok((full, qdd))
 }
 
 /// One dependent column per row of `rows` by Gaussian elimination with column

@@ -40,14 +40,7 @@ pub enum CompileError {
     UndefinedDefinition(String),
 }
 
-/// The words are the message's, written once.
-impl core::fmt::Display for CompileError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(&self.message().english)
-    }
-}
-
-impl core::error::Error for CompileError {}
+crate::message::words_are_the_message!(CompileError);
 
 impl CompileError {
     /// Why, as a message with an id; its English is what `Display` writes.

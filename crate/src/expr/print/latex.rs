@@ -3,7 +3,7 @@
 use alloc::string::String;
 
 use super::names::{escape_latex, latex_stem, split_dots, split_subscript};
-use super::{dots, Layout, Spelling};
+use super::{typeset_symbol, Layout, Spelling};
 use crate::expr::graph::ExprGraph;
 use crate::expr::number::Number;
 
@@ -66,13 +66,10 @@ fn function(name: &str) -> &'static str {
 fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
     match l {
         Layout::Number(n) => number(n, out),
-        Layout::Symbol(s) => {
-            let sym = g.symbol(*s);
-            match dots(&sym.kind) {
-                Some(d) => name(&sym.name, d, out),
-                None => out.push_str("\\pi"),
-            }
-        }
+        Layout::Symbol(s) => match typeset_symbol(g, *s) {
+            Some((symbol, d)) => name(symbol, d, out),
+            None => out.push_str("\\pi"),
+        },
         Layout::Name(n) => name(n, 0, out),
         Layout::Sum(terms) => Latex::sum(g, terms, out),
         Layout::Negative(x) => Latex::negative(g, x, out),

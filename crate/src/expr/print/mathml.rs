@@ -4,7 +4,7 @@
 use alloc::string::String;
 
 use super::names::{escape_xml, is_multi_letter, split_dots, split_subscript, unicode_stem};
-use super::{dots, Layout, Spelling};
+use super::{typeset_symbol, Layout, Spelling};
 use crate::expr::graph::ExprGraph;
 use crate::expr::number::Number;
 
@@ -71,13 +71,10 @@ fn number(n: &Number, out: &mut String) {
 fn write(g: &ExprGraph, l: &Layout, out: &mut String) {
     match l {
         Layout::Number(n) => number(n, out),
-        Layout::Symbol(s) => {
-            let sym = g.symbol(*s);
-            match dots(&sym.kind) {
-                Some(d) => name(&sym.name, d, out),
-                None => tag(out, "mi", "π"),
-            }
-        }
+        Layout::Symbol(s) => match typeset_symbol(g, *s) {
+            Some((symbol, d)) => name(symbol, d, out),
+            None => tag(out, "mi", "π"),
+        },
         Layout::Name(n) => name(n, 0, out),
         Layout::Sum(terms) => {
             out.push_str("<mrow>");

@@ -388,6 +388,13 @@ pub(super) trait Spelling {
     }
 }
 
+/// A symbol as the typeset printers spell it: its name and how many dots it takes
+/// ([`dots`]), or `None` for π.
+fn typeset_symbol(g: &ExprGraph, s: SymbolId) -> Option<(&str, usize)> {
+    let sym = g.symbol(s);
+    dots(&sym.kind).map(|d| (sym.name.as_str(), d))
+}
+
 /// How many dots a symbol's name takes when typeset (`ẋ` for a velocity, `ẍ` for an
 /// acceleration); `None` for π, which has a sign of its own.
 pub(crate) fn dots(kind: &SymbolKind) -> Option<usize> {

@@ -18,7 +18,6 @@ pub(crate) mod regularity;
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
 use super::base::Base;
 use crate::expr::{DiffError, ExprGraph, ExprId, SymbolId};
@@ -134,13 +133,7 @@ impl SplitError {
     }
 }
 
-impl fmt::Display for SplitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message().english)
-    }
-}
-
-impl core::error::Error for SplitError {}
+crate::message::words_are_the_message!(SplitError);
 
 impl From<DiffError> for SplitError {
     fn from(e: DiffError) -> Self {

@@ -58,14 +58,7 @@ pub enum DynamicsError {
     },
 }
 
-/// The words are the message's, written once ([`DynamicsError::message`]).
-impl core::fmt::Display for DynamicsError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(&self.message().english)
-    }
-}
-
-impl core::error::Error for DynamicsError {}
+crate::message::words_are_the_message!(DynamicsError);
 
 impl DynamicsError {
     /// Why, as a message with an id ([`crate::message::run`]); its English is what
