@@ -119,7 +119,7 @@ fn the_bicycle_gives_the_published_m_c1_k0_k2_from_a_and_b() {
         (v[0], v[6], v[7]) = (speed, speed / r_r, speed / r_f);
         let reference =
             Reference { t: 0.0, q: vec![0.0; 8], v, ignorable: vec![0, 1, 2, 6, 7], hold: None, dependent: None };
-        linearize(&model, &mut numeric, &mut derivatives, &reference).unwrap()
+        linearize(Method::Lagrange, &model, &mut numeric, &mut derivatives, &reference).unwrap()
     };
     let (rest, running) = (at(0.0), at(5.0));
     assert_eq!(rest.state, ["phi", "delta", "phi'", "delta'"]);
@@ -168,7 +168,7 @@ fn b_is_the_derivative_of_the_accelerations_in_the_inputs() {
     }
     let reference =
         Reference { t: 0.0, q: q.clone(), v: v.clone(), ignorable: vec![0, 1, 2, 6, 7], hold: None, dependent: None };
-    let lin = linearize(&model, &mut numeric, &mut derivatives, &reference).unwrap();
+    let lin = linearize(Method::Lagrange, &model, &mut numeric, &mut derivatives, &reference).unwrap();
     let h = 1e-6;
     for (k, &slot) in slots.iter().enumerate() {
         let base = numeric.parameters[slot];

@@ -105,7 +105,7 @@ fn bicycle_at(
     v[7] = speed / rf;
     let reference =
         Reference { t: 0.0, q: vec![0.0; 8], v, ignorable: vec![0, 1, 2, 6, 7], hold: None, dependent: None };
-    linearize(model, numeric, derivatives, &reference).unwrap()
+    linearize(Method::Lagrange, model, numeric, derivatives, &reference).unwrap()
 }
 
 /// Table 2 of the benchmark at 5 m/s (castor, weave pair, capsize) to 1e-10, and
@@ -168,7 +168,7 @@ fn the_upright_disk_linearises_to_its_textbook_boundary() {
             hold: None,
             dependent: None,
         };
-        linearize(&model, &mut numeric, &mut derivatives, &reference).unwrap()
+        linearize(Method::Lagrange, &model, &mut numeric, &mut derivatives, &reference).unwrap()
     };
     let critical = (g / (3.0 * r)).sqrt();
     let l = at(critical);
@@ -210,7 +210,7 @@ fn a_coordinate_that_matters_is_not_ignorable() {
         hold: None,
         dependent: None,
     };
-    let e = linearize(&model, &mut numeric, &mut derivatives, &reference).unwrap_err();
+    let e = linearize(Method::Lagrange, &model, &mut numeric, &mut derivatives, &reference).unwrap_err();
     assert!(e.to_string().contains("`theta` is not ignorable"), "{e}");
 }
 

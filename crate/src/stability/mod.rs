@@ -141,20 +141,10 @@ crate::message::words_are_the_message!(StabilityError);
 const ZERO: f64 = 1e-9;
 
 /// Linearises `model` (compiled as `numeric`, its derivatives as `derivatives`)
-/// about `reference`, under Lagrange's equations.
-pub fn linearize(
-    model: &Model,
-    numeric: &mut NumericModel,
-    derivatives: &mut Derivatives,
-    reference: &Reference,
-) -> Result<Linearization, StabilityError> {
-    linearize_with(Method::Lagrange, model, numeric, derivatives, reference)
-}
-
-/// As [`linearize`], under `method`: Hamel's embedding (its derivatives from
+/// about `reference`, under `method`: Hamel's embedding (its derivatives from
 /// [`Derivatives::with_hamel`]) or Lagrange's equations (which the ideal
 /// formulations equal).
-pub fn linearize_with(
+pub fn linearize(
     method: Method,
     model: &Model,
     numeric: &mut NumericModel,

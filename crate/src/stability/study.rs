@@ -7,7 +7,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{linearize_with, sweep, Derivatives, Linearization, Reference, Sweep};
+use super::{linearize, sweep, Derivatives, Linearization, Reference, Sweep};
 use crate::formulations::Method;
 use crate::mechanics::{Model, NumericModel};
 use crate::message::stability as say;
@@ -231,8 +231,7 @@ impl Study {
             hold: self.hold.clone(),
             dependent: self.dependent.clone(),
         };
-        linearize_with(self.method, model, numeric, derivatives, &reference)
-            .map_err(|e| StudyError::unplaced(e.message()))
+        linearize(self.method, model, numeric, derivatives, &reference).map_err(|e| StudyError::unplaced(e.message()))
     }
 
     /// The sweep (or the single linearisation as a one-row sweep without values).
