@@ -34,6 +34,12 @@ impl ExprGraph {
             return x;
         }
         let x = match self.node(e).clone() {
+            Node::Number(_) | Node::Symbol(_) | Node::Definition(_) => e,
+            // The node is already cloned: its terms are not copied again.
+            Node::Add(terms) => {
+                let terms: Vec<ExprId> = terms.iter().map(|&t| self.expand_memo(t, memo)).collect();
+                self.add(&terms)
+            }
             Node::Mul(factors) => {
                 let factors: Vec<ExprId> = factors.iter().map(|&f| self.expand_memo(f, memo)).collect();
                 self.distribute(&factors)
@@ -48,8 +54,7 @@ impl ExprGraph {
                     _ => self.pow(b, x),
                 }
             }
-            // Leaves, sums, functions: their parts expanded, rebuilt as they were.
-            _ => self.rebuilt_with(e, |g, c| g.expand_memo(c, memo)),
+            Node::Call(..) | Node::Atan2(..) => self.rebuilt_with(e, |g, c| g.expand_memo(c, memo)),
         };
         memo.insert(e, x);
         x
